@@ -1,0 +1,1 @@
+//! cranecl conformance suite helpers.

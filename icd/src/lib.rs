@@ -1,0 +1,1 @@
+//! cranecl: the OpenCL API.

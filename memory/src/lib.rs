@@ -1,0 +1,1 @@
+//! cranecl-memory: the four OpenCL address spaces on the host.
