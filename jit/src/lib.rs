@@ -9,5 +9,6 @@
 //! This crate knows nothing of the OpenCL API.
 
 pub mod diag;
+pub mod features;
 pub mod source;
 pub mod token;
