@@ -1,0 +1,5 @@
+// RUN: -cl-std=CL2.0
+// EXPECT: ok
+// global.txt: static program-scope variable
+static int foo; // OK. Declared in the global address space
+kernel void k(global int *out) { out[0] = foo; }
