@@ -10,5 +10,6 @@
 
 pub mod diag;
 pub mod features;
+pub mod parse;
 pub mod source;
 pub mod token;

@@ -1,0 +1,4 @@
+//! The parser: preprocessed tokens in, an [`ast::TranslationUnit`] out.
+#![forbid(unsafe_code)]
+
+pub mod ast;
