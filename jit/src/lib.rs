@@ -10,6 +10,8 @@
 
 pub mod diag;
 pub mod features;
+pub mod options;
 pub mod parse;
+pub mod preprocess;
 pub mod source;
 pub mod token;
