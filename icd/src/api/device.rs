@@ -1,0 +1,357 @@
+//! Device queries: `clGetDeviceIDs`, `clGetDeviceInfo` (every OpenCL 3.0 query,
+//! answered with true values), sub-devices (not offered) and device retain/release.
+
+#![allow(non_snake_case, clippy::missing_safety_doc)]
+
+use super::platform::{name_version, platform_or_default};
+use super::prelude::*;
+use crate::core::device::{self as dev, device, Device};
+use crate::core::platform::{self as plat, platform};
+use cranecl_jit::features;
+
+const ALL_TYPES: cl_device_type = CL_DEVICE_TYPE_DEFAULT
+    | CL_DEVICE_TYPE_CPU
+    | CL_DEVICE_TYPE_GPU
+    | CL_DEVICE_TYPE_ACCELERATOR
+    | CL_DEVICE_TYPE_CUSTOM;
+
+fn get_device_ids(
+    platform: cl_platform_id,
+    device_type: cl_device_type,
+    num_entries: cl_uint,
+    devices: *mut cl_device_id,
+    num_devices: *mut cl_uint,
+) -> CLResult<()> {
+    // CL_INVALID_PLATFORM if platform is not a valid platform.
+    platform_or_default(platform)?;
+    // CL_INVALID_DEVICE_TYPE if device_type is not a valid value.
+    check(
+        device_type == CL_DEVICE_TYPE_ALL || (device_type != 0 && device_type & !ALL_TYPES == 0),
+        CL_INVALID_DEVICE_TYPE,
+        "invalid device_type",
+    )?;
+    // CL_INVALID_VALUE if num_entries is equal to zero and devices is not NULL
+    // or if both num_devices and devices are NULL.
+    check(
+        !(num_entries == 0 && !devices.is_null()),
+        CL_INVALID_VALUE,
+        "num_entries is 0",
+    )?;
+    check(
+        !(devices.is_null() && num_devices.is_null()),
+        CL_INVALID_VALUE,
+        "both outputs NULL",
+    )?;
+    // CL_DEVICE_NOT_FOUND if no OpenCL devices that matched device_type were found.
+    let ours = CL_DEVICE_TYPE_CPU | CL_DEVICE_TYPE_DEFAULT;
+    check(
+        device_type == CL_DEVICE_TYPE_ALL || device_type & ours != 0,
+        CL_DEVICE_NOT_FOUND,
+        "no such device",
+    )?;
+    if !devices.is_null() {
+        // SAFETY: `devices` has room for num_entries ≥ 1 handles.
+        unsafe { devices.write(Obj::handle(device())) };
+    }
+    if !num_devices.is_null() {
+        // SAFETY: non-NULL `num_devices` points at a cl_uint.
+        unsafe { num_devices.write(1) };
+    }
+    Ok(())
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clGetDeviceIDs(
+    platform: cl_platform_id,
+    device_type: cl_device_type,
+    num_entries: cl_uint,
+    devices: *mut cl_device_id,
+    num_devices: *mut cl_uint,
+) -> cl_int {
+    api_call(|| get_device_ids(platform, device_type, num_entries, devices, num_devices))
+}
+
+/// Preferred and native vector widths: Cranelift's SIMD is 128 bits wide, so a
+/// 128-bit vector of each type (0 for types the device lacks).
+fn vector_width(elem_bytes: u32, supported: bool) -> cl_uint {
+    if supported {
+        16 / elem_bytes
+    } else {
+        0
+    }
+}
+
+fn has_extension(name: &str) -> bool {
+    features::EXTENSIONS.iter().any(|e| e.name == name)
+}
+
+fn has_c_feature(name: &str) -> bool {
+    features::OPENCL_C_FEATURES.iter().any(|e| e.name == name)
+}
+
+fn device_info(d: &Device, param: cl_device_info, out: InfoOut) -> CLResult<()> {
+    let h = d.host();
+    let fp64 = has_extension("cl_khr_fp64");
+    let fp16 = has_extension("cl_khr_fp16");
+    let sizes = [dev::MAX_WORK_GROUP_SIZE; 3];
+    let single_fp = CL_FP_DENORM
+        | CL_FP_INF_NAN
+        | CL_FP_ROUND_TO_NEAREST
+        | CL_FP_ROUND_TO_ZERO
+        | CL_FP_ROUND_TO_INF
+        | CL_FP_FMA
+        | CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT;
+    let double_fp = CL_FP_DENORM
+        | CL_FP_INF_NAN
+        | CL_FP_ROUND_TO_NEAREST
+        | CL_FP_ROUND_TO_ZERO
+        | CL_FP_ROUND_TO_INF
+        | CL_FP_FMA;
+    let name_versions =
+        |list: &[features::NameVersion]| list.iter().map(name_version).collect::<Vec<_>>();
+    let c_features = name_versions(features::OPENCL_C_FEATURES);
+    let program_globals = has_c_feature("__opencl_c_program_scope_global_variables");
+    match param {
+        CL_DEVICE_TYPE => out.value::<cl_device_type>(CL_DEVICE_TYPE_CPU),
+        CL_DEVICE_VENDOR_ID => out.value::<cl_uint>(h.vendor_id),
+        CL_DEVICE_MAX_COMPUTE_UNITS => out.value::<cl_uint>(h.cores),
+        CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS => out.value::<cl_uint>(3),
+        CL_DEVICE_MAX_WORK_ITEM_SIZES => out.slice(&sizes),
+        CL_DEVICE_MAX_WORK_GROUP_SIZE => out.value(dev::MAX_WORK_GROUP_SIZE),
+        CL_DEVICE_PREFERRED_VECTOR_WIDTH_CHAR | CL_DEVICE_NATIVE_VECTOR_WIDTH_CHAR => {
+            out.value(vector_width(1, true))
+        }
+        CL_DEVICE_PREFERRED_VECTOR_WIDTH_SHORT | CL_DEVICE_NATIVE_VECTOR_WIDTH_SHORT => {
+            out.value(vector_width(2, true))
+        }
+        CL_DEVICE_PREFERRED_VECTOR_WIDTH_INT | CL_DEVICE_NATIVE_VECTOR_WIDTH_INT => {
+            out.value(vector_width(4, true))
+        }
+        CL_DEVICE_PREFERRED_VECTOR_WIDTH_LONG | CL_DEVICE_NATIVE_VECTOR_WIDTH_LONG => {
+            out.value(vector_width(8, true))
+        }
+        CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT | CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT => {
+            out.value(vector_width(4, true))
+        }
+        CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE | CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE => {
+            out.value(vector_width(8, fp64))
+        }
+        CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF | CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF => {
+            out.value(vector_width(2, fp16))
+        }
+        CL_DEVICE_MAX_CLOCK_FREQUENCY => out.value::<cl_uint>(h.max_mhz),
+        CL_DEVICE_ADDRESS_BITS => out.value::<cl_uint>(64),
+        CL_DEVICE_MAX_MEM_ALLOC_SIZE => out.value::<cl_ulong>(d.max_mem_alloc_size()),
+        CL_DEVICE_IMAGE_SUPPORT => out.boolean(false),
+        CL_DEVICE_MAX_READ_IMAGE_ARGS
+        | CL_DEVICE_MAX_WRITE_IMAGE_ARGS
+        | CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS
+        | CL_DEVICE_MAX_SAMPLERS
+        | CL_DEVICE_IMAGE_PITCH_ALIGNMENT
+        | CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT
+        | CL_DEVICE_MAX_PIPE_ARGS
+        | CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS
+        | CL_DEVICE_PIPE_MAX_PACKET_SIZE
+        | CL_DEVICE_MAX_ON_DEVICE_QUEUES
+        | CL_DEVICE_MAX_ON_DEVICE_EVENTS
+        | CL_DEVICE_QUEUE_ON_DEVICE_PREFERRED_SIZE
+        | CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE
+        | CL_DEVICE_MAX_NUM_SUB_GROUPS
+        | CL_DEVICE_PARTITION_MAX_SUB_DEVICES
+        | CL_DEVICE_PREFERRED_PLATFORM_ATOMIC_ALIGNMENT
+        | CL_DEVICE_PREFERRED_GLOBAL_ATOMIC_ALIGNMENT
+        | CL_DEVICE_PREFERRED_LOCAL_ATOMIC_ALIGNMENT => out.value::<cl_uint>(0),
+        CL_DEVICE_IMAGE2D_MAX_WIDTH
+        | CL_DEVICE_IMAGE2D_MAX_HEIGHT
+        | CL_DEVICE_IMAGE3D_MAX_WIDTH
+        | CL_DEVICE_IMAGE3D_MAX_HEIGHT
+        | CL_DEVICE_IMAGE3D_MAX_DEPTH
+        | CL_DEVICE_IMAGE_MAX_BUFFER_SIZE
+        | CL_DEVICE_IMAGE_MAX_ARRAY_SIZE => out.value::<usize>(0),
+        CL_DEVICE_MAX_PARAMETER_SIZE => out.value(dev::MAX_PARAMETER_SIZE),
+        CL_DEVICE_MEM_BASE_ADDR_ALIGN => {
+            out.value::<cl_uint>(dev::MEM_BASE_ADDR_ALIGN as cl_uint * 8)
+        }
+        CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE => {
+            out.value::<cl_uint>(dev::MEM_BASE_ADDR_ALIGN as cl_uint)
+        }
+        CL_DEVICE_SINGLE_FP_CONFIG => out.value::<cl_device_fp_config>(single_fp),
+        CL_DEVICE_DOUBLE_FP_CONFIG => {
+            out.value::<cl_device_fp_config>(if fp64 { double_fp } else { 0 })
+        }
+        CL_DEVICE_HALF_FP_CONFIG => {
+            out.value::<cl_device_fp_config>(if fp16 { double_fp } else { 0 })
+        }
+        CL_DEVICE_GLOBAL_MEM_CACHE_TYPE => {
+            out.value::<cl_device_mem_cache_type>(CL_READ_WRITE_CACHE)
+        }
+        CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE => out.value::<cl_uint>(h.cacheline),
+        CL_DEVICE_GLOBAL_MEM_CACHE_SIZE => out.value::<cl_ulong>(h.llc),
+        CL_DEVICE_GLOBAL_MEM_SIZE => out.value::<cl_ulong>(d.global_mem_size()),
+        CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE => out.value::<cl_ulong>(dev::MAX_CONSTANT_BUFFER_SIZE),
+        CL_DEVICE_MAX_CONSTANT_ARGS => out.value::<cl_uint>(dev::MAX_CONSTANT_ARGS),
+        CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE => out.value::<usize>(if program_globals {
+            d.max_mem_alloc_size() as usize
+        } else {
+            0
+        }),
+        CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE => {
+            out.value::<usize>(if program_globals { h.llc as usize } else { 0 })
+        }
+        // Local memory is ordinary host memory on a CPU.
+        CL_DEVICE_LOCAL_MEM_TYPE => out.value::<cl_device_local_mem_type>(CL_GLOBAL),
+        CL_DEVICE_LOCAL_MEM_SIZE => out.value::<cl_ulong>(dev::LOCAL_MEM_SIZE),
+        CL_DEVICE_ERROR_CORRECTION_SUPPORT => out.boolean(false),
+        CL_DEVICE_HOST_UNIFIED_MEMORY => out.boolean(true),
+        // Nanoseconds per profiling tick.
+        CL_DEVICE_PROFILING_TIMER_RESOLUTION => out.value::<usize>(1),
+        CL_DEVICE_ENDIAN_LITTLE => out.boolean(cfg!(target_endian = "little")),
+        CL_DEVICE_AVAILABLE => out.boolean(true),
+        CL_DEVICE_COMPILER_AVAILABLE | CL_DEVICE_LINKER_AVAILABLE => {
+            out.boolean(features::COMPILER_AVAILABLE)
+        }
+        CL_DEVICE_EXECUTION_CAPABILITIES => {
+            out.value::<cl_device_exec_capabilities>(CL_EXEC_KERNEL)
+        }
+        CL_DEVICE_QUEUE_ON_HOST_PROPERTIES => out.value::<cl_command_queue_properties>(
+            CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE,
+        ),
+        CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES => out.value::<cl_command_queue_properties>(0),
+        CL_DEVICE_PLATFORM => out.value(Obj::handle(platform())),
+        CL_DEVICE_NAME => out.string(&format!("cranecl CPU ({})", h.cpu_name)),
+        CL_DEVICE_VENDOR => out.string(if h.cpu_vendor.is_empty() {
+            plat::VENDOR
+        } else {
+            &h.cpu_vendor
+        }),
+        CL_DRIVER_VERSION => out.string(env!("CARGO_PKG_VERSION")),
+        CL_DEVICE_PROFILE => out.string(plat::PROFILE),
+        CL_DEVICE_VERSION => out.string(plat::VERSION_STRING),
+        CL_DEVICE_NUMERIC_VERSION => out.value::<cl_version>(features::cl_make_version(3, 0, 0)),
+        // For an OpenCL 3.0 device: the highest OpenCL C 1.x version supported.
+        CL_DEVICE_OPENCL_C_VERSION => out.string("OpenCL C 1.2 cranecl"),
+        CL_DEVICE_OPENCL_C_ALL_VERSIONS => out.slice(&name_versions(features::OPENCL_C_VERSIONS)),
+        CL_DEVICE_OPENCL_C_FEATURES => out.slice(&c_features),
+        CL_DEVICE_EXTENSIONS => out.string(&features::extension_string()),
+        CL_DEVICE_EXTENSIONS_WITH_VERSION => out.slice(&name_versions(features::EXTENSIONS)),
+        CL_DEVICE_ILS_WITH_VERSION | CL_DEVICE_BUILT_IN_KERNELS_WITH_VERSION => {
+            out.slice::<cl_name_version>(&[])
+        }
+        CL_DEVICE_IL_VERSION | CL_DEVICE_BUILT_IN_KERNELS => out.string(""),
+        CL_DEVICE_PRINTF_BUFFER_SIZE => out.value(dev::PRINTF_BUFFER_SIZE),
+        CL_DEVICE_PREFERRED_INTEROP_USER_SYNC => out.boolean(true),
+        CL_DEVICE_PARENT_DEVICE => out.value::<cl_device_id>(ptr::null_mut()),
+        // No partitioning: the spec's answer is a single 0.
+        CL_DEVICE_PARTITION_PROPERTIES => out.slice::<cl_device_partition_property>(&[0]),
+        CL_DEVICE_PARTITION_AFFINITY_DOMAIN => out.value::<cl_device_affinity_domain>(0),
+        CL_DEVICE_PARTITION_TYPE => out.slice::<cl_device_partition_property>(&[]),
+        CL_DEVICE_REFERENCE_COUNT => out.value::<cl_uint>(1),
+        CL_DEVICE_SVM_CAPABILITIES => out.value::<cl_device_svm_capabilities>(0),
+        CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS
+        | CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT
+        | CL_DEVICE_PIPE_SUPPORT => out.boolean(false),
+        CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT => out.boolean(features::COMPILER_AVAILABLE),
+        CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT => {
+            out.boolean(has_c_feature("__opencl_c_generic_address_space"))
+        }
+        CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES => out.value::<cl_device_atomic_capabilities>(
+            CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP,
+        ),
+        CL_DEVICE_ATOMIC_FENCE_CAPABILITIES => out.value::<cl_device_atomic_capabilities>(
+            CL_DEVICE_ATOMIC_ORDER_RELAXED
+                | CL_DEVICE_ATOMIC_ORDER_ACQ_REL
+                | CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP,
+        ),
+        CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES => {
+            out.value::<cl_device_device_enqueue_capabilities>(0)
+        }
+        CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE => out.value::<usize>(8),
+        CL_DEVICE_LATEST_CONFORMANCE_VERSION_PASSED => out.string("v0000-01-01-00"),
+        _ => err(CL_INVALID_VALUE, format!("unknown device info 0x{param:x}")),
+    }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clGetDeviceInfo(
+    device: cl_device_id,
+    param_name: cl_device_info,
+    param_value_size: size_t,
+    param_value: *mut c_void,
+    param_value_size_ret: *mut size_t,
+) -> cl_int {
+    api_call(|| {
+        let d = Obj::<Device>::get(device)?;
+        device_info(
+            &d,
+            param_name,
+            InfoOut::new(param_value_size, param_value, param_value_size_ret),
+        )
+    })
+}
+
+fn create_sub_devices(
+    in_device: cl_device_id,
+    properties: *const cl_device_partition_property,
+) -> CLResult<()> {
+    // CL_INVALID_DEVICE if in_device is not a valid device.
+    Obj::<Device>::get(in_device)?;
+    // CL_INVALID_VALUE if values specified in properties are not valid or if
+    // values specified in properties are valid but not supported by the device.
+    check(
+        !properties.is_null(),
+        CL_INVALID_VALUE,
+        "properties is NULL",
+    )?;
+    err(CL_INVALID_VALUE, "the device does not support partitioning")
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clCreateSubDevices(
+    in_device: cl_device_id,
+    properties: *const cl_device_partition_property,
+    _num_devices: cl_uint,
+    _out_devices: *mut cl_device_id,
+    _num_devices_ret: *mut cl_uint,
+) -> cl_int {
+    api_call(|| create_sub_devices(in_device, properties))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clCreateSubDevicesEXT(
+    in_device: cl_device_id,
+    _properties: *const cl_device_partition_property_ext,
+    _num_entries: cl_uint,
+    _out_devices: *mut cl_device_id,
+    _num_devices: *mut cl_uint,
+) -> cl_int {
+    // cl_ext_device_fission is not offered: the root device cannot be split.
+    api_call(|| {
+        Obj::<Device>::get(in_device)?;
+        err(CL_INVALID_VALUE, "cl_ext_device_fission is not supported")
+    })
+}
+
+/// Root devices are not reference counted: retain/release validate and succeed.
+fn retain_root(device: cl_device_id) -> cl_int {
+    api_call(|| Obj::<Device>::get(device).map(drop))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clRetainDevice(device: cl_device_id) -> cl_int {
+    retain_root(device)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clReleaseDevice(device: cl_device_id) -> cl_int {
+    retain_root(device)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clRetainDeviceEXT(device: cl_device_id) -> cl_int {
+    retain_root(device)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clReleaseDeviceEXT(device: cl_device_id) -> cl_int {
+    retain_root(device)
+}

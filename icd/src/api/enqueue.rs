@@ -1,0 +1,452 @@
+//! Every `clEnqueue*` command.
+
+#![allow(non_snake_case, clippy::missing_safety_doc, unused_variables)]
+
+use super::prelude::*;
+
+#[no_mangle]
+pub unsafe extern "C" fn clEnqueueReadBuffer(
+    command_queue: cl_command_queue,
+    buffer: cl_mem,
+    blocking_read: cl_bool,
+    offset: size_t,
+    size: size_t,
+    ptr: *mut c_void,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> cl_int {
+    api_call(|| pending("clEnqueueReadBuffer"))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clEnqueueWriteBuffer(
+    command_queue: cl_command_queue,
+    buffer: cl_mem,
+    blocking_write: cl_bool,
+    offset: size_t,
+    size: size_t,
+    ptr: *const c_void,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> cl_int {
+    api_call(|| pending("clEnqueueWriteBuffer"))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clEnqueueCopyBuffer(
+    command_queue: cl_command_queue,
+    src_buffer: cl_mem,
+    dst_buffer: cl_mem,
+    src_offset: size_t,
+    dst_offset: size_t,
+    size: size_t,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> cl_int {
+    api_call(|| pending("clEnqueueCopyBuffer"))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clEnqueueReadImage(
+    command_queue: cl_command_queue,
+    image: cl_mem,
+    blocking_read: cl_bool,
+    origin: *const size_t,
+    region: *const size_t,
+    row_pitch: size_t,
+    slice_pitch: size_t,
+    ptr: *mut c_void,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> cl_int {
+    api_call(|| pending("clEnqueueReadImage"))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clEnqueueWriteImage(
+    command_queue: cl_command_queue,
+    image: cl_mem,
+    blocking_write: cl_bool,
+    origin: *const size_t,
+    region: *const size_t,
+    input_row_pitch: size_t,
+    input_slice_pitch: size_t,
+    ptr: *const c_void,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> cl_int {
+    api_call(|| pending("clEnqueueWriteImage"))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clEnqueueCopyImage(
+    command_queue: cl_command_queue,
+    src_image: cl_mem,
+    dst_image: cl_mem,
+    src_origin: *const size_t,
+    dst_origin: *const size_t,
+    region: *const size_t,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> cl_int {
+    api_call(|| pending("clEnqueueCopyImage"))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clEnqueueCopyImageToBuffer(
+    command_queue: cl_command_queue,
+    src_image: cl_mem,
+    dst_buffer: cl_mem,
+    src_origin: *const size_t,
+    region: *const size_t,
+    dst_offset: size_t,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> cl_int {
+    api_call(|| pending("clEnqueueCopyImageToBuffer"))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clEnqueueCopyBufferToImage(
+    command_queue: cl_command_queue,
+    src_buffer: cl_mem,
+    dst_image: cl_mem,
+    src_offset: size_t,
+    dst_origin: *const size_t,
+    region: *const size_t,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> cl_int {
+    api_call(|| pending("clEnqueueCopyBufferToImage"))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clEnqueueMapBuffer(
+    command_queue: cl_command_queue,
+    buffer: cl_mem,
+    blocking_map: cl_bool,
+    map_flags: cl_map_flags,
+    offset: size_t,
+    size: size_t,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+    errcode_ret: *mut cl_int,
+) -> *mut c_void {
+    api_create(errcode_ret, std::ptr::null_mut(), || {
+        pending("clEnqueueMapBuffer")
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clEnqueueMapImage(
+    command_queue: cl_command_queue,
+    image: cl_mem,
+    blocking_map: cl_bool,
+    map_flags: cl_map_flags,
+    origin: *const size_t,
+    region: *const size_t,
+    image_row_pitch: *mut size_t,
+    image_slice_pitch: *mut size_t,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+    errcode_ret: *mut cl_int,
+) -> *mut c_void {
+    api_create(errcode_ret, std::ptr::null_mut(), || {
+        pending("clEnqueueMapImage")
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clEnqueueUnmapMemObject(
+    command_queue: cl_command_queue,
+    memobj: cl_mem,
+    mapped_ptr: *mut c_void,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> cl_int {
+    api_call(|| pending("clEnqueueUnmapMemObject"))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clEnqueueNDRangeKernel(
+    command_queue: cl_command_queue,
+    kernel: cl_kernel,
+    work_dim: cl_uint,
+    global_work_offset: *const size_t,
+    global_work_size: *const size_t,
+    local_work_size: *const size_t,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> cl_int {
+    api_call(|| pending("clEnqueueNDRangeKernel"))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clEnqueueTask(
+    command_queue: cl_command_queue,
+    kernel: cl_kernel,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> cl_int {
+    api_call(|| pending("clEnqueueTask"))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clEnqueueNativeKernel(
+    command_queue: cl_command_queue,
+    user_func: Option<unsafe extern "C" fn(arg1: *mut c_void)>,
+    args: *mut c_void,
+    cb_args: size_t,
+    num_mem_objects: cl_uint,
+    mem_list: *const cl_mem,
+    args_mem_loc: *mut *const c_void,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> cl_int {
+    api_call(|| pending("clEnqueueNativeKernel"))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clEnqueueMarker(
+    command_queue: cl_command_queue,
+    event: *mut cl_event,
+) -> cl_int {
+    api_call(|| pending("clEnqueueMarker"))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clEnqueueWaitForEvents(
+    command_queue: cl_command_queue,
+    num_events: cl_uint,
+    event_list: *const cl_event,
+) -> cl_int {
+    api_call(|| pending("clEnqueueWaitForEvents"))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clEnqueueBarrier(command_queue: cl_command_queue) -> cl_int {
+    api_call(|| pending("clEnqueueBarrier"))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clEnqueueReadBufferRect(
+    command_queue: cl_command_queue,
+    buffer: cl_mem,
+    blocking_read: cl_bool,
+    buffer_origin: *const size_t,
+    host_origin: *const size_t,
+    region: *const size_t,
+    buffer_row_pitch: size_t,
+    buffer_slice_pitch: size_t,
+    host_row_pitch: size_t,
+    host_slice_pitch: size_t,
+    ptr: *mut c_void,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> cl_int {
+    api_call(|| pending("clEnqueueReadBufferRect"))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clEnqueueWriteBufferRect(
+    command_queue: cl_command_queue,
+    buffer: cl_mem,
+    blocking_write: cl_bool,
+    buffer_origin: *const size_t,
+    host_origin: *const size_t,
+    region: *const size_t,
+    buffer_row_pitch: size_t,
+    buffer_slice_pitch: size_t,
+    host_row_pitch: size_t,
+    host_slice_pitch: size_t,
+    ptr: *const c_void,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> cl_int {
+    api_call(|| pending("clEnqueueWriteBufferRect"))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clEnqueueCopyBufferRect(
+    command_queue: cl_command_queue,
+    src_buffer: cl_mem,
+    dst_buffer: cl_mem,
+    src_origin: *const size_t,
+    dst_origin: *const size_t,
+    region: *const size_t,
+    src_row_pitch: size_t,
+    src_slice_pitch: size_t,
+    dst_row_pitch: size_t,
+    dst_slice_pitch: size_t,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> cl_int {
+    api_call(|| pending("clEnqueueCopyBufferRect"))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clEnqueueFillBuffer(
+    command_queue: cl_command_queue,
+    buffer: cl_mem,
+    pattern: *const c_void,
+    pattern_size: size_t,
+    offset: size_t,
+    size: size_t,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> cl_int {
+    api_call(|| pending("clEnqueueFillBuffer"))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clEnqueueFillImage(
+    command_queue: cl_command_queue,
+    image: cl_mem,
+    fill_color: *const c_void,
+    origin: *const size_t,
+    region: *const size_t,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> cl_int {
+    api_call(|| pending("clEnqueueFillImage"))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clEnqueueMigrateMemObjects(
+    command_queue: cl_command_queue,
+    num_mem_objects: cl_uint,
+    mem_objects: *const cl_mem,
+    flags: cl_mem_migration_flags,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> cl_int {
+    api_call(|| pending("clEnqueueMigrateMemObjects"))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clEnqueueMarkerWithWaitList(
+    command_queue: cl_command_queue,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> cl_int {
+    api_call(|| pending("clEnqueueMarkerWithWaitList"))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clEnqueueBarrierWithWaitList(
+    command_queue: cl_command_queue,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> cl_int {
+    api_call(|| pending("clEnqueueBarrierWithWaitList"))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clEnqueueSVMFree(
+    command_queue: cl_command_queue,
+    num_svm_pointers: cl_uint,
+    svm_pointers: *mut *mut c_void,
+    pfn_free_func: Option<
+        unsafe extern "C" fn(
+            queue: cl_command_queue,
+            num_svm_pointers: cl_uint,
+            svm_pointers: *mut *mut c_void,
+            user_data: *mut c_void,
+        ),
+    >,
+    user_data: *mut c_void,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> cl_int {
+    api_call(|| pending("clEnqueueSVMFree"))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clEnqueueSVMMemcpy(
+    command_queue: cl_command_queue,
+    blocking_copy: cl_bool,
+    dst_ptr: *mut c_void,
+    src_ptr: *const c_void,
+    size: size_t,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> cl_int {
+    api_call(|| pending("clEnqueueSVMMemcpy"))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clEnqueueSVMMemFill(
+    command_queue: cl_command_queue,
+    svm_ptr: *mut c_void,
+    pattern: *const c_void,
+    pattern_size: size_t,
+    size: size_t,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> cl_int {
+    api_call(|| pending("clEnqueueSVMMemFill"))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clEnqueueSVMMap(
+    command_queue: cl_command_queue,
+    blocking_map: cl_bool,
+    flags: cl_map_flags,
+    svm_ptr: *mut c_void,
+    size: size_t,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> cl_int {
+    api_call(|| pending("clEnqueueSVMMap"))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clEnqueueSVMUnmap(
+    command_queue: cl_command_queue,
+    svm_ptr: *mut c_void,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> cl_int {
+    api_call(|| pending("clEnqueueSVMUnmap"))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clEnqueueSVMMigrateMem(
+    command_queue: cl_command_queue,
+    num_svm_pointers: cl_uint,
+    svm_pointers: *mut *const c_void,
+    sizes: *const size_t,
+    flags: cl_mem_migration_flags,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> cl_int {
+    api_call(|| pending("clEnqueueSVMMigrateMem"))
+}

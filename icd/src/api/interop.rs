@@ -1,0 +1,398 @@
+//! Graphics-API sharing (OpenGL, Direct3D 10/11, DX9 media surfaces, EGL).
+//!
+//! cranecl offers none of these extensions, so no context is ever created from
+//! a GL/D3D/EGL context and no memory object ever shares one. Each entry point
+//! validates its handles like any other and then gives the error the
+//! extension's specification lists for that case.
+
+#![allow(non_snake_case, clippy::missing_safety_doc, clippy::too_many_arguments)]
+
+use super::prelude::*;
+use crate::core::objects::{Context, Mem, Queue};
+
+/// The context was not created from a GL/D3D/EGL context (none ever is).
+fn no_sharing_context<T>(context: cl_context) -> CLResult<T> {
+    Obj::<Context>::get(context)?;
+    err(
+        CL_INVALID_CONTEXT,
+        "the context was not created for graphics-API sharing",
+    )
+}
+
+/// Acquire/release commands: the queue's context has no sharing.
+fn no_sharing_queue<T>(queue: cl_command_queue) -> CLResult<T> {
+    Obj::<Queue>::get(queue)?;
+    err(
+        CL_INVALID_CONTEXT,
+        "the queue's context was not created for graphics-API sharing",
+    )
+}
+
+/// Object queries: no memory object is backed by a GL object.
+fn no_gl_object<T>(memobj: cl_mem) -> CLResult<T> {
+    Obj::<Mem>::get(memobj)?;
+    err(CL_INVALID_GL_OBJECT, "the memory object has no GL object")
+}
+
+/// Device lookups by D3D/DX9 object: no device corresponds to one.
+fn no_d3d_device<T>(platform: cl_platform_id) -> CLResult<T> {
+    super::platform::platform_or_default(platform)?;
+    err(
+        CL_DEVICE_NOT_FOUND,
+        "no device corresponds to the Direct3D object",
+    )
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clCreateFromGLBuffer(
+    context: cl_context,
+    _flags: cl_mem_flags,
+    _bufobj: cl_GLuint,
+    errcode_ret: *mut cl_int,
+) -> cl_mem {
+    api_create(errcode_ret, ptr::null_mut(), || no_sharing_context(context))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clCreateFromGLTexture2D(
+    context: cl_context,
+    _flags: cl_mem_flags,
+    _target: cl_GLenum,
+    _miplevel: cl_GLint,
+    _texture: cl_GLuint,
+    errcode_ret: *mut cl_int,
+) -> cl_mem {
+    api_create(errcode_ret, ptr::null_mut(), || no_sharing_context(context))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clCreateFromGLTexture3D(
+    context: cl_context,
+    _flags: cl_mem_flags,
+    _target: cl_GLenum,
+    _miplevel: cl_GLint,
+    _texture: cl_GLuint,
+    errcode_ret: *mut cl_int,
+) -> cl_mem {
+    api_create(errcode_ret, ptr::null_mut(), || no_sharing_context(context))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clCreateFromGLRenderbuffer(
+    context: cl_context,
+    _flags: cl_mem_flags,
+    _renderbuffer: cl_GLuint,
+    errcode_ret: *mut cl_int,
+) -> cl_mem {
+    api_create(errcode_ret, ptr::null_mut(), || no_sharing_context(context))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clGetGLObjectInfo(
+    memobj: cl_mem,
+    _gl_object_type: *mut cl_gl_object_type,
+    _gl_object_name: *mut cl_GLuint,
+) -> cl_int {
+    api_call(|| no_gl_object(memobj))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clGetGLTextureInfo(
+    memobj: cl_mem,
+    _param_name: cl_gl_texture_info,
+    _param_value_size: size_t,
+    _param_value: *mut c_void,
+    _param_value_size_ret: *mut size_t,
+) -> cl_int {
+    api_call(|| no_gl_object(memobj))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clEnqueueAcquireGLObjects(
+    command_queue: cl_command_queue,
+    _num_objects: cl_uint,
+    _mem_objects: *const cl_mem,
+    _num_events_in_wait_list: cl_uint,
+    _event_wait_list: *const cl_event,
+    _event: *mut cl_event,
+) -> cl_int {
+    api_call(|| no_sharing_queue(command_queue))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clEnqueueReleaseGLObjects(
+    command_queue: cl_command_queue,
+    _num_objects: cl_uint,
+    _mem_objects: *const cl_mem,
+    _num_events_in_wait_list: cl_uint,
+    _event_wait_list: *const cl_event,
+    _event: *mut cl_event,
+) -> cl_int {
+    api_call(|| no_sharing_queue(command_queue))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clGetGLContextInfoKHR(
+    _properties: *const cl_context_properties,
+    _param_name: cl_gl_context_info,
+    _param_value_size: size_t,
+    _param_value: *mut c_void,
+    _param_value_size_ret: *mut size_t,
+) -> cl_int {
+    api_call(|| err(CL_INVALID_OPERATION, "cl_khr_gl_sharing is not supported"))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clGetDeviceIDsFromD3D10KHR(
+    platform: cl_platform_id,
+    _d3d_device_source: cl_d3d10_device_source_khr,
+    _d3d_object: *mut c_void,
+    _d3d_device_set: cl_d3d10_device_set_khr,
+    _num_entries: cl_uint,
+    _devices: *mut cl_device_id,
+    _num_devices: *mut cl_uint,
+) -> cl_int {
+    api_call(|| no_d3d_device(platform))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clCreateFromD3D10BufferKHR(
+    context: cl_context,
+    _flags: cl_mem_flags,
+    _resource: ID3D10Buffer_ptr,
+    errcode_ret: *mut cl_int,
+) -> cl_mem {
+    api_create(errcode_ret, ptr::null_mut(), || no_sharing_context(context))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clCreateFromD3D10Texture2DKHR(
+    context: cl_context,
+    _flags: cl_mem_flags,
+    _resource: ID3D10Texture2D_ptr,
+    _subresource: cl_uint,
+    errcode_ret: *mut cl_int,
+) -> cl_mem {
+    api_create(errcode_ret, ptr::null_mut(), || no_sharing_context(context))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clCreateFromD3D10Texture3DKHR(
+    context: cl_context,
+    _flags: cl_mem_flags,
+    _resource: ID3D10Texture3D_ptr,
+    _subresource: cl_uint,
+    errcode_ret: *mut cl_int,
+) -> cl_mem {
+    api_create(errcode_ret, ptr::null_mut(), || no_sharing_context(context))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clEnqueueAcquireD3D10ObjectsKHR(
+    command_queue: cl_command_queue,
+    _num_objects: cl_uint,
+    _mem_objects: *const cl_mem,
+    _num_events_in_wait_list: cl_uint,
+    _event_wait_list: *const cl_event,
+    _event: *mut cl_event,
+) -> cl_int {
+    api_call(|| no_sharing_queue(command_queue))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clEnqueueReleaseD3D10ObjectsKHR(
+    command_queue: cl_command_queue,
+    _num_objects: cl_uint,
+    _mem_objects: *const cl_mem,
+    _num_events_in_wait_list: cl_uint,
+    _event_wait_list: *const cl_event,
+    _event: *mut cl_event,
+) -> cl_int {
+    api_call(|| no_sharing_queue(command_queue))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clCreateEventFromGLsyncKHR(
+    context: cl_context,
+    _sync: cl_GLsync,
+    errcode_ret: *mut cl_int,
+) -> cl_event {
+    api_create(errcode_ret, ptr::null_mut(), || no_sharing_context(context))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clCreateFromGLTexture(
+    context: cl_context,
+    _flags: cl_mem_flags,
+    _target: cl_GLenum,
+    _miplevel: cl_GLint,
+    _texture: cl_GLuint,
+    errcode_ret: *mut cl_int,
+) -> cl_mem {
+    api_create(errcode_ret, ptr::null_mut(), || no_sharing_context(context))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clGetDeviceIDsFromD3D11KHR(
+    platform: cl_platform_id,
+    _d3d_device_source: cl_d3d11_device_source_khr,
+    _d3d_object: *mut c_void,
+    _d3d_device_set: cl_d3d11_device_set_khr,
+    _num_entries: cl_uint,
+    _devices: *mut cl_device_id,
+    _num_devices: *mut cl_uint,
+) -> cl_int {
+    api_call(|| no_d3d_device(platform))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clCreateFromD3D11BufferKHR(
+    context: cl_context,
+    _flags: cl_mem_flags,
+    _resource: ID3D11Buffer_ptr,
+    errcode_ret: *mut cl_int,
+) -> cl_mem {
+    api_create(errcode_ret, ptr::null_mut(), || no_sharing_context(context))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clCreateFromD3D11Texture2DKHR(
+    context: cl_context,
+    _flags: cl_mem_flags,
+    _resource: ID3D11Texture2D_ptr,
+    _subresource: cl_uint,
+    errcode_ret: *mut cl_int,
+) -> cl_mem {
+    api_create(errcode_ret, ptr::null_mut(), || no_sharing_context(context))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clCreateFromD3D11Texture3DKHR(
+    context: cl_context,
+    _flags: cl_mem_flags,
+    _resource: ID3D11Texture3D_ptr,
+    _subresource: cl_uint,
+    errcode_ret: *mut cl_int,
+) -> cl_mem {
+    api_create(errcode_ret, ptr::null_mut(), || no_sharing_context(context))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clCreateFromDX9MediaSurfaceKHR(
+    context: cl_context,
+    _flags: cl_mem_flags,
+    _adapter_type: cl_dx9_media_adapter_type_khr,
+    _surface_info: *mut c_void,
+    _plane: cl_uint,
+    errcode_ret: *mut cl_int,
+) -> cl_mem {
+    api_create(errcode_ret, ptr::null_mut(), || no_sharing_context(context))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clEnqueueAcquireD3D11ObjectsKHR(
+    command_queue: cl_command_queue,
+    _num_objects: cl_uint,
+    _mem_objects: *const cl_mem,
+    _num_events_in_wait_list: cl_uint,
+    _event_wait_list: *const cl_event,
+    _event: *mut cl_event,
+) -> cl_int {
+    api_call(|| no_sharing_queue(command_queue))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clEnqueueReleaseD3D11ObjectsKHR(
+    command_queue: cl_command_queue,
+    _num_objects: cl_uint,
+    _mem_objects: *const cl_mem,
+    _num_events_in_wait_list: cl_uint,
+    _event_wait_list: *const cl_event,
+    _event: *mut cl_event,
+) -> cl_int {
+    api_call(|| no_sharing_queue(command_queue))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clGetDeviceIDsFromDX9MediaAdapterKHR(
+    platform: cl_platform_id,
+    _num_media_adapters: cl_uint,
+    _media_adapter_type: *mut cl_dx9_media_adapter_type_khr,
+    _media_adapters: *mut c_void,
+    _media_adapter_set: cl_dx9_media_adapter_set_khr,
+    _num_entries: cl_uint,
+    _devices: *mut cl_device_id,
+    _num_devices: *mut cl_uint,
+) -> cl_int {
+    api_call(|| no_d3d_device(platform))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clEnqueueAcquireDX9MediaSurfacesKHR(
+    command_queue: cl_command_queue,
+    _num_objects: cl_uint,
+    _mem_objects: *const cl_mem,
+    _num_events_in_wait_list: cl_uint,
+    _event_wait_list: *const cl_event,
+    _event: *mut cl_event,
+) -> cl_int {
+    api_call(|| no_sharing_queue(command_queue))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clEnqueueReleaseDX9MediaSurfacesKHR(
+    command_queue: cl_command_queue,
+    _num_objects: cl_uint,
+    _mem_objects: *const cl_mem,
+    _num_events_in_wait_list: cl_uint,
+    _event_wait_list: *const cl_event,
+    _event: *mut cl_event,
+) -> cl_int {
+    api_call(|| no_sharing_queue(command_queue))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clCreateFromEGLImageKHR(
+    context: cl_context,
+    _egldisplay: CLeglDisplayKHR,
+    _eglimage: CLeglImageKHR,
+    _flags: cl_mem_flags,
+    _properties: *const cl_egl_image_properties_khr,
+    errcode_ret: *mut cl_int,
+) -> cl_mem {
+    api_create(errcode_ret, ptr::null_mut(), || no_sharing_context(context))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clEnqueueAcquireEGLObjectsKHR(
+    command_queue: cl_command_queue,
+    _num_objects: cl_uint,
+    _mem_objects: *const cl_mem,
+    _num_events_in_wait_list: cl_uint,
+    _event_wait_list: *const cl_event,
+    _event: *mut cl_event,
+) -> cl_int {
+    api_call(|| no_sharing_queue(command_queue))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clEnqueueReleaseEGLObjectsKHR(
+    command_queue: cl_command_queue,
+    _num_objects: cl_uint,
+    _mem_objects: *const cl_mem,
+    _num_events_in_wait_list: cl_uint,
+    _event_wait_list: *const cl_event,
+    _event: *mut cl_event,
+) -> cl_int {
+    api_call(|| no_sharing_queue(command_queue))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clCreateEventFromEGLSyncKHR(
+    context: cl_context,
+    _sync: CLeglSyncKHR,
+    _display: CLeglDisplayKHR,
+    errcode_ret: *mut cl_int,
+) -> cl_event {
+    api_create(errcode_ret, ptr::null_mut(), || no_sharing_context(context))
+}

@@ -1,0 +1,65 @@
+//! The one CPU device: its limits and capabilities, computed once from the host
+//! (see `sysinfo`) and from what the compiler supports (`cranecl_jit::features`).
+
+use super::handle::Obj;
+use super::sysinfo::HostInfo;
+use opencl_sys::*;
+use std::sync::{Arc, OnceLock};
+
+pub struct Device {
+    info: OnceLock<HostInfo>,
+}
+crate::cl_object!(Device, cl_device_id, CL_INVALID_DEVICE, "device");
+
+/// Work-items per work-group, and per dimension.
+pub const MAX_WORK_GROUP_SIZE: usize = 4096;
+/// Bytes of `__local` memory per work-group (the per-worker local arena).
+pub const LOCAL_MEM_SIZE: u64 = 256 << 10;
+/// Buffer alignment in bytes (`CL_DEVICE_MEM_BASE_ADDR_ALIGN` is in bits).
+pub const MEM_BASE_ADDR_ALIGN: usize = 128;
+pub const MAX_PARAMETER_SIZE: usize = 1024;
+pub const MAX_CONSTANT_BUFFER_SIZE: u64 = 1 << 20;
+pub const MAX_CONSTANT_ARGS: u32 = 8;
+pub const PRINTF_BUFFER_SIZE: usize = 1 << 20;
+
+/// Parallel workers: `CRANECL_THREADS` if set to a positive number, else the
+/// cores this process may run on.
+pub fn compute_units() -> u32 {
+    std::env::var("CRANECL_THREADS")
+        .ok()
+        .and_then(|s| s.trim().parse::<u32>().ok())
+        .filter(|&n| n > 0)
+        .unwrap_or_else(|| {
+            std::thread::available_parallelism()
+                .map(|n| n.get() as u32)
+                .unwrap_or(1)
+        })
+}
+
+/// The device object (created on first use; never released).
+pub fn device() -> &'static Arc<Obj<Device>> {
+    static DEVICE: OnceLock<Arc<Obj<Device>>> = OnceLock::new();
+    DEVICE.get_or_init(|| {
+        Obj::new(Device {
+            info: OnceLock::new(),
+        })
+    })
+}
+
+impl Device {
+    /// Host facts, read on the first query (not at load: the loader calls
+    /// `clGetDeviceIDs` while it starts, and that must stay cheap).
+    pub fn host(&self) -> &HostInfo {
+        self.info.get_or_init(HostInfo::read)
+    }
+
+    pub fn global_mem_size(&self) -> u64 {
+        self.host().total_memory
+    }
+
+    /// Largest single allocation: half of memory (the spec's floor is
+    /// max(1/4 of global memory, 128 MiB); a CPU can give more).
+    pub fn max_mem_alloc_size(&self) -> u64 {
+        (self.global_mem_size() / 2).max(128 << 20)
+    }
+}

@@ -1,0 +1,198 @@
+//! The handle model: how a CL object is laid out, handed to the user, validated
+//! and reference counted.
+//!
+//! Every object is an `Arc<Obj<T>>`. `Obj<T>` is `#[repr(C)]` and starts with
+//! the ICD dispatch-table pointer (the loader reads it to find our entry points),
+//! then a type tag and the CL reference count. The raw handle the user holds is
+//! the `Arc`'s pointer; each CL reference the user holds is one strong count of
+//! that `Arc`. Internal users (a queue keeping its context, a command keeping its
+//! buffers) hold ordinary `Arc` clones, so an object lives until both the user
+//! and every command using it are done with it, as the spec asks.
+//!
+//! A handle from the user is validated against a registry of live objects
+//! before it is dereferenced: NULL, a pointer to something else, a handle of the
+//! wrong type or one whose object is gone gives the type's own `CL_INVALID_*`
+//! code and is never read. The registry holds `Weak`s, so it keeps no object
+//! alive; an object removes itself from it when it is dropped.
+
+use crate::error::{err, CLResult};
+use opencl_sys::cl_icd::cl_icd_dispatch;
+use opencl_sys::{cl_int, cl_uint};
+use parking_lot::Mutex;
+use std::any::Any;
+use std::collections::HashMap;
+use std::ops::Deref;
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::{Arc, OnceLock, Weak};
+
+/// A CL object type: its tag, its handle type and the error a bad handle gets.
+pub trait ClObject: Send + Sync + Sized + 'static {
+    /// The raw handle type (`cl_context`, ...).
+    type Handle: Copy;
+    /// `CL_INVALID_CONTEXT` for contexts, and so on.
+    const INVALID: cl_int;
+    /// The type's name, for messages.
+    const NAME: &'static str;
+    fn to_raw(h: Self::Handle) -> *const Obj<Self>;
+    fn from_raw(p: *const Obj<Self>) -> Self::Handle;
+}
+
+/// The in-memory header every handle points at, then the object itself.
+#[repr(C)]
+pub struct Obj<T> {
+    dispatch: *const cl_icd_dispatch,
+    refcount: AtomicU32,
+    pub inner: T,
+}
+
+// SAFETY: `dispatch` points at the immutable static dispatch table; everything
+// else is `T`, which is Send + Sync by `ClObject`'s bound.
+unsafe impl<T: Send> Send for Obj<T> {}
+// SAFETY: as above.
+unsafe impl<T: Sync> Sync for Obj<T> {}
+
+impl<T> Deref for Obj<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.inner
+    }
+}
+
+type Registry = Mutex<HashMap<usize, Weak<dyn Any + Send + Sync>>>;
+
+fn registry() -> &'static Registry {
+    static REGISTRY: OnceLock<Registry> = OnceLock::new();
+    REGISTRY.get_or_init(|| Mutex::new(HashMap::new()))
+}
+
+/// Number of live registered objects (for leak tests).
+pub fn live_objects() -> usize {
+    registry().lock().len()
+}
+
+impl<T> Drop for Obj<T> {
+    fn drop(&mut self) {
+        registry().lock().remove(&(self as *const Self as usize));
+    }
+}
+
+impl<T: ClObject> Obj<T> {
+    /// A new object, registered as live. Its CL reference count is 0 until a
+    /// handle to it is given to the user (`into_handle`).
+    pub fn new(inner: T) -> Arc<Obj<T>> {
+        let obj = Arc::new(Obj {
+            dispatch: crate::dispatch::table(),
+            refcount: AtomicU32::new(0),
+            inner,
+        });
+        let weak: Weak<dyn Any + Send + Sync> = Arc::downgrade(&obj) as _;
+        registry().lock().insert(Arc::as_ptr(&obj) as usize, weak);
+        obj
+    }
+
+    /// The handle for the user: the strong reference `this` becomes the
+    /// user's, counted as one CL reference.
+    pub fn into_handle(this: Arc<Obj<T>>) -> T::Handle {
+        this.refcount.fetch_add(1, Ordering::AcqRel);
+        T::from_raw(Arc::into_raw(this))
+    }
+
+    /// The handle of an object without giving the user a reference (for
+    /// `clGet*Info` answers such as `CL_QUEUE_CONTEXT`).
+    pub fn handle(this: &Arc<Obj<T>>) -> T::Handle {
+        T::from_raw(Arc::as_ptr(this))
+    }
+
+    /// Validate a handle from the user and take an internal reference to it.
+    pub fn get(h: T::Handle) -> CLResult<Arc<Obj<T>>> {
+        let p = T::to_raw(h);
+        if p.is_null() {
+            return err(T::INVALID, format!("{} is NULL", T::NAME));
+        }
+        let found = registry().lock().get(&(p as usize)).and_then(Weak::upgrade);
+        match found.map(|any| any.downcast::<Obj<T>>()) {
+            Some(Ok(obj)) => Ok(obj),
+            _ => err(T::INVALID, format!("not a valid {}", T::NAME)),
+        }
+    }
+
+    /// Validate a possibly-NULL handle: `Ok(None)` for NULL.
+    pub fn get_opt(h: T::Handle) -> CLResult<Option<Arc<Obj<T>>>> {
+        if T::to_raw(h).is_null() {
+            Ok(None)
+        } else {
+            Obj::get(h).map(Some)
+        }
+    }
+
+    /// Validate a user array of handles (`num` entries at `list`).
+    pub fn get_list(list: *const T::Handle, num: usize) -> CLResult<Vec<Arc<Obj<T>>>> {
+        if list.is_null() || num == 0 {
+            return Ok(Vec::new());
+        }
+        // SAFETY: the caller of the API promised `num` readable handles at `list`
+        // (the spec's contract); we read them by value and validate each.
+        let handles = unsafe { std::slice::from_raw_parts(list, num) };
+        handles.iter().map(|&h| Obj::get(h)).collect()
+    }
+
+    /// `clRetain*`.
+    pub fn retain(h: T::Handle) -> CLResult<()> {
+        let obj = Obj::<T>::get(h)?;
+        obj.refcount
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |c| {
+                (c > 0).then(|| c + 1)
+            })
+            .or_else(|_| err(T::INVALID, format!("{} was released", T::NAME)))?;
+        // SAFETY: `obj` is a live strong reference to this allocation, so the
+        // count is ≥ 1 and may be incremented; the increment is the user's.
+        unsafe { Arc::increment_strong_count(Arc::as_ptr(&obj)) };
+        Ok(())
+    }
+
+    /// `clRelease*`. Returns the object (still alive through the returned
+    /// reference) and whether the CL count reached zero, so the caller can run
+    /// what the spec says happens then (destructor callbacks, ...).
+    pub fn release(h: T::Handle) -> CLResult<(Arc<Obj<T>>, bool)> {
+        let obj = Obj::<T>::get(h)?;
+        let old = obj
+            .refcount
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |c| {
+                (c > 0).then(|| c - 1)
+            })
+            .or_else(|_| err(T::INVALID, format!("{} was already released", T::NAME)))?;
+        // SAFETY: the user held one strong count per CL reference (refcount was
+        // > 0), and `obj` holds another, so this decrement cannot free it.
+        unsafe { Arc::decrement_strong_count(Arc::as_ptr(&obj)) };
+        Ok((obj, old == 1))
+    }
+
+    /// The CL reference count (`CL_*_REFERENCE_COUNT`).
+    pub fn ref_count(&self) -> cl_uint {
+        self.refcount.load(Ordering::Acquire)
+    }
+
+    /// Take a CL reference for the user on an object we hold (e.g. the
+    /// event returned by an enqueue whose object we created).
+    pub fn retained_handle(this: &Arc<Obj<T>>) -> T::Handle {
+        Obj::into_handle(this.clone())
+    }
+}
+
+/// Declare a CL object type: `cl_object!(Context, cl_context, CL_INVALID_CONTEXT, "context")`.
+#[macro_export]
+macro_rules! cl_object {
+    ($ty:ty, $handle:ty, $invalid:expr, $name:expr) => {
+        impl $crate::core::handle::ClObject for $ty {
+            type Handle = $handle;
+            const INVALID: opencl_sys::cl_int = $invalid;
+            const NAME: &'static str = $name;
+            fn to_raw(h: $handle) -> *const $crate::core::handle::Obj<Self> {
+                h as *const $crate::core::handle::Obj<Self>
+            }
+            fn from_raw(p: *const $crate::core::handle::Obj<Self>) -> $handle {
+                p as $handle
+            }
+        }
+    };
+}

@@ -1,0 +1,26 @@
+//! The CL object types not yet given their own module. Each is declared as a
+//! CL object (handle type and the error code a bad handle gets); their modules
+//! replace these declarations as they are written.
+
+use opencl_sys::*;
+
+pub struct Context;
+crate::cl_object!(Context, cl_context, CL_INVALID_CONTEXT, "context");
+pub struct Queue;
+crate::cl_object!(
+    Queue,
+    cl_command_queue,
+    CL_INVALID_COMMAND_QUEUE,
+    "command queue"
+);
+pub struct Mem;
+crate::cl_object!(Mem, cl_mem, CL_INVALID_MEM_OBJECT, "memory object");
+pub struct Event;
+crate::cl_object!(Event, cl_event, CL_INVALID_EVENT, "event");
+pub struct Program;
+crate::cl_object!(Program, cl_program, CL_INVALID_PROGRAM, "program");
+pub struct Kernel;
+crate::cl_object!(Kernel, cl_kernel, CL_INVALID_KERNEL, "kernel");
+/// Never created: the device has no image support.
+pub struct Sampler;
+crate::cl_object!(Sampler, cl_sampler, CL_INVALID_SAMPLER, "sampler");
