@@ -1,0 +1,312 @@
+//! The front end's corpus: every program under `tests/corpus/<category>/`
+//! is built with `frontend::compile` and its verdict and diagnostics compared
+//! with the directives it opens with (format: `corpus/harness.rs`). All
+//! mismatches are collected and listed; the run never stops at the first.
+//!
+//! Also here: the harness's own tests, and pyopencl's bundled headers
+//! (`pyopencl-complex.h`, the random123 generators) built through real kernels.
+#![forbid(unsafe_code)]
+
+#[path = "corpus/harness.rs"]
+mod harness;
+
+use harness::{check_build, excerpt, load_corpus, parse_directives, Expected, Program, Verdict};
+
+/// Every program's directives are well formed, and the corpus is as large
+/// and as balanced as issue 3 asks (at least 300 programs, about half positive).
+#[test]
+fn corpus_directives_are_valid() {
+    let programs = match load_corpus(&harness::corpus_root()) {
+        Ok(p) => p,
+        Err(problems) => panic!("malformed corpus programs:\n{}", problems.join("\n")),
+    };
+    let positive = programs
+        .iter()
+        .filter(|p| p.directives.verdict == Verdict::Ok)
+        .count();
+    let counts = harness::count_by_category(&programs);
+    eprintln!(
+        "corpus: {} programs, {positive} positive; {counts:?}",
+        programs.len()
+    );
+    assert!(
+        programs.len() >= 300,
+        "only {} corpus programs",
+        programs.len()
+    );
+    let share = positive as f64 / programs.len() as f64;
+    assert!(
+        (0.4..=0.7).contains(&share),
+        "{positive} of {} positive",
+        programs.len()
+    );
+}
+
+#[cfg(any())] // GATE: until frontend::compile lands
+/// Builds one program, turning a panic into a reported failure.
+fn build(program: &Program) -> Result<(bool, String), String> {
+    use cranecl_jit::{frontend, options::BuildOptions};
+    let options = BuildOptions::parse(&program.options())
+        .map_err(|e| format!("build options `{}` rejected: {e}", program.options()))?;
+    let run = || frontend::compile(&program.source, &program.file_name, &options, &[]);
+    match std::panic::catch_unwind(run) {
+        Ok(out) => Ok((out.success, out.log)),
+        Err(payload) => {
+            let msg = payload
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_else(|| "non-string panic".into());
+            Err(format!("panicked: {msg}"))
+        }
+    }
+}
+
+#[cfg(any())] // GATE: until frontend::compile lands
+#[test]
+fn corpus_programs_build_as_expected() {
+    let programs = load_corpus(&harness::corpus_root())
+        .unwrap_or_else(|problems| panic!("malformed corpus:\n{}", problems.join("\n")));
+    let mut failures = Vec::new();
+    for program in &programs {
+        let problems = match build(program) {
+            Ok((success, log)) => {
+                let p = check_build(program, success, &log);
+                if p.is_empty() {
+                    continue;
+                }
+                format!("{}\n    log: {}", p.join("\n  "), excerpt(&log, 600))
+            }
+            Err(e) => e,
+        };
+        failures.push(format!(
+            "{} (expected {}):\n  {problems}",
+            program.display, program.directives.verdict
+        ));
+    }
+    eprintln!(
+        "corpus: {} of {} programs as expected",
+        programs.len() - failures.len(),
+        programs.len()
+    );
+    assert!(
+        failures.is_empty(),
+        "{} of {} corpus programs differ from their expectations:\n\n{}",
+        failures.len(),
+        programs.len(),
+        failures.join("\n\n")
+    );
+}
+
+#[cfg(any())] // GATE: until frontend::compile lands
+/// pyopencl's `cl/` folder in the venv `scripts/install-deps.sh` creates.
+fn pyopencl_cl_dir() -> Option<std::path::PathBuf> {
+    let lib = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/venv/lib");
+    let dir = std::fs::read_dir(lib)
+        .ok()?
+        .flatten()
+        .map(|e| e.path().join("site-packages/pyopencl/cl"))
+        .find(|p| p.join("pyopencl-complex.h").is_file());
+    if dir.is_none() && std::env::var("CI").as_deref() == Ok("true") {
+        panic!("pyopencl's headers are missing under target/venv: run scripts/install-deps.sh");
+    }
+    dir
+}
+
+#[cfg(any())] // GATE: until frontend::compile lands
+/// Small kernels that include each of pyopencl's bundled headers with `-I`
+/// and use what it declares; each must build without an error.
+#[test]
+fn pyopencl_headers_build() {
+    let Some(dir) = pyopencl_cl_dir() else {
+        eprintln!("skipped: no pyopencl venv (run scripts/install-deps.sh)");
+        return;
+    };
+    let kernels = [
+        (
+            "complex.cl",
+            "-cl-std=CL1.2",
+            "#define PYOPENCL_DEFINE_CDOUBLE 0\n#include <pyopencl-complex.h>\n\
+             kernel void k(global cfloat_t *a, global cfloat_t *b, global cfloat_t *out) {\n\
+               size_t i = get_global_id(0);\n\
+               cfloat_t p = cfloat_mul(a[i], b[i]);\n\
+               out[i] = cfloat_add(cfloat_exp(p), cfloat_sqrt(cfloat_divide(a[i], b[i])));\n\
+               out[i].x += cfloat_abs(cfloat_log(p));\n}\n",
+        ),
+        (
+            "philox.cl",
+            "-cl-std=CL1.2",
+            "#include <pyopencl-random123/philox.cl>\n\
+             kernel void k(global uint4 *out, uint key) {\n\
+               philox4x32_ctr_t c = {{get_global_id(0), 0, 0, 0}};\n\
+               philox4x32_key_t k = {{key, 0}};\n\
+               philox4x32_ctr_t r = philox4x32(c, k);\n\
+               out[get_global_id(0)] = (uint4)(r.v[0], r.v[1], r.v[2], r.v[3]);\n}\n",
+        ),
+        (
+            "threefry.cl",
+            "-cl-std=CL1.2",
+            "#include <pyopencl-random123/threefry.cl>\n\
+             kernel void k(global uint4 *out, uint key) {\n\
+               threefry4x32_ctr_t c = {{get_global_id(0), 1, 2, 3}};\n\
+               threefry4x32_key_t k = {{key, 0, 0, 0}};\n\
+               threefry4x32_ctr_t r = threefry4x32(c, k);\n\
+               out[get_global_id(0)] = (uint4)(r.v[0], r.v[1], r.v[2], r.v[3]);\n}\n",
+        ),
+        (
+            "array.cl",
+            "-cl-std=CL3.0",
+            "#include <pyopencl-random123/array.h>\n\
+             kernel void k(global uint *out) { out[get_global_id(0)] = 1u; }\n",
+        ),
+    ];
+    let mut failures = Vec::new();
+    for (name, std, source) in kernels {
+        use cranecl_jit::{frontend, options::BuildOptions};
+        let opts = format!("{std} -I {}", dir.display());
+        let options =
+            BuildOptions::parse(&opts).unwrap_or_else(|e| panic!("options `{opts}`: {e}"));
+        let out = frontend::compile(source, name, &options, &[]);
+        if !out.success || out.log.contains(": error: ") {
+            failures.push(format!("{name}:\n    {}", excerpt(&out.log, 1500)));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "pyopencl headers fail to build:\n{}",
+        failures.join("\n")
+    );
+}
+
+// ---- the harness's own tests ----
+
+#[test]
+fn directives_parse() {
+    let d = parse_directives(
+        "// RUN: -cl-std=CL2.0 -D N=4\n// EXPECT: error\n// ERROR: 5: address space\n\
+         // WARNING: 6: unknown attribute\n// CLANG: skip clang lacks X\n// a description\nkernel void k() {}\n",
+    )
+    .unwrap();
+    assert_eq!(d.run, "-cl-std=CL2.0 -D N=4");
+    assert_eq!(d.verdict, Verdict::Error);
+    assert_eq!(
+        d.errors,
+        vec![Expected {
+            line: 5,
+            message: "address space".into()
+        }]
+    );
+    assert_eq!(
+        d.warnings,
+        vec![Expected {
+            line: 6,
+            message: "unknown attribute".into()
+        }]
+    );
+    assert_eq!(d.clang_skip.as_deref(), Some("clang lacks X"));
+}
+
+#[test]
+fn directives_reject_unknown_directive() {
+    let e = parse_directives(
+        "// RUN: -cl-std=CL1.2\n// EXPECT: ok\n// EXPCET: ok\nkernel void k() {}\n",
+    )
+    .unwrap_err();
+    assert!(e.contains("unknown directive `EXPCET`"), "{e}");
+}
+
+#[test]
+fn directives_reject_malformed_error_line() {
+    for bad in [
+        "// ERROR: five: x",
+        "// ERROR: 5",
+        "// ERROR: 5:",
+        "// ERROR: 0: x",
+    ] {
+        let src = format!("// RUN: -cl-std=CL1.2\n// EXPECT: error\n{bad}\nkernel void k() {{}}\n");
+        let e = parse_directives(&src).unwrap_err();
+        assert!(e.contains("malformed ERROR"), "{bad}: {e}");
+    }
+}
+
+#[test]
+fn directives_reject_inconsistent_expectations() {
+    let cases = [
+        ("// EXPECT: ok\nx\n", "RUN"),
+        ("// RUN:\nx\n", "EXPECT"),
+        ("// RUN:\n// EXPECT: maybe\n", "EXPECT must be"),
+        ("// RUN:\n// EXPECT: error\n", "without any ERROR"),
+        ("// RUN:\n// EXPECT: ok\n// ERROR: 3: x\n", "ok with ERROR"),
+        ("// RUN:\n// RUN:\n// EXPECT: ok\n", "RUN given twice"),
+        (
+            "// RUN:\n// EXPECT: ok\n// CLANG: because\n",
+            "CLANG must be",
+        ),
+        ("// RUN:\n// EXPECT: ok\n// CLANG: skip\n", "CLANG must be"),
+    ];
+    for (src, want) in cases {
+        let e = parse_directives(src).unwrap_err();
+        assert!(e.contains(want), "{src:?}: {e}");
+    }
+}
+
+#[test]
+fn directives_only_in_leading_comment_block() {
+    // An upper-case word after the first code line is program text, not a directive.
+    let d =
+        parse_directives("// RUN:\n// EXPECT: ok\n// plain words: fine\nint x;\n// TODO: later\n")
+            .unwrap();
+    assert_eq!(d.verdict, Verdict::Ok);
+}
+
+fn program(source: &str) -> Program {
+    Program {
+        path: "/c/t/p.cl".into(),
+        display: "t/p.cl".into(),
+        file_name: "p.cl".into(),
+        source: source.into(),
+        directives: parse_directives(source).unwrap(),
+    }
+}
+
+#[test]
+fn check_build_matches_line_and_message() {
+    let p = program("// RUN:\n// EXPECT: error\n// ERROR: 4: address space\nint x;\n");
+    let good =
+        "p.cl:4:7: error: casting to a pointer in a different address space\n  int x;\n      ^\n";
+    assert!(check_build(&p, false, good).is_empty());
+    // Wrong line, wrong level, wrong file, wrong message, and a build that succeeded.
+    for log in [
+        "p.cl:5:7: error: different address space",
+        "p.cl:4:7: warning: different address space",
+        "q.cl:4:7: error: different address space",
+        "p.cl:4:7: error: undeclared identifier",
+        "p.cl:4: error: different address space",
+    ] {
+        assert_eq!(check_build(&p, false, log).len(), 1, "{log}");
+    }
+    assert_eq!(check_build(&p, true, good).len(), 1);
+}
+
+#[test]
+fn check_build_ok_program_and_warnings() {
+    let p = program("// RUN:\n// EXPECT: ok\n// WARNING: 4: unknown attribute\nint x;\n");
+    assert!(check_build(
+        &p,
+        true,
+        "p.cl:4:1: warning: unknown attribute 'foo' ignored"
+    )
+    .is_empty());
+    assert_eq!(check_build(&p, true, "").len(), 1);
+    assert_eq!(
+        check_build(&p, false, "p.cl:4:1: warning: unknown attribute").len(),
+        1
+    );
+}
+
+#[test]
+fn options_expand_program_folder() {
+    let mut p = program("// RUN: -I %S/inc -cl-std=CL1.2\n// EXPECT: ok\n");
+    p.directives.run = "-I %S/inc".into();
+    assert_eq!(p.options(), "-I /c/t/inc");
+}

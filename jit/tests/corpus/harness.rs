@@ -1,0 +1,306 @@
+//! The corpus format and its checker, shared by `tests/corpus.rs` (cranecl's
+//! verdicts) and `tests/clang_agreement.rs` (clang-14's verdicts).
+//!
+//! The corpus is directory-driven: `tests/corpus/<category>/<name>.cl`. Each
+//! program opens with a block of `//` comment lines; in that block a line of the
+//! form `// WORD: ...` (WORD in capitals) is a directive, and an unknown WORD is
+//! an error, so a typo cannot silently disable a check:
+//!
+//! ```text
+//! // RUN: -cl-std=CL2.0 -D N=4       build options (%S = the program's folder); once
+//! // EXPECT: ok | error                the build succeeds or fails; once
+//! // ERROR: 12: address space          an error at line 12 whose message contains ...
+//! // WARNING: 7: unknown attribute     a warning at line 7 whose message contains ...
+//! // CLANG: skip <reason>              clang-14 is not the oracle for this program
+//! ```
+//!
+//! An `error` program names at least one `ERROR`; an `ok` program names none.
+//! [`check_build`] compares a build log with the expectations, looking for
+//! clang-style lines `<file>:<line>:<col>: error: <message>`.
+#![forbid(unsafe_code)]
+#![allow(dead_code)] // each test crate uses its own part of this module
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+/// Whether a program must build.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    Ok,
+    Error,
+}
+
+impl fmt::Display for Verdict {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Verdict::Ok => "ok",
+            Verdict::Error => "error",
+        })
+    }
+}
+
+/// One expected diagnostic: its line and a substring of its message.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Expected {
+    pub line: u32,
+    pub message: String,
+}
+
+/// The directives of one program.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Directives {
+    /// Build options as written after `RUN:` (before `%S` expansion).
+    pub run: String,
+    pub verdict: Verdict,
+    pub errors: Vec<Expected>,
+    pub warnings: Vec<Expected>,
+    /// `CLANG: skip <reason>`: why clang is not the oracle here.
+    pub clang_skip: Option<String>,
+}
+
+/// A corpus program: where it lives, its text and its directives.
+#[derive(Clone, Debug)]
+pub struct Program {
+    pub path: PathBuf,
+    /// `<category>/<name>.cl`, for messages.
+    pub display: String,
+    /// The file name handed to the compiler (and expected in the log).
+    pub file_name: String,
+    pub source: String,
+    pub directives: Directives,
+}
+
+impl Program {
+    /// The build options with `%S` replaced by the program's folder.
+    pub fn options(&self) -> String {
+        let dir = self.path.parent().unwrap_or(Path::new("."));
+        self.directives
+            .run
+            .replace("%S", &dir.display().to_string())
+    }
+}
+
+/// `<line>: <message substring>` of an `ERROR`/`WARNING` directive.
+fn parse_expected(kind: &str, value: &str) -> Result<Expected, String> {
+    let malformed = || format!("malformed {kind} directive `{value}`: want `<line>: <message>`");
+    let (line, message) = value.split_once(':').ok_or_else(malformed)?;
+    let line: u32 = line.trim().parse().map_err(|_| malformed())?;
+    let message = message.trim();
+    if line == 0 || message.is_empty() {
+        return Err(malformed());
+    }
+    Ok(Expected {
+        line,
+        message: message.to_string(),
+    })
+}
+
+/// A directive's keyword and value, if the comment line has the `// WORD: value` shape.
+fn split_directive(comment: &str) -> Option<(&str, &str)> {
+    let (word, value) = comment.trim_start().split_once(':')?;
+    let is_keyword = !word.is_empty()
+        && word.starts_with(|c: char| c.is_ascii_uppercase())
+        && word
+            .chars()
+            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '-' || c == '_');
+    is_keyword.then(|| (word, value.trim()))
+}
+
+/// Reads the directives of the leading comment block of `source`.
+pub fn parse_directives(source: &str) -> Result<Directives, String> {
+    let mut run = None;
+    let mut verdict = None;
+    let mut errors = Vec::new();
+    let mut warnings = Vec::new();
+    let mut clang_skip = None;
+    for (index, line) in source.lines().enumerate() {
+        let Some(comment) = line.strip_prefix("//") else {
+            break;
+        };
+        let Some((word, value)) = split_directive(comment) else {
+            continue;
+        };
+        let at = |msg: String| format!("line {}: {msg}", index + 1);
+        match word {
+            "RUN" => {
+                if run.replace(value.to_string()).is_some() {
+                    return Err(at("RUN given twice".into()));
+                }
+            }
+            "EXPECT" => {
+                let v = match value {
+                    "ok" => Verdict::Ok,
+                    "error" => Verdict::Error,
+                    _ => return Err(at(format!("EXPECT must be `ok` or `error`, not `{value}`"))),
+                };
+                if verdict.replace(v).is_some() {
+                    return Err(at("EXPECT given twice".into()));
+                }
+            }
+            "ERROR" => errors.push(parse_expected(word, value).map_err(at)?),
+            "WARNING" => warnings.push(parse_expected(word, value).map_err(at)?),
+            "CLANG" => {
+                let reason = value.strip_prefix("skip").map(str::trim).unwrap_or("");
+                if !value.starts_with("skip") || reason.is_empty() {
+                    return Err(at(format!("CLANG must be `skip <reason>`, not `{value}`")));
+                }
+                clang_skip = Some(reason.to_string());
+            }
+            _ => return Err(at(format!("unknown directive `{word}`"))),
+        }
+    }
+    let run = run.ok_or("no `// RUN:` directive")?;
+    let verdict = verdict.ok_or("no `// EXPECT:` directive")?;
+    match (verdict, errors.is_empty()) {
+        (Verdict::Error, true) => return Err("EXPECT: error without any ERROR line".into()),
+        (Verdict::Ok, false) => return Err("EXPECT: ok with ERROR lines".into()),
+        _ => {}
+    }
+    Ok(Directives {
+        run,
+        verdict,
+        errors,
+        warnings,
+        clang_skip,
+    })
+}
+
+/// The corpus root: `jit/tests/corpus`.
+pub fn corpus_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus")
+}
+
+/// Loads every `<category>/<name>.cl` under `root`, sorted by path. Every
+/// malformed program is reported, not just the first.
+pub fn load_corpus(root: &Path) -> Result<Vec<Program>, Vec<String>> {
+    let mut paths = Vec::new();
+    let mut problems = Vec::new();
+    collect_cl_files(root, &mut paths, &mut problems);
+    paths.sort();
+    let mut programs = Vec::new();
+    for path in paths {
+        let display = path
+            .strip_prefix(root)
+            .unwrap_or(&path)
+            .display()
+            .to_string();
+        let file_name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let source = match std::fs::read_to_string(&path) {
+            Ok(s) => s,
+            Err(e) => {
+                problems.push(format!("{display}: cannot read: {e}"));
+                continue;
+            }
+        };
+        match parse_directives(&source) {
+            Ok(directives) => programs.push(Program {
+                path,
+                display,
+                file_name,
+                source,
+                directives,
+            }),
+            Err(e) => problems.push(format!("{display}: {e}")),
+        }
+    }
+    if programs.is_empty() && problems.is_empty() {
+        problems.push(format!("no programs under {}", root.display()));
+    }
+    if problems.is_empty() {
+        Ok(programs)
+    } else {
+        Err(problems)
+    }
+}
+
+/// Programs live one folder deep (`<category>/*.cl`); helper headers beside
+/// them (`*.h`, `*.clh`) and files at the root (this module) are not programs.
+fn collect_cl_files(root: &Path, out: &mut Vec<PathBuf>, problems: &mut Vec<String>) {
+    let entries = match std::fs::read_dir(root) {
+        Ok(e) => e,
+        Err(e) => return problems.push(format!("{}: {e}", root.display())),
+    };
+    for entry in entries.flatten() {
+        let category = entry.path();
+        if !category.is_dir() {
+            continue;
+        }
+        let Ok(files) = std::fs::read_dir(&category) else {
+            problems.push(format!("{}: unreadable", category.display()));
+            continue;
+        };
+        for file in files.flatten() {
+            let path = file.path();
+            if path.extension().is_some_and(|e| e == "cl") {
+                out.push(path);
+            }
+        }
+    }
+}
+
+/// The number of programs per category, sorted by category.
+pub fn count_by_category(programs: &[Program]) -> Vec<(String, usize)> {
+    let mut counts = std::collections::BTreeMap::new();
+    for p in programs {
+        let category = p.display.split('/').next().unwrap_or("").to_string();
+        *counts.entry(category).or_insert(0) += 1;
+    }
+    counts.into_iter().collect()
+}
+
+/// Whether `log` holds a `<file>:<line>:<col>: <level>: <message>` line
+/// whose message contains `expected.message`.
+pub fn log_has(log: &str, file_name: &str, level: &str, expected: &Expected) -> bool {
+    let prefix = format!("{file_name}:{}:", expected.line);
+    log.lines().any(|line| {
+        let Some(rest) = line.strip_prefix(&prefix) else {
+            return false;
+        };
+        let Some((col, rest)) = rest.split_once(':') else {
+            return false;
+        };
+        let Some(message) = rest.strip_prefix(&format!(" {level}: ")) else {
+            return false;
+        };
+        !col.is_empty()
+            && col.chars().all(|c| c.is_ascii_digit())
+            && message.contains(&expected.message)
+    })
+}
+
+/// Compares one build (its success flag and log) with the program's
+/// expectations; each difference is one line of the returned list.
+pub fn check_build(program: &Program, success: bool, log: &str) -> Vec<String> {
+    let d = &program.directives;
+    let mut problems = Vec::new();
+    let got = if success { Verdict::Ok } else { Verdict::Error };
+    if got != d.verdict {
+        problems.push(format!("expected {}, got {got}", d.verdict));
+    }
+    for e in &d.errors {
+        if !log_has(log, &program.file_name, "error", e) {
+            problems.push(format!("missing error at line {}: `{}`", e.line, e.message));
+        }
+    }
+    for w in &d.warnings {
+        if !log_has(log, &program.file_name, "warning", w) {
+            problems.push(format!(
+                "missing warning at line {}: `{}`",
+                w.line, w.message
+            ));
+        }
+    }
+    problems
+}
+
+/// The first `max` characters of a log, for failure reports.
+pub fn excerpt(log: &str, max: usize) -> String {
+    let mut s: String = log.chars().take(max).collect();
+    if s.len() < log.len() {
+        s.push_str("\n    [...]");
+    }
+    s.replace('\n', "\n    ")
+}
