@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# cranecl's main job: build the ICD and the example host programs (release),
+# point the system's OpenCL loader at cranecl alone, and run the examples.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+if ! ldconfig -p 2>/dev/null | grep -q libOpenCL.so.1; then
+  bash scripts/install-deps.sh
+fi
+cargo build --release -p cranecl -p cranecl-examples
+export OCL_ICD_VENDORS="$(bash scripts/vendors.sh release)"
+echo "== OCL_ICD_VENDORS=$OCL_ICD_VENDORS"
+echo "== hello: platform, device and a buffer round trip through the loader"
+./target/release/hello
