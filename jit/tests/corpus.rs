@@ -192,6 +192,7 @@ fn directives_parse() {
     assert_eq!(
         d.errors,
         vec![Expected {
+            file: None,
             line: 5,
             message: "address space".into()
         }]
@@ -199,6 +200,7 @@ fn directives_parse() {
     assert_eq!(
         d.warnings,
         vec![Expected {
+            file: None,
             line: 6,
             message: "unknown attribute".into()
         }]
@@ -309,4 +311,38 @@ fn options_expand_program_folder() {
     let mut p = program("// RUN: -I %S/inc -cl-std=CL1.2\n// EXPECT: ok\n");
     p.directives.run = "-I %S/inc".into();
     assert_eq!(p.options(), "-I /c/t/inc");
+}
+
+#[test]
+fn check_build_errors_in_headers() {
+    let p =
+        program("// RUN:\n// EXPECT: error\n// ERROR: inc/h.h:2: undeclared\n#include \"h.h\"\n");
+    let e = &p.directives.errors[0];
+    assert_eq!((e.file.as_deref(), e.line), (Some("inc/h.h"), 2));
+    assert!(check_build(
+        &p,
+        false,
+        "/x/inc/h.h:2:9: error: use of undeclared identifier 'q'"
+    )
+    .is_empty());
+    assert!(check_build(
+        &p,
+        false,
+        "inc/h.h:2:9: error: use of undeclared identifier 'q'"
+    )
+    .is_empty());
+    // Not the program itself, not another header whose name merely ends the same way.
+    assert_eq!(
+        check_build(&p, false, "p.cl:2:9: error: undeclared identifier").len(),
+        1
+    );
+    assert_eq!(
+        check_build(&p, false, "/x/xinc/h.h:2:9: error: undeclared identifier").len(),
+        1
+    );
+    // A message with colons, and a malformed file part.
+    let d =
+        parse_directives("// RUN:\n// EXPECT: error\n// ERROR: 4: expected ':' after\n").unwrap();
+    assert_eq!(d.errors[0].message, "expected ':' after");
+    assert!(parse_directives("// RUN:\n// EXPECT: error\n// ERROR: a b:4: x\n").is_err());
 }

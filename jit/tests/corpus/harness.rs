@@ -10,6 +10,7 @@
 //! // RUN: -cl-std=CL2.0 -D N=4       build options (%S = the program's folder); once
 //! // EXPECT: ok | error                the build succeeds or fails; once
 //! // ERROR: 12: address space          an error at line 12 whose message contains ...
+//! // ERROR: inc.h:3: undeclared        the same, in an included file (end of its path)
 //! // WARNING: 7: unknown attribute     a warning at line 7 whose message contains ...
 //! // CLANG: skip <reason>              clang-14 is not the oracle for this program
 //! ```
@@ -39,9 +40,11 @@ impl fmt::Display for Verdict {
     }
 }
 
-/// One expected diagnostic: its line and a substring of its message.
+/// One expected diagnostic: its file (the program's own when `None`; else a
+/// header, matched by the end of its path), line, and a substring of its message.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Expected {
+    pub file: Option<String>,
     pub line: u32,
     pub message: String,
 }
@@ -80,16 +83,26 @@ impl Program {
     }
 }
 
-/// `<line>: <message substring>` of an `ERROR`/`WARNING` directive.
+/// `[<file>:]<line>: <message substring>` of an `ERROR`/`WARNING` directive.
 fn parse_expected(kind: &str, value: &str) -> Result<Expected, String> {
-    let malformed = || format!("malformed {kind} directive `{value}`: want `<line>: <message>`");
-    let (line, message) = value.split_once(':').ok_or_else(malformed)?;
-    let line: u32 = line.trim().parse().map_err(|_| malformed())?;
+    let malformed =
+        || format!("malformed {kind} directive `{value}`: want `[<file>:]<line>: <message>`");
+    let (first, rest) = value.split_once(':').ok_or_else(malformed)?;
+    let (file, line, message) = match first.trim().parse::<u32>() {
+        Ok(line) => (None, line, rest),
+        Err(_) => {
+            let (line, message) = rest.split_once(':').ok_or_else(malformed)?;
+            let line = line.trim().parse::<u32>().map_err(|_| malformed())?;
+            (Some(first.trim()), line, message)
+        }
+    };
     let message = message.trim();
-    if line == 0 || message.is_empty() {
+    let file_ok = file.is_none_or(|f| !f.is_empty() && !f.contains(char::is_whitespace));
+    if line == 0 || message.is_empty() || !file_ok {
         return Err(malformed());
     }
     Ok(Expected {
+        file: file.map(str::to_string),
         line,
         message: message.to_string(),
     })
@@ -252,21 +265,29 @@ pub fn count_by_category(programs: &[Program]) -> Vec<(String, usize)> {
 }
 
 /// Whether `log` holds a `<file>:<line>:<col>: <level>: <message>` line
-/// whose message contains `expected.message`.
+/// whose message contains `expected.message`. `file_name` is the program's
+/// name; an expectation naming a header matches any path ending in `/<header>`.
 pub fn log_has(log: &str, file_name: &str, level: &str, expected: &Expected) -> bool {
-    let prefix = format!("{file_name}:{}:", expected.line);
+    let marker = format!(": {level}: ");
     log.lines().any(|line| {
-        let Some(rest) = line.strip_prefix(&prefix) else {
+        let Some(at) = line.find(&marker) else {
             return false;
         };
-        let Some((col, rest)) = rest.split_once(':') else {
+        let message = &line[at + marker.len()..];
+        let mut location = line[..at].rsplitn(3, ':');
+        let (Some(col), Some(line_no), Some(path)) =
+            (location.next(), location.next(), location.next())
+        else {
             return false;
         };
-        let Some(message) = rest.strip_prefix(&format!(" {level}: ")) else {
-            return false;
+        let file_ok = match &expected.file {
+            None => path == file_name,
+            Some(header) => path == header || path.ends_with(&format!("/{header}")),
         };
-        !col.is_empty()
+        file_ok
+            && !col.is_empty()
             && col.chars().all(|c| c.is_ascii_digit())
+            && line_no == expected.line.to_string()
             && message.contains(&expected.message)
     })
 }

@@ -1,0 +1,2 @@
+#pragma once
+typedef struct { float x, y; } point2;
