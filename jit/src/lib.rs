@@ -10,6 +10,7 @@
 
 pub mod diag;
 pub mod features;
+pub mod launch;
 pub mod options;
 pub mod parse;
 pub mod preprocess;
