@@ -1,0 +1,10 @@
+// RUN: -cl-std=CL1.2
+// EXPECT: error
+// ERROR: 8: pointers to functions
+// function pointers are not allowed in OpenCL C
+int add(int a, int b) { return a + b; }
+kernel void k(global int *out)
+{
+    int (*fp)(int, int) = add;
+    out[0] = fp(1, 2);
+}
