@@ -1,0 +1,6 @@
+// RUN: -cl-std=CL1.2
+// EXPECT: ok
+kernel void k(global const float *in, global int *out)
+{
+    out[get_global_id(0)] = convert_int_sat_rte(in[get_global_id(0)]);
+}

@@ -1,0 +1,6 @@
+// RUN: -cl-std=CL1.2
+// EXPECT: ok
+kernel void k(global const int4 *in, global float4 *out)
+{
+    out[get_global_id(0)] = convert_float4_rtz(in[get_global_id(0)]);
+}

@@ -1,0 +1,6 @@
+// RUN: -cl-std=CL1.2
+// EXPECT: ok
+kernel void k(global const int *in, global float *out)
+{
+    out[get_global_id(0)] = convert_float_rtz(in[get_global_id(0)]);
+}

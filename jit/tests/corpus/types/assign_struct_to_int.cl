@@ -1,0 +1,10 @@
+// RUN: -cl-std=CL1.2
+// EXPECT: error
+// ERROR: 8: incompatible
+typedef struct { int x; } s_t;
+kernel void k(global int *out)
+{
+    s_t s = { 1 };
+    int i = s;
+    out[0] = i;
+}
