@@ -563,6 +563,9 @@ pub struct Stmt {
     pub span: Span,
 }
 
+// `For` holds its declaration inline; statements are few next to
+// expressions, so the size is not worth a box (and the shape is stable API).
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq)]
 pub enum StmtKind {
     /// `label: stmt`

@@ -1,4 +1,451 @@
 //! The parser: preprocessed tokens in, an [`ast::TranslationUnit`] out.
+//!
+//! A hand-written recursive-descent parser for C99 with OpenCL C 3.0's
+//! additions (address-space and access qualifiers, `kernel`, vector types and
+//! literals, `__attribute__((...))`). It is split by concern:
+//! [`keywords`] (which identifiers are keywords or built-in type names),
+//! `decl` (specifiers, declarators, struct/enum, initializers, attributes),
+//! `stmt` (statements and blocks), `expr` (expressions by precedence
+//! climbing), [`literal`] (numbers and characters) and [`dump`]
+//! (S-expressions, for tests and debugging).
+//!
+//! **Typedef names.** C's grammar is ambiguous without knowing which
+//! identifiers name types (`T * x;`). The parser keeps a stack of scopes
+//! mapping each declared ordinary identifier to "typedef" or "object";
+//! OpenCL's built-in type names (`uint`, `float4`, `image2d_t`, ...) act as
+//! typedefs declared outside the outermost scope, so a local variable may
+//! shadow them. For typedefs the parser also remembers whether the type is a
+//! vector, which decides `(T)(a, b)` between a vector literal and a cast of a
+//! comma expression.
+//!
+//! **Errors.** Every syntax error is a clang-worded diagnostic in the sink.
+//! A grammar function that cannot go on returns `Err(Fail)` after reporting;
+//! the nearest statement, declaration or member list then skips to the next
+//! `;` or unmatched `}` (tracking bracket nesting) and continues, so one build
+//! reports several errors. Every loop consumes at least one token per turn,
+//! nesting is bounded by [`MAX_NESTING`] (deep input gives a diagnostic, not a
+//! stack overflow), and after [`ERROR_LIMIT`] errors parsing stops.
 #![forbid(unsafe_code)]
 
 pub mod ast;
+mod decl;
+pub mod dump;
+mod expr;
+pub mod keywords;
+pub mod literal;
+mod stmt;
+
+use crate::diag::Diagnostics;
+use crate::source::Span;
+use crate::token::{Punct, Token, TokenKind};
+use std::collections::HashMap;
+
+/// How deeply parentheses, braces, statements, declarators and unary
+/// operators may nest before the parser gives up on the construct.
+pub const MAX_NESTING: u32 = 256;
+
+/// Errors after which the parser stops (like clang's `-ferror-limit=20`).
+pub const ERROR_LIMIT: usize = 20;
+
+/// Options that change what the parser accepts.
+#[derive(Clone, Copy, Debug)]
+pub struct ParseOptions {
+    /// The OpenCL C version as in `__OPENCL_C_VERSION__` (100, 110, 120, 200,
+    /// 300). From 200 on, `generic`/`__generic` are address-space qualifiers
+    /// and `pipe` a type qualifier; before, they are ordinary identifiers.
+    pub opencl_c_version: u32,
+}
+
+impl Default for ParseOptions {
+    fn default() -> Self {
+        ParseOptions {
+            opencl_c_version: 300,
+        }
+    }
+}
+
+/// Parse a translation unit with the default options (OpenCL C 3.0).
+pub fn parse(tokens: &[Token], diags: &mut Diagnostics) -> ast::TranslationUnit {
+    parse_with(tokens, ParseOptions::default(), diags)
+}
+
+/// Parse a translation unit.
+pub fn parse_with(
+    tokens: &[Token],
+    options: ParseOptions,
+    diags: &mut Diagnostics,
+) -> ast::TranslationUnit {
+    let mut p = Parser::new(tokens, options, diags);
+    p.translation_unit()
+}
+
+/// A grammar function gave up; the diagnostic is already in the sink.
+#[derive(Debug)]
+pub(crate) struct Fail;
+
+pub(crate) type PResult<T> = Result<T, Fail>;
+
+/// What an ordinary identifier names in a scope.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Ordinary {
+    /// A typedef name; `vector` when it names a vector type.
+    Typedef { vector: bool },
+    /// A variable, function, parameter or enumerator.
+    Object,
+}
+
+pub(crate) struct Parser<'a> {
+    toks: &'a [Token],
+    pos: usize,
+    diags: &'a mut Diagnostics,
+    opts: ParseOptions,
+    scopes: Vec<HashMap<String, Ordinary>>,
+    depth: u32,
+    /// Errors this parser reported (the sink may hold others').
+    errors: usize,
+    /// The error limit was hit: the cursor reports end of input from now on.
+    stopped: bool,
+    /// Returned by `peek` at and past the end.
+    eof: Token,
+}
+
+impl<'a> Parser<'a> {
+    fn new(toks: &'a [Token], opts: ParseOptions, diags: &'a mut Diagnostics) -> Self {
+        let end = toks.last().map(|t| t.loc()).unwrap_or_default();
+        let eof = Token {
+            kind: TokenKind::Eof,
+            span: Span::new(end.file, end.hi, end.hi),
+            expanded_from: None,
+            leading_space: false,
+            at_line_start: false,
+        };
+        Parser {
+            toks,
+            pos: 0,
+            diags,
+            opts,
+            scopes: vec![HashMap::new()],
+            depth: 0,
+            errors: 0,
+            stopped: false,
+            eof,
+        }
+    }
+
+    // ----- cursor -----
+
+    fn peek(&self) -> &'a Token {
+        self.peek_at(0)
+    }
+
+    fn peek_at(&self, n: usize) -> &'a Token {
+        if self.stopped {
+            // `eof` lives in self, not in 'a: fall back on a slice token when
+            // possible. The only 'a token we can return for "end" is the
+            // final Eof of the input, if present.
+            return self.end_token();
+        }
+        match self.toks.get(self.pos + n) {
+            Some(t) => t,
+            None => self.end_token(),
+        }
+    }
+
+    /// A token meaning "end of input" borrowed for 'a.
+    fn end_token(&self) -> &'a Token {
+        match self.toks.last() {
+            Some(t) if t.kind == TokenKind::Eof => t,
+            _ => {
+                // No Eof token in the input: synthesize one with 'a lifetime
+                // by leaking nothing — use a static instead.
+                &STATIC_EOF
+            }
+        }
+    }
+
+    fn at_eof(&self) -> bool {
+        self.peek().kind == TokenKind::Eof
+    }
+
+    /// The current token's location (the user's text).
+    fn loc(&self) -> Span {
+        let t = self.peek();
+        if t.kind == TokenKind::Eof && t.span == Span::default() {
+            return self.eof.span;
+        }
+        t.loc()
+    }
+
+    /// An empty span just after the previous token (where a missing `;` goes).
+    fn after_prev(&self) -> Span {
+        match self.pos.checked_sub(1).and_then(|i| self.toks.get(i)) {
+            Some(t) => {
+                let s = t.loc();
+                Span::new(s.file, s.hi, s.hi)
+            }
+            None => self.loc(),
+        }
+    }
+
+    /// The location of the previous token.
+    fn prev_loc(&self) -> Span {
+        match self.pos.checked_sub(1).and_then(|i| self.toks.get(i)) {
+            Some(t) => t.loc(),
+            None => self.loc(),
+        }
+    }
+
+    /// Move past the current token (never past the end).
+    fn bump(&mut self) -> &'a Token {
+        let t = self.peek();
+        if t.kind != TokenKind::Eof && !self.stopped {
+            self.pos += 1;
+        }
+        t
+    }
+
+    fn is(&self, p: Punct) -> bool {
+        self.peek().is_punct(p)
+    }
+
+    fn is_at(&self, n: usize, p: Punct) -> bool {
+        self.peek_at(n).is_punct(p)
+    }
+
+    fn eat(&mut self, p: Punct) -> bool {
+        if self.is(p) {
+            self.bump();
+            true
+        } else {
+            false
+        }
+    }
+
+    /// The current token's identifier text, if it is an identifier.
+    fn ident(&self) -> Option<&'a str> {
+        self.ident_at(0)
+    }
+
+    fn ident_at(&self, n: usize) -> Option<&'a str> {
+        match &self.peek_at(n).kind {
+            TokenKind::Ident(s) => Some(s.as_str()),
+            _ => None,
+        }
+    }
+
+    fn is_kw(&self, kw: &str) -> bool {
+        self.ident() == Some(kw)
+    }
+
+    /// Expect a punctuator; report `expected 'X'` at the current token.
+    fn expect(&mut self, p: Punct) -> PResult<Span> {
+        if self.is(p) {
+            Ok(self.bump().loc())
+        } else {
+            self.error(self.loc(), format!("expected '{}'", p.as_str()));
+            Err(Fail)
+        }
+    }
+
+    /// Expect the closing bracket of `open` (at `open_span`): `expected ')'`
+    /// with a note `to match this '('`.
+    fn expect_close(&mut self, close: Punct, open: Punct, open_span: Span) -> PResult<Span> {
+        if self.is(close) {
+            return Ok(self.bump().loc());
+        }
+        self.error(self.loc(), format!("expected '{}'", close.as_str()));
+        self.diags
+            .note(open_span, format!("to match this '{}'", open.as_str()));
+        Err(Fail)
+    }
+
+    /// Expect a `;`; when missing, report `message` just after the previous
+    /// token and go on as if it had been there (clang's recovery).
+    fn expect_semi(&mut self, message: &str) {
+        if !self.eat(Punct::Semi) {
+            self.error(self.after_prev(), message);
+        }
+    }
+
+    // ----- diagnostics -----
+
+    fn error(&mut self, span: Span, message: impl Into<String>) {
+        if self.stopped {
+            return;
+        }
+        self.errors += 1;
+        if self.errors > ERROR_LIMIT {
+            self.diags
+                .error(span, "too many errors emitted, stopping now");
+            self.stopped = true;
+            return;
+        }
+        self.diags.error(span, message);
+    }
+
+    fn warning(&mut self, span: Span, message: impl Into<String>) {
+        if !self.stopped {
+            self.diags.warning(span, message);
+        }
+    }
+
+    /// Run `f` one nesting level deeper; past [`MAX_NESTING`] report once and
+    /// fail.
+    fn nested<T>(&mut self, f: impl FnOnce(&mut Self) -> PResult<T>) -> PResult<T> {
+        if self.depth >= MAX_NESTING {
+            self.error(
+                self.loc(),
+                format!("nesting level exceeded maximum of {MAX_NESTING}"),
+            );
+            return Err(Fail);
+        }
+        self.depth += 1;
+        let r = f(self);
+        self.depth -= 1;
+        r
+    }
+
+    // ----- recovery -----
+
+    /// Skip to the end of the current statement or declaration: past the next
+    /// `;` at this nesting level, or up to (not past) an unmatched `}`.
+    fn skip_to_stmt_end(&mut self) {
+        let mut nest: i32 = 0;
+        loop {
+            let t = self.peek();
+            match &t.kind {
+                TokenKind::Eof => return,
+                TokenKind::Punct(Punct::Semi) if nest == 0 => {
+                    self.bump();
+                    return;
+                }
+                TokenKind::Punct(Punct::LParen | Punct::LBracket | Punct::LBrace) => nest += 1,
+                TokenKind::Punct(Punct::RBrace) => {
+                    if nest == 0 {
+                        return;
+                    }
+                    nest -= 1;
+                }
+                TokenKind::Punct(Punct::RParen | Punct::RBracket) => nest = (nest - 1).max(0),
+                _ => {}
+            }
+            self.bump();
+        }
+    }
+
+    /// File-scope recovery: like [`Self::skip_to_stmt_end`], but a `{ ... }`
+    /// block at the outer level (a function body) ends the skip too, and a
+    /// stray `}` is consumed.
+    fn skip_external(&mut self) {
+        let mut nest: i32 = 0;
+        loop {
+            let t = self.peek();
+            match &t.kind {
+                TokenKind::Eof => return,
+                TokenKind::Punct(Punct::Semi) if nest == 0 => {
+                    self.bump();
+                    return;
+                }
+                TokenKind::Punct(Punct::LParen | Punct::LBracket | Punct::LBrace) => nest += 1,
+                TokenKind::Punct(Punct::RBrace) => {
+                    self.bump();
+                    if nest <= 1 {
+                        self.eat(Punct::Semi);
+                        return;
+                    }
+                    nest -= 1;
+                    continue;
+                }
+                TokenKind::Punct(Punct::RParen | Punct::RBracket) => nest = (nest - 1).max(0),
+                _ => {}
+            }
+            self.bump();
+        }
+    }
+
+    // ----- scopes -----
+
+    fn push_scope(&mut self) {
+        self.scopes.push(HashMap::new());
+    }
+
+    fn pop_scope(&mut self) {
+        if self.scopes.len() > 1 {
+            self.scopes.pop();
+        }
+    }
+
+    fn declare(&mut self, name: &str, what: Ordinary) {
+        if let Some(s) = self.scopes.last_mut() {
+            s.insert(name.to_string(), what);
+        }
+    }
+
+    /// What `name` means here: a user declaration in the innermost scope that
+    /// has one, else a built-in type name, else nothing.
+    fn lookup(&self, name: &str) -> Option<Ordinary> {
+        for s in self.scopes.iter().rev() {
+            if let Some(o) = s.get(name) {
+                return Some(*o);
+            }
+        }
+        if let Some(spec) = keywords::builtin_type_name(name) {
+            return Some(Ordinary::Typedef {
+                vector: matches!(spec, ast::TypeSpecifier::Vector(..)),
+            });
+        }
+        if ast::PREDEFINED_TYPEDEFS.contains(&name) {
+            return Some(Ordinary::Typedef { vector: false });
+        }
+        None
+    }
+
+    /// Whether identifier `name` names a type here (typedef or built-in).
+    fn is_typedef_name(&self, name: &str) -> bool {
+        !self.is_keyword(name) && matches!(self.lookup(name), Some(Ordinary::Typedef { .. }))
+    }
+
+    /// Whether `name` is a reserved word under the current options.
+    fn is_keyword(&self, name: &str) -> bool {
+        keywords::is_keyword(name, self.opts.opencl_c_version)
+    }
+
+    // ----- translation unit -----
+
+    fn translation_unit(&mut self) -> ast::TranslationUnit {
+        let mut items = Vec::new();
+        while !self.at_eof() {
+            let start = self.pos;
+            if self.eat(Punct::Semi) {
+                continue; // an empty declaration at file scope
+            }
+            if self.is(Punct::RBrace) {
+                self.error(self.loc(), "extraneous closing brace ('}')");
+                self.bump();
+                continue;
+            }
+            match self.external_decl() {
+                Ok(Some(d)) => items.push(d),
+                Ok(None) => {}
+                Err(Fail) => self.skip_external(),
+            }
+            if self.pos == start {
+                self.bump();
+            }
+        }
+        ast::TranslationUnit { items }
+    }
+}
+
+/// End of input for token slices that lack a final `Eof`.
+static STATIC_EOF: Token = Token {
+    kind: TokenKind::Eof,
+    span: Span {
+        file: crate::source::FileId(0),
+        lo: 0,
+        hi: 0,
+    },
+    expanded_from: None,
+    leading_space: false,
+    at_line_start: false,
+};

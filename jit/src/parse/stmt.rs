@@ -1,0 +1,299 @@
+//! Statements and blocks (C99 6.8), with statement attributes
+//! (`__attribute__((opencl_unroll_hint(n)))` before a loop).
+//!
+//! ```text
+//! block      = "{" (static-assert | declaration | statement)* "}"
+//! statement  = attribute* ( ident ":" statement | "case" const-expr ":" statement
+//!            | "default" ":" statement | block | "if" "(" expr ")" statement ("else" statement)?
+//!            | "switch" "(" expr ")" statement | "while" "(" expr ")" statement
+//!            | "do" statement "while" "(" expr ")" ";"
+//!            | "for" "(" (declaration | expr? ";") expr? ";" expr? ")" statement
+//!            | "goto" ident ";" | "continue" ";" | "break" ";" | "return" expr? ";"
+//!            | expr? ";" )
+//! ```
+//!
+//! A block item that fails to parse is skipped up to the next `;` or the
+//! block's `}`, and the block goes on: this is where most recovery happens.
+#![forbid(unsafe_code)]
+
+use super::ast::*;
+use super::{Fail, PResult, Parser};
+use crate::source::{Span, Spanned};
+use crate::token::Punct;
+
+impl<'a> Parser<'a> {
+    /// `"{" block-item* "}"` in a new scope.
+    pub(crate) fn block(&mut self) -> PResult<Block> {
+        self.nested(|p| {
+            p.push_scope();
+            let r = p.block_inner();
+            p.pop_scope();
+            r
+        })
+    }
+
+    fn block_inner(&mut self) -> PResult<Block> {
+        let open = self.expect(Punct::LBrace)?;
+        let mut items = Vec::new();
+        while !self.is(Punct::RBrace) && !self.at_eof() {
+            let before = self.pos;
+            match self.block_item() {
+                Ok(item) => items.push(item),
+                Err(Fail) => self.skip_to_stmt_end(),
+            }
+            if self.pos == before && !self.is(Punct::RBrace) {
+                self.bump();
+            }
+        }
+        let close = self.expect_close(Punct::RBrace, Punct::LBrace, open)?;
+        Ok(Block {
+            items,
+            span: open.to(close),
+        })
+    }
+
+    /// A declaration, `_Static_assert` or statement.
+    fn block_item(&mut self) -> PResult<BlockItem> {
+        if self.is_kw("_Static_assert") {
+            return Ok(BlockItem::StaticAssert(self.static_assert()?));
+        }
+        let start = self.loc();
+        let attrs = self.attributes()?;
+        if self.is_label() {
+            return Ok(BlockItem::Statement(
+                self.statement_after_attrs(attrs, start)?,
+            ));
+        }
+        if self.starts_declaration() || self.unknown_type_then_ident() {
+            let mut d = self.declaration(attrs)?;
+            d.span = start.to(d.span);
+            return Ok(BlockItem::Declaration(d));
+        }
+        Ok(BlockItem::Statement(
+            self.statement_after_attrs(attrs, start)?,
+        ))
+    }
+
+    /// `ident ":"` (not `default:`, which is a keyword).
+    fn is_label(&self) -> bool {
+        self.ident().is_some_and(|s| !self.is_keyword(s)) && self.is_at(1, Punct::Colon)
+    }
+
+    pub(crate) fn statement(&mut self) -> PResult<Stmt> {
+        let start = self.loc();
+        let attrs = self.attributes()?;
+        self.statement_after_attrs(attrs, start)
+    }
+
+    fn statement_after_attrs(&mut self, attributes: Vec<Attribute>, start: Span) -> PResult<Stmt> {
+        let kind = self.nested(|p| p.statement_kind())?;
+        Ok(Stmt {
+            kind,
+            attributes,
+            span: start.to(self.prev_loc()),
+        })
+    }
+
+    fn statement_kind(&mut self) -> PResult<StmtKind> {
+        if self.is(Punct::LBrace) {
+            return Ok(StmtKind::Compound(self.block()?));
+        }
+        if self.eat(Punct::Semi) {
+            return Ok(StmtKind::Null);
+        }
+        if self.is_label() {
+            let t = self.bump();
+            let label = Spanned::new(self.ident_text(t), t.loc());
+            self.bump(); // ':'
+            let stmt = Box::new(self.labeled_body()?);
+            return Ok(StmtKind::Labeled { label, stmt });
+        }
+        let kw = match self.ident() {
+            Some(s) if self.is_keyword(s) => s,
+            _ => return self.expr_statement(),
+        };
+        match kw {
+            "case" => {
+                let case = self.bump().loc();
+                let value = self.const_expr()?;
+                if !self.eat(Punct::Colon) {
+                    self.error(self.after_prev(), "expected ':' after 'case'");
+                    let _ = case;
+                    return Err(Fail);
+                }
+                let stmt = Box::new(self.labeled_body()?);
+                Ok(StmtKind::Case { value, stmt })
+            }
+            "default" => {
+                self.bump();
+                if !self.eat(Punct::Colon) {
+                    self.error(self.after_prev(), "expected ':' after 'default'");
+                    return Err(Fail);
+                }
+                Ok(StmtKind::Default(Box::new(self.labeled_body()?)))
+            }
+            "if" => {
+                self.bump();
+                let cond = self.paren_cond("if")?;
+                let then = Box::new(self.statement()?);
+                let else_ = if self.is_kw("else") {
+                    self.bump();
+                    Some(Box::new(self.statement()?))
+                } else {
+                    None
+                };
+                Ok(StmtKind::If { cond, then, else_ })
+            }
+            "switch" => {
+                self.bump();
+                let cond = self.paren_cond("switch")?;
+                let body = Box::new(self.statement()?);
+                Ok(StmtKind::Switch { cond, body })
+            }
+            "while" => {
+                self.bump();
+                let cond = self.paren_cond("while")?;
+                let body = Box::new(self.statement()?);
+                Ok(StmtKind::While { cond, body })
+            }
+            "do" => {
+                self.bump();
+                let body = Box::new(self.statement()?);
+                if !self.is_kw("while") {
+                    self.error(self.loc(), "expected 'while' in do/while loop");
+                    return Err(Fail);
+                }
+                self.bump();
+                let cond = self.paren_cond("while")?;
+                self.expect_semi("expected ';' after do/while statement");
+                Ok(StmtKind::DoWhile { body, cond })
+            }
+            "for" => {
+                self.bump();
+                self.push_scope();
+                let r = self.for_rest();
+                self.pop_scope();
+                r
+            }
+            "goto" => {
+                self.bump();
+                let Some(label) = self.ident().filter(|s| !self.is_keyword(s)) else {
+                    self.error(self.loc(), "expected identifier");
+                    return Err(Fail);
+                };
+                let loc = self.bump().loc();
+                self.expect_semi("expected ';' after goto statement");
+                Ok(StmtKind::Goto(Spanned::new(label.to_string(), loc)))
+            }
+            "continue" => {
+                self.bump();
+                self.expect_semi("expected ';' after continue statement");
+                Ok(StmtKind::Continue)
+            }
+            "break" => {
+                self.bump();
+                self.expect_semi("expected ';' after break statement");
+                Ok(StmtKind::Break)
+            }
+            "return" => {
+                self.bump();
+                let value = if self.is(Punct::Semi) {
+                    None
+                } else {
+                    Some(self.expr()?)
+                };
+                self.expect_semi("expected ';' after return statement");
+                Ok(StmtKind::Return(value))
+            }
+            _ => self.expr_statement(),
+        }
+    }
+
+    /// The statement after a label; C forbids a declaration there, and a
+    /// label at the end of a block (`done: }`) gets clang's message.
+    fn labeled_body(&mut self) -> PResult<Stmt> {
+        if self.is(Punct::RBrace) {
+            self.error(
+                self.loc(),
+                "label at end of compound statement: expected statement",
+            );
+            return Err(Fail);
+        }
+        self.statement()
+    }
+
+    fn ident_text(&self, t: &crate::token::Token) -> String {
+        match &t.kind {
+            crate::token::TokenKind::Ident(s) => s.clone(),
+            _ => String::new(),
+        }
+    }
+
+    /// `"(" expr ")"` after `if`, `switch`, `while`.
+    fn paren_cond(&mut self, kw: &str) -> PResult<Expr> {
+        if !self.is(Punct::LParen) {
+            self.error(self.loc(), format!("expected '(' after '{kw}'"));
+            return Err(Fail);
+        }
+        let open = self.bump().loc();
+        let e = self.expr()?;
+        self.expect_close(Punct::RParen, Punct::LParen, open)?;
+        Ok(e)
+    }
+
+    /// `"(" init cond? ";" step? ")" statement` after `for`.
+    fn for_rest(&mut self) -> PResult<StmtKind> {
+        if !self.is(Punct::LParen) {
+            self.error(self.loc(), "expected '(' after 'for'");
+            return Err(Fail);
+        }
+        let open = self.bump().loc();
+        let init = if self.eat(Punct::Semi) {
+            None
+        } else if self.starts_declaration() || self.unknown_type_then_ident() {
+            Some(ForInit::Declaration(self.declaration(Vec::new())?))
+        } else {
+            let e = self.expr()?;
+            if !self.eat(Punct::Semi) {
+                self.error(
+                    self.after_prev(),
+                    "expected ';' in 'for' statement specifier",
+                );
+                return Err(Fail);
+            }
+            Some(ForInit::Expr(e))
+        };
+        let cond = if self.is(Punct::Semi) {
+            None
+        } else {
+            Some(self.expr()?)
+        };
+        if !self.eat(Punct::Semi) {
+            self.error(
+                self.after_prev(),
+                "expected ';' in 'for' statement specifier",
+            );
+            return Err(Fail);
+        }
+        let step = if self.is(Punct::RParen) {
+            None
+        } else {
+            Some(self.expr()?)
+        };
+        self.expect_close(Punct::RParen, Punct::LParen, open)?;
+        let body = Box::new(self.statement()?);
+        Ok(StmtKind::For {
+            init,
+            cond,
+            step,
+            body,
+        })
+    }
+
+    /// `expr ";"`
+    fn expr_statement(&mut self) -> PResult<StmtKind> {
+        let e = self.expr()?;
+        self.expect_semi("expected ';' after expression");
+        Ok(StmtKind::Expr(e))
+    }
+}
