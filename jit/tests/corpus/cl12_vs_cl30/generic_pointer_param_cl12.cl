@@ -1,0 +1,9 @@
+// RUN: -cl-std=CL1.2
+// EXPECT: error
+// ERROR: 8: address space
+// the generic address space: 2.0 core, 3.0 only with __opencl_c_generic_address_space (CL1.2: an error)
+void inc(int *p) { *p += 1; }
+kernel void k(global int *g)
+{
+    inc(g);
+}

@@ -1,0 +1,7 @@
+// RUN: -cl-std=CL2.0
+// EXPECT: ok
+// printf is new in OpenCL C 1.2 (CL2.0: allowed)
+kernel void k(void)
+{
+    printf("%d\n", 1);
+}

@@ -1,0 +1,7 @@
+// RUN: -cl-std=CL1.2
+// EXPECT: error
+// ERROR: 5: read_write
+// read_write images: 2.0 core, 3.0 only with __opencl_c_read_write_images (CL1.2: an error)
+kernel void k(read_write image2d_t img)
+{
+}

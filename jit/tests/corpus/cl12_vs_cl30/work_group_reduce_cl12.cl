@@ -1,0 +1,8 @@
+// RUN: -cl-std=CL1.2
+// EXPECT: error
+// ERROR: 7: work_group_reduce_add
+// work-group collectives: 2.0 core, 3.0 only with __opencl_c_work_group_collective_functions (CL1.2: an error)
+kernel void k(global int *out)
+{
+    out[get_global_id(0)] = work_group_reduce_add(1);
+}
