@@ -27,11 +27,11 @@ fn run(src: &str) -> Parsed {
 /// Parse, asserting no diagnostic at all.
 fn ok(src: &str) -> TranslationUnit {
     let p = run(src);
-    assert!(
-        p.diags.items.is_empty(),
-        "unexpected diagnostics:\n{}",
-        p.diags.render(&p.sm)
-    );
+    if !p.diags.items.is_empty() {
+        let mut log = p.diags.render(&p.sm);
+        log.truncate(log.floor_char_boundary(3000));
+        panic!("unexpected diagnostics:\n{log}");
+    }
     p.tu
 }
 
@@ -256,4 +256,63 @@ fn bad_literals_are_diagnosed() {
             "6:13: hexadecimal floating constants require an exponent",
         ]
     );
+}
+
+#[test]
+fn deep_nesting_is_a_diagnostic_not_a_crash() {
+    // Brackets: clang's limit of 256.
+    for (open, close) in [("(", ")"), ("!(", ")"), ("f(", ")"), ("p[", "]")] {
+        let src = format!(
+            "int a, *p; int f(int); void g(void) {{ a = {}1{}; }}\n",
+            open.repeat(5000),
+            close.repeat(5000)
+        );
+        let errs = errors(&src);
+        assert_eq!(errs.len(), 1, "{open}: {errs:?}");
+        assert!(
+            errs[0].ends_with(": nesting level exceeded maximum of 256"),
+            "{open}: {errs:?}"
+        );
+    }
+    let src = format!("void g(void) {}{}\n", "{".repeat(5000), "}".repeat(5000));
+    assert_eq!(
+        errors(&src),
+        ["1:270: nesting level exceeded maximum of 256"]
+    );
+    // Just under the limit is fine.
+    let src = format!(
+        "int a; void f(void) {{ a = {}1{}; }}\n",
+        "(".repeat(250),
+        ")".repeat(250)
+    );
+    ok(&src);
+    // Other recursion (operands, statements) stops at 4096 levels.
+    for (open, close) in [("- ", ""), ("a = ", ""), ("(int)", ""), ("if (a) ", "")] {
+        let src = format!(
+            "int a; void g(void) {{ {}a{}; }}\n",
+            open.repeat(6000),
+            close.repeat(6000)
+        );
+        let errs = errors(&src);
+        assert_eq!(errs.len(), 1, "{open}: {errs:?}");
+        assert!(errs[0].contains("nested too deeply"), "{open}: {errs:?}");
+        let src = format!(
+            "int a; void g(void) {{ {}a{}; }}\n",
+            open.repeat(3000),
+            close.repeat(3000)
+        );
+        ok(&src);
+    }
+    // Long left-associative chains are bounded too.
+    let src = format!("int a; void g(void) {{ a = 1{}; }}\n", " + 1".repeat(5000));
+    let errs = errors(&src);
+    assert_eq!(errs.len(), 1, "{errs:?}");
+    assert!(
+        errs[0].contains("more than 4096 chained operators"),
+        "{errs:?}"
+    );
+    ok(&format!(
+        "int a; void g(void) {{ a = 1{}; }}\n",
+        " + 1".repeat(4000)
+    ));
 }

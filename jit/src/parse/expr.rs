@@ -73,7 +73,9 @@ impl<'a> Parser<'a> {
     /// `expr = assign ("," assign)*`
     pub(crate) fn expr(&mut self) -> PResult<Expr> {
         let mut e = self.assign()?;
+        let mut chain = 0;
         while self.eat(Punct::Comma) {
+            self.chain_step(&mut chain)?;
             let rhs = self.assign()?;
             let span = e.span.to(rhs.span);
             e = Expr {
@@ -103,7 +105,7 @@ impl<'a> Parser<'a> {
             return Ok(lhs);
         };
         self.bump();
-        let rhs = self.nested(|p| p.assign())?;
+        let rhs = self.deeper(|p| p.assign())?;
         let span = lhs.span.to(rhs.span);
         Ok(Expr {
             kind: ExprKind::Assign {
@@ -122,9 +124,9 @@ impl<'a> Parser<'a> {
             return Ok(c);
         }
         let q = self.bump().loc();
-        let then = self.nested(|p| p.expr())?;
+        let then = self.deeper(|p| p.expr())?;
         self.expect_close(Punct::Colon, Punct::Question, q)?;
-        let else_ = self.nested(|p| p.cond())?;
+        let else_ = self.deeper(|p| p.cond())?;
         let span = c.span.to(else_.span);
         Ok(Expr {
             kind: ExprKind::Conditional {
@@ -140,6 +142,7 @@ impl<'a> Parser<'a> {
     /// at least `min`.
     fn binary(&mut self, min: u8) -> PResult<Expr> {
         let mut lhs = self.cast()?;
+        let mut chain = 0;
         loop {
             let TokenKind::Punct(p) = self.peek().kind else {
                 return Ok(lhs);
@@ -150,8 +153,9 @@ impl<'a> Parser<'a> {
             if prec < min {
                 return Ok(lhs);
             }
+            self.chain_step(&mut chain)?;
             self.bump();
-            let rhs = self.nested(|p| p.binary(prec + 1))?;
+            let rhs = self.deeper(|p| p.binary(prec + 1))?;
             let span = lhs.span.to(rhs.span);
             lhs = Expr {
                 kind: ExprKind::Binary {
@@ -205,7 +209,7 @@ impl<'a> Parser<'a> {
             };
             return self.postfix_ops(e);
         }
-        let operand = self.nested(|p| p.cast())?;
+        let operand = self.deeper(|p| p.cast())?;
         let span = open.to(operand.span);
         Ok(Expr {
             kind: ExprKind::Cast {
@@ -253,9 +257,9 @@ impl<'a> Parser<'a> {
             if let Some(op) = op {
                 self.bump();
                 let operand = if matches!(op, UnaryOp::PreInc | UnaryOp::PreDec) {
-                    self.nested(|p| p.unary())?
+                    self.deeper(|p| p.unary())?
                 } else {
-                    self.nested(|p| p.cast())?
+                    self.deeper(|p| p.cast())?
                 };
                 let span = start.to(operand.span);
                 return Ok(Expr {
@@ -324,7 +328,7 @@ impl<'a> Parser<'a> {
                 span: start.to(close),
             });
         }
-        let operand = self.nested(|p| p.unary())?;
+        let operand = self.deeper(|p| p.unary())?;
         let span = start.to(operand.span);
         Ok(Expr {
             kind: of_expr(Box::new(operand)),
@@ -334,6 +338,7 @@ impl<'a> Parser<'a> {
 
     /// `postfix*` after a primary expression.
     fn postfix_ops(&mut self, mut e: Expr) -> PResult<Expr> {
+        let mut chain = 0;
         loop {
             let Some(p) = (match self.peek().kind {
                 TokenKind::Punct(p) => Some(p),
@@ -341,6 +346,17 @@ impl<'a> Parser<'a> {
             }) else {
                 return Ok(e);
             };
+            if matches!(
+                p,
+                Punct::LBracket
+                    | Punct::LParen
+                    | Punct::Dot
+                    | Punct::Arrow
+                    | Punct::PlusPlus
+                    | Punct::MinusMinus
+            ) {
+                self.chain_step(&mut chain)?;
+            }
             e = match p {
                 Punct::LBracket => {
                     let open = self.bump().loc();

@@ -44,6 +44,26 @@ use std::collections::HashMap;
 /// operators may nest before the parser gives up on the construct.
 pub const MAX_NESTING: u32 = 256;
 
+/// How deeply statements and operands may nest in all (`if ... else if`
+/// chains, `- - - x`, `a = b = c`, brackets included), bounding the tree's
+/// depth for the phases that recurse over it.
+pub const MAX_RECURSION: u32 = 4096;
+
+/// How many operators one left-associative chain may hold
+/// (`a + b + ... `), bounding the depth of the tree later phases recurse over.
+pub const MAX_CHAIN: u32 = 4096;
+
+/// The stack the parser runs on (a thread of its own; see [`parse_with`]).
+const PARSER_STACK: usize = 64 << 20;
+
+/// How much of it the parser may use before reporting "nested too deeply"
+/// (a safety net: bracket nesting stops at [`MAX_NESTING`] well before).
+const PARSER_STACK_BUDGET: usize = 48 << 20;
+
+/// The budget when no thread could be started and the parser runs on the
+/// caller's stack, whose size is unknown.
+const INLINE_STACK_BUDGET: usize = 512 << 10;
+
 /// Errors after which the parser stops (like clang's `-ferror-limit=20`).
 pub const ERROR_LIMIT: usize = 20;
 
@@ -70,12 +90,51 @@ pub fn parse(tokens: &[Token], diags: &mut Diagnostics) -> ast::TranslationUnit 
 }
 
 /// Parse a translation unit.
+///
+/// The parser runs on a thread of its own with a large stack, so deeply
+/// nested input meets the parser's limits (a diagnostic) long before the
+/// stack's end, whatever thread the caller is on. If no thread can be
+/// started it runs here with a small stack budget.
 pub fn parse_with(
     tokens: &[Token],
     options: ParseOptions,
     diags: &mut Diagnostics,
 ) -> ast::TranslationUnit {
+    let mut sink = Some(diags);
+    let mut result = None;
+    let spawned = std::thread::scope(|s| {
+        std::thread::Builder::new()
+            .name("cranecl-parse".into())
+            .stack_size(PARSER_STACK)
+            .spawn_scoped(s, || {
+                if let Some(d) = sink.take() {
+                    result = Some(run(tokens, options, d, PARSER_STACK_BUDGET));
+                }
+            })
+            .is_ok()
+    });
+    match (result, sink) {
+        (Some(tu), _) => tu,
+        (None, Some(d)) => run(tokens, options, d, INLINE_STACK_BUDGET),
+        // The thread started but produced nothing: it can only have
+        // panicked, which `scope` re-raises before we get here.
+        (None, None) => {
+            debug_assert!(!spawned);
+            ast::TranslationUnit::default()
+        }
+    }
+}
+
+fn run(
+    tokens: &[Token],
+    options: ParseOptions,
+    diags: &mut Diagnostics,
+    stack_budget: usize,
+) -> ast::TranslationUnit {
+    let marker = 0u8;
     let mut p = Parser::new(tokens, options, diags);
+    p.stack_base = &marker as *const u8 as usize;
+    p.stack_budget = stack_budget;
     p.translation_unit()
 }
 
@@ -107,6 +166,13 @@ pub(crate) struct Parser<'a> {
     stopped: bool,
     /// Returned by `peek` at and past the end.
     eof: Token,
+    /// Address of a local in the parser's entry frame, and how far below it
+    /// the parser may go.
+    stack_base: usize,
+    stack_budget: usize,
+    stack_exhausted: bool,
+    /// Current recursion depth through [`Parser::deeper`].
+    recursion: u32,
 }
 
 impl<'a> Parser<'a> {
@@ -129,6 +195,10 @@ impl<'a> Parser<'a> {
             errors: 0,
             stopped: false,
             eof,
+            stack_base: 0,
+            stack_budget: usize::MAX,
+            stack_exhausted: false,
+            recursion: 0,
         }
     }
 
@@ -300,9 +370,47 @@ impl<'a> Parser<'a> {
             return Err(Fail);
         }
         self.depth += 1;
-        let r = f(self);
+        let r = self.deeper(f);
         self.depth -= 1;
         r
+    }
+
+    /// Run `f`, a recursion that is not a bracket (a statement, an operand);
+    /// fail with a diagnostic if the parser's stack budget is spent.
+    fn deeper<T>(&mut self, f: impl FnOnce(&mut Self) -> PResult<T>) -> PResult<T> {
+        let marker = 0u8;
+        let here = &marker as *const u8 as usize;
+        if self.recursion >= MAX_RECURSION || here.abs_diff(self.stack_base) > self.stack_budget {
+            if !self.stack_exhausted {
+                self.stack_exhausted = true;
+                self.error(
+                    self.loc(),
+                    format!(
+                        "program is nested too deeply to parse (more than {MAX_RECURSION} levels)"
+                    ),
+                );
+            }
+            return Err(Fail);
+        }
+        self.recursion += 1;
+        let r = f(self);
+        self.recursion -= 1;
+        r
+    }
+
+    /// One more operator in a left-associative chain (`a + b + c`, `a.b.c`,
+    /// `a, b, c`): each makes the tree one level deeper without recursion
+    /// here, but later phases recurse over it, so chains are bounded.
+    fn chain_step(&mut self, chain: &mut u32) -> PResult<()> {
+        *chain += 1;
+        if *chain > MAX_CHAIN {
+            self.error(
+                self.loc(),
+                format!("expression has more than {MAX_CHAIN} chained operators"),
+            );
+            return Err(Fail);
+        }
+        Ok(())
     }
 
     // ----- recovery -----

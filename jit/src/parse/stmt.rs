@@ -86,7 +86,7 @@ impl<'a> Parser<'a> {
     }
 
     fn statement_after_attrs(&mut self, attributes: Vec<Attribute>, start: Span) -> PResult<Stmt> {
-        let kind = self.nested(|p| p.statement_kind())?;
+        let kind = self.deeper(|p| p.statement_kind())?;
         Ok(Stmt {
             kind,
             attributes,
@@ -113,61 +113,11 @@ impl<'a> Parser<'a> {
             _ => return self.expr_statement(),
         };
         match kw {
-            "case" => {
-                let case = self.bump().loc();
-                let value = self.const_expr()?;
-                if !self.eat(Punct::Colon) {
-                    self.error(self.after_prev(), "expected ':' after 'case'");
-                    let _ = case;
-                    return Err(Fail);
-                }
-                let stmt = Box::new(self.labeled_body()?);
-                Ok(StmtKind::Case { value, stmt })
-            }
-            "default" => {
-                self.bump();
-                if !self.eat(Punct::Colon) {
-                    self.error(self.after_prev(), "expected ':' after 'default'");
-                    return Err(Fail);
-                }
-                Ok(StmtKind::Default(Box::new(self.labeled_body()?)))
-            }
-            "if" => {
-                self.bump();
-                let cond = self.paren_cond("if")?;
-                let then = Box::new(self.statement()?);
-                let else_ = if self.is_kw("else") {
-                    self.bump();
-                    Some(Box::new(self.statement()?))
-                } else {
-                    None
-                };
-                Ok(StmtKind::If { cond, then, else_ })
-            }
-            "switch" => {
-                self.bump();
-                let cond = self.paren_cond("switch")?;
-                let body = Box::new(self.statement()?);
-                Ok(StmtKind::Switch { cond, body })
-            }
-            "while" => {
-                self.bump();
-                let cond = self.paren_cond("while")?;
-                let body = Box::new(self.statement()?);
-                Ok(StmtKind::While { cond, body })
-            }
-            "do" => {
-                self.bump();
-                let body = Box::new(self.statement()?);
-                if !self.is_kw("while") {
-                    self.error(self.loc(), "expected 'while' in do/while loop");
-                    return Err(Fail);
-                }
-                self.bump();
-                let cond = self.paren_cond("while")?;
-                self.expect_semi("expected ';' after do/while statement");
-                Ok(StmtKind::DoWhile { body, cond })
-            }
+            "case" => self.case_stmt(),
+            "default" => self.default_stmt(),
+            "if" => self.if_stmt(),
+            "switch" | "while" => self.switch_or_while(kw),
+            "do" => self.do_stmt(),
             "for" => {
                 self.bump();
                 self.push_scope();
@@ -175,38 +125,108 @@ impl<'a> Parser<'a> {
                 self.pop_scope();
                 r
             }
-            "goto" => {
+            "goto" => self.goto_stmt(),
+            "continue" | "break" => {
                 self.bump();
-                let Some(label) = self.ident().filter(|s| !self.is_keyword(s)) else {
-                    self.error(self.loc(), "expected identifier");
-                    return Err(Fail);
-                };
-                let loc = self.bump().loc();
-                self.expect_semi("expected ';' after goto statement");
-                Ok(StmtKind::Goto(Spanned::new(label.to_string(), loc)))
-            }
-            "continue" => {
-                self.bump();
-                self.expect_semi("expected ';' after continue statement");
-                Ok(StmtKind::Continue)
-            }
-            "break" => {
-                self.bump();
-                self.expect_semi("expected ';' after break statement");
-                Ok(StmtKind::Break)
-            }
-            "return" => {
-                self.bump();
-                let value = if self.is(Punct::Semi) {
-                    None
+                self.expect_semi(&format!("expected ';' after {kw} statement"));
+                Ok(if kw == "break" {
+                    StmtKind::Break
                 } else {
-                    Some(self.expr()?)
-                };
-                self.expect_semi("expected ';' after return statement");
-                Ok(StmtKind::Return(value))
+                    StmtKind::Continue
+                })
             }
+            "return" => self.return_stmt(),
             _ => self.expr_statement(),
         }
+    }
+
+    // Each statement form is its own function: the recursive path through
+    // `statement_kind` then keeps a small stack frame.
+
+    /// `"case" const-expr ":" statement`
+    fn case_stmt(&mut self) -> PResult<StmtKind> {
+        self.bump();
+        let value = self.const_expr()?;
+        if !self.eat(Punct::Colon) {
+            self.error(self.after_prev(), "expected ':' after 'case'");
+            return Err(Fail);
+        }
+        let stmt = Box::new(self.labeled_body()?);
+        Ok(StmtKind::Case { value, stmt })
+    }
+
+    /// `"default" ":" statement`
+    fn default_stmt(&mut self) -> PResult<StmtKind> {
+        self.bump();
+        if !self.eat(Punct::Colon) {
+            self.error(self.after_prev(), "expected ':' after 'default'");
+            return Err(Fail);
+        }
+        Ok(StmtKind::Default(Box::new(self.labeled_body()?)))
+    }
+
+    /// `"if" "(" expr ")" statement ("else" statement)?`
+    fn if_stmt(&mut self) -> PResult<StmtKind> {
+        self.bump();
+        let cond = self.paren_cond("if")?;
+        let then = Box::new(self.statement()?);
+        let else_ = if self.is_kw("else") {
+            self.bump();
+            Some(Box::new(self.statement()?))
+        } else {
+            None
+        };
+        Ok(StmtKind::If { cond, then, else_ })
+    }
+
+    /// `("switch" | "while") "(" expr ")" statement`
+    fn switch_or_while(&mut self, kw: &str) -> PResult<StmtKind> {
+        self.bump();
+        let cond = self.paren_cond(kw)?;
+        let body = Box::new(self.statement()?);
+        Ok(if kw == "switch" {
+            StmtKind::Switch { cond, body }
+        } else {
+            StmtKind::While { cond, body }
+        })
+    }
+
+    /// `"do" statement "while" "(" expr ")" ";"`
+    fn do_stmt(&mut self) -> PResult<StmtKind> {
+        self.bump();
+        let body = Box::new(self.statement()?);
+        if !self.is_kw("while") {
+            self.error(self.loc(), "expected 'while' in do/while loop");
+            return Err(Fail);
+        }
+        self.bump();
+        let cond = self.paren_cond("while")?;
+        self.expect_semi("expected ';' after do/while statement");
+        Ok(StmtKind::DoWhile { body, cond })
+    }
+
+    /// `"goto" ident ";"`
+    fn goto_stmt(&mut self) -> PResult<StmtKind> {
+        self.bump();
+        let Some(label) = self.ident().filter(|s| !self.is_keyword(s)) else {
+            self.error(self.loc(), "expected identifier");
+            return Err(Fail);
+        };
+        let loc = self.bump().loc();
+        self.expect_semi("expected ';' after goto statement");
+        Ok(StmtKind::Goto(Spanned::new(label.to_string(), loc)))
+    }
+
+    /// `"return" expr? ";"`
+    fn return_stmt(&mut self) -> PResult<StmtKind> {
+        self.bump();
+        let value = if self.is(Punct::Semi) {
+            None
+        } else {
+            Some(self.expr()?)
+        };
+        self.expect_semi("expected ';' after return statement");
+        Ok(StmtKind::Return(value))
     }
 
     /// The statement after a label; C forbids a declaration there, and a
