@@ -1,0 +1,8 @@
+// RUN: -cl-std=CL1.2
+// EXPECT: error
+// ERROR: 6: size
+kernel void k(global int *out)
+{
+    int a[];
+    out[0] = 0;
+}

@@ -1,0 +1,7 @@
+// RUN: -cl-std=CL1.2
+// EXPECT: error
+// ERROR: 6: subscript
+kernel void k(global int *out, int a)
+{
+    out[0] = a[1];
+}
