@@ -1,6 +1,69 @@
 //! The front end's entry point: source text and build options in, a checked
 //! translation unit or a build log out.
 //!
-//! `check` runs preprocess → parse → sema and renders every diagnostic. The
-//! OpenCL API layer (`clBuildProgram`, `clCompileProgram`) and the corpus tests
-//! call this; code generation takes the typed HIR it returns.
+//! [`compile`] runs preprocess → parse → sema and renders every diagnostic.
+//! The OpenCL API layer (`clBuildProgram`, `clCompileProgram`) and the corpus
+//! tests call this; code generation takes the typed HIR it returns.
+#![forbid(unsafe_code)]
+
+use crate::diag::Diagnostics;
+use crate::options::BuildOptions;
+use crate::parse::{self, ParseOptions};
+use crate::preprocess::{self, PreprocessOptions};
+use crate::sema::{self, SemaOptions};
+use crate::source::SourceMap;
+
+/// What a front-end run produced.
+#[derive(Debug)]
+pub struct FrontendOutput {
+    /// The checked program; `None` if there were errors (or warnings under `-Werror`).
+    pub program: Option<sema::hir::Program>,
+    /// The rendered diagnostics (the build log).
+    pub log: String,
+    pub success: bool,
+}
+
+/// Compile OpenCL C source to the typed HIR.
+pub fn compile(
+    source: &str,
+    file_name: &str,
+    options: &BuildOptions,
+    embedded_headers: &[(String, String)],
+) -> FrontendOutput {
+    let std = options.cl_std.unwrap_or_default();
+    let mut sm = SourceMap::new();
+    let main = sm.add(file_name, source);
+    let mut diags = Diagnostics::new();
+    diags.warnings_as_errors = options.werror;
+    diags.suppress_warnings = options.no_warnings;
+    let pp = PreprocessOptions {
+        defines: options.defines.clone(),
+        include_dirs: options.include_dirs.clone(),
+        embedded_headers: embedded_headers.to_vec(),
+        cl_std: std,
+        fast_relaxed_math: options.fast_relaxed_math,
+        single_precision_constant: options.single_precision_constant,
+    };
+    let tokens = preprocess::preprocess(&mut sm, main, &pp, &mut diags);
+    let tu = parse::parse_with(
+        &tokens,
+        ParseOptions {
+            opencl_c_version: std.version(),
+        },
+        &mut diags,
+    );
+    let program = if diags.has_errors() {
+        None
+    } else {
+        let mut so = SemaOptions::for_std(std);
+        so.single_precision_constant = options.single_precision_constant;
+        let p = sema::check(&tu, &so, &mut diags);
+        (!diags.has_errors()).then_some(p)
+    };
+    let success = program.is_some();
+    FrontendOutput {
+        program,
+        log: diags.render(&sm),
+        success,
+    }
+}

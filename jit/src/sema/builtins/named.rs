@@ -1,0 +1,391 @@
+//! Built-ins whose name carries a type or width, recognised by pattern
+//! rather than listed: `convert_<type>[_sat][_rte|_rtz|_rtp|_rtn]`,
+//! `as_<type>`, `vload<n>`, `vstore<n>`, `vload[a]_half<n>`,
+//! `vstore[a]_half<n>[_<rounding>]`, `shuffle`, `shuffle2`, the address-space
+//! functions `to_global`/`to_local`/`to_private`/`get_fence`, and `printf`.
+#![forbid(unsafe_code)]
+
+use super::table::{self, Entry, Gate, Pt, Spaces, T};
+use super::{
+    dom, pick_best, resolve_entries, width_bit, BuiltinEnv, BuiltinFn, Family, Resolution, Rounding,
+};
+use crate::sema::addrspace::AddrSpace;
+use crate::sema::types::{Pointee, Quals, Records, Scalar, Type};
+use std::rc::Rc;
+
+/// `Some` when `name` is one of the patterned built-ins.
+pub fn resolve_named(name: &str, args: &[Type], env: &BuiltinEnv) -> Option<Resolution> {
+    if let Some(rest) = name.strip_prefix("convert_") {
+        return convert(name, rest, args, env);
+    }
+    if let Some(rest) = name.strip_prefix("as_") {
+        let (elem, n) = Scalar::parse_gentype(rest)?;
+        return Some(reinterpret(name, elem, n, args, env));
+    }
+    if name.starts_with("vload") || name.starts_with("vstore") {
+        return vload_store(name, args, env);
+    }
+    match name {
+        "shuffle" | "shuffle2" => Some(shuffle(name, args, env)),
+        "to_global" | "to_local" | "to_private" | "get_fence" => {
+            Some(address_space_fn(name, args, env))
+        }
+        "printf" => Some(printf(args)),
+        _ => None,
+    }
+}
+
+fn one(name: &str, family: Family, ret: Type, params: Vec<Type>) -> Resolution {
+    Resolution::Found(BuiltinFn {
+        name: name.to_string(),
+        family,
+        ret,
+        params,
+        variadic: false,
+    })
+}
+
+fn arity(name: &str, want: usize, args: &[Type]) -> Option<Resolution> {
+    (args.len() != want).then(|| {
+        Resolution::Invalid(format!(
+            "too {} arguments to function call '{name}', expected {want}, have {}",
+            if args.len() < want { "few" } else { "many" },
+            args.len()
+        ))
+    })
+}
+
+// convert_int4_sat_rte(x): spec 6.4.3. The source must be a scalar or vector
+// of the same width (not bool); `_sat` only converts to integer types.
+fn convert(name: &str, rest: &str, args: &[Type], env: &BuiltinEnv) -> Option<Resolution> {
+    let mut parts = rest.split('_');
+    let (elem, n) = Scalar::parse_gentype(parts.next()?)?;
+    let (mut sat, mut rounding) = (false, Rounding::Default);
+    for p in parts {
+        if p == "sat" && !sat && rounding == Rounding::Default {
+            sat = true;
+        } else if let Some(r) = Rounding::from_suffix(p).filter(|_| rounding == Rounding::Default) {
+            rounding = r;
+        } else {
+            return None;
+        }
+    }
+    if elem == Scalar::Bool || !env.elem_ok(elem) || (sat && elem.is_float()) {
+        return None;
+    }
+    if let Some(r) = arity(name, 1, args) {
+        return Some(r);
+    }
+    let ret = Type::vec_or_scalar(elem, n);
+    let ok = match &args[0] {
+        Type::Scalar(s) => n == 1 && *s != Scalar::Bool,
+        Type::Vector(_, m) => *m == n,
+        Type::Error => true,
+        _ => false,
+    };
+    if !ok {
+        let r = Records::default();
+        return Some(Resolution::NoMatch(vec![format!(
+            "{} {name}({})",
+            ret.display(&r),
+            if n == 1 {
+                "scalar".to_string()
+            } else {
+                format!("vector of {n} elements")
+            }
+        )]));
+    }
+    Some(one(
+        name,
+        Family::Convert { sat, rounding },
+        ret,
+        args.to_vec(),
+    ))
+}
+
+// as_float4(x): spec 6.4.4.2, a reinterpretation between types of equal size.
+fn reinterpret(name: &str, elem: Scalar, n: u8, args: &[Type], env: &BuiltinEnv) -> Resolution {
+    if elem == Scalar::Bool || !env.elem_ok(elem) {
+        return Resolution::NotBuiltin;
+    }
+    if let Some(r) = arity(name, 1, args) {
+        return r;
+    }
+    let ret = Type::vec_or_scalar(elem, n);
+    let r = Records::default();
+    let from = &args[0];
+    if from.is_error() {
+        return one(name, Family::Reinterpret, ret, args.to_vec());
+    }
+    if !from.is_arithmetic() {
+        return Resolution::Invalid(format!(
+            "invalid reinterpretation: '{}' is not a scalar or vector type",
+            from.display(&r)
+        ));
+    }
+    if r.size_of(from) != r.size_of(&ret) {
+        return Resolution::Invalid(format!(
+            "invalid reinterpretation: sizes of '{}' and '{}' must match",
+            ret.display(&r),
+            from.display(&r)
+        ));
+    }
+    one(name, Family::Reinterpret, ret, args.to_vec())
+}
+
+// vload4(offset, p), vstore4(data, offset, p), vload_half4, vloada_half4,
+// vstore_half4_rte, vstorea_half4_rtz: spec 6.15.7.
+fn vload_store(name: &str, args: &[Type], env: &BuiltinEnv) -> Option<Resolution> {
+    let (load, rest) = match name.strip_prefix("vload") {
+        Some(r) => (true, r),
+        None => (false, name.strip_prefix("vstore")?),
+    };
+    let (half, rest) = if let Some(r) = rest.strip_prefix("a_half") {
+        (true, r)
+    } else if let Some(r) = rest.strip_prefix("_half") {
+        (true, r)
+    } else {
+        (false, rest)
+    };
+    let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+    let suffix = &rest[digits.len()..];
+    let n: u8 = if digits.is_empty() {
+        1
+    } else {
+        digits.parse().ok()?
+    };
+    let wbit = width_bit(n)?;
+    if !suffix.is_empty() {
+        let r = suffix.strip_prefix('_')?;
+        if load || !half || Rounding::from_suffix(r).is_none() {
+            return None;
+        }
+    }
+    if !half && n == 1 {
+        return None;
+    }
+    let entry = match (load, half) {
+        (true, false) => Entry {
+            names: &[],
+            family: Family::VectorLoadStore,
+            dom: dom(table::ALL, wbit),
+            ret: T::G,
+            params: &[T::SizeT, T::P(Spaces::Readable, Pt::S, true)],
+            rel_int: false,
+            gate: Gate::Always,
+        },
+        (false, false) => Entry {
+            names: &[],
+            family: Family::VectorLoadStore,
+            dom: dom(table::ALL, wbit),
+            ret: T::Void,
+            params: &[T::G, T::SizeT, T::P(Spaces::Writable, Pt::S, false)],
+            rel_int: false,
+            gate: Gate::Always,
+        },
+        (true, true) => Entry {
+            names: &[],
+            family: Family::VectorLoadStore,
+            dom: dom(table::FLOAT, wbit),
+            ret: T::G,
+            params: &[T::SizeT, T::P(Spaces::Readable, Pt::X(Scalar::Half), true)],
+            rel_int: false,
+            gate: Gate::Always,
+        },
+        (false, true) => Entry {
+            names: &[],
+            family: Family::VectorLoadStore,
+            dom: dom(table::FLOAT | table::DOUBLE, wbit),
+            ret: T::Void,
+            params: &[
+                T::G,
+                T::SizeT,
+                T::P(Spaces::Writable, Pt::X(Scalar::Half), false),
+            ],
+            rel_int: false,
+            gate: Gate::Always,
+        },
+    };
+    Some(resolve_entries(name, std::iter::once(entry), args, env))
+}
+
+// shuffle(x, mask), shuffle2(x, y, mask): spec 6.15.10. x is a vector of
+// 2, 4, 8 or 16 elements; mask an unsigned integer vector of the same
+// element size; the result has the mask's width and x's element type.
+fn shuffle(name: &str, args: &[Type], env: &BuiltinEnv) -> Resolution {
+    let want = if name == "shuffle" { 2 } else { 3 };
+    if let Some(r) = arity(name, want, args) {
+        return r;
+    }
+    if args.iter().any(Type::is_error) {
+        return one(name, Family::Shuffle, Type::Error, args.to_vec());
+    }
+    let ok_width = |n: u8| matches!(n, 2 | 4 | 8 | 16);
+    let (Type::Vector(e, m), Type::Vector(me, n)) = (&args[0], &args[want - 1]) else {
+        return Resolution::NoMatch(vec![format!("gentypen {name}(gentypem x, ugentypen mask)")]);
+    };
+    let data_ok = want == 2 || args[1] == args[0];
+    if !ok_width(*m)
+        || !ok_width(*n)
+        || !env.elem_ok(*e)
+        || me.is_signed()
+        || me.is_float()
+        || me.size() != e.size()
+        || !data_ok
+    {
+        return Resolution::NoMatch(vec![format!("gentypen {name}(gentypem x, ugentypen mask)")]);
+    }
+    one(name, Family::Shuffle, Type::Vector(*e, *n), args.to_vec())
+}
+
+// to_global(p), to_local(p), to_private(p), get_fence(p): spec 6.15.13,
+// for pointers to the generic space (OpenCL C 2.0, or 3.0 with the
+// generic address space feature).
+fn address_space_fn(name: &str, args: &[Type], env: &BuiltinEnv) -> Resolution {
+    if !env.generic {
+        return Resolution::NotBuiltin;
+    }
+    if let Some(r) = arity(name, 1, args) {
+        return r;
+    }
+    let Type::Pointer(p) = &args[0] else {
+        if args[0].is_error() {
+            return one(name, Family::AddressSpace, Type::Error, args.to_vec());
+        }
+        return Resolution::Invalid(format!(
+            "invalid argument '{}' to function: '{name}', expecting a generic pointer argument",
+            args[0].display(&Records::default())
+        ));
+    };
+    if p.space == AddrSpace::Constant {
+        return Resolution::Invalid(format!(
+            "invalid argument '{}' to function: '{name}', expecting a generic pointer argument",
+            args[0].display(&Records::default())
+        ));
+    }
+    let param = Type::Pointer(Rc::new(Pointee {
+        ty: p.ty.clone(),
+        space: AddrSpace::Generic,
+        quals: p.quals,
+    }));
+    let ret = match name {
+        "get_fence" => Type::UINT,
+        _ => {
+            let space = match name {
+                "to_global" => AddrSpace::Global,
+                "to_local" => AddrSpace::Local,
+                _ => AddrSpace::Private,
+            };
+            Type::Pointer(Rc::new(Pointee {
+                ty: p.ty.clone(),
+                space,
+                quals: p.quals,
+            }))
+        }
+    };
+    one(name, Family::AddressSpace, ret, vec![param])
+}
+
+// printf(constant char *restrict format, ...): spec 6.15.14.
+fn printf(args: &[Type]) -> Resolution {
+    let fmt = Type::ptr(Type::CHAR, AddrSpace::Constant, Quals::CONST);
+    let Some(first) = args.first() else {
+        return Resolution::Invalid(
+            "too few arguments to function call, at least argument 'format' must be specified"
+                .into(),
+        );
+    };
+    let ok = first.is_error()
+        || matches!(first, Type::Pointer(p) if p.space == AddrSpace::Constant && p.ty == Type::CHAR);
+    if !ok {
+        return pick_best(
+            Vec::new(),
+            vec!["int printf(__constant char *restrict format, ...)".into()],
+        );
+    }
+    Resolution::Found(BuiltinFn {
+        name: "printf".into(),
+        family: Family::Printf,
+        ret: Type::INT,
+        params: vec![fmt],
+        variadic: true,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn env() -> BuiltinEnv {
+        BuiltinEnv {
+            version: 30,
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn convert_names_parse() {
+        let r = resolve_named(
+            "convert_uchar4_sat_rte",
+            &[Type::Vector(Scalar::Float, 4)],
+            &env(),
+        );
+        let Some(Resolution::Found(f)) = r else {
+            panic!("convert_uchar4_sat_rte")
+        };
+        assert_eq!(f.ret, Type::Vector(Scalar::UChar, 4));
+        assert_eq!(
+            f.family,
+            Family::Convert {
+                sat: true,
+                rounding: Rounding::Rte
+            }
+        );
+        assert!(resolve_named("convert_float_sat", &[Type::INT], &env()).is_none());
+        assert!(matches!(
+            resolve_named("convert_int4", &[Type::Vector(Scalar::Float, 2)], &env()),
+            Some(Resolution::NoMatch(_))
+        ));
+    }
+
+    #[test]
+    fn as_type_checks_sizes() {
+        assert!(matches!(
+            resolve_named("as_int", &[Type::FLOAT], &env()),
+            Some(Resolution::Found(_))
+        ));
+        assert!(matches!(
+            resolve_named("as_int", &[Type::CHAR], &env()),
+            Some(Resolution::Invalid(_))
+        ));
+        // A 3-vector has the size of a 4-vector.
+        assert!(matches!(
+            resolve_named("as_int4", &[Type::Vector(Scalar::Float, 3)], &env()),
+            Some(Resolution::Found(_))
+        ));
+    }
+
+    #[test]
+    fn vload4_takes_the_pointer_space() {
+        let p = Type::ptr(Type::FLOAT, AddrSpace::Constant, Quals::CONST);
+        let Some(Resolution::Found(f)) =
+            resolve_named("vload4", &[Type::SIZE_T, p.clone()], &env())
+        else {
+            panic!("vload4 from constant")
+        };
+        assert_eq!(f.ret, Type::Vector(Scalar::Float, 4));
+        assert_eq!(f.params[1], p);
+        let Some(Resolution::Found(f)) = resolve_named(
+            "vstore_half4_rtz",
+            &[
+                Type::Vector(Scalar::Float, 4),
+                Type::SIZE_T,
+                Type::ptr(Type::Scalar(Scalar::Half), AddrSpace::Global, Quals::NONE),
+            ],
+            &env(),
+        ) else {
+            panic!("vstore_half4_rtz")
+        };
+        assert_eq!(f.ret, Type::Void);
+    }
+}

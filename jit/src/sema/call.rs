@@ -1,0 +1,150 @@
+//! Calls: user functions (arguments converted as by assignment, address
+//! spaces checked) and built-ins (resolved to one overload by `builtins/`).
+#![forbid(unsafe_code)]
+
+use super::builtins::{self, Resolution};
+use super::conv::Ctx;
+use super::hir::{Expr, ExprKind};
+use super::scope::Symbol;
+use super::types::Type;
+use super::Checker;
+use crate::parse::ast;
+use crate::source::Span;
+
+impl Checker<'_> {
+    // f(a, b)
+    pub fn call(&mut self, callee: &ast::Expr, args: &[ast::Expr], span: Span) -> Expr {
+        let ast::ExprKind::Ident(name) = &callee.kind else {
+            let c = self.expr(callee);
+            if !c.ty.is_error() {
+                self.error(
+                    callee.span,
+                    "called object is not a function (function pointers are not allowed in OpenCL)",
+                );
+            }
+            return Expr::error(span);
+        };
+        let argv: Vec<Expr> = args.iter().map(|a| self.value(a)).collect();
+        match self.scopes.lookup(name).cloned() {
+            Some(Symbol::Func(id)) => self.user_call(name, id, argv, span, callee.span),
+            Some(Symbol::Var { ty, .. }) => {
+                if !ty.is_error() {
+                    let msg = format!(
+                        "called object type {} is not a function or function pointer",
+                        self.ty_str(&ty)
+                    );
+                    self.error(callee.span, msg);
+                }
+                Expr::error(span)
+            }
+            Some(_) => {
+                self.error(callee.span, format!("'{name}' is not a function"));
+                Expr::error(span)
+            }
+            None => self.builtin_call(name, argv, span, callee.span),
+        }
+    }
+
+    fn user_call(
+        &mut self,
+        name: &str,
+        id: super::hir::FuncId,
+        argv: Vec<Expr>,
+        span: Span,
+        name_span: Span,
+    ) -> Expr {
+        let f = self.prog.function(id);
+        let params: Vec<Type> = f.params.iter().map(|p| p.ty.clone()).collect();
+        let ret = f.ret.clone();
+        let decl_span = f.span;
+        if f.kernel.is_some() {
+            // Calling a kernel from a kernel is allowed (spec 6.9), as an ordinary call.
+        }
+        if argv.len() != params.len() {
+            let msg = format!(
+                "too {} arguments to function call, expected {}, have {}",
+                if argv.len() < params.len() {
+                    "few"
+                } else {
+                    "many"
+                },
+                params.len(),
+                argv.len()
+            );
+            self.error(name_span, msg);
+            self.note(decl_span, format!("'{name}' declared here"));
+            return Expr::error(span);
+        }
+        let mut args = Vec::with_capacity(argv.len());
+        let mut failed = false;
+        for (i, (a, p)) in argv.into_iter().zip(&params).enumerate() {
+            if a.ty.is_error() {
+                failed = true;
+                continue;
+            }
+            let a = self.assign_convert(a, p, Ctx::Arg(name, i));
+            failed |= a.ty.is_error();
+            args.push(a);
+        }
+        if let Some(fx) = self.fx.as_mut() {
+            if !fx.func.callees.contains(&id) {
+                fx.func.callees.push(id);
+            }
+        }
+        if failed {
+            return Expr::error(span);
+        }
+        Expr::rvalue(ExprKind::Call(id, args), ret, span)
+    }
+
+    fn builtin_call(&mut self, name: &str, argv: Vec<Expr>, span: Span, name_span: Span) -> Expr {
+        if argv.iter().any(|a| a.ty.is_error()) {
+            return Expr::error(span);
+        }
+        let tys: Vec<Type> = argv.iter().map(|a| a.ty.clone()).collect();
+        match builtins::resolve(name, &tys, &self.env) {
+            Resolution::NotBuiltin => {
+                self.error(
+                    name_span,
+                    format!("implicit declaration of function '{name}' is invalid in OpenCL"),
+                );
+                Expr::error(span)
+            }
+            Resolution::Found(f) => {
+                let mut args = Vec::with_capacity(argv.len());
+                for (i, a) in argv.into_iter().enumerate() {
+                    match f.params.get(i) {
+                        Some(p) => args.push(self.assign_convert(a, p, Ctx::Arg(name, i))),
+                        None => args.push(a),
+                    }
+                }
+                if f.ret.elem() == Some(super::types::Scalar::Half) && !self.opts.fp16 {
+                    self.half_ok(&f.ret, span);
+                }
+                let ret = f.ret.clone();
+                Expr::rvalue(ExprKind::Builtin(Box::new(f), args), ret, span)
+            }
+            Resolution::NoMatch(cands) => {
+                self.error(
+                    name_span,
+                    format!("no matching function for call to '{name}'"),
+                );
+                for c in cands {
+                    self.note(name_span, format!("candidate function not viable: {c}"));
+                }
+                Expr::error(span)
+            }
+            Resolution::Ambiguous(cands) => {
+                self.error(name_span, format!("call to '{name}' is ambiguous"));
+                for c in cands {
+                    self.note(name_span, format!("candidate function: {c}"));
+                }
+                Expr::error(span)
+            }
+            Resolution::Invalid(msg) => {
+                self.error(span, msg);
+                Expr::error(span)
+            }
+        }
+    }
+}

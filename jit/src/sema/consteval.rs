@@ -1,0 +1,423 @@
+//! Constant folding of HIR expressions: integer constant expressions (array
+//! sizes, case labels, enumerators, attribute arguments) and the initialisers
+//! of program-scope and static variables, which become bytes plus
+//! relocations (an address of another global plus an offset) — C99 6.6.
+#![forbid(unsafe_code)]
+
+use super::hir::{BinOp, CastKind, ConstInit, Expr, ExprKind, GlobalId, Init, Reloc, UnOp, VarRef};
+use super::types::{Scalar, Type};
+use super::Checker;
+
+/// A folded value.
+#[derive(Clone, Debug, PartialEq)]
+pub enum CVal {
+    Int(i128),
+    Float(f64),
+    /// The address of a global plus a byte offset.
+    Addr(GlobalId, i64),
+    Vector(Vec<CVal>),
+}
+
+/// Reduce an integer to the range of a scalar type (wraparound).
+pub fn wrap(v: i128, s: Scalar) -> i128 {
+    if s == Scalar::Bool {
+        return (v != 0) as i128;
+    }
+    let bits = s.size() * 8;
+    let m = v & ((1i128 << bits) - 1);
+    if s.is_signed() && m >> (bits - 1) & 1 == 1 {
+        m - (1i128 << bits)
+    } else {
+        m
+    }
+}
+
+fn round_float(v: f64, s: Scalar) -> f64 {
+    match s {
+        Scalar::Float => v as f32 as f64,
+        _ => v,
+    }
+}
+
+impl Checker<'_> {
+    /// The value of an integer constant expression.
+    pub fn const_int(&self, e: &Expr) -> Option<i128> {
+        match self.eval(e)? {
+            CVal::Int(v) if e.ty.is_integer() => Some(v),
+            _ => None,
+        }
+    }
+
+    /// Fold an expression; `None` when it is not constant.
+    pub fn eval(&self, e: &Expr) -> Option<CVal> {
+        let elem = e.ty.elem();
+        Some(match &e.kind {
+            ExprKind::IntConst(v) => CVal::Int(*v),
+            ExprKind::FloatConst(v) => CVal::Float(*v),
+            ExprKind::Cast(kind, inner) => return self.eval_cast(*kind, inner, &e.ty),
+            ExprKind::Unary(op, x) => {
+                let v = self.eval(x)?;
+                match (op, v, elem?) {
+                    (UnOp::Plus, v, _) => v,
+                    (UnOp::Neg, CVal::Int(v), s) => CVal::Int(wrap(-v, s)),
+                    (UnOp::Neg, CVal::Float(v), _) => CVal::Float(-v),
+                    (UnOp::BitNot, CVal::Int(v), s) => CVal::Int(wrap(!v, s)),
+                    (UnOp::LogNot, CVal::Int(v), _) => CVal::Int((v == 0) as i128),
+                    (UnOp::LogNot, CVal::Float(v), _) => CVal::Int((v == 0.0) as i128),
+                    _ => return None,
+                }
+            }
+            ExprKind::Binary(op, l, r) => {
+                let s = l.ty.elem()?;
+                let (a, b) = (self.eval(l)?, self.eval(r)?);
+                match (a, b) {
+                    (CVal::Int(a), CVal::Int(b)) => CVal::Int(int_binop(*op, a, b, s, elem?)?),
+                    (CVal::Float(a), CVal::Float(b)) => float_binop(*op, a, b, s)?,
+                    _ => return None,
+                }
+            }
+            ExprKind::Cond(c, a, b) => {
+                let c = match self.eval(c)? {
+                    CVal::Int(v) => v != 0,
+                    CVal::Float(v) => v != 0.0,
+                    CVal::Addr(..) => true,
+                    CVal::Vector(_) => return None,
+                };
+                return self.eval(if c { a } else { b });
+            }
+            ExprKind::Comma(..) => return None,
+            ExprKind::AddrOf(x) => return self.eval_addr(x),
+            ExprKind::PtrAdd(p, i) => {
+                let CVal::Addr(g, off) = self.eval(p)? else {
+                    return None;
+                };
+                let CVal::Int(i) = self.eval(i)? else {
+                    return None;
+                };
+                let size = self.prog.records.size_of(&e.ty.pointee()?.ty)? as i64;
+                CVal::Addr(g, off + (i as i64) * size)
+            }
+            ExprKind::VectorLit(parts) => {
+                let mut lanes = Vec::new();
+                for p in parts {
+                    match self.eval(p)? {
+                        CVal::Vector(v) => lanes.extend(v),
+                        v => lanes.push(v),
+                    }
+                }
+                CVal::Vector(lanes)
+            }
+            _ => return None,
+        })
+    }
+
+    fn eval_cast(&self, kind: CastKind, inner: &Expr, to: &Type) -> Option<CVal> {
+        if kind == CastKind::ArrayToPointer {
+            return self.eval_addr(inner);
+        }
+        if kind == CastKind::LvalueToRvalue {
+            // A `const` program-scope scalar's value is not an ICE in C.
+            return None;
+        }
+        let v = self.eval(inner)?;
+        let to_elem = to.elem();
+        Some(match (kind, v) {
+            (CastKind::NullToPointer, _) => CVal::Int(0),
+            (CastKind::IntToPointer, CVal::Int(v)) => CVal::Int(v),
+            (
+                CastKind::Bitcast | CastKind::ToGeneric | CastKind::FromGeneric | CastKind::NoOp,
+                v,
+            ) => v,
+            (CastKind::PointerToInt, CVal::Int(v)) => CVal::Int(wrap(v, to_elem?)),
+            (CastKind::IntToInt, CVal::Int(v)) => CVal::Int(wrap(v, to_elem?)),
+            (CastKind::IntToFloat, CVal::Int(v)) => CVal::Float(round_float(v as f64, to_elem?)),
+            (CastKind::FloatToInt, CVal::Float(v)) => {
+                let s = to_elem?;
+                if s == Scalar::Bool {
+                    CVal::Int((v != 0.0) as i128)
+                } else {
+                    CVal::Int(wrap(v.trunc() as i128, s))
+                }
+            }
+            (CastKind::FloatToFloat, CVal::Float(v)) => CVal::Float(round_float(v, to_elem?)),
+            (
+                CastKind::IntToInt
+                | CastKind::IntToFloat
+                | CastKind::FloatToInt
+                | CastKind::FloatToFloat,
+                CVal::Vector(lanes),
+            ) => {
+                let s = to_elem?;
+                CVal::Vector(
+                    lanes
+                        .into_iter()
+                        .map(|l| convert_lane(l, s))
+                        .collect::<Option<_>>()?,
+                )
+            }
+            (CastKind::VectorSplat, v) => {
+                let v = convert_lane(v, to_elem?)?;
+                CVal::Vector(vec![v; to.width() as usize])
+            }
+            _ => return None,
+        })
+    }
+
+    /// The address of an lvalue made of globals, members and constant indices.
+    fn eval_addr(&self, e: &Expr) -> Option<CVal> {
+        match &e.kind {
+            ExprKind::Var(VarRef::Global(g)) => Some(CVal::Addr(*g, 0)),
+            ExprKind::Deref(p) => self.eval(p),
+            ExprKind::Member(base, i) => {
+                let CVal::Addr(g, off) = self.eval_addr(base)? else {
+                    return None;
+                };
+                let Type::Record(r) = &base.ty else {
+                    return None;
+                };
+                let f = self.prog.records.get(*r).fields.get(*i)?;
+                Some(CVal::Addr(g, off + f.offset as i64))
+            }
+            _ => None,
+        }
+    }
+
+    /// Serialise a global's initialiser; reports non-constant elements.
+    pub fn fold_global_init(&mut self, ty: &Type, init: &Init) -> Option<ConstInit> {
+        let size = self.prog.records.size_of(ty)? as usize;
+        let mut out = ConstInit {
+            bytes: vec![0; size],
+            relocs: Vec::new(),
+        };
+        if self.write_init(ty, init, 0, &mut out) {
+            Some(out)
+        } else {
+            None
+        }
+    }
+
+    fn write_init(&mut self, ty: &Type, init: &Init, off: u64, out: &mut ConstInit) -> bool {
+        match init {
+            Init::Zero => true,
+            Init::Expr(e) => {
+                if e.ty.is_error() {
+                    return false;
+                }
+                match self.eval(e) {
+                    Some(v) => write_val(ty, &v, off, out),
+                    None => {
+                        self.error(e.span, "initializer element is not a compile-time constant");
+                        false
+                    }
+                }
+            }
+            Init::Array(items) => {
+                let Some(elem) = ty.array_elem() else {
+                    return false;
+                };
+                let esize = self.prog.records.size_of(elem).unwrap_or(0);
+                let elem = elem.clone();
+                items
+                    .iter()
+                    .enumerate()
+                    .all(|(i, it)| self.write_init(&elem, it, off + i as u64 * esize, out))
+            }
+            Init::Struct(items) => {
+                let Type::Record(r) = ty else { return false };
+                let fields: Vec<_> = self
+                    .prog
+                    .records
+                    .get(*r)
+                    .fields
+                    .iter()
+                    .map(|f| (f.ty.clone(), f.offset))
+                    .collect();
+                items
+                    .iter()
+                    .zip(fields)
+                    .all(|(it, (t, o))| self.write_init(&t, it, off + o, out))
+            }
+            Init::Union(i, it) => {
+                let Type::Record(r) = ty else { return false };
+                let Some(f) = self.prog.records.get(*r).fields.get(*i) else {
+                    return false;
+                };
+                let (t, o) = (f.ty.clone(), f.offset);
+                self.write_init(&t, it, off + o, out)
+            }
+        }
+    }
+}
+
+fn convert_lane(v: CVal, s: Scalar) -> Option<CVal> {
+    Some(match (v, s.is_float()) {
+        (CVal::Int(v), false) => CVal::Int(wrap(v, s)),
+        (CVal::Int(v), true) => CVal::Float(round_float(v as f64, s)),
+        (CVal::Float(v), false) => CVal::Int(wrap(v.trunc() as i128, s)),
+        (CVal::Float(v), true) => CVal::Float(round_float(v, s)),
+        _ => return None,
+    })
+}
+
+fn write_scalar(s: Scalar, v: &CVal, off: u64, out: &mut ConstInit) -> bool {
+    let n = s.size() as usize;
+    let bytes: Vec<u8> = match (v, s) {
+        (CVal::Int(v), s) if s.is_integer() => v.to_le_bytes()[..n].to_vec(),
+        (CVal::Float(v), Scalar::Float) => (*v as f32).to_le_bytes().to_vec(),
+        (CVal::Float(v), Scalar::Double) => v.to_le_bytes().to_vec(),
+        (CVal::Float(v), Scalar::Half) => f32_to_half(*v as f32).to_le_bytes().to_vec(),
+        (CVal::Int(v), s) => return write_scalar(s, &CVal::Float(*v as f64), off, out),
+        (CVal::Float(v), s) => return write_scalar(s, &CVal::Int(v.trunc() as i128), off, out),
+        _ => return false,
+    };
+    let o = off as usize;
+    if let Some(dst) = out.bytes.get_mut(o..o + n) {
+        dst.copy_from_slice(&bytes);
+    }
+    true
+}
+
+fn write_val(ty: &Type, v: &CVal, off: u64, out: &mut ConstInit) -> bool {
+    match (ty, v) {
+        (Type::Pointer(_), CVal::Addr(g, a)) => {
+            out.relocs.push(Reloc {
+                offset: off,
+                target: *g,
+                addend: *a,
+            });
+            true
+        }
+        (Type::Pointer(_), CVal::Int(v)) => write_scalar(Scalar::ULong, &CVal::Int(*v), off, out),
+        (Type::Scalar(s), v) if !matches!(v, CVal::Addr(..) | CVal::Vector(_)) => {
+            write_scalar(*s, v, off, out)
+        }
+        (Type::Vector(s, _), CVal::Vector(lanes)) => lanes
+            .iter()
+            .enumerate()
+            .all(|(i, l)| write_scalar(*s, l, off + i as u64 * s.size(), out)),
+        (Type::Sampler, CVal::Int(v)) => write_scalar(Scalar::UInt, &CVal::Int(*v), off, out),
+        _ => false,
+    }
+}
+
+/// Round an `f32` to IEEE half (round to nearest even).
+fn f32_to_half(f: f32) -> u16 {
+    let x = f.to_bits();
+    let sign = ((x >> 16) & 0x8000) as u16;
+    let exp = ((x >> 23) & 0xff) as i32;
+    let man = x & 0x7f_ffff;
+    if exp == 0xff {
+        return sign | 0x7c00 | if man != 0 { 0x200 } else { 0 };
+    }
+    let e = exp - 127 + 15;
+    if e >= 0x1f {
+        return sign | 0x7c00;
+    }
+    if e <= 0 {
+        if e < -10 {
+            return sign;
+        }
+        let m = man | 0x80_0000;
+        let shift = (14 - e) as u32;
+        let half = m >> shift;
+        let rem = m & ((1 << shift) - 1);
+        let mid = 1 << (shift - 1);
+        let r = if rem > mid || (rem == mid && half & 1 == 1) {
+            half + 1
+        } else {
+            half
+        };
+        return sign | r as u16;
+    }
+    let half = ((e as u32) << 10) | (man >> 13);
+    let rem = man & 0x1fff;
+    let r = if rem > 0x1000 || (rem == 0x1000 && half & 1 == 1) {
+        half + 1
+    } else {
+        half
+    };
+    sign | r as u16
+}
+
+fn int_binop(op: BinOp, a: i128, b: i128, s: Scalar, res: Scalar) -> Option<i128> {
+    let bits = s.size() as u32 * 8;
+    let v = match op {
+        BinOp::Add => a + b,
+        BinOp::Sub => a - b,
+        BinOp::Mul => a.checked_mul(b)?,
+        BinOp::Div => {
+            if b == 0 {
+                return None;
+            }
+            a / b
+        }
+        BinOp::Rem => {
+            if b == 0 {
+                return None;
+            }
+            a % b
+        }
+        // OpenCL: the shift count is taken modulo the width (spec 6.3.j).
+        BinOp::Shl => a << (b.rem_euclid(bits as i128)),
+        BinOp::Shr => {
+            let n = b.rem_euclid(bits as i128);
+            if s.is_signed() {
+                a >> n
+            } else {
+                (a & ((1i128 << bits) - 1)) >> n
+            }
+        }
+        BinOp::BitAnd => a & b,
+        BinOp::BitOr => a | b,
+        BinOp::BitXor => a ^ b,
+        BinOp::Lt => (a < b) as i128,
+        BinOp::Gt => (a > b) as i128,
+        BinOp::Le => (a <= b) as i128,
+        BinOp::Ge => (a >= b) as i128,
+        BinOp::Eq => (a == b) as i128,
+        BinOp::Ne => (a != b) as i128,
+        BinOp::LogAnd => (a != 0 && b != 0) as i128,
+        BinOp::LogOr => (a != 0 || b != 0) as i128,
+    };
+    Some(wrap(v, res))
+}
+
+fn float_binop(op: BinOp, a: f64, b: f64, s: Scalar) -> Option<CVal> {
+    let f = |v: f64| CVal::Float(round_float(v, s));
+    let i = |c: bool| CVal::Int(c as i128);
+    Some(match op {
+        BinOp::Add => f(a + b),
+        BinOp::Sub => f(a - b),
+        BinOp::Mul => f(a * b),
+        BinOp::Div => f(a / b),
+        BinOp::Lt => i(a < b),
+        BinOp::Gt => i(a > b),
+        BinOp::Le => i(a <= b),
+        BinOp::Ge => i(a >= b),
+        BinOp::Eq => i(a == b),
+        BinOp::Ne => i(a != b),
+        BinOp::LogAnd => i(a != 0.0 && b != 0.0),
+        BinOp::LogOr => i(a != 0.0 || b != 0.0),
+        _ => return None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wrap_follows_twos_complement() {
+        assert_eq!(wrap(256, Scalar::UChar), 0);
+        assert_eq!(wrap(255, Scalar::Char), -1);
+        assert_eq!(wrap(-1, Scalar::UInt), 0xffff_ffff);
+    }
+
+    #[test]
+    fn half_rounding() {
+        assert_eq!(f32_to_half(1.0), 0x3c00);
+        assert_eq!(f32_to_half(-2.0), 0xc000);
+        assert_eq!(f32_to_half(65504.0), 0x7bff);
+        assert_eq!(f32_to_half(1e6), 0x7c00);
+    }
+}

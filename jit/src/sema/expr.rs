@@ -1,0 +1,1251 @@
+//! Expressions (C99 6.5, OpenCL C 3.0 spec 6.3–6.5): names, literals,
+//! operators, casts, vector literals, swizzles, `sizeof`/`vec_step`, member
+//! access. Calls are in `call.rs`. Each arm is commented with the syntax it
+//! handles; a failure reports once and yields the poison type.
+#![forbid(unsafe_code)]
+
+use super::addrspace::{explicit_cast, AddrSpace};
+use super::conv::{cast, promote, scalar_cast_kind, Ctx};
+use super::hir::{BinOp, CastKind, Expr, ExprKind, GlobalId, UnOp, ValueCat, VarRef};
+use super::scope::Symbol;
+use super::types::{is_vector_width, Pointee, Quals, Scalar, Type};
+use super::Checker;
+use crate::parse::ast::{self, BinaryOp, FloatSuffix, UnaryOp};
+use crate::source::Span;
+use std::rc::Rc;
+
+fn lvalue(kind: ExprKind, ty: Type, space: AddrSpace, quals: Quals, span: Span) -> Expr {
+    Expr {
+        kind,
+        ty,
+        cat: ValueCat::LValue,
+        space,
+        quals,
+        span,
+    }
+}
+
+impl Checker<'_> {
+    /// Check an expression; the result may be an lvalue.
+    pub fn expr(&mut self, e: &ast::Expr) -> Expr {
+        let span = e.span;
+        match &e.kind {
+            // x
+            ast::ExprKind::Ident(name) => self.ident(name, span),
+            // 42, 0x10u, 7L
+            ast::ExprKind::IntLit(l) => self.int_literal(l, span),
+            // 1.0f, 2.5, 1h
+            ast::ExprKind::FloatLit(l) => self.float_literal(l, span),
+            // 'a'
+            ast::ExprKind::CharLit(c) => Expr::int(c.value as i128, Type::INT, span),
+            // "text": a constant-space array (spec 6.7.3)
+            ast::ExprKind::StringLit(s) => self.string_literal(s, span),
+            ast::ExprKind::Unary { op, operand } => self.unary(*op, operand, span),
+            ast::ExprKind::Binary { op, lhs, rhs } => self.binary(*op, lhs, rhs, span),
+            ast::ExprKind::Assign { op, lhs, rhs } => self.assign(*op, lhs, rhs, span),
+            ast::ExprKind::Conditional { cond, then, else_ } => {
+                self.conditional(cond, then, else_, span)
+            }
+            ast::ExprKind::Cast { ty, expr } => self.cast_expr(ty, expr, span),
+            ast::ExprKind::VectorLiteral { ty, elems } => self.vector_literal(ty, elems, span),
+            ast::ExprKind::CompoundLiteral { .. } => {
+                self.error(span, "compound literals are not supported");
+                Expr::error(span)
+            }
+            // sizeof x
+            ast::ExprKind::SizeofExpr(x) => {
+                let x = self.expr(x);
+                let ty = x.ty.clone();
+                self.sizeof(&ty, span)
+            }
+            // sizeof(T)
+            ast::ExprKind::SizeofType(t) => {
+                let ty = self.type_name(t).ty;
+                self.sizeof(&ty, span)
+            }
+            ast::ExprKind::AlignofType(t) => {
+                let ty = self.type_name(t).ty;
+                self.alignof(&ty, span)
+            }
+            ast::ExprKind::AlignofExpr(x) => {
+                let x = self.expr(x);
+                let ty = x.ty.clone();
+                self.alignof(&ty, span)
+            }
+            // vec_step(x), vec_step(float3) == 4 (spec 6.4.6)
+            ast::ExprKind::VecStepExpr(x) => {
+                let x = self.expr(x);
+                let ty = x.ty.clone();
+                self.vec_step(&ty, span)
+            }
+            ast::ExprKind::VecStepType(t) => {
+                let ty = self.type_name(t).ty;
+                self.vec_step(&ty, span)
+            }
+            ast::ExprKind::Call { callee, args } => self.call(callee, args, span),
+            // a[i] is *(a + i)
+            ast::ExprKind::Index { base, index } => self.index(base, index, span),
+            // s.f, p->f, v.xyz
+            ast::ExprKind::Member {
+                base,
+                member,
+                arrow,
+            } => self.member(base, member, *arrow, span),
+        }
+    }
+
+    /// Check an expression used as a value.
+    pub fn value(&mut self, e: &ast::Expr) -> Expr {
+        let x = self.expr(e);
+        if let Type::Function(_) = x.ty {
+            self.error(
+                e.span,
+                "function designator used as a value (function pointers are not allowed in OpenCL)",
+            );
+            return Expr::error(e.span);
+        }
+        self.rvalue(x)
+    }
+
+    fn ident(&mut self, name: &str, span: Span) -> Expr {
+        match self.scopes.lookup(name).cloned() {
+            Some(Symbol::Var {
+                var,
+                ty,
+                space,
+                quals,
+            }) => lvalue(ExprKind::Var(var), ty, space, quals, span),
+            Some(Symbol::Func(id)) => {
+                let f = self.prog.function(id);
+                let sig = super::types::FnSig {
+                    ret: f.ret.clone(),
+                    params: f.params.iter().map(|p| p.ty.clone()).collect(),
+                    variadic: false,
+                };
+                Expr::rvalue(ExprKind::Func(id), Type::Function(Rc::new(sig)), span)
+            }
+            Some(Symbol::EnumConst(v)) => Expr::int(v, Type::INT, span),
+            Some(Symbol::Typedef { .. }) => {
+                self.error(
+                    span,
+                    format!("unexpected type name '{name}': expected expression"),
+                );
+                Expr::error(span)
+            }
+            None => {
+                self.error(span, format!("use of undeclared identifier '{name}'"));
+                Expr::error(span)
+            }
+        }
+    }
+
+    /// The type of an integer constant (C99 6.4.4.1): the first of the list
+    /// for its suffix and radix that can represent the value.
+    fn int_literal(&mut self, l: &ast::IntLiteral, span: Span) -> Expr {
+        let v = l.value;
+        let decimal = l.radix == 10;
+        let cands: &[Scalar] = match (l.unsigned, l.long > 0, decimal) {
+            (false, false, true) => &[Scalar::Int, Scalar::Long],
+            (false, false, false) => &[Scalar::Int, Scalar::UInt, Scalar::Long, Scalar::ULong],
+            (true, false, _) => &[Scalar::UInt, Scalar::ULong],
+            (false, true, true) => &[Scalar::Long],
+            (false, true, false) => &[Scalar::Long, Scalar::ULong],
+            (true, true, _) => &[Scalar::ULong],
+        };
+        if l.long > 1 {
+            self.error(span, "'long long' is not supported in OpenCL");
+        }
+        let fits = |s: &Scalar| {
+            let bits = s.size() * 8 - u64::from(s.is_signed());
+            bits >= 64 || v < (1u64 << bits)
+        };
+        let s = match cands.iter().find(|s| fits(s)) {
+            Some(s) => *s,
+            None => {
+                if decimal && !l.unsigned {
+                    self.warning(span, "integer literal is too large to be represented in a signed integer type, interpreting as unsigned");
+                }
+                Scalar::ULong
+            }
+        };
+        Expr::int(i128::from(v), Type::Scalar(s), span)
+    }
+
+    fn float_literal(&mut self, l: &ast::FloatLiteral, span: Span) -> Expr {
+        let (s, v) = match l.suffix {
+            FloatSuffix::F => (Scalar::Float, f64::from(l.value_f32)),
+            FloatSuffix::H => {
+                if !self.opts.fp16 {
+                    self.error(span, "half precision constant requires cl_khr_fp16");
+                    return Expr::error(span);
+                }
+                (Scalar::Half, l.value)
+            }
+            FloatSuffix::L => {
+                self.error(span, "'long double' is not supported in OpenCL");
+                return Expr::error(span);
+            }
+            FloatSuffix::None if self.opts.single_precision_constant => {
+                (Scalar::Float, f64::from(l.value_f32))
+            }
+            FloatSuffix::None if !self.opts.fp64 => {
+                let what = if self.opts.version >= 30 {
+                    "cl_khr_fp64 and __opencl_c_fp64"
+                } else {
+                    "cl_khr_fp64"
+                };
+                self.warning(
+                    span,
+                    format!(
+                        "double precision constant requires {what}, casting to single precision"
+                    ),
+                );
+                (Scalar::Float, f64::from(l.value_f32))
+            }
+            FloatSuffix::None => (Scalar::Double, l.value),
+        };
+        Expr::rvalue(ExprKind::FloatConst(v), Type::Scalar(s), span)
+    }
+
+    /// A string literal is an anonymous `constant char[n]` global.
+    fn string_literal(&mut self, s: &str, span: Span) -> Expr {
+        let bytes: Vec<u8> = s.bytes().chain(std::iter::once(0)).collect();
+        let ty = Type::Array(Rc::new(Type::CHAR), Some(bytes.len() as u64));
+        let gid = match self.strings.get(s) {
+            Some(g) => *g,
+            None => {
+                let g = GlobalId(self.prog.globals.len() as u32);
+                self.prog.globals.push(super::hir::Global {
+                    name: format!(".str.{}", self.strings.len()),
+                    ty: ty.clone(),
+                    space: AddrSpace::Constant,
+                    quals: Quals::CONST,
+                    is_static: true,
+                    init: Some(super::hir::ConstInit {
+                        bytes,
+                        relocs: Vec::new(),
+                    }),
+                    span,
+                });
+                self.strings.insert(s.to_string(), g);
+                g
+            }
+        };
+        lvalue(
+            ExprKind::Var(VarRef::Global(gid)),
+            ty,
+            AddrSpace::Constant,
+            Quals::CONST,
+            span,
+        )
+    }
+
+    pub fn sizeof(&mut self, ty: &Type, span: Span) -> Expr {
+        if ty.is_error() {
+            return Expr::error(span);
+        }
+        match self.prog.records.size_of(ty) {
+            Some(n) => Expr::int(i128::from(n), Type::SIZE_T, span),
+            None => {
+                let msg = if ty.is_void() {
+                    "invalid application of 'sizeof' to a void type".to_string()
+                } else {
+                    format!(
+                        "invalid application of 'sizeof' to an incomplete type {}",
+                        self.ty_str(ty)
+                    )
+                };
+                self.error(span, msg);
+                Expr::error(span)
+            }
+        }
+    }
+
+    fn alignof(&mut self, ty: &Type, span: Span) -> Expr {
+        if ty.is_error() {
+            return Expr::error(span);
+        }
+        let a = self.prog.records.align_of(ty);
+        Expr::int(i128::from(a), Type::SIZE_T, span)
+    }
+
+    fn vec_step(&mut self, ty: &Type, span: Span) -> Expr {
+        let n = match ty {
+            Type::Vector(_, n) => super::types::vector_storage_width(*n),
+            Type::Scalar(_) => 1,
+            Type::Error => return Expr::error(span),
+            _ => {
+                let msg = format!(
+                    "'vec_step' requires built-in scalar or vector type, {} invalid",
+                    self.ty_str(ty)
+                );
+                self.error(span, msg);
+                return Expr::error(span);
+            }
+        };
+        Expr::int(i128::from(n), Type::INT, span)
+    }
+
+    pub fn mark_address_taken(&mut self, e: &Expr) {
+        let mut cur = e;
+        loop {
+            match &cur.kind {
+                ExprKind::Var(VarRef::Local(id)) => {
+                    if let Some(fx) = self.fx.as_mut() {
+                        if let Some(l) = fx.func.locals.get_mut(id.0 as usize) {
+                            l.address_taken = true;
+                        }
+                    }
+                    return;
+                }
+                ExprKind::Member(b, _) | ExprKind::Swizzle(b, _) => cur = b,
+                _ => return,
+            }
+        }
+    }
+
+    fn unary(&mut self, op: UnaryOp, operand: &ast::Expr, span: Span) -> Expr {
+        match op {
+            // *p
+            UnaryOp::Deref => {
+                let p = self.value(operand);
+                self.deref(p, span)
+            }
+            // &x
+            UnaryOp::AddrOf => {
+                let x = self.expr(operand);
+                if x.ty.is_error() {
+                    return x;
+                }
+                if let ExprKind::Swizzle(..) = x.kind {
+                    self.error(span, "address of vector element requested");
+                    return Expr::error(span);
+                }
+                if let Type::Function(_) = x.ty {
+                    self.error(
+                        span,
+                        "taking the address of a function is not allowed in OpenCL",
+                    );
+                    return Expr::error(span);
+                }
+                if !x.is_lvalue() {
+                    let msg = format!(
+                        "cannot take the address of an rvalue of type {}",
+                        self.ty_str(&x.ty)
+                    );
+                    self.error(span, msg);
+                    return Expr::error(span);
+                }
+                self.mark_address_taken(&x);
+                let ty = Type::Pointer(Rc::new(Pointee {
+                    ty: x.ty.clone(),
+                    space: x.space,
+                    quals: x.quals,
+                }));
+                Expr::rvalue(ExprKind::AddrOf(Box::new(x)), ty, span)
+            }
+            // ++x, x--
+            UnaryOp::PreInc | UnaryOp::PreDec | UnaryOp::PostInc | UnaryOp::PostDec => {
+                let x = self.expr(operand);
+                if x.ty.is_error() {
+                    return x;
+                }
+                if !self.check_modifiable(&x, span) {
+                    return Expr::error(span);
+                }
+                if !(x.ty.is_arithmetic() || x.ty.is_pointer()) {
+                    let msg = format!("cannot increment value of type {}", self.ty_str(&x.ty));
+                    self.error(span, msg);
+                    return Expr::error(span);
+                }
+                let ty = x.ty.clone();
+                let inc = matches!(op, UnaryOp::PreInc | UnaryOp::PostInc);
+                let prefix = matches!(op, UnaryOp::PreInc | UnaryOp::PreDec);
+                Expr::rvalue(
+                    ExprKind::IncDec {
+                        inc,
+                        prefix,
+                        operand: Box::new(x),
+                    },
+                    ty,
+                    span,
+                )
+            }
+            UnaryOp::Plus | UnaryOp::Minus | UnaryOp::BitNot => {
+                let x = self.value(operand);
+                if x.ty.is_error() {
+                    return x;
+                }
+                let ok = if op == UnaryOp::BitNot {
+                    x.ty.is_integer_like()
+                } else {
+                    x.ty.is_arithmetic()
+                };
+                if !ok || !self.half_ok(&x.ty, span) {
+                    if ok {
+                        return Expr::error(span);
+                    }
+                    let msg = format!(
+                        "invalid argument type {} to unary expression",
+                        self.ty_str(&x.ty)
+                    );
+                    self.error(span, msg);
+                    return Expr::error(span);
+                }
+                let ty = match &x.ty {
+                    Type::Scalar(s) => Type::Scalar(promote(*s)),
+                    t => t.clone(),
+                };
+                let x = self.arith_convert(x, &ty);
+                let uop = match op {
+                    UnaryOp::Plus => UnOp::Plus,
+                    UnaryOp::Minus => UnOp::Neg,
+                    _ => UnOp::BitNot,
+                };
+                Expr::rvalue(ExprKind::Unary(uop, Box::new(x)), ty, span)
+            }
+            // !x: int, or a signed vector of -1/0 (spec 6.3.h)
+            UnaryOp::Not => {
+                let x = self.value(operand);
+                if x.ty.is_error() {
+                    return x;
+                }
+                if !(x.ty.is_arithmetic() || x.ty.is_pointer()) {
+                    let msg = format!(
+                        "invalid argument type {} to unary expression",
+                        self.ty_str(&x.ty)
+                    );
+                    self.error(span, msg);
+                    return Expr::error(span);
+                }
+                if x.ty.is_vector() && x.ty.is_float_like() {
+                    let msg = format!(
+                        "invalid argument type {} to unary expression",
+                        self.ty_str(&x.ty)
+                    );
+                    self.error(span, msg);
+                    return Expr::error(span);
+                }
+                let ty = Self::bool_result(&x.ty);
+                Expr::rvalue(ExprKind::Unary(UnOp::LogNot, Box::new(x)), ty, span)
+            }
+        }
+    }
+
+    /// `half` arithmetic needs cl_khr_fp16 (pointers to half do not).
+    pub fn half_ok(&mut self, ty: &Type, span: Span) -> bool {
+        if ty.elem() == Some(Scalar::Half) && !self.opts.fp16 {
+            self.error(
+                span,
+                "arithmetic on type 'half' requires the cl_khr_fp16 extension",
+            );
+            return false;
+        }
+        true
+    }
+
+    pub fn deref(&mut self, p: Expr, span: Span) -> Expr {
+        match &p.ty {
+            Type::Pointer(pt) => {
+                if pt.ty.is_void() {
+                    self.error(span, "dereferencing a 'void *' pointer is not allowed");
+                    return Expr::error(span);
+                }
+                let (ty, space, quals) = (pt.ty.clone(), pt.space, pt.quals);
+                lvalue(ExprKind::Deref(Box::new(p)), ty, space, quals, span)
+            }
+            Type::Error => p,
+            _ => {
+                let msg = format!(
+                    "indirection requires pointer operand ({} invalid)",
+                    self.ty_str(&p.ty)
+                );
+                self.error(span, msg);
+                Expr::error(span)
+            }
+        }
+    }
+
+    /// An lvalue that may be assigned: not const, not in constant space
+    /// (spec 6.7.3: "writing to such a variable results in a compile-time error").
+    pub fn check_modifiable(&mut self, x: &Expr, span: Span) -> bool {
+        if x.ty.is_error() {
+            return false;
+        }
+        if !x.is_lvalue() {
+            self.error(span, "expression is not assignable");
+            return false;
+        }
+        if x.ty.is_array() {
+            let msg = format!("array type {} is not assignable", self.ty_str(&x.ty));
+            self.error(span, msg);
+            return false;
+        }
+        if x.space == AddrSpace::Constant {
+            self.error(span, "read-only variable is not assignable: objects in the constant address space are read-only");
+            return false;
+        }
+        if x.quals.konst {
+            let msg = match &x.kind {
+                ExprKind::Var(_) => {
+                    "cannot assign to variable with const-qualified type".to_string()
+                }
+                _ => "read-only variable is not assignable".to_string(),
+            };
+            self.error(span, msg);
+            return false;
+        }
+        if let ExprKind::Swizzle(_, lanes) = &x.kind {
+            let mut seen = [false; 16];
+            for &l in lanes {
+                if seen[l as usize % 16] {
+                    self.error(
+                        span,
+                        "vector is not assignable (contains duplicate components)",
+                    );
+                    return false;
+                }
+                seen[l as usize % 16] = true;
+            }
+        }
+        true
+    }
+
+    fn binary(&mut self, op: BinaryOp, lhs: &ast::Expr, rhs: &ast::Expr, span: Span) -> Expr {
+        if op == BinaryOp::Comma {
+            let l = self.value(lhs);
+            let r = self.value(rhs);
+            let ty = r.ty.clone();
+            return Expr::rvalue(ExprKind::Comma(Box::new(l), Box::new(r)), ty, span);
+        }
+        let l = self.value(lhs);
+        let r = self.value(rhs);
+        self.binary_values(op, l, r, span)
+    }
+
+    pub fn binop(op: BinaryOp) -> BinOp {
+        match op {
+            BinaryOp::Mul => BinOp::Mul,
+            BinaryOp::Div => BinOp::Div,
+            BinaryOp::Rem => BinOp::Rem,
+            BinaryOp::Add => BinOp::Add,
+            BinaryOp::Sub => BinOp::Sub,
+            BinaryOp::Shl => BinOp::Shl,
+            BinaryOp::Shr => BinOp::Shr,
+            BinaryOp::Lt => BinOp::Lt,
+            BinaryOp::Gt => BinOp::Gt,
+            BinaryOp::Le => BinOp::Le,
+            BinaryOp::Ge => BinOp::Ge,
+            BinaryOp::Eq => BinOp::Eq,
+            BinaryOp::Ne => BinOp::Ne,
+            BinaryOp::BitAnd => BinOp::BitAnd,
+            BinaryOp::BitXor => BinOp::BitXor,
+            BinaryOp::BitOr => BinOp::BitOr,
+            BinaryOp::LogAnd | BinaryOp::Comma => BinOp::LogAnd,
+            BinaryOp::LogOr => BinOp::LogOr,
+        }
+    }
+
+    /// `l op r` on rvalues; also the operation of `l op= r`.
+    pub fn binary_values(&mut self, op: BinaryOp, l: Expr, r: Expr, span: Span) -> Expr {
+        if l.ty.is_error() || r.ty.is_error() {
+            return Expr::error(span);
+        }
+        let bop = Self::binop(op);
+        use BinaryOp as B;
+        // Pointer arithmetic and comparison (C99 6.5.6, 6.5.8, 6.5.9).
+        if l.ty.is_pointer() || r.ty.is_pointer() {
+            return self.pointer_binary(op, l, r, span);
+        }
+        if !self.half_ok(&l.ty, span) || !self.half_ok(&r.ty, span) {
+            return Expr::error(span);
+        }
+        let invalid = |c: &mut Self, l: &Expr, r: &Expr| {
+            let msg = format!(
+                "invalid operands to binary expression ({} and {})",
+                c.ty_str(&l.ty),
+                c.ty_str(&r.ty)
+            );
+            c.error(span, msg);
+            Expr::error(span)
+        };
+        if !l.ty.is_arithmetic() || !r.ty.is_arithmetic() {
+            return invalid(self, &l, &r);
+        }
+        match op {
+            // a << b: the type of the promoted left operand (spec 6.3.j)
+            B::Shl | B::Shr => {
+                if !l.ty.is_integer_like() || !r.ty.is_integer_like() {
+                    return invalid(self, &l, &r);
+                }
+                let ty = match &l.ty {
+                    Type::Scalar(s) => Type::Scalar(promote(*s)),
+                    t => t.clone(),
+                };
+                if r.ty.is_vector() && (!ty.is_vector() || r.ty.width() != ty.width()) {
+                    return invalid(self, &l, &r);
+                }
+                let rt = match (&ty, &r.ty) {
+                    (Type::Vector(e, n), Type::Scalar(_)) => Type::Vector(*e, *n),
+                    (_, Type::Scalar(s)) => Type::Scalar(promote(*s)),
+                    (_, t) => t.clone(),
+                };
+                let l = self.arith_convert(l, &ty);
+                let r = self.arith_convert(r, &rt);
+                Expr::rvalue(ExprKind::Binary(bop, Box::new(l), Box::new(r)), ty, span)
+            }
+            // a && b on scalars: short-circuit, int result
+            B::LogAnd | B::LogOr if !l.ty.is_vector() && !r.ty.is_vector() => Expr::rvalue(
+                ExprKind::Binary(bop, Box::new(l), Box::new(r)),
+                Type::INT,
+                span,
+            ),
+            _ => {
+                let Some((l, r, ty)) = self.usual_arith(l, r, op.as_str(), span) else {
+                    return Expr::error(span);
+                };
+                match op {
+                    B::Rem | B::BitAnd | B::BitOr | B::BitXor if !ty.is_integer_like() => {
+                        invalid(self, &l, &r)
+                    }
+                    B::Lt | B::Gt | B::Le | B::Ge | B::Eq | B::Ne | B::LogAnd | B::LogOr => {
+                        if matches!(op, B::LogAnd | B::LogOr) && ty.is_float_like() {
+                            return invalid(self, &l, &r);
+                        }
+                        let rt = Self::bool_result(&ty);
+                        Expr::rvalue(ExprKind::Binary(bop, Box::new(l), Box::new(r)), rt, span)
+                    }
+                    _ => Expr::rvalue(ExprKind::Binary(bop, Box::new(l), Box::new(r)), ty, span),
+                }
+            }
+        }
+    }
+
+    fn pointer_binary(&mut self, op: BinaryOp, l: Expr, r: Expr, span: Span) -> Expr {
+        use BinaryOp as B;
+        let invalid = |c: &mut Self, l: &Expr, r: &Expr| {
+            let msg = format!(
+                "invalid operands to binary expression ({} and {})",
+                c.ty_str(&l.ty),
+                c.ty_str(&r.ty)
+            );
+            c.error(span, msg);
+            Expr::error(span)
+        };
+        match op {
+            // p + i, i + p, p - i
+            B::Add | B::Sub
+                if l.ty.is_pointer() && r.ty.is_integer()
+                    || (op == B::Add && r.ty.is_pointer() && l.ty.is_integer()) =>
+            {
+                let (p, i) = if l.ty.is_pointer() { (l, r) } else { (r, l) };
+                if let Some(pt) = p.ty.pointee() {
+                    if self.prog.records.size_of(&pt.ty).is_none() && !pt.ty.is_error() {
+                        let msg = format!(
+                            "arithmetic on a pointer to an incomplete type {}",
+                            self.ty_str(&pt.ty)
+                        );
+                        self.error(span, msg);
+                        return Expr::error(span);
+                    }
+                }
+                let ty = p.ty.clone();
+                let i = self.arith_convert(i, &Type::LONG);
+                let i = if op == B::Sub {
+                    Expr::rvalue(ExprKind::Unary(UnOp::Neg, Box::new(i)), Type::LONG, span)
+                } else {
+                    i
+                };
+                Expr::rvalue(ExprKind::PtrAdd(Box::new(p), Box::new(i)), ty, span)
+            }
+            // p - q
+            B::Sub if l.ty.is_pointer() && r.ty.is_pointer() => {
+                let (Some(a), Some(b)) = (l.ty.pointee(), r.ty.pointee()) else {
+                    return invalid(self, &l, &r);
+                };
+                if a.ty != b.ty
+                    || (a.space != b.space
+                        && super::addrspace::implicit_conversion(a.space, b.space).is_err()
+                        && super::addrspace::implicit_conversion(b.space, a.space).is_err())
+                {
+                    return invalid(self, &l, &r);
+                }
+                Expr::rvalue(
+                    ExprKind::PtrDiff(Box::new(l), Box::new(r)),
+                    Type::LONG,
+                    span,
+                )
+            }
+            // p < q, p == 0
+            B::Lt | B::Gt | B::Le | B::Ge | B::Eq | B::Ne => {
+                let (l, r) = if l.ty.is_pointer() && r.ty.is_pointer() {
+                    let (a, b) = (l.ty.pointee().cloned(), r.ty.pointee().cloned());
+                    let (Some(a), Some(b)) = (a, b) else {
+                        return invalid(self, &l, &r);
+                    };
+                    if a.space != b.space {
+                        // One side must convert to the other (generic).
+                        if super::addrspace::implicit_conversion(a.space, b.space).is_ok() {
+                            let t = r.ty.clone();
+                            (self.assign_convert(l, &t, Ctx::Init), r)
+                        } else if super::addrspace::implicit_conversion(b.space, a.space).is_ok() {
+                            let t = l.ty.clone();
+                            let r = self.assign_convert(r, &t, Ctx::Init);
+                            (l, r)
+                        } else {
+                            let msg = format!("comparison between ({} and {}) which are pointers to non-overlapping address spaces", self.ty_str(&l.ty), self.ty_str(&r.ty));
+                            self.error(span, msg);
+                            return Expr::error(span);
+                        }
+                    } else {
+                        (l, r)
+                    }
+                } else if l.ty.is_pointer() && self.is_null_constant(&r) {
+                    let t = l.ty.clone();
+                    (l, cast(r, CastKind::NullToPointer, t))
+                } else if r.ty.is_pointer() && self.is_null_constant(&l) {
+                    let t = r.ty.clone();
+                    (cast(l, CastKind::NullToPointer, t), r)
+                } else {
+                    return invalid(self, &l, &r);
+                };
+                Expr::rvalue(
+                    ExprKind::PtrCmp(Self::binop(op), Box::new(l), Box::new(r)),
+                    Type::INT,
+                    span,
+                )
+            }
+            // p && q
+            B::LogAnd | B::LogOr if l.ty.is_c_scalar() && r.ty.is_c_scalar() => Expr::rvalue(
+                ExprKind::Binary(Self::binop(op), Box::new(l), Box::new(r)),
+                Type::INT,
+                span,
+            ),
+            _ => invalid(self, &l, &r),
+        }
+    }
+
+    // a = b, a += b
+    fn assign(
+        &mut self,
+        op: Option<BinaryOp>,
+        lhs: &ast::Expr,
+        rhs: &ast::Expr,
+        span: Span,
+    ) -> Expr {
+        let l = self.expr(lhs);
+        let r = self.value(rhs);
+        if l.ty.is_error() || r.ty.is_error() {
+            return Expr::error(span);
+        }
+        if !self.check_modifiable(&l, lhs.span) {
+            return Expr::error(span);
+        }
+        let ty = l.ty.clone();
+        match op {
+            None => {
+                let r = self.assign_convert(r, &ty, Ctx::Assign);
+                Expr::rvalue(
+                    ExprKind::Assign {
+                        op: None,
+                        op_ty: ty.clone(),
+                        lhs: Box::new(l),
+                        rhs: Box::new(r),
+                    },
+                    ty,
+                    span,
+                )
+            }
+            Some(op) => {
+                // The operation as `l op r` on l's value, then back to l's type.
+                let lv = self.rvalue(l.clone());
+                let res = self.binary_values(op, lv, r, span);
+                if res.ty.is_error() {
+                    return res;
+                }
+                let (op_ty, rhs) = match res.kind {
+                    ExprKind::Binary(_, _, r) => (res.ty.clone(), *r),
+                    ExprKind::PtrAdd(_, i) => (ty.clone(), *i),
+                    _ => {
+                        self.error(span, "invalid compound assignment");
+                        return Expr::error(span);
+                    }
+                };
+                if ty.is_vector() && !op_ty.is_vector() {
+                    return Expr::error(span);
+                }
+                if ty.is_vector() && op_ty != ty {
+                    let msg = format!(
+                        "assigning to {} from incompatible type {}",
+                        self.ty_str(&ty),
+                        self.ty_str(&op_ty)
+                    );
+                    self.error(span, msg);
+                    return Expr::error(span);
+                }
+                Expr::rvalue(
+                    ExprKind::Assign {
+                        op: Some(Self::binop(op)),
+                        op_ty,
+                        lhs: Box::new(l),
+                        rhs: Box::new(rhs),
+                    },
+                    ty,
+                    span,
+                )
+            }
+        }
+    }
+
+    // c ? a : b
+    fn conditional(
+        &mut self,
+        cond: &ast::Expr,
+        then: &ast::Expr,
+        else_: &ast::Expr,
+        span: Span,
+    ) -> Expr {
+        let c = self.value(cond);
+        let a = self.value(then);
+        let b = self.value(else_);
+        if c.ty.is_error() || a.ty.is_error() || b.ty.is_error() {
+            return Expr::error(span);
+        }
+        // Vector condition: element-wise select (spec 6.3.i).
+        if c.ty.is_vector() {
+            if !c.ty.is_integer_like() {
+                self.error(c.span, "used type where integer vector is required");
+                return Expr::error(span);
+            }
+            let Some((a, b, ty)) = self.usual_arith(a, b, "?:", span) else {
+                return Expr::error(span);
+            };
+            if !ty.is_vector() || ty.width() != c.ty.width() {
+                let msg = format!("vector condition type {} and result type {} do not have the same number of elements", self.ty_str(&c.ty), self.ty_str(&ty));
+                self.error(span, msg);
+                return Expr::error(span);
+            }
+            return Expr::rvalue(
+                ExprKind::Cond(Box::new(c), Box::new(a), Box::new(b)),
+                ty,
+                span,
+            );
+        }
+        let c = self.condition(c);
+        let (a, b, ty) = if a.ty.is_arithmetic() && b.ty.is_arithmetic() {
+            match self.usual_arith(a, b, "?:", span) {
+                Some(x) => x,
+                None => return Expr::error(span),
+            }
+        } else if a.ty == b.ty {
+            let t = a.ty.clone();
+            (a, b, t)
+        } else if a.ty.is_pointer() && self.is_null_constant(&b) {
+            let t = a.ty.clone();
+            let b = cast(b, CastKind::NullToPointer, t.clone());
+            (a, b, t)
+        } else if b.ty.is_pointer() && self.is_null_constant(&a) {
+            let t = b.ty.clone();
+            let a = cast(a, CastKind::NullToPointer, t.clone());
+            (a, b, t)
+        } else if let (Some(p), Some(q)) = (a.ty.pointee().cloned(), b.ty.pointee().cloned()) {
+            // Pointers into different spaces meet in generic, if both convert.
+            let space = if p.space == q.space {
+                p.space
+            } else if super::addrspace::implicit_conversion(p.space, q.space).is_ok() {
+                q.space
+            } else if super::addrspace::implicit_conversion(q.space, p.space).is_ok() {
+                p.space
+            } else {
+                let msg = format!("conditional operator with the second and third operands of type ({} and {}) which are pointers to non-overlapping address spaces", self.ty_str(&a.ty), self.ty_str(&b.ty));
+                self.error(span, msg);
+                return Expr::error(span);
+            };
+            let ty = if p.ty == q.ty || q.ty.is_void() {
+                p.ty.clone()
+            } else if p.ty.is_void() {
+                q.ty.clone()
+            } else {
+                self.warning(span, "pointer type mismatch in conditional expression");
+                Type::Void
+            };
+            let t = Type::Pointer(Rc::new(Pointee {
+                ty,
+                space,
+                quals: p.quals.union(q.quals),
+            }));
+            let a = self.assign_convert(a, &t, Ctx::Init);
+            let b = self.assign_convert(b, &t, Ctx::Init);
+            (a, b, t)
+        } else {
+            let msg = format!(
+                "incompatible operand types ({} and {})",
+                self.ty_str(&a.ty),
+                self.ty_str(&b.ty)
+            );
+            self.error(span, msg);
+            return Expr::error(span);
+        };
+        Expr::rvalue(
+            ExprKind::Cond(Box::new(c), Box::new(a), Box::new(b)),
+            ty,
+            span,
+        )
+    }
+
+    // (T)e
+    fn cast_expr(&mut self, t: &ast::TypeName, e: &ast::Expr, span: Span) -> Expr {
+        let qt = self.type_name(t);
+        let x = self.value(e);
+        self.explicit_cast(x, qt.ty, span)
+    }
+
+    pub fn explicit_cast(&mut self, x: Expr, to: Type, span: Span) -> Expr {
+        if x.ty.is_error() || to.is_error() {
+            return Expr::error(span);
+        }
+        let from = x.ty.clone();
+        let bad = |c: &mut Self| {
+            let msg = format!(
+                "invalid conversion between {} and {}",
+                c.ty_str(&from),
+                c.ty_str(&to)
+            );
+            c.error(span, msg);
+            Expr::error(span)
+        };
+        let e = match (&from, &to) {
+            // (void)x
+            (_, Type::Void) => cast(x, CastKind::ToVoid, Type::Void),
+            _ if from == to => cast(x, CastKind::NoOp, to.clone()),
+            (Type::Scalar(a), Type::Scalar(b)) => cast(x, scalar_cast_kind(*a, *b), to.clone()),
+            // (float4)1.0f: convert, then replicate (spec 6.2.2)
+            (Type::Scalar(_), Type::Vector(..)) => self.arith_convert(x, &to),
+            // (int4)f4 is illegal: use convert_int4 (spec 6.2.2)
+            (Type::Vector(..), Type::Vector(..) | Type::Scalar(_)) | (Type::Scalar(_), _)
+                if !to.is_pointer() =>
+            {
+                return bad(self)
+            }
+            // (global int *)p: address-space rules (spec 6.7.1)
+            (Type::Pointer(p), Type::Pointer(q)) => {
+                if let Err(err) = explicit_cast(p.space, q.space) {
+                    let msg = format!(
+                        "casting {} to type {} changes address space of pointer",
+                        self.ty_str(&from),
+                        self.ty_str(&to)
+                    );
+                    self.error(span, msg);
+                    self.note(span, err.message(p.space, q.space, true));
+                    return Expr::error(span);
+                }
+                let kind = match (p.space, q.space) {
+                    (a, b) if a == b => CastKind::Bitcast,
+                    (_, AddrSpace::Generic) => CastKind::ToGeneric,
+                    _ => CastKind::FromGeneric,
+                };
+                if kind == CastKind::Bitcast {
+                    cast(x, kind, to.clone())
+                } else {
+                    let mid = Type::Pointer(Rc::new(Pointee {
+                        ty: p.ty.clone(),
+                        space: q.space,
+                        quals: p.quals,
+                    }));
+                    let x = cast(x, kind, mid);
+                    cast(x, CastKind::Bitcast, to.clone())
+                }
+            }
+            (Type::Pointer(_), Type::Scalar(s)) if s.is_integer() => {
+                cast(x, CastKind::PointerToInt, to.clone())
+            }
+            (Type::Scalar(s), Type::Pointer(_)) if s.is_integer() => {
+                if self.is_null_constant(&x) {
+                    cast(x, CastKind::NullToPointer, to.clone())
+                } else {
+                    cast(x, CastKind::IntToPointer, to.clone())
+                }
+            }
+            _ => {
+                let msg = format!(
+                    "used type {} where arithmetic or pointer type is required",
+                    self.ty_str(&to)
+                );
+                self.error(span, msg);
+                return Expr::error(span);
+            }
+        };
+        Expr { span, ..e }
+    }
+
+    // (float4)(a, b.xy, c): parts are scalars or vectors; lanes must add up (spec 6.1.6)
+    fn vector_literal(&mut self, t: &ast::TypeName, elems: &[ast::Expr], span: Span) -> Expr {
+        let ty = self.type_name(t).ty;
+        let parts: Vec<Expr> = elems.iter().map(|e| self.value(e)).collect();
+        if ty.is_error() || parts.iter().any(|p| p.ty.is_error()) {
+            return Expr::error(span);
+        }
+        let Type::Vector(elem, n) = ty else {
+            // `(int)(x)` parsed as a vector literal of a non-vector typedef.
+            if let [one] = parts.as_slice() {
+                return self.explicit_cast(one.clone(), ty, span);
+            }
+            self.error(span, "vector literal of a non-vector type");
+            return Expr::error(span);
+        };
+        if !self.half_ok(&ty, span) {
+            return Expr::error(span);
+        }
+        // (float4)(x): a single scalar is converted and replicated.
+        if let [one] = parts.as_slice() {
+            if one.ty.is_scalar() {
+                let e = self.arith_convert(one.clone(), &ty);
+                return Expr { span, ..e };
+            }
+        }
+        let mut lanes = 0u32;
+        let mut out = Vec::new();
+        for p in parts {
+            match &p.ty {
+                Type::Scalar(_) => {
+                    lanes += 1;
+                    let e = self.arith_convert(p, &Type::Scalar(elem));
+                    out.push(e);
+                }
+                Type::Vector(e, m) if *e == elem => {
+                    lanes += u32::from(*m);
+                    out.push(p);
+                }
+                _ => {
+                    let msg = format!(
+                        "invalid operand of type {} in vector literal of type {}",
+                        self.ty_str(&p.ty),
+                        self.ty_str(&ty)
+                    );
+                    self.error(p.span, msg);
+                    return Expr::error(span);
+                }
+            }
+        }
+        if lanes != u32::from(n) {
+            let msg = if lanes < u32::from(n) {
+                format!("too few elements in vector initialization (expected {n} elements, have {lanes})")
+            } else {
+                format!(
+                    "excess elements in vector initializer (expected {n} elements, have {lanes})"
+                )
+            };
+            self.error(span, msg);
+            return Expr::error(span);
+        }
+        Expr::rvalue(ExprKind::VectorLit(out), ty, span)
+    }
+
+    // a[i]
+    fn index(&mut self, base: &ast::Expr, index: &ast::Expr, span: Span) -> Expr {
+        let b = self.expr(base);
+        // v[i] on a vector: constant lane (clang's extension)
+        if b.ty.is_vector() {
+            let i = self.value(index);
+            let n = b.ty.width();
+            return match self.const_int(&i) {
+                Some(k) if k >= 0 && (k as u8) < n => self.swizzle_of(b, vec![k as u8], span),
+                Some(_) => {
+                    self.error(index.span, "vector index out of range");
+                    Expr::error(span)
+                }
+                None => {
+                    self.error(
+                        index.span,
+                        "a vector may only be subscripted with a constant index",
+                    );
+                    Expr::error(span)
+                }
+            };
+        }
+        let b = self.rvalue(b);
+        let i = self.value(index);
+        if b.ty.is_error() || i.ty.is_error() {
+            return Expr::error(span);
+        }
+        let (p, i) = if b.ty.is_pointer() { (b, i) } else { (i, b) };
+        if !p.ty.is_pointer() || !i.ty.is_integer() {
+            self.error(
+                span,
+                "subscripted value is not an array, pointer, or vector",
+            );
+            return Expr::error(span);
+        }
+        let sum = self.pointer_binary(BinaryOp::Add, p, i, span);
+        if sum.ty.is_error() {
+            return sum;
+        }
+        self.deref(sum, span)
+    }
+
+    fn swizzle_of(&mut self, base: Expr, lanes: Vec<u8>, span: Span) -> Expr {
+        let elem = base.ty.elem().unwrap_or(Scalar::Int);
+        let ty = Type::vec_or_scalar(elem, lanes.len() as u8);
+        let cat = base.cat;
+        let (space, quals) = (base.space, base.quals);
+        Expr {
+            kind: ExprKind::Swizzle(Box::new(base), lanes),
+            ty,
+            cat,
+            space,
+            quals,
+            span,
+        }
+    }
+
+    // s.f, p->f, v.xyz / v.s01 / v.lo (spec 6.1.7)
+    fn member(
+        &mut self,
+        base: &ast::Expr,
+        member: &crate::source::Spanned<String>,
+        arrow: bool,
+        span: Span,
+    ) -> Expr {
+        let mut b = self.expr(base);
+        if b.ty.is_error() {
+            return b;
+        }
+        if arrow {
+            let p = self.rvalue(b);
+            if !matches!(&p.ty, Type::Pointer(pt) if pt.ty.is_record()) {
+                let msg = format!(
+                    "member reference type {} is not a pointer to a structure or union",
+                    self.ty_str(&p.ty)
+                );
+                self.error(span, msg);
+                return Expr::error(span);
+            }
+            b = self.deref(p, span);
+        }
+        match &b.ty {
+            Type::Record(r) => {
+                let r = *r;
+                match self.find_field(r, &member.node) {
+                    Some(path) => {
+                        let mut cur = b;
+                        for i in path {
+                            let f = &self
+                                .prog
+                                .records
+                                .get(match &cur.ty {
+                                    Type::Record(r) => *r,
+                                    _ => r,
+                                })
+                                .fields[i];
+                            let ty = f.ty.clone();
+                            let (cat, space, quals) = (cur.cat, cur.space, cur.quals);
+                            cur = Expr {
+                                kind: ExprKind::Member(Box::new(cur), i),
+                                ty,
+                                cat,
+                                space,
+                                quals,
+                                span,
+                            };
+                        }
+                        cur
+                    }
+                    None => {
+                        let msg = format!(
+                            "no member named '{}' in {}",
+                            member.node,
+                            self.ty_str(&b.ty)
+                        );
+                        self.error(member.span, msg);
+                        Expr::error(span)
+                    }
+                }
+            }
+            Type::Vector(_, n) => {
+                let n = *n;
+                match self.swizzle_lanes(&member.node, n, member.span, &b.ty) {
+                    Some(lanes) => self.swizzle_of(b, lanes, span),
+                    None => Expr::error(span),
+                }
+            }
+            _ => {
+                let msg = format!(
+                    "member reference base type {} is not a structure or union",
+                    self.ty_str(&b.ty)
+                );
+                self.error(span, msg);
+                Expr::error(span)
+            }
+        }
+    }
+
+    /// The field indices leading to `name`, through anonymous members.
+    fn find_field(&self, r: super::types::RecordId, name: &str) -> Option<Vec<usize>> {
+        let def = self.prog.records.get(r);
+        for (i, f) in def.fields.iter().enumerate() {
+            if f.name.as_deref() == Some(name) {
+                return Some(vec![i]);
+            }
+            if f.name.is_none() {
+                if let Type::Record(inner) = f.ty {
+                    if let Some(mut p) = self.find_field(inner, name) {
+                        p.insert(0, i);
+                        return Some(p);
+                    }
+                }
+            }
+        }
+        None
+    }
+
+    /// Lanes named by a swizzle: `xyzw`/`rgba` (first four), `s0`–`sF`,
+    /// `lo`, `hi`, `even`, `odd`.
+    fn swizzle_lanes(&mut self, name: &str, n: u8, span: Span, ty: &Type) -> Option<Vec<u8>> {
+        let storage = if n == 3 { 4 } else { n };
+        let lanes: Vec<u8> = match name {
+            "lo" => (0..storage / 2).collect(),
+            "hi" => (storage / 2..storage).collect(),
+            "even" => (0..storage).step_by(2).collect(),
+            "odd" => (1..storage).step_by(2).collect(),
+            _ if name.starts_with(['s', 'S']) && name.len() > 1 => {
+                let mut v = Vec::new();
+                for c in name[1..].chars() {
+                    let Some(d) = c.to_digit(16) else {
+                        self.error(span, format!("illegal vector component name '{c}'"));
+                        return None;
+                    };
+                    v.push(d as u8);
+                }
+                v
+            }
+            _ => {
+                let xyzw = name.chars().all(|c| "xyzw".contains(c));
+                let rgba = name.chars().all(|c| "rgba".contains(c));
+                if !xyzw && !rgba {
+                    let bad = name
+                        .chars()
+                        .find(|c| !"xyzwrgba".contains(*c))
+                        .unwrap_or('?');
+                    self.error(span, format!("illegal vector component name '{bad}'"));
+                    return None;
+                }
+                let set = if xyzw { "xyzw" } else { "rgba" };
+                name.chars()
+                    .map(|c| set.find(c).unwrap_or(0) as u8)
+                    .collect()
+            }
+        };
+        let lo_hi = matches!(name, "lo" | "hi" | "even" | "odd");
+        if lanes.iter().any(|&l| l >= n) && !(lo_hi && n == 3) {
+            let msg = format!("vector component access exceeds type {}", self.ty_str(ty));
+            self.error(span, msg);
+            return None;
+        }
+        let w = lanes.len() as u8;
+        if w != 1 && !is_vector_width(w) {
+            self.error(span, format!("vector swizzle of length {w} is invalid"));
+            return None;
+        }
+        Some(lanes)
+    }
+}

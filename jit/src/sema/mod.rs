@@ -1,0 +1,213 @@
+//! Semantic analysis: the AST in, the typed HIR ([`hir::Program`]) out.
+//!
+//! One [`Checker`] walks the translation unit once, in order, as C requires:
+//! declarations enter scopes (`decl.rs`), function bodies are checked
+//! statement by statement (`stmt.rs`), expressions get types, value
+//! categories and explicit conversions (`expr.rs`, `conv.rs`), constant
+//! expressions are folded (`consteval.rs`) and built-in calls are resolved to
+//! one overload (`builtins/`). The address-space rules of the OpenCL C
+//! specification (`addrspace.rs`) are enforced where each construct is
+//! checked, with the spec's words in the message.
+//!
+//! Errors are collected in the [`Diagnostics`] sink; a failed expression gets
+//! the poison type [`types::Type::Error`], which every check accepts silently,
+//! so one mistake gives one diagnostic.
+#![forbid(unsafe_code)]
+
+pub mod addrspace;
+pub mod builtins;
+mod call;
+mod consteval;
+mod conv;
+mod decl;
+mod expr;
+pub mod hir;
+mod init;
+mod scope;
+mod stmt;
+pub mod types;
+
+use crate::diag::Diagnostics;
+use crate::features;
+use crate::options::ClStd;
+use crate::parse::ast;
+use crate::source::Span;
+use addrspace::AddrSpace;
+use builtins::BuiltinEnv;
+use hir::{FuncId, Function, Program};
+use scope::Scopes;
+use std::collections::HashMap;
+
+/// What the language version and the device allow.
+#[derive(Clone, Debug)]
+pub struct SemaOptions {
+    /// OpenCL C version times 10: 10, 11, 12, 20, 30.
+    pub version: u32,
+    /// `double` (cl_khr_fp64 / `__opencl_c_fp64`).
+    pub fp64: bool,
+    /// `half` arithmetic (cl_khr_fp16).
+    pub fp16: bool,
+    /// The generic address space (2.0, or 3.0 with `__opencl_c_generic_address_space`).
+    pub generic_address_space: bool,
+    /// Program-scope `global` variables and `static` locals (2.0, or 3.0 with
+    /// `__opencl_c_program_scope_global_variables`).
+    pub program_scope_globals: bool,
+    /// Work-group collective functions (2.0, or 3.0 with the feature).
+    pub work_group_collectives: bool,
+    /// Extensions the device advertises.
+    pub extensions: Vec<String>,
+    /// `-cl-single-precision-constant`: unsuffixed floating constants are `float`.
+    pub single_precision_constant: bool,
+}
+
+impl SemaOptions {
+    /// The options for a `-cl-std` with what `features.rs` says the device
+    /// advertises: turning a feature on there enables it here.
+    pub fn for_std(std: ClStd) -> SemaOptions {
+        let has_feature = |n: &str| features::OPENCL_C_FEATURES.iter().any(|f| f.name == n);
+        let has_ext = |n: &str| features::EXTENSIONS.iter().any(|f| f.name == n);
+        let version = std.version() / 10;
+        let cl20 = version == 20;
+        let cl30 = version == 30;
+        SemaOptions {
+            version,
+            fp64: if cl30 {
+                has_feature("__opencl_c_fp64")
+            } else {
+                has_ext("cl_khr_fp64")
+            },
+            fp16: has_ext("cl_khr_fp16"),
+            generic_address_space: cl20
+                || (cl30 && has_feature("__opencl_c_generic_address_space")),
+            program_scope_globals: cl20
+                || (cl30 && has_feature("__opencl_c_program_scope_global_variables")),
+            work_group_collectives: cl20
+                || (cl30 && has_feature("__opencl_c_work_group_collective_functions")),
+            extensions: features::EXTENSIONS
+                .iter()
+                .map(|e| e.name.to_string())
+                .collect(),
+            single_precision_constant: false,
+        }
+    }
+
+    fn builtin_env(&self) -> BuiltinEnv {
+        BuiltinEnv {
+            version: self.version,
+            fp64: self.fp64,
+            fp16: self.fp16,
+            generic: self.generic_address_space,
+            wg_collective: self.work_group_collectives,
+            extensions: self.extensions.clone(),
+        }
+    }
+
+    /// Where a pointer with no address space on its pointee points: the
+    /// generic space where it exists, else private (spec 6.7.1).
+    pub fn default_pointee_space(&self) -> AddrSpace {
+        if self.generic_address_space {
+            AddrSpace::Generic
+        } else {
+            AddrSpace::Private
+        }
+    }
+}
+
+/// Check a translation unit. The program is complete even after errors
+/// (poisoned parts have `Type::Error`); callers look at `diags` first.
+pub fn check(tu: &ast::TranslationUnit, opts: &SemaOptions, diags: &mut Diagnostics) -> Program {
+    let mut c = Checker::new(opts, diags);
+    for item in &tu.items {
+        match item {
+            ast::ExternalDecl::Function(f) => c.function_def(f),
+            ast::ExternalDecl::Declaration(d) => c.file_declaration(d),
+            ast::ExternalDecl::StaticAssert(s) => c.static_assert(s),
+        }
+    }
+    c.finish()
+}
+
+/// What is being checked inside a function body.
+pub(crate) struct FnCtx {
+    #[allow(dead_code)] // for diagnostics that name the current function
+    pub id: FuncId,
+    pub is_kernel: bool,
+    pub ret: types::Type,
+    pub func: Function,
+    /// Nesting depth of blocks (0: the body's outermost block).
+    pub block_depth: u32,
+    pub loop_depth: u32,
+    pub switch_depth: u32,
+    pub labels: HashMap<String, Span>,
+    pub gotos: Vec<(String, Span)>,
+}
+
+pub(crate) struct Checker<'a> {
+    pub opts: &'a SemaOptions,
+    pub env: BuiltinEnv,
+    pub diags: &'a mut Diagnostics,
+    pub prog: Program,
+    pub scopes: Scopes,
+    pub fx: Option<FnCtx>,
+    /// Names of defined functions and globals, for redefinition checks.
+    pub defined: HashMap<String, Span>,
+    /// Counter for string-literal globals.
+    pub strings: HashMap<String, hir::GlobalId>,
+}
+
+impl<'a> Checker<'a> {
+    fn new(opts: &'a SemaOptions, diags: &'a mut Diagnostics) -> Self {
+        let mut c = Checker {
+            opts,
+            env: opts.builtin_env(),
+            diags,
+            prog: Program::default(),
+            scopes: Scopes::new(),
+            fx: None,
+            defined: HashMap::new(),
+            strings: HashMap::new(),
+        };
+        c.declare_predefined();
+        c
+    }
+
+    fn finish(self) -> Program {
+        self.prog
+    }
+
+    pub fn error(&mut self, span: Span, msg: impl Into<String>) {
+        self.diags.error(span, msg);
+    }
+    pub fn warning(&mut self, span: Span, msg: impl Into<String>) {
+        self.diags.warning(span, msg);
+    }
+    pub fn note(&mut self, span: Span, msg: impl Into<String>) {
+        self.diags.note(span, msg);
+    }
+
+    /// A type for messages: `'__global int *'`.
+    pub fn ty_str(&self, t: &types::Type) -> String {
+        format!("'{}'", t.display(&self.prog.records))
+    }
+
+    /// `_Static_assert(cond, "msg");`
+    pub fn static_assert(&mut self, s: &ast::StaticAssert) {
+        let e = self.expr(&s.cond);
+        match self.const_int(&e) {
+            Some(0) => {
+                let msg = s
+                    .message
+                    .as_ref()
+                    .map(|m| format!(" \"{}\"", m.node))
+                    .unwrap_or_default();
+                self.error(s.cond.span, format!("static_assert failed{msg}"));
+            }
+            Some(_) => {}
+            None if e.ty.is_error() => {}
+            None => self.error(
+                s.cond.span,
+                "static_assert expression is not an integral constant expression",
+            ),
+        }
+    }
+}

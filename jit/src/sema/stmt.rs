@@ -1,0 +1,264 @@
+//! Statements (C99 6.8): blocks with their scopes, control flow, `switch`
+//! with folded `case` values, labels and `goto`, `return` converted to the
+//! function's type.
+#![forbid(unsafe_code)]
+
+use super::conv::{promote, Ctx};
+use super::hir::{self, Block, StmtKind};
+use super::types::Type;
+use super::Checker;
+use crate::parse::ast;
+use crate::source::Span;
+
+fn stmt(kind: StmtKind, span: Span) -> hir::Stmt {
+    hir::Stmt { kind, span }
+}
+
+impl Checker<'_> {
+    /// The items of a block; `scoped`: open a new scope (a function body
+    /// shares its parameters' scope).
+    pub fn block_items(&mut self, b: &ast::Block, scoped: bool) -> Block {
+        if scoped {
+            self.scopes.push();
+        }
+        let mut out = Vec::new();
+        for item in &b.items {
+            match item {
+                ast::BlockItem::Declaration(d) => out.extend(self.local_declaration(d)),
+                ast::BlockItem::Statement(s) => out.push(self.stmt(s)),
+                ast::BlockItem::StaticAssert(s) => self.static_assert(s),
+            }
+        }
+        if scoped {
+            self.scopes.pop();
+        }
+        Block { stmts: out }
+    }
+
+    fn nested<T>(&mut self, f: impl FnOnce(&mut Self) -> T) -> T {
+        if let Some(fx) = self.fx.as_mut() {
+            fx.block_depth += 1;
+        }
+        let r = f(self);
+        if let Some(fx) = self.fx.as_mut() {
+            fx.block_depth -= 1;
+        }
+        r
+    }
+
+    fn in_loop<T>(&mut self, f: impl FnOnce(&mut Self) -> T) -> T {
+        if let Some(fx) = self.fx.as_mut() {
+            fx.loop_depth += 1;
+        }
+        let r = f(self);
+        if let Some(fx) = self.fx.as_mut() {
+            fx.loop_depth -= 1;
+        }
+        r
+    }
+
+    fn sub(&mut self, s: &ast::Stmt) -> Box<hir::Stmt> {
+        // A sub-statement is its own block scope (C99 6.8.4p3).
+        self.scopes.push();
+        let r = self.nested(|c| c.stmt(s));
+        self.scopes.pop();
+        Box::new(r)
+    }
+
+    fn cond_expr(&mut self, e: &ast::Expr) -> hir::Expr {
+        let x = self.expr(e);
+        self.condition(x)
+    }
+
+    pub fn stmt(&mut self, s: &ast::Stmt) -> hir::Stmt {
+        let span = s.span;
+        match &s.kind {
+            // { ... }
+            ast::StmtKind::Compound(b) => {
+                let blk = self.nested(|c| c.block_items(b, true));
+                stmt(StmtKind::Block(blk), span)
+            }
+            // e;
+            ast::StmtKind::Expr(e) => {
+                let x = self.expr(e);
+                let x = if x.ty.is_array() { x } else { self.rvalue(x) };
+                stmt(StmtKind::Expr(x), span)
+            }
+            ast::StmtKind::Null => stmt(StmtKind::Empty, span),
+            // if (c) a else b
+            ast::StmtKind::If { cond, then, else_ } => {
+                let c = self.cond_expr(cond);
+                let t = self.sub(then);
+                let e = else_.as_ref().map(|e| self.sub(e));
+                stmt(StmtKind::If(c, t, e), span)
+            }
+            // while (c) body
+            ast::StmtKind::While { cond, body } => {
+                let c = self.cond_expr(cond);
+                let b = self.in_loop(|me| me.sub(body));
+                stmt(StmtKind::While(c, b), span)
+            }
+            // do body while (c);
+            ast::StmtKind::DoWhile { body, cond } => {
+                let b = self.in_loop(|me| me.sub(body));
+                let c = self.cond_expr(cond);
+                stmt(StmtKind::DoWhile(b, c), span)
+            }
+            // for (init; cond; step) body
+            ast::StmtKind::For {
+                init,
+                cond,
+                step,
+                body,
+            } => {
+                self.scopes.push();
+                let r = self.nested(|me| {
+                    let init = init.as_ref().map(|i| match i {
+                        ast::ForInit::Expr(e) => {
+                            let x = me.value(e);
+                            Box::new(stmt(StmtKind::Expr(x), e.span))
+                        }
+                        ast::ForInit::Declaration(d) => {
+                            let stmts = me.local_declaration(d);
+                            Box::new(stmt(StmtKind::Block(Block { stmts }), d.span))
+                        }
+                    });
+                    let cond = cond.as_ref().map(|c| me.cond_expr(c));
+                    let step = step.as_ref().map(|e| me.value(e));
+                    let body = me.in_loop(|me| me.sub(body));
+                    stmt(StmtKind::For(init, cond, step, body), span)
+                });
+                self.scopes.pop();
+                r
+            }
+            // switch (c) body
+            ast::StmtKind::Switch { cond, body } => {
+                let c = self.value(cond);
+                let c = match &c.ty {
+                    Type::Scalar(s) if s.is_integer() => {
+                        let t = Type::Scalar(promote(*s));
+                        self.arith_convert(c, &t)
+                    }
+                    Type::Error => c,
+                    _ => {
+                        let msg = format!(
+                            "statement requires expression of integer type ({} invalid)",
+                            self.ty_str(&c.ty)
+                        );
+                        self.error(cond.span, msg);
+                        hir::Expr::error(cond.span)
+                    }
+                };
+                if let Some(fx) = self.fx.as_mut() {
+                    fx.switch_depth += 1;
+                    fx.loop_depth += 1000; // `break` is allowed; `continue` checked below
+                }
+                let b = self.sub(body);
+                if let Some(fx) = self.fx.as_mut() {
+                    fx.switch_depth -= 1;
+                    fx.loop_depth -= 1000;
+                }
+                stmt(StmtKind::Switch(c, b), span)
+            }
+            // case V: s
+            ast::StmtKind::Case { value, stmt: s } => {
+                let in_switch = self.fx.as_ref().is_some_and(|f| f.switch_depth > 0);
+                if !in_switch {
+                    self.error(span, "'case' statement not in switch statement");
+                }
+                let x = self.value(value);
+                let v = match self.const_int(&x) {
+                    Some(v) => v,
+                    None => {
+                        if !x.ty.is_error() {
+                            self.error(
+                                value.span,
+                                "expression is not an integer constant expression",
+                            );
+                        }
+                        0
+                    }
+                };
+                let inner = Box::new(self.stmt(s));
+                stmt(StmtKind::Case(v, inner), span)
+            }
+            ast::StmtKind::Default(s) => {
+                if !self.fx.as_ref().is_some_and(|f| f.switch_depth > 0) {
+                    self.error(span, "'default' statement not in switch statement");
+                }
+                let inner = Box::new(self.stmt(s));
+                stmt(StmtKind::Default(inner), span)
+            }
+            ast::StmtKind::Labeled { label, stmt: s } => {
+                if let Some(fx) = self.fx.as_mut() {
+                    if let Some(prev) = fx.labels.insert(label.node.clone(), label.span) {
+                        let _ = prev;
+                        self.error(
+                            label.span,
+                            format!("redefinition of label '{}'", label.node),
+                        );
+                    }
+                }
+                let inner = Box::new(self.stmt(s));
+                stmt(StmtKind::Label(label.node.clone(), inner), span)
+            }
+            ast::StmtKind::Goto(l) => {
+                if let Some(fx) = self.fx.as_mut() {
+                    fx.gotos.push((l.node.clone(), l.span));
+                }
+                stmt(StmtKind::Goto(l.node.clone()), span)
+            }
+            ast::StmtKind::Break => {
+                if !self.fx.as_ref().is_some_and(|f| f.loop_depth > 0) {
+                    self.error(span, "'break' statement not in loop or switch statement");
+                }
+                stmt(StmtKind::Break, span)
+            }
+            ast::StmtKind::Continue => {
+                if !self.fx.as_ref().is_some_and(|f| f.loop_depth % 1000 > 0) {
+                    self.error(span, "'continue' statement not in loop statement");
+                }
+                stmt(StmtKind::Continue, span)
+            }
+            // return e;
+            ast::StmtKind::Return(e) => {
+                let (ret, fname) = match &self.fx {
+                    Some(fx) => (fx.ret.clone(), fx.func.name.clone()),
+                    None => (Type::Void, String::new()),
+                };
+                let x = match e {
+                    Some(e) => {
+                        let x = self.value(e);
+                        if ret.is_void() {
+                            if !x.ty.is_void() && !x.ty.is_error() {
+                                self.error(
+                                    e.span,
+                                    format!("void function '{fname}' should not return a value"),
+                                );
+                            }
+                            Some(x)
+                        } else if x.ty.is_void() {
+                            self.error(
+                                e.span,
+                                "returning 'void' from a function with incompatible result type",
+                            );
+                            None
+                        } else {
+                            Some(self.assign_convert(x, &ret, Ctx::Return))
+                        }
+                    }
+                    None => {
+                        if !ret.is_void() && !ret.is_error() {
+                            self.error(
+                                span,
+                                format!("non-void function '{fname}' should return a value"),
+                            );
+                        }
+                        None
+                    }
+                };
+                stmt(StmtKind::Return(x), span)
+            }
+        }
+    }
+}
