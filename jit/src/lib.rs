@@ -10,9 +10,11 @@
 
 pub mod diag;
 pub mod features;
+pub mod frontend;
 pub mod launch;
 pub mod options;
 pub mod parse;
 pub mod preprocess;
+pub mod sema;
 pub mod source;
 pub mod token;
