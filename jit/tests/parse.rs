@@ -316,3 +316,676 @@ fn deep_nesting_is_a_diagnostic_not_a_crash() {
         " + 1".repeat(4000)
     ));
 }
+
+/// The declarations at file scope.
+fn file_decls(tu: &TranslationUnit) -> Vec<&Declaration> {
+    tu.items
+        .iter()
+        .filter_map(|i| match i {
+            ExternalDecl::Declaration(d) => Some(d),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn vector_add_kernel() {
+    let tu = ok(r#"
+__kernel void vadd(__global const float *a,
+                   __global const float *b,
+                   __global float *restrict c,
+                   const unsigned int n)
+{
+    size_t i = get_global_id(0);
+    if (i < n)
+        c[i] = a[i] + b[i];
+}
+"#);
+    let f = functions(&tu)[0];
+    assert_eq!(f.name(), "vadd");
+    assert!(f.specs.is_kernel());
+    assert_eq!(dump::specifiers(&f.specs), "kernel void");
+    let params = f.params().expect("a function declarator");
+    let shown: Vec<String> = params
+        .params
+        .iter()
+        .map(|p| {
+            format!(
+                "{} | {}",
+                dump::specifiers(&p.specs),
+                dump::declarator(&p.declarator)
+            )
+        })
+        .collect();
+    assert_eq!(
+        shown,
+        [
+            "global const float | *a",
+            "global const float | *b",
+            "global float | * restrict c",
+            "const unsigned int | n",
+        ]
+    );
+    assert_eq!(f.body.items.len(), 2);
+}
+
+#[test]
+fn reduction_with_local_memory_and_barriers() {
+    let tu = ok(r#"
+__kernel __attribute__((reqd_work_group_size(64, 1, 1)))
+void reduce(__global const float4 *in, __global float *out, __local float *scratch)
+{
+    uint lid = get_local_id(0);
+    __local float tile[64];
+    float4 v = in[get_global_id(0)];
+    scratch[lid] = v.x + v.y + v.z + v.w;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint s = get_local_size(0) / 2; s > 0; s >>= 1) {
+        if (lid < s)
+            scratch[lid] += scratch[lid + s];
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    if (lid == 0) out[get_group_id(0)] = scratch[0];
+    tile[lid] = 0.0f;
+}
+"#);
+    let f = functions(&tu)[0];
+    let attr = &f.specs.attributes[0];
+    assert_eq!(attr.name.node, "reqd_work_group_size");
+    let args: Vec<String> = attr
+        .args
+        .iter()
+        .map(|a| match a {
+            AttributeArg::Expr(e) => dump::expr(e),
+            AttributeArg::Type(t) => dump::type_name(t),
+        })
+        .collect();
+    assert_eq!(args, ["64", "1", "1"]);
+    // `__local float tile[64];` is a declaration with an address space.
+    let BlockItem::Declaration(d) = &f.body.items[1] else {
+        panic!("not a declaration: {:?}", f.body.items[1]);
+    };
+    assert_eq!(dump::specifiers(&d.specs), "local float");
+    assert_eq!(dump::declarator(&d.declarators[0].declarator), "tile[64]");
+    // The `for` holds a declaration.
+    let BlockItem::Statement(Stmt {
+        kind: StmtKind::For {
+            init, cond, step, ..
+        },
+        ..
+    }) = &f.body.items[5]
+    else {
+        panic!("not a for: {:?}", f.body.items[5]);
+    };
+    assert!(matches!(init, Some(ForInit::Declaration(_))));
+    assert_eq!(dump::expr(cond.as_ref().unwrap()), "(> s 0)");
+    assert_eq!(dump::expr(step.as_ref().unwrap()), "(>>= s 1)");
+}
+
+#[test]
+fn structs_unions_enums_bitfields_typedefs() {
+    let tu = ok(r#"
+typedef struct __attribute__((packed)) Particle {
+    float4 pos;
+    float4 vel;
+    unsigned int alive : 1, kind : 7;
+    int : 0;
+    union { int i; float f; } u;
+    struct { short a, b; };
+} Particle;
+typedef enum Color { RED, GREEN = 5, BLUE, } Color;
+struct Node { struct Node *next; int value; } __attribute__((aligned(16)));
+typedef float4 vec;
+typedef global Particle *PP;
+
+kernel void step(global Particle *ps, float dt, Color c) {
+    Particle p = ps[get_global_id(0)];
+    PP q = ps;
+    vec d = p.vel * dt;
+    p.pos += d;
+    p.u.i = c == GREEN ? 1 : 0;
+    p.a = (short)BLUE;
+    q->alive = 1;
+    ps[get_global_id(0)] = p;
+}
+"#);
+    let decls = file_decls(&tu);
+    assert_eq!(decls.len(), 5);
+    // The struct definition with its fields and the packed attribute.
+    let TypeSpecifier::Struct(st) = &decls[0].specs.type_specs[0].node else {
+        panic!("not a struct: {:?}", decls[0].specs);
+    };
+    assert_eq!(st.name.as_ref().unwrap().node, "Particle");
+    assert_eq!(st.attributes[0].name.node, "packed");
+    let fields = st.fields.as_ref().unwrap();
+    assert_eq!(fields.len(), 6);
+    let bits: Vec<(Option<&str>, String)> = fields[2]
+        .declarators
+        .iter()
+        .map(|d| {
+            (
+                d.declarator.as_ref().and_then(|d| d.name_str()),
+                dump::expr(d.bit_width.as_ref().unwrap()),
+            )
+        })
+        .collect();
+    assert_eq!(
+        bits,
+        [(Some("alive"), "1".into()), (Some("kind"), "7".into())]
+    );
+    assert!(fields[3].declarators[0].declarator.is_none());
+    assert!(fields[5].declarators.is_empty(), "anonymous struct member");
+    // The enum.
+    let TypeSpecifier::Enum(en) = &decls[1].specs.type_specs[0].node else {
+        panic!("not an enum");
+    };
+    let names: Vec<(&str, Option<String>)> = en
+        .enumerators
+        .as_ref()
+        .unwrap()
+        .iter()
+        .map(|e| (e.name.node.as_str(), e.value.as_ref().map(dump::expr)))
+        .collect();
+    assert_eq!(
+        names,
+        [("RED", None), ("GREEN", Some("5".into())), ("BLUE", None)]
+    );
+    // Attributes after the closing brace belong to the struct.
+    let TypeSpecifier::Struct(node) = &decls[2].specs.type_specs[0].node else {
+        panic!("not a struct");
+    };
+    assert_eq!(node.attributes[0].name.node, "aligned");
+    // The typedef names parse as types in the kernel.
+    let f = functions(&tu)[0];
+    let kinds: Vec<&str> = f
+        .body
+        .items
+        .iter()
+        .map(|i| match i {
+            BlockItem::Declaration(_) => "decl",
+            BlockItem::Statement(_) => "stmt",
+            BlockItem::StaticAssert(_) => "assert",
+        })
+        .collect();
+    assert_eq!(
+        kinds,
+        ["decl", "decl", "decl", "stmt", "stmt", "stmt", "stmt", "stmt"]
+    );
+}
+
+#[test]
+fn typedef_names_decide_declaration_or_expression() {
+    // `T * x;` declares x when T is a typedef, multiplies otherwise; a local
+    // variable hides a typedef (and a built-in type name) in its scope.
+    let tu = ok(r#"
+typedef int T;
+int y;
+void f(void) {
+    T * x;
+    {
+        int T = 2;
+        T * y;
+    }
+    T * z;
+    {
+        float uint = 1.0f;
+        uint * y;
+    }
+    uint * w;
+}
+"#);
+    let f = functions(&tu)[0];
+    let kinds: Vec<String> = f
+        .body
+        .items
+        .iter()
+        .map(|i| match i {
+            BlockItem::Declaration(d) => {
+                format!("decl {}", dump::declarator(&d.declarators[0].declarator))
+            }
+            BlockItem::Statement(Stmt {
+                kind: StmtKind::Compound(b),
+                ..
+            }) => match &b.items[1] {
+                BlockItem::Statement(Stmt {
+                    kind: StmtKind::Expr(e),
+                    ..
+                }) => format!("inner expr {}", dump::expr(e)),
+                other => format!("inner {other:?}"),
+            },
+            other => format!("{other:?}"),
+        })
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            "decl *x",
+            "inner expr (* T y)",
+            "decl *z",
+            "inner expr (* uint y)",
+            "decl *w"
+        ]
+    );
+}
+
+#[test]
+fn declarators_read_from_the_name_outward() {
+    let tu = ok(r#"
+int *a[3];
+int (*b)[3];
+int (*fp)(int, float);
+int *f(void);
+int * const * volatile pp;
+global float * local * q;
+void g(int n, float v[], const global int *restrict in, ...);
+char **argv;
+"#);
+    let shapes: Vec<String> = file_decls(&tu)
+        .iter()
+        .map(|d| {
+            let d = &d.declarators[0].declarator;
+            let derived: Vec<&str> = d
+                .derived
+                .iter()
+                .map(|x| match x {
+                    DerivedDeclarator::Pointer(_) => "ptr",
+                    DerivedDeclarator::Array(_) => "array",
+                    DerivedDeclarator::Function(_) => "fn",
+                })
+                .collect();
+            format!("{}: {}", dump::declarator(d), derived.join(" "))
+        })
+        .collect();
+    assert_eq!(
+        shapes,
+        [
+            "*a[3]: array ptr",
+            "(*b)[3]: ptr array",
+            "(*fp)(int, float): ptr fn",
+            "*f(): fn ptr",
+            "* const * volatile pp: ptr ptr",
+            "* local *q: ptr ptr",
+            "g(int n, float v[], const global int * restrict in, ...): fn",
+            "**argv: ptr ptr",
+        ]
+    );
+    // Qualifiers stay with their pointer: the first pointer (nearest the
+    // name) is the volatile one.
+    let d = &file_decls(&tu)[4].declarators[0].declarator;
+    let DerivedDeclarator::Pointer(p) = &d.derived[0] else {
+        panic!()
+    };
+    assert_eq!(p.qualifiers[0].node, TypeQualifier::Volatile);
+    // `(void)` is an empty prototype; `()` has none.
+    let tu = ok("void a(void); void b();");
+    let fns: Vec<(usize, bool)> = file_decls(&tu)
+        .iter()
+        .map(|d| match &d.declarators[0].declarator.derived[0] {
+            DerivedDeclarator::Function(f) => (f.params.len(), f.no_prototype),
+            other => panic!("{other:?}"),
+        })
+        .collect();
+    assert_eq!(fns, [(0, false), (0, true)]);
+}
+
+#[test]
+fn initializers_with_designators() {
+    let tu = ok(r#"
+typedef struct { int a; float b[4]; struct { int x, y; } p; } S;
+constant S s = { .a = 1, .b = { [2] = 3.0f, 4.0f }, .p.y = 7, };
+constant int arr[] = { 1, 2, [7] = 8 };
+constant float4 v = (float4)(1.0f, 2.0f, 3.0f, 4.0f);
+void f(void) { S t = {}; int z[2][2] = {{1, 2}, {3, 4}}; }
+"#);
+    let inits: Vec<String> = file_decls(&tu)[1..]
+        .iter()
+        .map(|d| dump::initializer(d.declarators[0].init.as_ref().unwrap()))
+        .collect();
+    assert_eq!(
+        inits,
+        [
+            "{.a = 1, .b = {[2] = 3.0f, 4.0f}, .p.y = 7}",
+            "{1, 2, [7] = 8}",
+            "(vec float4 1.0f 2.0f 3.0f 4.0f)",
+        ]
+    );
+}
+
+#[test]
+fn every_statement_form() {
+    let tu = ok(r#"
+kernel void k(global int *out, int n) {
+    int acc = 0;
+    for (;;) { break; }
+    for (int i = 0, j = n; i < j; ++i, --j) continue;
+    while (n--) acc++;
+    do acc <<= 1; while (acc < 100);
+    switch (n) {
+    case 0: case 1 + 1: acc = 1; break;
+    default: ;
+    }
+    if (acc) goto end; else acc = -1;
+    ;
+    { }
+end:
+    out[0] = acc;
+    return;
+}
+int g(int x) { return x * 2; }
+"#);
+    let f = functions(&tu)[0];
+    let forms: Vec<&str> = f
+        .body
+        .items
+        .iter()
+        .map(|i| match i {
+            BlockItem::Declaration(_) => "decl",
+            BlockItem::StaticAssert(_) => "static_assert",
+            BlockItem::Statement(s) => match &s.kind {
+                StmtKind::Labeled { .. } => "label",
+                StmtKind::Case { .. } => "case",
+                StmtKind::Default(_) => "default",
+                StmtKind::Compound(_) => "block",
+                StmtKind::If { .. } => "if",
+                StmtKind::Switch { .. } => "switch",
+                StmtKind::While { .. } => "while",
+                StmtKind::DoWhile { .. } => "do",
+                StmtKind::For { .. } => "for",
+                StmtKind::Goto(_) => "goto",
+                StmtKind::Continue => "continue",
+                StmtKind::Break => "break",
+                StmtKind::Return(_) => "return",
+                StmtKind::Expr(_) => "expr",
+                StmtKind::Null => "null",
+            },
+        })
+        .collect();
+    assert_eq!(
+        forms,
+        ["decl", "for", "for", "while", "do", "switch", "if", "null", "block", "label", "return"]
+    );
+}
+
+#[test]
+fn attributes_everywhere_gcc_allows_them() {
+    let tu = ok(r#"
+__kernel __attribute__((vec_type_hint(float4))) __attribute__((work_group_size_hint(8, 8, 1)))
+void k(global int *p) {
+    __attribute__((opencl_unroll_hint(4)))
+    for (int i = 0; i < 4; i++) p[i] = i;
+    __attribute__((opencl_unroll_hint)) while (0) {}
+    int x __attribute__((aligned(16))) = 0;
+    p[0] = x;
+}
+typedef struct { char c; int i; } __attribute__((packed, aligned(8))) T;
+constant int big __attribute__((endian(host))) = 1;
+void f(void) __attribute__((overloadable));
+void h(global int * __attribute__((nosvm)) q);
+"#);
+    let f = functions(&tu)[0];
+    let names: Vec<&str> = f
+        .specs
+        .attributes
+        .iter()
+        .map(|a| a.name.node.as_str())
+        .collect();
+    assert_eq!(names, ["vec_type_hint", "work_group_size_hint"]);
+    match &f.specs.attributes[0].args[0] {
+        AttributeArg::Type(t) => assert_eq!(dump::type_name(t), "float4"),
+        other => panic!("vec_type_hint's argument is a type: {other:?}"),
+    }
+    let stmt_attrs: Vec<String> = f
+        .body
+        .items
+        .iter()
+        .filter_map(|i| match i {
+            BlockItem::Statement(s) if !s.attributes.is_empty() => Some(format!(
+                "{}({})",
+                s.attributes[0].name.node,
+                s.attributes[0].args.len()
+            )),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        stmt_attrs,
+        ["opencl_unroll_hint(1)", "opencl_unroll_hint(0)"]
+    );
+    let BlockItem::Declaration(x) = &f.body.items[2] else {
+        panic!()
+    };
+    assert_eq!(
+        x.declarators[0].declarator.attributes[0].name.node,
+        "aligned"
+    );
+    let decls = file_decls(&tu);
+    let TypeSpecifier::Struct(st) = &decls[0].specs.type_specs[0].node else {
+        panic!()
+    };
+    let names: Vec<&str> = st.attributes.iter().map(|a| a.name.node.as_str()).collect();
+    assert_eq!(names, ["packed", "aligned"]);
+    let endian = &decls[1].declarators[0].declarator.attributes[0];
+    assert_eq!(endian.name.node, "endian");
+    match &endian.args[0] {
+        AttributeArg::Expr(e) => assert_eq!(dump::expr(e), "host"),
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(
+        decls[2].declarators[0].declarator.attributes[0].name.node,
+        "overloadable"
+    );
+}
+
+#[test]
+fn unknown_attributes_warn_and_are_kept() {
+    let d = diags(
+        "void f(void) __attribute__((frobnicate(1)));\nint x __attribute__((__aligned__(4)));\n",
+    );
+    assert_eq!(d, ["1:29: warning: unknown attribute 'frobnicate' ignored"]);
+}
+
+#[test]
+fn opencl_type_names_and_qualifiers() {
+    let tu = ok(r#"
+kernel void k(read_only image2d_t img, __write_only image3d_t out, sampler_t s,
+              global uchar16 *u, local half8 *h, constant double2 *d,
+              global atomic_int *a, private ulong x, __private ptrdiff_t y, event_t e,
+              global bool *b) {
+    float4 px = read_imagef(img, s, (int2)(0, 0));
+    intptr_t ip; uintptr_t up; size_t sz;
+}
+"#);
+    let f = functions(&tu)[0];
+    let types: Vec<String> = f
+        .params()
+        .unwrap()
+        .params
+        .iter()
+        .map(|p| dump::specifiers(&p.specs))
+        .collect();
+    assert_eq!(
+        types,
+        [
+            "read_only image2d_t",
+            "write_only image3d_t",
+            "sampler_t",
+            "global uchar16",
+            "local half8",
+            "constant double2",
+            "global atomic_int",
+            "private ulong",
+            "private ptrdiff_t",
+            "event_t",
+            "global bool",
+        ]
+    );
+    let p = &f.params().unwrap().params[3];
+    assert_eq!(
+        p.specs.type_specs[0].node,
+        TypeSpecifier::Vector(ScalarType::UChar, 16)
+    );
+    // Under OpenCL C 1.2, `generic` and `pipe` are ordinary identifiers.
+    let mut sm = SourceMap::new();
+    let file = sm.add("p.cl", "int generic = 1; int pipe(int x) { return x; }");
+    let mut d = Diagnostics::new();
+    let toks = lex(&sm, file, &mut d);
+    let opts = cranecl_jit::parse::ParseOptions {
+        opencl_c_version: 120,
+    };
+    let tu = cranecl_jit::parse::parse_with(&toks, opts, &mut d);
+    assert!(d.items.is_empty(), "{}", d.render(&sm));
+    assert_eq!(tu.items.len(), 2);
+    // Under 2.0, they are qualifiers.
+    let tu = ok("void f(generic int *p, read_only pipe int q);");
+    let ps = &file_decls(&tu)[0].declarators[0].declarator.derived[0];
+    let DerivedDeclarator::Function(fd) = ps else {
+        panic!()
+    };
+    assert_eq!(dump::specifiers(&fd.params[0].specs), "generic int");
+    assert_eq!(dump::specifiers(&fd.params[1].specs), "read_only pipe int");
+}
+
+#[test]
+fn static_assert_and_spans() {
+    let src = "_Static_assert(sizeof(int) == 4, \"int\" \" size\");\nkernel void k(global int *p) {\n    p[0] = 1 + 2;\n}\n";
+    let p = run(src);
+    assert!(p.diags.items.is_empty());
+    let ExternalDecl::StaticAssert(sa) = &p.tu.items[0] else {
+        panic!()
+    };
+    assert_eq!(sa.message.as_ref().unwrap().node, "int size");
+    let f = functions(&p.tu)[0];
+    assert_eq!(p.sm.snippet(f.declarator.name.as_ref().unwrap().span), "k");
+    let BlockItem::Statement(s) = &f.body.items[0] else {
+        panic!()
+    };
+    assert_eq!(p.sm.snippet(s.span), "p[0] = 1 + 2;");
+    let StmtKind::Expr(e) = &s.kind else { panic!() };
+    assert_eq!(p.sm.snippet(e.span), "p[0] = 1 + 2");
+    let ExprKind::Assign { rhs, .. } = &e.kind else {
+        panic!()
+    };
+    assert_eq!(p.sm.snippet(rhs.span), "1 + 2");
+    assert_eq!(p.sm.snippet(f.body.span), "{\n    p[0] = 1 + 2;\n}");
+    let param = &f.params().unwrap().params[0];
+    assert_eq!(p.sm.snippet(param.span), "global int *p");
+    assert_eq!(p.sm.snippet(param.specs.span), "global int");
+}
+
+// ----- errors -----
+
+#[test]
+fn missing_semicolons_point_after_the_previous_token() {
+    let errs = errors("int a\nint b;\nvoid f(void) {\n    int x = 1\n    x = 2\n    return\n}\n");
+    assert_eq!(
+        errs,
+        [
+            "1:6: expected ';' after top level declarator",
+            "4:14: expected ';' at end of declaration",
+            "5:10: expected ';' after expression",
+            "7:1: expected expression",
+        ]
+    );
+}
+
+#[test]
+fn several_errors_in_one_build() {
+    let src = r#"kernel void k(global int *out) {
+    int a = ;
+    out[0] = (1 + 2;
+    out[1] = 3 +;
+    if a > 0) out[2] = 1;
+    out[3] = 4;
+}
+void g(void) { return 1 }
+int h(void) { int x = 1 return x; }
+"#;
+    let errs = errors(src);
+    assert_eq!(
+        errs,
+        [
+            "2:13: expected expression",
+            "3:20: expected ')'",
+            "4:17: expected expression",
+            "5:8: expected '(' after 'if'",
+            "8:24: expected ';' after return statement",
+            "9:24: expected ';' at end of declaration",
+        ]
+    );
+    // The note points at the opening parenthesis.
+    let d = diags("void f(void) { int a = (1 + 2; }");
+    let p = run("void f(void) { int a = (1 + 2; }");
+    assert_eq!(d.len(), 1);
+    let notes = &p.diags.items[0].notes;
+    assert_eq!(notes[0].1, "to match this '('");
+    assert_eq!(p.sm.file(notes[0].0.file).line_col(notes[0].0.lo), (1, 24));
+    // The statements after the errors were still parsed.
+    let tu = run(src).tu;
+    let k = functions(&tu)[0];
+    assert!(k.body.items.iter().any(|i| matches!(i,
+        BlockItem::Statement(Stmt { kind: StmtKind::Expr(e), .. }) if dump::expr(e) == "(= ([] out 3) 4)")));
+    assert_eq!(functions(&tu).len(), 3);
+}
+
+#[test]
+fn syntax_error_messages() {
+    let cases: &[(&str, &str)] = &[
+        ("int 3x;", "1:5: expected identifier or '('"),
+        ("int global = 1;", "1:12: expected identifier or '('"),
+        ("void f(void) { }\n}", "2:1: extraneous closing brace ('}')"),
+        ("void f(void) {\n  int x;\n", "3:1: expected '}'"),
+        (
+            "void f(void) { foo_t x; }",
+            "1:16: unknown type name 'foo_t'",
+        ),
+        ("void f(foo_t *p);", "1:8: unknown type name 'foo_t'"),
+        (
+            "void f(void) { do { } (1); }",
+            "1:23: expected 'while' in do/while loop",
+        ),
+        (
+            "void f(int a) { switch (a) { case 1 break; } }",
+            "1:36: expected ':' after 'case'",
+        ),
+        ("void f(void) { goto 3; }", "1:21: expected identifier"),
+        ("void f(int a) { a = a ? 1; }", "1:26: expected ':'"),
+        ("void f(int *a) { a[1; }", "1:21: expected ']'"),
+        (
+            "void f(void) { lbl: }",
+            "1:21: label at end of compound statement: expected statement",
+        ),
+        (
+            "struct { int x; } ; struct;",
+            "1:27: declaration of anonymous struct must be a definition",
+        ),
+        ("void f(void) { int x = sizeof(int; }", "1:34: expected ')'"),
+        (
+            "void f(void) { for (int i = 0; i < 1 i++) {} }",
+            "1:37: expected ';' in 'for' statement specifier",
+        ),
+        ("void f(int a) { a.; }", "1:19: expected member name"),
+        ("int x = 'ab' + '';", "1:16: empty character constant"),
+        ("void f(void) { (float4)(1, 2; }", "1:29: expected ')'"),
+        ("int a[] = { [1] 2 };", "1:17: expected '='"),
+        (
+            "void f(void) __attribute__((aligned(4)) { }",
+            "1:41: expected ')'",
+        ),
+    ];
+    for (src, want) in cases {
+        let errs = errors(src);
+        assert_eq!(
+            errs.first().map(String::as_str),
+            Some(*want),
+            "{src}: {errs:?}"
+        );
+    }
+}
+
+#[test]
+fn error_limit_stops_parsing() {
+    let src = "void f(void) {\n".to_string() + &"  a = ;\n".repeat(100) + "}\n";
+    let errs = errors(&src);
+    assert_eq!(errs.len(), 21);
+    assert!(errs[20].ends_with("too many errors emitted, stopping now"));
+}
