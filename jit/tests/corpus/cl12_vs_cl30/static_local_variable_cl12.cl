@@ -1,6 +1,6 @@
 // RUN: -cl-std=CL1.2
 // EXPECT: error
-// ERROR: 7: address space
+// ERROR: 7: static
 // static variables in functions live in the global space (CL1.2: an error)
 kernel void k(global int *out)
 {

@@ -1,6 +1,6 @@
 // RUN: -cl-std=CL3.0
 // EXPECT: error
-// ERROR: 7: address space
+// ERROR: 7: static
 // static variables in functions live in the global space (CL3.0: an error)
 kernel void k(global int *out)
 {

@@ -1,6 +1,6 @@
 // RUN: -cl-std=CL1.2
 // EXPECT: error
-// ERROR: 7: s_t
+// ERROR: 7: conversion
 typedef struct { int a; } s_t;
 kernel void k(global int *out)
 {

@@ -1,5 +1,5 @@
 // RUN: -cl-std=CL1.2
 // EXPECT: error
-// ERROR: 4: #if
+// ERROR: 4: unterminated
 #if 1
 kernel void k(void) { }

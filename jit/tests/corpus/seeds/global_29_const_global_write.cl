@@ -1,6 +1,6 @@
 // RUN: -cl-std=CL2.0
 // EXPECT: error
-// ERROR: 7: const
+// ERROR: 7: not assignable
 // global.txt: writing through a const global pointer
 kernel void k(const global float *in)
 {

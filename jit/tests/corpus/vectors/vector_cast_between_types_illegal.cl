@@ -1,6 +1,6 @@
 // RUN: -cl-std=CL1.2
 // EXPECT: error
-// ERROR: 8: vector
+// ERROR: 8: conversion
 // explicit casts between vector types are illegal too: use convert_float4
 kernel void k(global float4 *out)
 {
