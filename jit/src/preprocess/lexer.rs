@@ -166,7 +166,8 @@ impl Lexer {
                     self.bump();
                     return;
                 }
-                Some(b'\n') => self.at_line_start = true,
+                // A comment is one space (C99 §5.1.1.2 phase 3): its
+                // newlines do not end a directive's line.
                 _ => {}
             }
         }

@@ -1,0 +1,187 @@
+//! Predefined macros (C99 §6.10.8, OpenCL C 3.0 §6.12 "Preprocessor Directives
+//! and Macros") and the `-D` definitions.
+//!
+//! The predefined macros are written as `#define` lines into a `<built-in>`
+//! file and run through the ordinary directive code, so they have spans and
+//! `#undef` works on them; `-D` options likewise become a `<command line>`
+//! file. `__LINE__`, `__FILE__`, `__COUNTER__`, `__DATE__` and `__TIME__` are
+//! computed at each use. Extension and feature macros come from
+//! [`crate::features`], the one list of what the device advertises.
+#![forbid(unsafe_code)]
+
+use super::macros::{Builtin, Macro};
+use super::{PreprocessOptions, Preprocessor};
+use crate::features;
+use crate::options::ClStd;
+use std::fmt::Write;
+use std::rc::Rc;
+
+/// Extensions that only concern the API, not OpenCL C: no macro, and
+/// `#pragma OPENCL EXTENSION` does not know them.
+const API_ONLY_EXTENSIONS: &[&str] = &[
+    "cl_khr_icd",
+    "cl_khr_extended_versioning",
+    "cl_khr_il_program",
+    "cl_khr_create_command_queue",
+    "cl_khr_terminate_context",
+    "cl_khr_priority_hints",
+    "cl_khr_throttle_hints",
+    "cl_khr_suggested_local_work_size",
+    "cl_khr_pci_bus_info",
+    "cl_khr_device_uuid",
+    "cl_khr_spirv_no_integer_wrap_decoration",
+];
+
+/// Prefixes of API-only extension families (sharing, external memory, ...).
+const API_ONLY_PREFIXES: &[&str] = &[
+    "cl_khr_gl_",
+    "cl_khr_egl_",
+    "cl_khr_d3d",
+    "cl_khr_dx9",
+    "cl_khr_external_",
+    "cl_khr_semaphore",
+    "cl_khr_command_buffer",
+];
+
+/// The advertised extensions that are OpenCL C extensions.
+pub(super) fn language_extensions() -> impl Iterator<Item = &'static str> {
+    features::EXTENSIONS.iter().map(|e| e.name).filter(|n| {
+        !API_ONLY_EXTENSIONS.contains(n) && !API_ONLY_PREFIXES.iter().any(|p| n.starts_with(p))
+    })
+}
+
+/// The `#define` lines of the predefined macros.
+fn predefined_text(opts: &PreprocessOptions) -> String {
+    let mut s = String::new();
+    let mut def = |name: &str, value: &str| {
+        let _ = writeln!(s, "#define {name} {value}");
+    };
+    def("__OPENCL_VERSION__", "300");
+    def("__OPENCL_C_VERSION__", &opts.cl_std.version().to_string());
+    for (name, v) in [
+        ("CL_VERSION_1_0", 100),
+        ("CL_VERSION_1_1", 110),
+        ("CL_VERSION_1_2", 120),
+        ("CL_VERSION_2_0", 200),
+        ("CL_VERSION_3_0", 300),
+    ] {
+        def(name, &v.to_string());
+    }
+    def("__ENDIAN_LITTLE__", "1");
+    let exec = "__kernel __attribute__((work_group_size_hint(X, 1, 1))) \
+                __attribute__((vec_type_hint(typen)))";
+    def("__kernel_exec(X, typen)", exec);
+    def("kernel_exec(X, typen)", exec);
+    // fma is computed by the hardware (x86-64 FMA), as fast as a * b + c.
+    def("FP_FAST_FMA", "1");
+    def("FP_FAST_FMAF", "1");
+    if opts.fast_relaxed_math {
+        def("__FAST_RELAXED_MATH__", "1");
+    }
+    def("__STDC__", "1");
+    def("__STDC_VERSION__", "199901L");
+    def("__STDC_HOSTED__", "0");
+    def("__CRANECL__", "1");
+    for ext in language_extensions() {
+        def(ext, "1");
+    }
+    if opts.cl_std == ClStd::Cl30 {
+        for f in features::OPENCL_C_FEATURES {
+            def(f.name, "1");
+        }
+    }
+    s
+}
+
+/// `-D name[=value]` as `#define` lines (`-D name` defines it as 1).
+fn command_line_text(defines: &[(String, Option<String>)]) -> String {
+    let mut s = String::new();
+    for (name, value) in defines {
+        let value = value.as_deref().unwrap_or("1").replace(['\n', '\r'], " ");
+        let _ = writeln!(s, "#define {name} {value}");
+    }
+    s
+}
+
+impl Preprocessor<'_> {
+    /// Defines the built-in, predefined and command-line macros.
+    pub(super) fn define_predefined(&mut self) {
+        for (name, b) in [
+            ("__LINE__", Builtin::Line),
+            ("__FILE__", Builtin::File),
+            ("__COUNTER__", Builtin::Counter),
+            ("__DATE__", Builtin::Date),
+            ("__TIME__", Builtin::Time),
+        ] {
+            let m = Macro {
+                name: name.to_string(),
+                id: self.macro_id(name),
+                params: None,
+                variadic: false,
+                body: Vec::new(),
+                def_span: None,
+                builtin: Some(b),
+            };
+            self.macros.insert(name.to_string(), Rc::new(m));
+        }
+        let builtin = predefined_text(self.opts);
+        let id = self.sm.add("<built-in>", builtin);
+        self.run_definitions(id);
+        if !self.opts.defines.is_empty() {
+            let text = command_line_text(&self.opts.defines);
+            let id = self.sm.add("<command line>", text);
+            self.run_definitions(id);
+        }
+    }
+
+    /// Runs a file of directives; anything else in it is dropped.
+    fn run_definitions(&mut self, file: crate::source::FileId) {
+        self.push_file(file, None);
+        while !self.next_file_token().is_eof() {}
+        self.files.pop();
+    }
+}
+
+/// `__DATE__` ("Mmm dd yyyy") and `__TIME__` ("hh:mm:ss"), UTC.
+pub(super) fn date_time() -> (String, String) {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let days = (secs / 86_400) as i64;
+    let rem = secs % 86_400;
+    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    const MONTHS: [&str; 12] = [
+        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+    ];
+    let name = MONTHS.get((month - 1) as usize).copied().unwrap_or("Jan");
+    let date = format!("{name} {day:2} {year}");
+    let time = format!("{:02}:{:02}:{:02}", rem / 3600, rem / 60 % 60, rem % 60);
+    (date, time)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn api_only_extensions_have_no_macro() {
+        assert!(!language_extensions().any(|e| e == "cl_khr_icd"));
+    }
+
+    #[test]
+    fn date_has_the_c_format() {
+        let (date, time) = date_time();
+        assert_eq!(date.len(), 11, "{date}");
+        assert_eq!(time.len(), 8, "{time}");
+        assert_eq!(&time[2..3], ":");
+    }
+}
