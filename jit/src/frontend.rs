@@ -52,9 +52,9 @@ pub fn compile(
         },
         &mut diags,
     );
-    let program = if diags.has_errors() {
-        None
-    } else {
+    // Sema runs after parse errors too (the parser drops only what it could
+    // not parse), so one build reports the errors of every function.
+    let program = {
         let mut so = SemaOptions::for_std(std);
         so.single_precision_constant = options.single_precision_constant;
         let p = sema::check(&tu, &so, &mut diags);

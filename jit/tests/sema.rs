@@ -63,3 +63,292 @@ fn vector_add_compiles_and_lists_the_kernel() {
     let kernels: Vec<_> = p.kernels().map(|(_, f)| f.name.clone()).collect();
     assert_eq!(kernels, vec!["add".to_string()]);
 }
+
+const CL12: &str = "-cl-std=CL1.2";
+const CL20: &str = "-cl-std=CL2.0";
+const CL30: &str = "-cl-std=CL3.0";
+
+#[test]
+fn seed_constant_rules() {
+    // constant.txt: program-scope constants must be initialised, are read-only.
+    ok(
+        "constant int t[2] = {1, 2};\nkernel void k(global int *o) { o[0] = t[1]; }",
+        CL12,
+    );
+    err(
+        "constant int c;\nkernel void k(void) {}",
+        CL12,
+        1,
+        "must be initialized",
+    );
+    err(
+        "constant int c = 1;\nkernel void k(constant int *p) {\n  *p = 2;\n}",
+        CL12,
+        3,
+        "read-only",
+    );
+    // Return types: no address space except on the pointee.
+    err(
+        "private int f(void) { return 0; }",
+        CL12,
+        1,
+        "address space",
+    );
+    ok("local int *f(local int *p) { return p; }", CL12);
+    err(
+        "local int * private f(local int *p) { return p; }",
+        CL12,
+        1,
+        "address space",
+    );
+    // String literals are in the constant space.
+    err(
+        "kernel void k(void) {\n  char *s = \"abc\";\n}",
+        CL12,
+        2,
+        "changes address space",
+    );
+    ok("kernel void k(void) { constant char *s = \"abc\"; }", CL12);
+}
+
+#[test]
+fn seed_local_rules() {
+    ok(
+        "kernel void k(global float *o) { local float a; local float b[10]; a = 1; b[0] = a; o[0] = b[0]; }",
+        CL12,
+    );
+    err(
+        "kernel void k(void) {\n  if (1) {\n    local float c;\n  }\n}",
+        CL12,
+        3,
+        "outermost scope of a kernel",
+    );
+    err(
+        "kernel void k(void) {\n  local float a = 1;\n}",
+        CL12,
+        2,
+        "initializer",
+    );
+    err(
+        "void f(void) {\n  local int x;\n}",
+        CL12,
+        2,
+        "non-kernel function",
+    );
+}
+
+#[test]
+fn seed_generic_rules() {
+    let canonical = "void foo(int *a) { *a = *a + 2; }\n\
+                     kernel void k1(local int *a) { foo(a); }\n\
+                     kernel void k2(global int *a) { foo(a); }\n";
+    ok(canonical, CL20);
+    // Under 3.0 the device lacks __opencl_c_generic_address_space: `int *` is private.
+    err(canonical, CL30, 2, "changes address space");
+    err(
+        "constant int c = 1;\nkernel void k(void) {\n  int *p;\n  p = &c;\n}",
+        CL20,
+        4,
+        "changes address space",
+    );
+    err(
+        "kernel void k(global int *gp) {\n  int *p = gp;\n  gp = p;\n}",
+        CL20,
+        3,
+        "changes address space",
+    );
+    ok(
+        "kernel void k(global int *gp) { int *p = gp; gp = (global int *)p; }",
+        CL20,
+    );
+    err(
+        "kernel void k(global int *g, local int *l) {\n  g = (global int *)l;\n}",
+        CL20,
+        2,
+        "changes address space",
+    );
+    ok(
+        "kernel void k(global int *g) { int *p = g; global int *q = to_global(p); *q = 1; }",
+        CL20,
+    );
+}
+
+#[test]
+fn seed_global_rules() {
+    ok(
+        "global int foo;\nint bar;\nglobal uchar buf[512];\nglobal int baz = 12;\nstatic global int bat;\n\
+         global int * global ptr = &baz;\nint *gp;\nkernel void k(void) { foo = bar + buf[0] + bat + *ptr; }",
+        CL20,
+    );
+    err(
+        "global int foo;\nkernel void k(void) {}",
+        CL12,
+        1,
+        "constant address space",
+    );
+    err(
+        "int foo;\nkernel void k(void) {}",
+        CL30,
+        1,
+        "program_scope_global_variables",
+    );
+    err(
+        "global int baz;\nconstant int *global ptr = &baz;\nkernel void k(void) {}",
+        CL20,
+        2,
+        "changes address space",
+    );
+    err(
+        "global image2d_t im;\nkernel void k(void) {}",
+        CL20,
+        1,
+        "program scope variable",
+    );
+    err(
+        "global event_t ev;\nkernel void k(void) {}",
+        CL20,
+        1,
+        "program scope variable",
+    );
+    err(
+        "kernel void k(global int *p) {\n  int x = *p;\n}\nglobal int g = 1;\nglobal int h = g;",
+        CL20,
+        5,
+        "compile-time constant",
+    );
+}
+
+#[test]
+fn kernel_signature_rules() {
+    err(
+        "kernel void k(int *p) {}",
+        CL12,
+        1,
+        "pointer arguments to kernel functions",
+    );
+    err(
+        "kernel int k(void) { return 0; }",
+        CL12,
+        1,
+        "void return type",
+    );
+    err("kernel void k(size_t n) {}", CL12, 1, "kernel parameter");
+    err("void f(int x, ...) {}", CL12, 1, "variadic");
+    let out = build(
+        "__attribute__((reqd_work_group_size(8, 4, 1)))\nkernel void k(global float4 *a, local int *l, constant uint *c) {}",
+        CL12,
+    );
+    assert!(out.success, "{}", out.log);
+    let p = out.program.unwrap();
+    let (_, k) = p.kernels().next().unwrap();
+    let info = k.kernel.as_ref().unwrap();
+    assert_eq!(info.attrs.reqd_work_group_size, Some([8, 4, 1]));
+    let names: Vec<_> = k.params.iter().map(|p| p.type_name.as_str()).collect();
+    assert_eq!(names, ["float4*", "int*", "uint*"]);
+}
+
+#[test]
+fn expression_rules() {
+    err(
+        "kernel void k(void) {\n  x = 1;\n}",
+        CL12,
+        2,
+        "undeclared identifier 'x'",
+    );
+    err(
+        "kernel void k(void) {\n  foo(1);\n}",
+        CL12,
+        2,
+        "implicit declaration",
+    );
+    err(
+        "kernel void k(global float *o) {\n  o[0] = sin(1.0f, 2.0f);\n}",
+        CL12,
+        2,
+        "no matching function for call to 'sin'",
+    );
+    err(
+        "kernel void k(global float4 *o) {\n  int4 v = 0;\n  o[0] = v;\n}",
+        CL12,
+        3,
+        "incompatible type",
+    );
+    err(
+        "kernel void k(global char4 *o) {\n  o[0] = o[0] + 1;\n}",
+        CL12,
+        2,
+        "greater rank",
+    );
+    err(
+        "kernel void k(global float2 *o) {\n  float4 v = 0;\n  o[0] = v.xq;\n}",
+        CL12,
+        3,
+        "illegal vector component name",
+    );
+    err(
+        "int f(int a) { return a; }\nkernel void k(void) {\n  f(1, 2);\n}",
+        CL12,
+        3,
+        "too many arguments",
+    );
+    err(
+        "void f(void) {}\nkernel void k(void) {\n  int x = f();\n}",
+        CL12,
+        3,
+        "incompatible type",
+    );
+    // One mistake, one diagnostic (the poison type).
+    let out = build(
+        "kernel void k(global int *o) {\n  o[0] = (y + 1) * 2 - y;\n}",
+        CL12,
+    );
+    assert_eq!(out.log.matches("error:").count(), 2, "{}", out.log);
+}
+
+#[test]
+fn conversions_and_builtins_resolve() {
+    ok(
+        "kernel void k(global float4 *o, global int4 *i, global uchar4 *u) {\n\
+           float4 v = o[0];\n  o[1] = pow(v, 2.0f) + sqrt(2) + clamp(v, 0.0f, 1.0f);\n\
+           i[0] = max(i[0], (char)1) + convert_int4_sat_rte(v) + as_int4(v);\n\
+           u[0] = convert_uchar4(v.zyxw);\n  o[2] = (float4)(v.xy, 1.0f, v.s3);\n\
+           vstore4(vload4(0, (global float *)o), 1, (global float *)o);\n\
+           barrier(CLK_LOCAL_MEM_FENCE);\n  o[3] = select(v, v * 2, i[0] > 0);\n}",
+        CL12,
+    );
+    err(
+        "kernel void k(global int *o) {\n  o[0] = as_int((char)1);\n}",
+        CL12,
+        2,
+        "sizes",
+    );
+}
+
+#[test]
+fn double_needs_fp64() {
+    err("kernel void k(global double *d) {}", CL12, 1, "double");
+    let out = build("kernel void k(global float *f) { f[0] = 1.0; }", CL12);
+    assert!(out.success, "{}", out.log);
+    assert!(
+        out.log.contains("casting to single precision"),
+        "{}",
+        out.log
+    );
+}
+
+#[test]
+fn program_scope_initialisers_fold_with_relocations() {
+    let out = build(
+        "global int a[4] = {1, 2, 3, 4};\nglobal int *p = &a[2];\nconstant float c = 1.5f * 2;\nkernel void k(void) {}",
+        CL20,
+    );
+    assert!(out.success, "{}", out.log);
+    let p = out.program.unwrap();
+    let a = &p.globals[0];
+    assert_eq!(a.init.as_ref().unwrap().bytes[4..8], 2i32.to_le_bytes());
+    let ptr = p.globals[1].init.as_ref().unwrap();
+    assert_eq!(ptr.relocs.len(), 1);
+    assert_eq!(ptr.relocs[0].addend, 8);
+    let c = p.globals[2].init.as_ref().unwrap();
+    assert_eq!(c.bytes, 3.0f32.to_le_bytes());
+}

@@ -129,7 +129,10 @@ impl Checker<'_> {
                 v,
             ) => v,
             (CastKind::PointerToInt, CVal::Int(v)) => CVal::Int(wrap(v, to_elem?)),
-            (CastKind::IntToInt, CVal::Int(v)) => CVal::Int(wrap(v, to_elem?)),
+            (CastKind::IntToInt, CVal::Int(v)) => CVal::Int(match to_elem {
+                Some(s) => wrap(v, s),
+                None => v, // sampler_t
+            }),
             (CastKind::IntToFloat, CVal::Int(v)) => CVal::Float(round_float(v as f64, to_elem?)),
             (CastKind::FloatToInt, CVal::Float(v)) => {
                 let s = to_elem?;

@@ -169,6 +169,13 @@ impl Checker<'_> {
         let span = e.span;
         match (&e.ty, to) {
             (Type::Scalar(_), Type::Scalar(_) | Type::Vector(..)) => self.arith_convert(e, to),
+            (Type::Scalar(s), Type::Event) if s.is_integer() && self.is_null_constant(&e) => {
+                cast(e, CastKind::NullToPointer, Type::Event)
+            }
+            // constant sampler_t s = CLK_NORMALIZED_COORDS_FALSE | ...;
+            (Type::Scalar(s), Type::Sampler) if s.is_integer() => {
+                cast(e, CastKind::IntToInt, Type::Sampler)
+            }
             (Type::Pointer(_), Type::Scalar(Scalar::Bool)) => {
                 cast(e, CastKind::PointerToInt, to.clone())
             }

@@ -90,6 +90,25 @@ impl Checker<'_> {
                 sp,
             );
         }
+        // The header constants, in case the preprocessor has not defined
+        // them as macros (a macro, when defined, replaces them first).
+        let clk: &[(&str, i128)] = &[
+            ("CLK_LOCAL_MEM_FENCE", 1),
+            ("CLK_GLOBAL_MEM_FENCE", 2),
+            ("CLK_IMAGE_MEM_FENCE", 4),
+            ("CLK_ADDRESS_NONE", 0),
+            ("CLK_ADDRESS_CLAMP_TO_EDGE", 2),
+            ("CLK_ADDRESS_CLAMP", 4),
+            ("CLK_ADDRESS_REPEAT", 6),
+            ("CLK_ADDRESS_MIRRORED_REPEAT", 8),
+            ("CLK_NORMALIZED_COORDS_FALSE", 0),
+            ("CLK_NORMALIZED_COORDS_TRUE", 1),
+            ("CLK_FILTER_NEAREST", 0x10),
+            ("CLK_FILTER_LINEAR", 0x20),
+        ];
+        for (n, v) in clk {
+            self.scopes.insert(n, Symbol::EnumConst(*v), sp);
+        }
         if self.opts.version >= 20 {
             let consts: &[(&str, i128)] = &[
                 ("memory_order_relaxed", 0),
@@ -133,7 +152,17 @@ impl Checker<'_> {
                         ast::AccessQualifier::ReadOnly => Access::ReadOnly,
                         ast::AccessQualifier::WriteOnly => Access::WriteOnly,
                         ast::AccessQualifier::ReadWrite => Access::ReadWrite,
-                    })
+                    });
+                    if a == ast::AccessQualifier::ReadWrite {
+                        if self.opts.version < 20 {
+                            self.error(
+                                q.span,
+                                "access qualifier read_write is not supported before OpenCL C 2.0",
+                            );
+                        } else if !self.opts.read_write_images {
+                            self.error(q.span, "access qualifier read_write requires __opencl_c_read_write_images support");
+                        }
+                    }
                 }
                 TypeQualifier::Pipe => {
                     self.error(q.span, "pipes are not supported");
@@ -293,7 +322,19 @@ impl Checker<'_> {
             O::Event => Type::Event,
             O::AtomicFlag if self.opts.version >= 20 => Type::AtomicFlag,
             _ => match ImageKind::from_name(o.name()) {
-                Some(k) => Type::Image(k, Access::ReadOnly),
+                Some(k) => {
+                    if !self.opts.images {
+                        self.error(
+                            span,
+                            format!(
+                                "use of type '{}' requires __opencl_c_images support",
+                                o.name()
+                            ),
+                        );
+                        return Type::Error;
+                    }
+                    Type::Image(k, Access::ReadOnly)
+                }
                 None => {
                     self.error(span, format!("type '{}' is not supported", o.name()));
                     Type::Error
@@ -349,22 +390,30 @@ impl Checker<'_> {
         let mut seen: HashMap<String, Span> = HashMap::new();
         for fd in fields {
             let base = self.base_type(&fd.specs);
-            if base.space.is_some() {
-                self.error(fd.span, "field may not be qualified with an address space");
-            }
             if fd.declarators.is_empty() {
                 // Anonymous struct/union member.
                 laid.push((None, base.ty, None));
                 continue;
             }
             for d in &fd.declarators {
-                let (name, ty, span) = match &d.declarator {
+                let (name, ty, span, space) = match &d.declarator {
                     Some(decl) => {
                         let dd = self.declarator(base.clone(), decl, false);
-                        (decl.name_str().map(str::to_string), dd.qt.ty, decl.span)
+                        (
+                            decl.name_str().map(str::to_string),
+                            dd.qt.ty,
+                            decl.span,
+                            dd.qt.space,
+                        )
                     }
-                    None => (None, base.ty.clone(), d.span),
+                    None => (None, base.ty.clone(), d.span, base.space),
                 };
+                if space.is_some() {
+                    self.error(span, "field may not be qualified with an address space");
+                }
+                if d.bit_width.is_some() {
+                    self.error(span, "bit-fields are not supported in OpenCL");
+                }
                 if ty.is_opaque() {
                     self.error(
                         span,
@@ -464,6 +513,19 @@ impl Checker<'_> {
         for (i, der) in d.derived.iter().enumerate().rev() {
             match der {
                 ast::DerivedDeclarator::Pointer(p) => {
+                    match &cur.ty {
+                        Type::Function(_) => {
+                            self.error(p.span, "pointers to functions are not allowed in OpenCL")
+                        }
+                        Type::Image(..) | Type::Sampler => {
+                            let msg = format!(
+                                "pointer to type '{}' is invalid in OpenCL",
+                                cur.ty.display(&self.prog.records)
+                            );
+                            self.error(p.span, msg);
+                        }
+                        _ => {}
+                    }
                     let pointee = Pointee {
                         ty: cur.ty,
                         space: cur.space.unwrap_or(default_space),
@@ -664,6 +726,22 @@ impl Checker<'_> {
         )
     }
 
+    /// Whether a struct (or a nested one) has a pointer field.
+    fn record_has_pointer(&self, r: super::types::RecordId, depth: u32) -> bool {
+        depth < 64
+            && self.prog.records.get(r).fields.iter().any(|f| {
+                let mut t = &f.ty;
+                while let Type::Array(e, _) = t {
+                    t = e;
+                }
+                match t {
+                    Type::Pointer(_) => true,
+                    Type::Record(inner) => self.record_has_pointer(*inner, depth + 1),
+                    _ => false,
+                }
+            })
+    }
+
     /// `kernel void f(global int *p) { ... }`, `int g(int x) { ... }`.
     pub fn function_def(&mut self, f: &ast::FunctionDef) {
         let base = self.base_type(&f.specs);
@@ -674,7 +752,29 @@ impl Checker<'_> {
             self.error(f.declarator.span, "expected a function declarator");
             return;
         };
-        self.check_storage(&f.specs, true);
+        let storage = self.check_storage(&f.specs, true);
+        if is_kernel && storage == Some(StorageClass::Static) {
+            self.error(f.specs.span, "kernel functions cannot be declared static");
+        }
+        if !is_kernel {
+            for a in f
+                .specs
+                .attributes
+                .iter()
+                .chain(f.declarator.attributes.iter())
+            {
+                let n = a.name.node.as_str();
+                if matches!(
+                    n,
+                    "reqd_work_group_size" | "work_group_size_hint" | "vec_type_hint"
+                ) {
+                    self.error(
+                        a.span,
+                        format!("'{n}' attribute only applies to kernel functions"),
+                    );
+                }
+            }
+        }
         if is_kernel && !sig.ret.is_void() && !sig.ret.is_error() {
             self.error(f.declarator.span, "kernel must have void return type");
         }
@@ -771,10 +871,32 @@ impl Checker<'_> {
             block_depth: 0,
             loop_depth: 0,
             switch_depth: 0,
+            cases: Vec::new(),
             labels: HashMap::new(),
             gotos: Vec::new(),
         });
         let body = self.block_items(&f.body, false);
+        if !sig.ret.is_void()
+            && !sig.ret.is_error()
+            && !matches!(
+                body.stmts.last(),
+                Some(hir::Stmt {
+                    kind: hir::StmtKind::Return(_),
+                    ..
+                })
+            )
+            && name != "main"
+        {
+            let end = Span::new(
+                f.body.span.file,
+                f.body.span.hi.saturating_sub(1),
+                f.body.span.hi,
+            );
+            self.warning(
+                end,
+                format!("non-void function '{name}' does not return a value in all control paths"),
+            );
+        }
         self.scopes.pop();
         let Some(mut fx) = self.fx.take() else { return };
         for (label, span) in std::mem::take(&mut fx.gotos) {
@@ -809,6 +931,9 @@ impl Checker<'_> {
                 p.span,
                 "'event_t' cannot be used as the type of a kernel parameter",
             ),
+            Type::Record(r) if self.record_has_pointer(*r, 0) => {
+                self.error(p.span, "struct kernel parameters may not contain pointers")
+            }
             Type::Scalar(Scalar::Half) if !self.opts.fp16 => self.error(
                 p.span,
                 "declaring function parameter of type 'half' is not allowed; did you forget * ?",
@@ -1186,7 +1311,7 @@ impl Checker<'_> {
                     if self.opts.version < 20 {
                         self.error(
                             span,
-                            "variables in function scope cannot be declared static",
+                            "variables in function scope cannot be declared static (a static variable needs the global address space of OpenCL C 2.0)",
                         );
                     } else {
                         self.error(
@@ -1229,6 +1354,10 @@ impl Checker<'_> {
                 }
                 if let Some(i) = init {
                     self.error(i.span(), "'__local' variable cannot have an initializer");
+                }
+                if matches!(qt.ty, Type::Image(..) | Type::Sampler | Type::Event) {
+                    let msg = format!("the '{}' type cannot be used to declare a variable in the local address space", qt.ty.display(&self.prog.records));
+                    self.error(span, msg);
                 }
                 self.check_storable(&qt.ty, span, false);
                 let id = self.add_local(name, span, &qt, AddrSpace::Local);
@@ -1278,11 +1407,9 @@ impl Checker<'_> {
                     init
                 });
                 if let Type::Array(_, None) = qt.ty {
-                    self.error(span, format!("definition of variable with array type needs an explicit size or an initializer"));
+                    self.error(span, "definition of variable with array type needs an explicit size or an initializer");
                 }
-                if qt.ty.is_opaque() && matches!(qt.ty, Type::Image(..)) {
-                    self.error(span, "image types cannot be declared as local variables");
-                }
+
                 let id = self.add_local(name, span, &qt, AddrSpace::Private);
                 Some(hir::Stmt {
                     kind: hir::StmtKind::Decl(id, init),

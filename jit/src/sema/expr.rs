@@ -132,6 +132,9 @@ impl Checker<'_> {
                 );
                 Expr::error(span)
             }
+            None if name == "true" || name == "false" => {
+                Expr::int((name == "true") as i128, Type::BOOL, span)
+            }
             None => {
                 self.error(span, format!("use of undeclared identifier '{name}'"));
                 Expr::error(span)
@@ -490,7 +493,8 @@ impl Checker<'_> {
                 ExprKind::Var(_) => {
                     "cannot assign to variable with const-qualified type".to_string()
                 }
-                _ => "read-only variable is not assignable".to_string(),
+                _ => "read-only variable is not assignable (the object is const-qualified)"
+                    .to_string(),
             };
             self.error(span, msg);
             return false;
@@ -604,6 +608,15 @@ impl Checker<'_> {
                 let Some((l, r, ty)) = self.usual_arith(l, r, op.as_str(), span) else {
                     return Expr::error(span);
                 };
+                if matches!(op, B::Div | B::Rem) && ty.is_integer() && self.const_int(&r) == Some(0)
+                {
+                    let what = if op == B::Div {
+                        "division"
+                    } else {
+                        "remainder"
+                    };
+                    self.warning(r.span, format!("{what} by zero is undefined"));
+                }
                 match op {
                     B::Rem | B::BitAnd | B::BitOr | B::BitXor if !ty.is_integer_like() => {
                         invalid(self, &l, &r)
@@ -906,8 +919,13 @@ impl Checker<'_> {
         }
         let from = x.ty.clone();
         let bad = |c: &mut Self| {
+            let what = if from.is_vector() || to.is_vector() {
+                "vector type "
+            } else {
+                ""
+            };
             let msg = format!(
-                "invalid conversion between {} and {}",
+                "invalid conversion between {what}{} and {}: use convert_<type>() or as_<type>()",
                 c.ty_str(&from),
                 c.ty_str(&to)
             );
@@ -1069,6 +1087,10 @@ impl Checker<'_> {
             return Expr::error(span);
         }
         let (p, i) = if b.ty.is_pointer() { (b, i) } else { (i, b) };
+        if p.ty.is_pointer() && !i.ty.is_integer() {
+            self.error(index.span, "array subscript is not an integer");
+            return Expr::error(span);
+        }
         if !p.ty.is_pointer() || !i.ty.is_integer() {
             self.error(
                 span,

@@ -54,6 +54,10 @@ pub struct SemaOptions {
     pub program_scope_globals: bool,
     /// Work-group collective functions (2.0, or 3.0 with the feature).
     pub work_group_collectives: bool,
+    /// Image types (1.x with images; 3.0 with `__opencl_c_images`).
+    pub images: bool,
+    /// `read_write` images (2.0, or 3.0 with `__opencl_c_read_write_images`).
+    pub read_write_images: bool,
     /// Extensions the device advertises.
     pub extensions: Vec<String>,
     /// `-cl-single-precision-constant`: unsuffixed floating constants are `float`.
@@ -83,6 +87,8 @@ impl SemaOptions {
                 || (cl30 && has_feature("__opencl_c_program_scope_global_variables")),
             work_group_collectives: cl20
                 || (cl30 && has_feature("__opencl_c_work_group_collective_functions")),
+            images: !cl30 || has_feature("__opencl_c_images"),
+            read_write_images: cl20 || (cl30 && has_feature("__opencl_c_read_write_images")),
             extensions: features::EXTENSIONS
                 .iter()
                 .map(|e| e.name.to_string())
@@ -138,6 +144,8 @@ pub(crate) struct FnCtx {
     pub block_depth: u32,
     pub loop_depth: u32,
     pub switch_depth: u32,
+    /// The `case` values of each enclosing `switch`, innermost last.
+    pub cases: Vec<Vec<(i128, Span)>>,
     pub labels: HashMap<String, Span>,
     pub gotos: Vec<(String, Span)>,
 }

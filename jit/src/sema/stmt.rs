@@ -151,11 +151,13 @@ impl Checker<'_> {
                 };
                 if let Some(fx) = self.fx.as_mut() {
                     fx.switch_depth += 1;
+                    fx.cases.push(Vec::new());
                     fx.loop_depth += 1000; // `break` is allowed; `continue` checked below
                 }
                 let b = self.sub(body);
                 if let Some(fx) = self.fx.as_mut() {
                     fx.switch_depth -= 1;
+                    fx.cases.pop();
                     fx.loop_depth -= 1000;
                 }
                 stmt(StmtKind::Switch(c, b), span)
@@ -179,11 +181,21 @@ impl Checker<'_> {
                         0
                     }
                 };
+                let prev = self.fx.as_mut().and_then(|fx| {
+                    let list = fx.cases.last_mut()?;
+                    let prev = list.iter().find(|(x, _)| *x == v).map(|(_, s)| *s);
+                    list.push((v, value.span));
+                    prev
+                });
+                if let (Some(prev), false) = (prev, x.ty.is_error()) {
+                    self.error(value.span, format!("duplicate case value '{v}'"));
+                    self.note(prev, "previous case defined here");
+                }
                 let inner = Box::new(self.stmt(s));
                 stmt(StmtKind::Case(v, inner), span)
             }
             ast::StmtKind::Default(s) => {
-                if !self.fx.as_ref().is_some_and(|f| f.switch_depth > 0) {
+                if self.fx.as_ref().is_none_or(|f| f.switch_depth == 0) {
                     self.error(span, "'default' statement not in switch statement");
                 }
                 let inner = Box::new(self.stmt(s));
@@ -209,13 +221,13 @@ impl Checker<'_> {
                 stmt(StmtKind::Goto(l.node.clone()), span)
             }
             ast::StmtKind::Break => {
-                if !self.fx.as_ref().is_some_and(|f| f.loop_depth > 0) {
+                if self.fx.as_ref().is_none_or(|f| f.loop_depth == 0) {
                     self.error(span, "'break' statement not in loop or switch statement");
                 }
                 stmt(StmtKind::Break, span)
             }
             ast::StmtKind::Continue => {
-                if !self.fx.as_ref().is_some_and(|f| f.loop_depth % 1000 > 0) {
+                if self.fx.as_ref().is_none_or(|f| f.loop_depth % 1000 == 0) {
                     self.error(span, "'continue' statement not in loop statement");
                 }
                 stmt(StmtKind::Continue, span)

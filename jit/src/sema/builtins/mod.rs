@@ -48,6 +48,8 @@ pub enum Family {
     /// `shuffle`, `shuffle2`.
     Shuffle,
     Printf,
+    /// `read_image*`, `write_image*`, `get_image_*`.
+    Image,
 }
 
 /// Rounding mode of a conversion or `vstore_half` (spec 6.4.3.1).
@@ -138,6 +140,9 @@ pub type Rank = u8;
 pub const EXACT: Rank = 0;
 pub const PROMOTION: Rank = 1;
 pub const CONVERSION: Rank = 2;
+/// Scalar to vector (splat): worse than any scalar conversion, so
+/// `sqrt(4)` picks `float`, while `pow(float4, 2.0f)` still resolves.
+pub const SPLAT: Rank = 3;
 
 /// Rank the implicit conversion of an argument of type `from` to `to`.
 pub fn conversion_rank(from: &Type, to: &Type) -> Option<Rank> {
@@ -150,7 +155,9 @@ pub fn conversion_rank(from: &Type, to: &Type) -> Option<Rank> {
                 || (*a == Scalar::Float && *b == Scalar::Double);
             Some(if promo { PROMOTION } else { CONVERSION })
         }
-        (Type::Scalar(_), Type::Vector(..)) => Some(CONVERSION),
+        (Type::Scalar(_), Type::Vector(..)) => Some(SPLAT),
+        // `0` for an `event_t` argument (no event).
+        (Type::Scalar(s), Type::Event) if s.is_integer() => Some(CONVERSION),
         (Type::Pointer(p), Type::Pointer(q)) => {
             if p.ty != q.ty || !q.quals.contains(p.quals) {
                 return None;

@@ -10,7 +10,7 @@ use super::{
     dom, pick_best, resolve_entries, width_bit, BuiltinEnv, BuiltinFn, Family, Resolution, Rounding,
 };
 use crate::sema::addrspace::AddrSpace;
-use crate::sema::types::{Pointee, Quals, Records, Scalar, Type};
+use crate::sema::types::{Access, ImageKind, Pointee, Quals, Records, Scalar, Type};
 use std::rc::Rc;
 
 /// `Some` when `name` is one of the patterned built-ins.
@@ -30,7 +30,13 @@ pub fn resolve_named(name: &str, args: &[Type], env: &BuiltinEnv) -> Option<Reso
         "to_global" | "to_local" | "to_private" | "get_fence" => {
             Some(address_space_fn(name, args, env))
         }
-        "printf" => Some(printf(args)),
+        "printf" if env.version >= 12 => Some(printf(args)),
+        _ if name.starts_with("read_image")
+            || name.starts_with("write_image")
+            || name.starts_with("get_image_") =>
+        {
+            image_fn(name, args)
+        }
         _ => None,
     }
 }
@@ -284,6 +290,107 @@ fn address_space_fn(name: &str, args: &[Type], env: &BuiltinEnv) -> Resolution {
         }
     };
     one(name, Family::AddressSpace, ret, vec![param])
+}
+
+/// Coordinate lanes an image kind is addressed with (1d: 1, 2d: 2, 3d and arrays of 2d: 4).
+fn coord_width(k: ImageKind) -> u8 {
+    use ImageKind::*;
+    match k {
+        Image1d | Image1dBuffer => 1,
+        Image2d | Image2dDepth | Image1dArray => 2,
+        Image3d | Image2dArray | Image2dArrayDepth => 4,
+    }
+}
+
+// read_imagef(img, sampler, coord), read_imagei(img, coord), write_imageui(img,
+// coord, color), get_image_width(img)...: spec 6.15.15. The first argument
+// must be an image; coordinates are int (or float with a sampler) with the
+// image's dimension.
+fn image_fn(name: &str, args: &[Type]) -> Option<Resolution> {
+    let Some(Type::Image(kind, access)) = args.first() else {
+        if args.first().is_some_and(Type::is_error) {
+            return Some(one(name, Family::Image, Type::Error, args.to_vec()));
+        }
+        return Some(Resolution::NoMatch(vec![format!("{name}(image, ...)")]));
+    };
+    let kind = *kind;
+    let cw = coord_width(kind);
+    let coord_ok = |t: &Type, float_ok: bool| match t {
+        Type::Scalar(s) | Type::Vector(s, _) => {
+            t.width() == cw && (*s == Scalar::Int || (float_ok && *s == Scalar::Float))
+        }
+        _ => false,
+    };
+    let depth = matches!(kind, ImageKind::Image2dDepth | ImageKind::Image2dArrayDepth);
+    let texel = |suffix: &str| -> Option<Scalar> {
+        Some(match suffix {
+            "f" => Scalar::Float,
+            "i" => Scalar::Int,
+            "ui" => Scalar::UInt,
+            "h" => Scalar::Half,
+            _ => return None,
+        })
+    };
+    let ret = if let Some(sfx) = name.strip_prefix("read_image") {
+        let s = texel(sfx)?;
+        let ok = match args {
+            [_, Type::Sampler, c] => coord_ok(c, true),
+            [_, c] => coord_ok(c, false),
+            _ => false,
+        };
+        if !ok {
+            return Some(Resolution::NoMatch(vec![format!(
+                "{name}(image, [sampler,] coordinates of {cw} lanes)"
+            )]));
+        }
+        if depth {
+            Type::Scalar(s)
+        } else {
+            Type::Vector(s, 4)
+        }
+    } else if let Some(sfx) = name.strip_prefix("write_image") {
+        let s = texel(sfx)?;
+        if *access == Access::ReadOnly {
+            return Some(Resolution::Invalid(format!("cannot call '{name}' on a read_only image: write_image functions need a write_only or read_write image")));
+        }
+        let color_ok = |t: &Type| {
+            if depth {
+                *t == Type::Scalar(s)
+            } else {
+                *t == Type::Vector(s, 4)
+            }
+        };
+        if !matches!(args, [_, c, col] if coord_ok(c, false) && color_ok(col)) {
+            return Some(Resolution::NoMatch(vec![format!(
+                "void {name}(image, int coordinates, color)"
+            )]));
+        }
+        Type::Void
+    } else {
+        let ret = match name.strip_prefix("get_image_")? {
+            "width" | "channel_data_type" | "channel_order" => Type::INT,
+            "height" if cw >= 2 => Type::INT,
+            "depth" if kind == ImageKind::Image3d => Type::INT,
+            "dim" if cw == 2 => Type::Vector(Scalar::Int, 2),
+            "dim" if cw == 4 => Type::Vector(Scalar::Int, 4),
+            "array_size"
+                if matches!(
+                    kind,
+                    ImageKind::Image1dArray
+                        | ImageKind::Image2dArray
+                        | ImageKind::Image2dArrayDepth
+                ) =>
+            {
+                Type::SIZE_T
+            }
+            _ => return Some(Resolution::NoMatch(vec![format!("{name}(image)")])),
+        };
+        if args.len() != 1 {
+            return arity(name, 1, args);
+        }
+        ret
+    };
+    Some(one(name, Family::Image, ret, args.to_vec()))
 }
 
 // printf(constant char *restrict format, ...): spec 6.15.14.

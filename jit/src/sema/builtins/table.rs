@@ -449,12 +449,15 @@ pub const WORK_ITEM: &[Entry] = &[
         SizeT,
         &[X(Scalar::UInt)],
     ),
-    e(
-        &["get_global_linear_id", "get_local_linear_id"],
-        F::WorkItem,
-        ONE,
-        SizeT,
-        &[],
+    gated(
+        e(
+            &["get_global_linear_id", "get_local_linear_id"],
+            F::WorkItem,
+            ONE,
+            SizeT,
+            &[],
+        ),
+        Gate::Cl20,
     ),
 ];
 
