@@ -245,7 +245,7 @@ fn adjacent_strings_concatenate() {
 
 #[test]
 fn bad_literals_are_diagnosed() {
-    let errs = errors("void f(void) {\n  int a = 08;\n  float b = 1.0ff;\n  int c = 12abc;\n  ulong d = 0x1ffffffffffffffff;\n  float e = 0x1.0;\n}\n");
+    let errs = errors("void f(void) {\n  int a = 08;\n  float b = 1.0ff;\n  int c = 12abc;\n  ulong d = 0x1ffffffffffffffff;\n  float e = 0x1.0;\n  float f = 1.0.0;\n  float g = 1e+;\n}\n");
     assert_eq!(
         errs,
         [
@@ -254,6 +254,8 @@ fn bad_literals_are_diagnosed() {
             "4:11: invalid suffix 'abc' on integer constant",
             "5:13: integer literal is too large to be represented in any integer type",
             "6:13: hexadecimal floating constants require an exponent",
+            "7:13: invalid suffix '.0' on floating constant",
+            "8:13: exponent has no digits",
         ]
     );
 }
@@ -933,7 +935,7 @@ fn syntax_error_messages() {
         ("int 3x;", "1:5: expected identifier or '('"),
         ("int global = 1;", "1:12: expected identifier or '('"),
         ("void f(void) { }\n}", "2:1: extraneous closing brace ('}')"),
-        ("void f(void) {\n  int x;\n", "3:1: expected '}'"),
+        ("void f(void) {\n  int x;\n", "2:9: expected '}'"),
         (
             "void f(void) { foo_t x; }",
             "1:16: unknown type name 'foo_t'",

@@ -802,7 +802,7 @@ pub struct IntLiteral {
     /// The value; a literal too large for 64 bits was reported and holds
     /// `u64::MAX`.
     pub value: u64,
-    /// 8, 10 or 16.
+    /// 8, 10 or 16 (2 for the `0b` extension clang also accepts).
     pub radix: u32,
     /// `u`/`U` was written.
     pub unsigned: bool,

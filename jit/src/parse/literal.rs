@@ -162,7 +162,9 @@ fn float(spelling: &str, hex: bool, span: Span, diags: &mut Diagnostics) -> Floa
 fn decimal_float(s: &str, span: Span, diags: &mut Diagnostics) -> (usize, f64, f32) {
     let b = s.as_bytes();
     let mut i = 0;
-    while i < b.len() && (b[i].is_ascii_digit() || b[i] == b'.') {
+    let mut seen_dot = false;
+    while i < b.len() && (b[i].is_ascii_digit() || (b[i] == b'.' && !seen_dot)) {
+        seen_dot |= b[i] == b'.';
         i += 1;
     }
     if i < b.len() && (b[i] | 0x20) == b'e' {

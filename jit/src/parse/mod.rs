@@ -240,10 +240,25 @@ impl<'a> Parser<'a> {
     /// The current token's location (the user's text).
     fn loc(&self) -> Span {
         let t = self.peek();
-        if t.kind == TokenKind::Eof && t.span == Span::default() {
-            return self.eof.span;
+        if t.kind == TokenKind::Eof {
+            return self.eof_loc(t);
         }
         t.loc()
+    }
+
+    /// Where "end of file" errors point. Like clang: at the file's final
+    /// newline when there is text after the last token (so a missing `}`
+    /// is reported on the last line, not on a line past the end).
+    fn eof_loc(&self, t: &Token) -> Span {
+        if t.span == Span::default() {
+            return self.eof.span;
+        }
+        let s = t.loc();
+        let last = self.toks.iter().rev().find(|t| t.kind != TokenKind::Eof);
+        match last.map(|l| l.loc()) {
+            Some(l) if l.file == s.file && l.hi < s.lo => Span::new(s.file, s.lo - 1, s.lo - 1),
+            _ => s,
+        }
     }
 
     /// An empty span just after the previous token (where a missing `;` goes).
@@ -324,8 +339,10 @@ impl<'a> Parser<'a> {
             return Ok(self.bump().loc());
         }
         self.error(self.loc(), format!("expected '{}'", close.as_str()));
-        self.diags
-            .note(open_span, format!("to match this '{}'", open.as_str()));
+        if !self.stopped {
+            self.diags
+                .note(open_span, format!("to match this '{}'", open.as_str()));
+        }
         Err(Fail)
     }
 
