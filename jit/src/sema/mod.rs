@@ -21,11 +21,15 @@ mod consteval;
 mod conv;
 mod decl;
 mod expr;
+mod func;
 pub mod hir;
 mod init;
+mod member;
+mod ops;
 mod scope;
 mod stmt;
 pub mod types;
+mod typespec;
 
 use crate::diag::Diagnostics;
 use crate::features;
