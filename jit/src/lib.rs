@@ -8,6 +8,8 @@
 //! and rendered like clang: `file:line:col: error: message`, source line, caret.
 //! This crate knows nothing of the OpenCL API.
 
+pub mod builtins;
+pub mod codegen;
 pub mod diag;
 pub mod features;
 pub mod frontend;
@@ -15,6 +17,7 @@ pub mod launch;
 pub mod options;
 pub mod parse;
 pub mod preprocess;
+pub mod runtime;
 pub mod sema;
 pub mod source;
 pub mod token;

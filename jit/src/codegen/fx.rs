@@ -1,0 +1,342 @@
+//! The function context: everything needed while one HIR function is being
+//! lowered — the Cranelift builder, the module (to call other functions),
+//! where each local variable lives, and the targets of `break`, `continue`,
+//! `goto` and `case`.
+//!
+//! Locals: a scalar or vector whose address is never taken becomes Cranelift
+//! variables (one per lane); anything else (arrays, records, `&x`) gets a
+//! stack slot; kernel-scope `local` variables live at fixed offsets in the
+//! work-group's local arena.
+//!
+//! Block discipline: after every terminator the context opens a fresh,
+//! sealed, unreachable block, so statements after `return`/`break`/`goto`
+//! still have somewhere to go; [`FunctionCx::enter`] falls through into a
+//! block by jumping to it when the current block is still open.
+
+use super::value::{clif_scalar, clif_type, is_aggregate, CPlace, CValue};
+use super::{abi, walk, ProgramCx};
+use crate::runtime::offsets;
+use crate::sema::addrspace::AddrSpace;
+use crate::sema::hir::{Function, Stmt};
+use crate::sema::types::{Records, Type};
+use cranelift_codegen::ir::{
+    self, types, AbiParam, Block, InstBuilder, StackSlotData, StackSlotKind, Value,
+};
+use cranelift_codegen::Context;
+use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
+use cranelift_jit::JITModule;
+use cranelift_module::Module;
+use std::collections::HashMap;
+
+/// The context of one function being compiled.
+pub struct FunctionCx<'a, 'p> {
+    pub b: FunctionBuilder<'a>,
+    pub module: &'a mut JITModule,
+    pub(crate) pcx: &'a ProgramCx<'p>,
+    pub func: &'p Function,
+    /// The `ItemState` pointer every function receives first.
+    pub item: Value,
+    /// Where a vector or record result is written.
+    pub(crate) sret: Option<Value>,
+    pub(crate) locals: Vec<CPlace>,
+    pub(crate) labels: HashMap<String, Block>,
+    /// Innermost last: (break target, continue target).
+    pub(crate) breaks: Vec<Block>,
+    pub(crate) continues: Vec<Block>,
+    /// Blocks of the `case`/`default` statements of the switches being compiled.
+    pub(crate) cases: HashMap<*const Stmt, Block>,
+    /// The current block ends in a terminator.
+    filled: bool,
+}
+
+impl<'a, 'p> FunctionCx<'a, 'p> {
+    pub fn records(&self) -> &'p Records {
+        &self.pcx.prog.records
+    }
+
+    /// Emit an integer constant of type `t` (the value is truncated to `t`).
+    pub fn iconst(&mut self, t: types::Type, v: i128) -> Value {
+        let bits = t.bits();
+        let masked = if bits >= 64 {
+            v as i64
+        } else {
+            ((v as u64) & ((1u64 << bits) - 1)) as i64
+        };
+        self.b.ins().iconst(t, masked)
+    }
+
+    /// Switch to `block`, falling through from the current one if it is open.
+    pub fn enter(&mut self, block: Block) {
+        let pristine = self
+            .b
+            .current_block()
+            .is_some_and(|c| !self.b.func.layout.is_block_inserted(c));
+        if !self.filled && !pristine {
+            self.b.ins().jump(block, &[]);
+        }
+        self.b.switch_to_block(block);
+        self.filled = false;
+    }
+
+    /// After a terminator: continue in a fresh unreachable block.
+    pub fn terminated(&mut self) {
+        let dead = self.b.create_block();
+        self.b.switch_to_block(dead);
+        self.b.seal_block(dead);
+        self.filled = false;
+    }
+
+    /// `jump block` and continue in a dead block.
+    pub fn jump(&mut self, block: Block) {
+        self.b.ins().jump(block, &[]);
+        self.terminated();
+    }
+
+    /// A stack temporary of `size` bytes.
+    pub fn stack_temp(&mut self, size: u64, align: u64) -> Value {
+        let shift = align.max(1).trailing_zeros().min(7) as u8;
+        let slot = self.b.create_sized_stack_slot(StackSlotData::new(
+            StackSlotKind::ExplicitSlot,
+            size.max(1) as u32,
+            shift,
+        ));
+        self.b.ins().stack_addr(types::I64, slot, 0)
+    }
+
+    /// Call a host function by address.
+    pub fn call_host(
+        &mut self,
+        addr: *const u8,
+        params: &[types::Type],
+        rets: &[types::Type],
+        args: &[Value],
+    ) -> Vec<Value> {
+        let mut sig = self.module.make_signature();
+        sig.params.extend(params.iter().map(|t| AbiParam::new(*t)));
+        sig.returns.extend(rets.iter().map(|t| AbiParam::new(*t)));
+        let sref = self.b.import_signature(sig);
+        let callee = self.b.ins().iconst(types::I64, addr as i64);
+        let inst = self.b.ins().call_indirect(sref, callee, args);
+        self.b.inst_results(inst).to_vec()
+    }
+
+    /// Call a host function registered by name (`builtins::host_symbols`).
+    pub fn call_import(
+        &mut self,
+        name: &str,
+        params: &[types::Type],
+        rets: &[types::Type],
+        args: &[Value],
+    ) -> Result<Vec<Value>, String> {
+        let mut sig = self.module.make_signature();
+        sig.params.extend(params.iter().map(|t| AbiParam::new(*t)));
+        sig.returns.extend(rets.iter().map(|t| AbiParam::new(*t)));
+        let id = self
+            .module
+            .declare_function(name, cranelift_module::Linkage::Import, &sig)
+            .map_err(|e| format!("declaring '{name}': {e}"))?;
+        let fref = self.module.declare_func_in_func(id, self.b.func);
+        let inst = self.b.ins().call(fref, args);
+        Ok(self.b.inst_results(inst).to_vec())
+    }
+
+    /// Copy `size` bytes (the ranges may overlap).
+    pub fn memmove(&mut self, dst: Value, src: Value, size: u64) {
+        if size == 0 {
+            return;
+        }
+        if size <= 64 && size % 8 == 0 {
+            // Loads first, then stores: correct for overlapping ranges.
+            let vals: Vec<Value> = (0..size / 8)
+                .map(|i| {
+                    self.b
+                        .ins()
+                        .load(types::I64, super::value::flags(), src, (i * 8) as i32)
+                })
+                .collect();
+            for (i, v) in vals.into_iter().enumerate() {
+                self.b
+                    .ins()
+                    .store(super::value::flags(), v, dst, (i * 8) as i32);
+            }
+            return;
+        }
+        let n = self.b.ins().iconst(types::I64, size as i64);
+        let f = crate::runtime::cranecl_memmove as *const u8;
+        self.call_host(
+            f,
+            &[types::I64, types::I64, types::I64],
+            &[],
+            &[dst, src, n],
+        );
+    }
+
+    /// Fill `size` bytes with `byte`.
+    pub fn memset(&mut self, dst: Value, byte: u8, size: u64) {
+        if size == 0 {
+            return;
+        }
+        if byte == 0 && size <= 64 && size % 8 == 0 {
+            let z = self.b.ins().iconst(types::I64, 0);
+            for i in 0..size / 8 {
+                self.b
+                    .ins()
+                    .store(super::value::flags(), z, dst, (i * 8) as i32);
+            }
+            return;
+        }
+        let v = self.b.ins().iconst(types::I32, i64::from(byte));
+        let n = self.b.ins().iconst(types::I64, size as i64);
+        let f = crate::runtime::cranecl_memset as *const u8;
+        self.call_host(f, &[types::I64, types::I32, types::I64], &[], &[dst, v, n]);
+    }
+
+    /// Load a field of the `GroupState` of this item.
+    pub(crate) fn group_field(&mut self, offset: i32) -> Value {
+        let g = self.b.ins().load(
+            types::I64,
+            super::value::flags(),
+            self.item,
+            offsets::ITEM_GROUP,
+        );
+        self.b
+            .ins()
+            .load(types::I64, super::value::flags(), g, offset)
+    }
+
+    /// Return from the function with `val` (already of the return type).
+    pub(crate) fn emit_return(&mut self, val: Option<CValue>) -> Result<(), String> {
+        let ret = self.func.ret.clone();
+        match (self.sret, val) {
+            (Some(p), Some(v)) => {
+                self.store(p, &ret, &v)?;
+                self.b.ins().return_(&[]);
+            }
+            (None, Some(CValue::Scalar(v))) => {
+                self.b.ins().return_(&[v]);
+            }
+            _ if ret.is_void() || self.sret.is_some() => {
+                // Falling off the end (of a function returning a vector or
+                // record too: undefined, the caller reads whatever is there).
+                self.b.ins().return_(&[]);
+            }
+            _ => {
+                // Falling off the end of a non-void function: undefined, return zero.
+                let z = self.zero(&ret).scalar()?;
+                self.b.ins().return_(&[z]);
+            }
+        }
+        self.terminated();
+        Ok(())
+    }
+}
+
+/// Compile the body of `f` into the module as `id`.
+pub(crate) fn compile_function(
+    module: &mut JITModule,
+    pcx: &ProgramCx<'_>,
+    ctx: &mut Context,
+    fbc: &mut FunctionBuilderContext,
+    f: &Function,
+    id: cranelift_module::FuncId,
+) -> Result<(), String> {
+    let Some(body) = &f.body else { return Ok(()) };
+    ctx.clear();
+    ctx.func.signature = abi::signature(module, &pcx.prog.records, f)?;
+    let b = FunctionBuilder::new(&mut ctx.func, fbc);
+    let mut fx = FunctionCx {
+        b,
+        module,
+        pcx,
+        func: f,
+        item: Value::from_u32(0),
+        sret: None,
+        locals: Vec::new(),
+        labels: HashMap::new(),
+        breaks: Vec::new(),
+        continues: Vec::new(),
+        cases: HashMap::new(),
+        filled: false,
+    };
+    let entry = fx.b.create_block();
+    fx.b.append_block_params_for_function_params(entry);
+    fx.b.switch_to_block(entry);
+    fx.b.seal_block(entry);
+    fx.b.ensure_inserted_block();
+    let params = fx.b.block_params(entry).to_vec();
+    fx.item = params[0];
+    let mut next = 1;
+    if abi::returns_via_sret(&f.ret) {
+        fx.sret = Some(params[1]);
+        next = 2;
+    }
+    setup_locals(&mut fx, f)?;
+    // Parameters: move the incoming values into their places.
+    for (i, p) in f.params.iter().enumerate() {
+        let n = abi::param_count(&p.ty);
+        let vals = &params[next..next + n];
+        next += n;
+        let v = if is_aggregate(&p.ty) {
+            CValue::Ref(vals[0])
+        } else if p.ty.is_vector() {
+            CValue::Lanes(vals.to_vec())
+        } else {
+            CValue::Scalar(vals[0])
+        };
+        let place = fx.locals[p.local.0 as usize].clone();
+        let _ = i;
+        fx.write_place(&place, &p.ty, &v)?;
+    }
+    fx.block(body)?;
+    fx.emit_return(None)?;
+    fx.b.seal_all_blocks();
+    fx.b.finalize(pcx.config);
+    module
+        .define_function(id, ctx)
+        .map_err(|e| format!("compiling '{}': {e:?}", f.name))?;
+    Ok(())
+}
+
+/// Decide where every local lives.
+fn setup_locals(fx: &mut FunctionCx<'_, '_>, f: &Function) -> Result<(), String> {
+    let addressed = walk::address_taken_locals(f);
+    let local_offsets = abi::local_layout(fx.records(), f).0;
+    let mut local_base = None;
+    for (i, l) in f.locals.iter().enumerate() {
+        let place = if l.space == AddrSpace::Local {
+            let Some(off) = local_offsets[i] else {
+                return Err(format!(
+                    "'local' variable '{}' outside a kernel function",
+                    l.name
+                ));
+            };
+            let base = match local_base {
+                Some(b) => b,
+                None => {
+                    let b = fx.group_field(offsets::GROUP_LOCAL_MEM);
+                    local_base = Some(b);
+                    b
+                }
+            };
+            CPlace::Addr(fx.b.ins().iadd_imm_s(base, off as i64))
+        } else if is_aggregate(&l.ty) || l.address_taken || addressed.contains(&(i as u32)) {
+            let size = fx.size_of(&l.ty);
+            let align = fx.align_of(&l.ty);
+            CPlace::Addr(fx.stack_temp(size, align))
+        } else {
+            let (t, n) = match &l.ty {
+                Type::Vector(s, n) => (clif_scalar(*s), *n as usize),
+                t => (
+                    clif_type(t)
+                        .ok_or_else(|| format!("variable '{}' of unsupported type", l.name))?,
+                    1,
+                ),
+            };
+            CPlace::Var((0..n).map(|_| fx.b.declare_var(t)).collect())
+        };
+        fx.locals.push(place);
+    }
+    Ok(())
+}
+
+pub(crate) use ir::condcodes::{FloatCC, IntCC};

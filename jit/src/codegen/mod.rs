@@ -1,0 +1,406 @@
+//! Code generation: the typed HIR to native code through Cranelift, and the
+//! lifetime of the generated code.
+//!
+//! [`compile`] lays out the program-scope variables in one arena (their
+//! initialisers applied, addresses of other variables relocated), declares
+//! every defined function in a [`JITModule`], compiles each body
+//! (`fx.rs` holds the function context, `value.rs` the value/place model,
+//! `expr.rs`/`stmt.rs`/`num.rs` the lowering, `workitem.rs` the work-item
+//! functions and barriers), then generates two entries per kernel
+//! (`abi.rs`): a *group entry* that loops over the work-items and an *item
+//! entry* for the coroutine strategy of `runtime/`. The result, a
+//! [`CompiledProgram`], owns the module and the arena; only finalized
+//! function pointers are shared between threads.
+//!
+//! Calling convention of generated functions: `(item: *mut ItemState,
+//! [sret: *mut T,] params…)`. Scalars and pointers pass by value, vectors as
+//! their lanes, structs and unions as the address of a copy; vector and
+//! record results are written through the hidden `sret` pointer.
+
+mod abi;
+mod expr;
+mod fx;
+mod num;
+mod stmt;
+mod value;
+mod walk;
+mod workitem;
+
+pub use fx::FunctionCx;
+pub use value::{CPlace, CValue};
+
+use crate::launch::{KernelFault, KernelInfo};
+use crate::runtime::{self, EntryFn, GroupState};
+use crate::sema::addrspace::AddrSpace;
+use crate::sema::hir::{self, Program};
+use cranelift_codegen::settings::{self, Configurable};
+use cranelift_jit::{JITBuilder, JITModule};
+use cranelift_module::{default_libcall_names, Module};
+use std::alloc::Layout;
+use std::sync::Mutex;
+
+/// Largest work-group a kernel runs with (coroutine stacks bound it).
+pub const MAX_WORK_GROUP_SIZE: u64 = 1024;
+
+/// How to compile.
+#[derive(Clone, Debug)]
+pub struct CodegenOptions {
+    /// `opt_level=speed` (otherwise `none`, for `-cl-opt-disable`).
+    pub optimize: bool,
+    /// Run the Cranelift verifier on every function.
+    pub verify: bool,
+}
+
+impl Default for CodegenOptions {
+    fn default() -> Self {
+        CodegenOptions {
+            optimize: true,
+            verify: cfg!(debug_assertions),
+        }
+    }
+}
+
+/// Program-scope variables: one zeroed, 128-byte aligned allocation.
+struct GlobalArena {
+    ptr: *mut u8,
+    layout: Layout,
+}
+
+impl Drop for GlobalArena {
+    fn drop(&mut self) {
+        // SAFETY: allocated in `GlobalArena::new` with this layout.
+        unsafe { std::alloc::dealloc(self.ptr, self.layout) }
+    }
+}
+
+impl GlobalArena {
+    fn new(size: u64) -> Result<GlobalArena, String> {
+        let layout = Layout::from_size_align(size.max(1) as usize, 128)
+            .map_err(|_| "program-scope variables are too large".to_string())?;
+        // SAFETY: the layout has a non-zero size.
+        let ptr = unsafe { std::alloc::alloc_zeroed(layout) };
+        if ptr.is_null() {
+            return Err("out of memory for program-scope variables".into());
+        }
+        Ok(GlobalArena { ptr, layout })
+    }
+}
+
+/// The two entries of one kernel.
+#[derive(Clone, Copy)]
+struct Entries {
+    group: EntryFn,
+    item: EntryFn,
+}
+
+/// A program compiled to native code.
+pub struct CompiledProgram {
+    /// Only touched in `Drop` (JITModule is `Send`, not `Sync`).
+    module: Mutex<Option<JITModule>>,
+    kernels: Vec<KernelInfo>,
+    entries: Vec<Entries>,
+    arena: GlobalArena,
+    global_variable_total_size: u64,
+}
+
+// SAFETY: after `compile` the code and the arena are only read or written by
+// generated code (the arena's program-scope variables are shared by kernels as
+// the OpenCL memory model allows); the module sits behind a mutex.
+unsafe impl Send for CompiledProgram {}
+// SAFETY: as above; `run_work_group` takes `&self` and mutates nothing of it.
+unsafe impl Sync for CompiledProgram {}
+
+impl Drop for CompiledProgram {
+    fn drop(&mut self) {
+        let module = match self.module.get_mut() {
+            Ok(m) => m.take(),
+            Err(p) => p.into_inner().take(),
+        };
+        if let Some(m) = module {
+            // SAFETY: no function pointer of this module outlives `self`.
+            unsafe { m.free_memory() }
+        }
+    }
+}
+
+impl std::fmt::Debug for CompiledProgram {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CompiledProgram")
+            .field("kernels", &self.kernels)
+            .finish()
+    }
+}
+
+impl CompiledProgram {
+    pub fn kernels(&self) -> &[KernelInfo] {
+        &self.kernels
+    }
+    /// Index of the kernel named `name`.
+    pub fn kernel_index(&self, name: &str) -> Option<usize> {
+        self.kernels.iter().position(|k| k.name == name)
+    }
+    /// Bytes of program-scope variables in the global address space
+    /// (`CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE`).
+    pub fn global_variable_total_size(&self) -> u64 {
+        self.global_variable_total_size
+    }
+    /// Address of the program-scope variable arena (tests and debuggers).
+    pub fn global_arena(&self) -> *const u8 {
+        self.arena.ptr
+    }
+
+    /// Run every work-item of one work-group of `kernel`. `args` is the
+    /// argument block laid out as `kernels()[kernel].args` says; `ctx.local_mem`
+    /// points to at least `ctx.local_mem_size` bytes. Safe to call from many
+    /// threads at once for different groups.
+    pub fn run_work_group(
+        &self,
+        kernel: usize,
+        args: &[u8],
+        ctx: &crate::launch::WorkGroupCtx,
+    ) -> Result<(), KernelFault> {
+        let fault = |m: String| Err(KernelFault { message: m });
+        let (Some(info), Some(e)) = (self.kernels.get(kernel), self.entries.get(kernel)) else {
+            return fault(format!("no kernel number {kernel}"));
+        };
+        if (args.len() as u64) < u64::from(info.args_size) {
+            return fault(format!(
+                "argument block of {} bytes, kernel '{}' needs {}",
+                args.len(),
+                info.name,
+                info.args_size
+            ));
+        }
+        if ctx.local_mem_size < info.local_mem_size
+            || (info.local_mem_size > 0 && ctx.local_mem == 0)
+        {
+            return fault(format!(
+                "kernel '{}' needs {} bytes of local memory",
+                info.name, info.local_mem_size
+            ));
+        }
+        if !(1..=3).contains(&ctx.work_dim) {
+            return fault(format!("work_dim {} out of range", ctx.work_dim));
+        }
+        let group = GroupState::from_ctx(ctx);
+        let items = group.items();
+        if items == 0 || items > info.max_work_group_size {
+            return fault(format!(
+                "work-group of {items} items for kernel '{}'",
+                info.name
+            ));
+        }
+        if !info.uses_barriers || items == 1 {
+            // SAFETY: the entry was generated for this kernel's argument
+            // block, whose size was checked above.
+            unsafe { runtime::run_loop(e.group, args.as_ptr(), &group) };
+            Ok(())
+        } else {
+            // SAFETY: as above.
+            unsafe { runtime::run_coroutines(e.item, args.as_ptr(), &group) }
+        }
+    }
+}
+
+/// The program-wide facts every function context reads.
+pub(crate) struct ProgramCx<'p> {
+    pub prog: &'p Program,
+    /// The module's id of each HIR function with a body.
+    pub func_ids: Vec<Option<cranelift_module::FuncId>>,
+    /// Address of each program-scope variable in the arena.
+    pub global_addrs: Vec<u64>,
+    pub config: cranelift_codegen::isa::TargetFrontendConfig,
+}
+
+fn make_module(opts: &CodegenOptions) -> Result<JITModule, String> {
+    let mut flags = settings::builder();
+    let set = |f: &mut settings::Builder, k: &str, v: &str| {
+        f.set(k, v)
+            .map_err(|e| format!("cranelift setting {k}: {e}"))
+    };
+    set(
+        &mut flags,
+        "opt_level",
+        if opts.optimize { "speed" } else { "none" },
+    )?;
+    set(
+        &mut flags,
+        "enable_verifier",
+        if opts.verify { "true" } else { "false" },
+    )?;
+    set(&mut flags, "is_pic", "false")?;
+    set(&mut flags, "use_colocated_libcalls", "false")?;
+    let isa_builder =
+        cranelift_native::builder().map_err(|e| format!("no native code generator: {e}"))?;
+    let isa = isa_builder
+        .finish(settings::Flags::new(flags))
+        .map_err(|e| format!("cranelift ISA: {e}"))?;
+    let mut jb = JITBuilder::with_isa(isa, default_libcall_names());
+    for (name, ptr) in crate::builtins::host_symbols() {
+        jb.symbol(name, ptr);
+    }
+    Ok(JITModule::new(jb))
+}
+
+/// Lay out the program-scope variables; returns (offsets, total size).
+fn layout_globals(prog: &Program) -> (Vec<u64>, u64) {
+    let mut off = 0u64;
+    let offs = prog
+        .globals
+        .iter()
+        .map(|g| {
+            let align = prog.records.align_of(&g.ty).max(1);
+            off = off.next_multiple_of(align);
+            let at = off;
+            off += prog.records.size_of(&g.ty).unwrap_or(0);
+            at
+        })
+        .collect();
+    (offs, off)
+}
+
+/// Copy initialisers into the arena and apply their relocations.
+fn init_globals(prog: &Program, arena: &GlobalArena, offs: &[u64]) -> Result<(), String> {
+    let base = arena.ptr as u64;
+    let size = arena.layout.size() as u64;
+    for (g, &off) in prog.globals.iter().zip(offs) {
+        let Some(init) = &g.init else { continue };
+        let gsize = prog.records.size_of(&g.ty).unwrap_or(0);
+        let n = (init.bytes.len() as u64).min(gsize);
+        if off + n > size {
+            return Err(format!("initialiser of '{}' does not fit", g.name));
+        }
+        // SAFETY: `off + n` lies inside the arena (checked above) and the
+        // source slice has at least `n` bytes.
+        unsafe {
+            std::ptr::copy_nonoverlapping(
+                init.bytes.as_ptr(),
+                arena.ptr.add(off as usize),
+                n as usize,
+            )
+        };
+        for r in &init.relocs {
+            let Some(&target) = offs.get(r.target.0 as usize) else {
+                return Err(format!(
+                    "initialiser of '{}' names an unknown variable",
+                    g.name
+                ));
+            };
+            let value = (base + target).wrapping_add_signed(r.addend);
+            if r.offset + 8 > gsize || off + r.offset + 8 > size {
+                return Err(format!("relocation outside '{}'", g.name));
+            }
+            // SAFETY: the 8 bytes lie inside this variable (checked above).
+            unsafe {
+                std::ptr::write_unaligned(
+                    arena.ptr.add((off + r.offset) as usize) as *mut u64,
+                    value,
+                )
+            };
+        }
+    }
+    Ok(())
+}
+
+/// Compile a checked program to native code.
+pub fn compile(program: &Program, opts: &CodegenOptions) -> Result<CompiledProgram, String> {
+    let mut module = make_module(opts)?;
+    let (offs, total) = layout_globals(program);
+    let arena = GlobalArena::new(total)?;
+    init_globals(program, &arena, &offs)?;
+    let global_variable_total_size = program
+        .globals
+        .iter()
+        .filter(|g| g.space == AddrSpace::Global)
+        .map(|g| program.records.size_of(&g.ty).unwrap_or(0))
+        .sum();
+    let mut pcx = ProgramCx {
+        prog: program,
+        func_ids: Vec::new(),
+        global_addrs: offs.iter().map(|o| arena.ptr as u64 + o).collect(),
+        config: module.target_config(),
+    };
+    let result = compile_into(&mut module, &mut pcx);
+    match result {
+        Ok((kernels, ids)) => {
+            if let Err(e) = module.finalize_definitions() {
+                // SAFETY: nothing points into the module yet.
+                unsafe { module.free_memory() };
+                return Err(format!("cannot finalize code: {e}"));
+            }
+            let entries = ids
+                .iter()
+                .map(|&(g, i)| {
+                    // SAFETY: both were generated with the `EntryFn` signature.
+                    unsafe {
+                        Entries {
+                            group: std::mem::transmute::<*const u8, EntryFn>(
+                                module.get_finalized_function(g),
+                            ),
+                            item: std::mem::transmute::<*const u8, EntryFn>(
+                                module.get_finalized_function(i),
+                            ),
+                        }
+                    }
+                })
+                .collect();
+            Ok(CompiledProgram {
+                module: Mutex::new(Some(module)),
+                kernels,
+                entries,
+                arena,
+                global_variable_total_size,
+            })
+        }
+        Err(e) => {
+            // SAFETY: nothing points into the module.
+            unsafe { module.free_memory() };
+            Err(e)
+        }
+    }
+}
+
+type EntryIds = (cranelift_module::FuncId, cranelift_module::FuncId);
+
+fn compile_into(
+    module: &mut JITModule,
+    pcx: &mut ProgramCx<'_>,
+) -> Result<(Vec<KernelInfo>, Vec<EntryIds>), String> {
+    let prog = pcx.prog;
+    for (i, f) in prog.functions.iter().enumerate() {
+        if f.body.is_none() {
+            pcx.func_ids.push(None);
+            continue;
+        }
+        let sig = abi::signature(module, &prog.records, f)?;
+        let id = module
+            .declare_function(
+                &format!("__cl{i}_{}", f.name),
+                cranelift_module::Linkage::Local,
+                &sig,
+            )
+            .map_err(|e| format!("declaring '{}': {e}", f.name))?;
+        pcx.func_ids.push(Some(id));
+    }
+    let mut ctx = module.make_context();
+    let mut fbc = cranelift_frontend::FunctionBuilderContext::new();
+    for (i, f) in prog.functions.iter().enumerate() {
+        let Some(id) = pcx.func_ids[i] else { continue };
+        fx::compile_function(module, pcx, &mut ctx, &mut fbc, f, id)?;
+    }
+    let mut kernels = Vec::new();
+    let mut ids = Vec::new();
+    for (fid, f) in prog.kernels() {
+        let (info, entry_ids) = abi::kernel_entries(module, pcx, &mut ctx, &mut fbc, fid, f)?;
+        kernels.push(info);
+        ids.push(entry_ids);
+    }
+    Ok((kernels, ids))
+}
+
+/// The HIR function `id` (for messages).
+pub(crate) fn func_name(prog: &Program, id: hir::FuncId) -> &str {
+    prog.functions
+        .get(id.0 as usize)
+        .map_or("?", |f| f.name.as_str())
+}

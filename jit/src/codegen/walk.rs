@@ -1,0 +1,148 @@
+//! Walks over the HIR that codegen needs before lowering: which locals have
+//! their address taken (they need memory), and which kernels reach a barrier
+//! (they need the coroutine strategy).
+
+use crate::sema::builtins::Family;
+use crate::sema::hir::{
+    Block, Expr, ExprKind, FuncId, Function, Init, Program, Stmt, StmtKind, VarRef,
+};
+use std::collections::HashSet;
+
+/// Call `f` on every expression of `s`, outermost first.
+pub fn stmt_exprs(s: &Stmt, f: &mut dyn FnMut(&Expr)) {
+    match &s.kind {
+        StmtKind::Decl(_, Some(init)) => init_exprs(init, f),
+        StmtKind::Decl(_, None)
+        | StmtKind::Goto(_)
+        | StmtKind::Break
+        | StmtKind::Continue
+        | StmtKind::Empty => {}
+        StmtKind::Expr(e) | StmtKind::Return(Some(e)) => expr_tree(e, f),
+        StmtKind::Return(None) => {}
+        StmtKind::Block(b) => block_exprs(b, f),
+        StmtKind::If(c, t, e) => {
+            expr_tree(c, f);
+            stmt_exprs(t, f);
+            if let Some(e) = e {
+                stmt_exprs(e, f);
+            }
+        }
+        StmtKind::While(c, body) | StmtKind::DoWhile(body, c) | StmtKind::Switch(c, body) => {
+            expr_tree(c, f);
+            stmt_exprs(body, f);
+        }
+        StmtKind::For(init, c, step, body) => {
+            if let Some(i) = init {
+                stmt_exprs(i, f);
+            }
+            for e in [c, step].into_iter().flatten() {
+                expr_tree(e, f);
+            }
+            stmt_exprs(body, f);
+        }
+        StmtKind::Case(_, s) | StmtKind::Default(s) | StmtKind::Label(_, s) => stmt_exprs(s, f),
+    }
+}
+
+pub fn block_exprs(b: &Block, f: &mut dyn FnMut(&Expr)) {
+    for s in &b.stmts {
+        stmt_exprs(s, f);
+    }
+}
+
+fn init_exprs(i: &Init, f: &mut dyn FnMut(&Expr)) {
+    match i {
+        Init::Expr(e) => expr_tree(e, f),
+        Init::Array(v) | Init::Struct(v) => v.iter().for_each(|i| init_exprs(i, f)),
+        Init::Union(_, i) => init_exprs(i, f),
+        Init::Zero => {}
+    }
+}
+
+/// `e` and every sub-expression.
+pub fn expr_tree(e: &Expr, f: &mut dyn FnMut(&Expr)) {
+    f(e);
+    match &e.kind {
+        ExprKind::IntConst(_) | ExprKind::FloatConst(_) | ExprKind::Var(_) | ExprKind::Func(_) => {}
+        ExprKind::Unary(_, a)
+        | ExprKind::Cast(_, a)
+        | ExprKind::Deref(a)
+        | ExprKind::AddrOf(a)
+        | ExprKind::Member(a, _)
+        | ExprKind::Swizzle(a, _)
+        | ExprKind::IncDec { operand: a, .. } => expr_tree(a, f),
+        ExprKind::Binary(_, a, b)
+        | ExprKind::PtrAdd(a, b)
+        | ExprKind::PtrDiff(a, b)
+        | ExprKind::PtrCmp(_, a, b)
+        | ExprKind::Comma(a, b)
+        | ExprKind::Assign { lhs: a, rhs: b, .. } => {
+            expr_tree(a, f);
+            expr_tree(b, f);
+        }
+        ExprKind::Cond(a, b, c) => {
+            expr_tree(a, f);
+            expr_tree(b, f);
+            expr_tree(c, f);
+        }
+        ExprKind::Call(_, args) | ExprKind::Builtin(_, args) | ExprKind::VectorLit(args) => {
+            args.iter().for_each(|a| expr_tree(a, f))
+        }
+    }
+}
+
+/// The local variable an lvalue designates the whole or a part of.
+fn root_local(e: &Expr) -> Option<u32> {
+    match &e.kind {
+        ExprKind::Var(VarRef::Local(l)) => Some(l.0),
+        ExprKind::Member(a, _) | ExprKind::Swizzle(a, _) => root_local(a),
+        _ => None,
+    }
+}
+
+/// Locals whose address is taken (`&x`, `&x.f`, or an array decaying).
+pub fn address_taken_locals(f: &Function) -> HashSet<u32> {
+    let mut set = HashSet::new();
+    if let Some(b) = &f.body {
+        block_exprs(b, &mut |e| {
+            if let ExprKind::AddrOf(a)
+            | ExprKind::Cast(crate::sema::hir::CastKind::ArrayToPointer, a) = &e.kind
+            {
+                if let Some(l) = root_local(a) {
+                    set.insert(l);
+                }
+            }
+        });
+    }
+    set
+}
+
+/// Whether the built-in synchronises the work-group.
+pub fn is_barrier(name: &str, family: Family) -> bool {
+    matches!(name, "barrier" | "work_group_barrier") || family == Family::WorkGroup
+}
+
+/// Whether `f` (or a function it calls) reaches a barrier.
+pub fn uses_barrier(prog: &Program, f: FuncId) -> bool {
+    let mut seen = HashSet::new();
+    let mut stack = vec![f];
+    while let Some(id) = stack.pop() {
+        if !seen.insert(id) {
+            continue;
+        }
+        let Some(func) = prog.functions.get(id.0 as usize) else {
+            continue;
+        };
+        let Some(body) = &func.body else { continue };
+        let mut found = false;
+        block_exprs(body, &mut |e| match &e.kind {
+            ExprKind::Builtin(b, _) if is_barrier(&b.name, b.family) => found = true,
+            ExprKind::Call(c, _) => stack.push(*c),
+            _ => {}
+        });
+        if found {
+            return true;
+        }
+    }
+    false
+}

@@ -1,0 +1,148 @@
+//! The work-item functions (spec 6.15.1) and synchronisation (6.15.8): they
+//! read the `GroupState`/`ItemState` records of `runtime/`, so they belong
+//! to codegen's calling convention rather than to the built-in library.
+//!
+//! Every per-dimension array of `GroupState` has a fourth entry holding the
+//! answer for an out-of-range dimension, so `get_global_id(dim)` is a load at
+//! index `min(dim, 3)`, with no branch.
+
+use super::fx::FunctionCx;
+use super::value::{flags, CValue};
+use crate::runtime::offsets as o;
+use crate::sema::builtins::BuiltinFn;
+use cranelift_codegen::ir::{types, InstBuilder, Value};
+
+impl FunctionCx<'_, '_> {
+    /// Emit a work-item function or a barrier/fence; `None` if `f` is neither.
+    pub(crate) fn emit_workitem(
+        &mut self,
+        f: &BuiltinFn,
+        args: &[CValue],
+    ) -> Result<Option<CValue>, String> {
+        let dim = |fx: &mut Self| -> Result<Value, String> {
+            let d = args.first().ok_or("missing dimension argument")?.scalar()?;
+            let d = fx.b.ins().uextend(types::I64, d);
+            let three = fx.b.ins().iconst(types::I64, 3);
+            Ok(fx.b.ins().umin(d, three))
+        };
+        let v = match f.name.as_str() {
+            "get_work_dim" => {
+                let w = self.group_field(o::GROUP_WORK_DIM);
+                self.b.ins().ireduce(types::I32, w)
+            }
+            "get_global_size" => {
+                let d = dim(self)?;
+                self.group_array(o::GROUP_GLOBAL_SIZE, d)
+            }
+            "get_global_offset" => {
+                let d = dim(self)?;
+                self.group_array(o::GROUP_GLOBAL_OFFSET, d)
+            }
+            "get_local_size" => {
+                let d = dim(self)?;
+                self.group_array(o::GROUP_LOCAL_SIZE, d)
+            }
+            "get_enqueued_local_size" => {
+                let d = dim(self)?;
+                self.group_array(o::GROUP_ENQUEUED_LOCAL_SIZE, d)
+            }
+            "get_num_groups" => {
+                let d = dim(self)?;
+                self.group_array(o::GROUP_NUM_GROUPS, d)
+            }
+            "get_group_id" => {
+                let d = dim(self)?;
+                self.group_array(o::GROUP_GROUP_ID, d)
+            }
+            "get_local_id" => {
+                let d = dim(self)?;
+                self.item_local_id(d)
+            }
+            "get_global_id" => {
+                let d = dim(self)?;
+                self.global_id(d)
+            }
+            "get_local_linear_id" => {
+                let ids: Vec<Value> = (0..3).map(|d| self.local_id_const(d)).collect();
+                let sizes: Vec<Value> = (0..3)
+                    .map(|d| self.group_array_const(o::GROUP_LOCAL_SIZE, d))
+                    .collect();
+                self.linearize(&ids, &sizes)
+            }
+            "get_global_linear_id" => {
+                let mut ids = Vec::new();
+                for d in 0..3 {
+                    let dv = self.b.ins().iconst(types::I64, d);
+                    let g = self.global_id(dv);
+                    let off = self.group_array_const(o::GROUP_GLOBAL_OFFSET, d);
+                    ids.push(self.b.ins().isub(g, off));
+                }
+                let sizes: Vec<Value> = (0..3)
+                    .map(|d| self.group_array_const(o::GROUP_GLOBAL_SIZE, d))
+                    .collect();
+                self.linearize(&ids, &sizes)
+            }
+            "barrier" | "work_group_barrier" => {
+                let f = crate::runtime::cranecl_barrier as *const u8;
+                let item = self.item;
+                self.call_host(f, &[types::I64], &[], &[item]);
+                return Ok(Some(CValue::Void));
+            }
+            "mem_fence" | "read_mem_fence" | "write_mem_fence" | "atomic_work_item_fence" => {
+                self.b.ins().fence();
+                return Ok(Some(CValue::Void));
+            }
+            _ => return Ok(None),
+        };
+        Ok(Some(CValue::Scalar(v)))
+    }
+
+    /// `GroupState.<array>[idx]` for an i64 index in 0..=3.
+    fn group_array(&mut self, offset: i32, idx: Value) -> Value {
+        let g = self
+            .b
+            .ins()
+            .load(types::I64, flags(), self.item, o::ITEM_GROUP);
+        let scaled = self.b.ins().ishl_imm_s(idx, 3);
+        let p = self.b.ins().iadd(g, scaled);
+        self.b.ins().load(types::I64, flags(), p, offset)
+    }
+
+    fn group_array_const(&mut self, offset: i32, d: i64) -> Value {
+        self.group_field(offset + 8 * d as i32)
+    }
+
+    fn item_local_id(&mut self, idx: Value) -> Value {
+        let scaled = self.b.ins().ishl_imm_s(idx, 3);
+        let p = self.b.ins().iadd(self.item, scaled);
+        self.b.ins().load(types::I64, flags(), p, o::ITEM_LOCAL_ID)
+    }
+
+    fn local_id_const(&mut self, d: i64) -> Value {
+        self.b.ins().load(
+            types::I64,
+            flags(),
+            self.item,
+            o::ITEM_LOCAL_ID + 8 * d as i32,
+        )
+    }
+
+    /// `group_id * enqueued_local_size + local_id + global_offset`.
+    fn global_id(&mut self, d: Value) -> Value {
+        let gid = self.group_array(o::GROUP_GROUP_ID, d);
+        let els = self.group_array(o::GROUP_ENQUEUED_LOCAL_SIZE, d);
+        let off = self.group_array(o::GROUP_GLOBAL_OFFSET, d);
+        let lid = self.item_local_id(d);
+        let base = self.b.ins().imul(gid, els);
+        let x = self.b.ins().iadd(base, lid);
+        self.b.ins().iadd(x, off)
+    }
+
+    /// `(i2 * s1 + i1) * s0 + i0`.
+    fn linearize(&mut self, ids: &[Value], sizes: &[Value]) -> Value {
+        let a = self.b.ins().imul(ids[2], sizes[1]);
+        let a = self.b.ins().iadd(a, ids[1]);
+        let a = self.b.ins().imul(a, sizes[0]);
+        self.b.ins().iadd(a, ids[0])
+    }
+}

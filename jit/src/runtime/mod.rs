@@ -1,0 +1,266 @@
+//! Running one work-group of a compiled kernel.
+//!
+//! Generated code sees two `#[repr(C)]` records: the [`GroupState`] (the
+//! geometry of the group, copied from the executor's
+//! [`WorkGroupCtx`](crate::launch::WorkGroupCtx) with every per-dimension
+//! array padded to four entries, so that `get_global_id(dim)` is one load at
+//! index `min(dim, 3)` and dimensions at or above `work_dim` answer the
+//! spec's defaults: size 1, id 0, offset 0) and one [`ItemState`] per
+//! work-item (its local id, the group, the coroutine it runs in and the
+//! bounds of its private stack).
+//!
+//! Two strategies run a group:
+//! - without barriers the kernel's generated *group entry* loops over the
+//!   local ids itself (one call from here per group);
+//! - with barriers each work-item runs the kernel's *item entry* as a
+//!   stackful coroutine (corosensei) on a pooled stack; `barrier()` calls
+//!   [`cranecl_barrier`], which suspends the coroutine. The group is resumed
+//!   in rounds — every unfinished item once per round — until all return, so
+//!   items that skip a barrier (undefined behaviour in OpenCL) cannot
+//!   deadlock the host and every coroutine runs to completion (no forced
+//!   unwinding through generated frames).
+//!
+//! Stacks are kept in a per-thread pool so that a launch does not map
+//! memory per group.
+
+use crate::launch::{KernelFault, WorkGroupCtx};
+use corosensei::stack::{DefaultStack, Stack};
+use corosensei::{Coroutine, CoroutineResult, Yielder};
+use std::cell::RefCell;
+use std::ffi::c_void;
+
+/// Bytes of stack per work-item coroutine (private arrays live there).
+pub const ITEM_STACK_SIZE: usize = 256 * 1024;
+/// Most stacks one thread keeps for reuse.
+const POOL_LIMIT: usize = 4096;
+
+/// The group's geometry as generated code reads it. Index 3 of every array
+/// holds the value for an out-of-range dimension.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default)]
+pub struct GroupState {
+    pub global_size: [u64; 4],
+    pub global_offset: [u64; 4],
+    pub local_size: [u64; 4],
+    pub enqueued_local_size: [u64; 4],
+    pub num_groups: [u64; 4],
+    pub group_id: [u64; 4],
+    pub work_dim: u64,
+    /// Address of the group's local arena.
+    pub local_mem: u64,
+    pub local_mem_size: u64,
+}
+
+impl GroupState {
+    /// Copy the executor's context, replacing dimensions at or above
+    /// `work_dim` by the spec's defaults.
+    pub fn from_ctx(ctx: &WorkGroupCtx) -> GroupState {
+        let dims = (ctx.work_dim as usize).min(3);
+        let pad = |a: &[u64; 3], default: u64| {
+            let mut r = [default; 4];
+            r[..dims].copy_from_slice(&a[..dims]);
+            r
+        };
+        GroupState {
+            global_size: pad(&ctx.global_size, 1),
+            global_offset: pad(&ctx.global_offset, 0),
+            local_size: pad(&ctx.local_size, 1),
+            enqueued_local_size: pad(&ctx.enqueued_local_size, 1),
+            num_groups: pad(&ctx.num_groups, 1),
+            group_id: pad(&ctx.group_id, 0),
+            work_dim: u64::from(ctx.work_dim),
+            local_mem: ctx.local_mem as u64,
+            local_mem_size: ctx.local_mem_size,
+        }
+    }
+    /// Work-items in the group.
+    pub fn items(&self) -> u64 {
+        self.local_size[0] * self.local_size[1] * self.local_size[2]
+    }
+}
+
+/// One work-item as generated code sees it (every function gets a pointer to it).
+#[repr(C)]
+#[derive(Debug)]
+pub struct ItemState {
+    pub group: *const GroupState,
+    /// Index 3 is always 0.
+    pub local_id: [u64; 4],
+    /// The coroutine's `Yielder<(), ()>`, or null when the group runs as a loop.
+    pub yielder: *const c_void,
+    /// Bounds of this item's private stack (`to_private` classifies by them).
+    pub private_lo: u64,
+    pub private_hi: u64,
+}
+
+impl ItemState {
+    fn new(group: &GroupState) -> ItemState {
+        ItemState {
+            group,
+            local_id: [0; 4],
+            yielder: std::ptr::null(),
+            private_lo: 0,
+            private_hi: 0,
+        }
+    }
+}
+
+/// Byte offsets generated code uses.
+pub mod offsets {
+    use super::{GroupState, ItemState};
+    use std::mem::offset_of;
+    pub const GROUP_GLOBAL_SIZE: i32 = offset_of!(GroupState, global_size) as i32;
+    pub const GROUP_GLOBAL_OFFSET: i32 = offset_of!(GroupState, global_offset) as i32;
+    pub const GROUP_LOCAL_SIZE: i32 = offset_of!(GroupState, local_size) as i32;
+    pub const GROUP_ENQUEUED_LOCAL_SIZE: i32 = offset_of!(GroupState, enqueued_local_size) as i32;
+    pub const GROUP_NUM_GROUPS: i32 = offset_of!(GroupState, num_groups) as i32;
+    pub const GROUP_GROUP_ID: i32 = offset_of!(GroupState, group_id) as i32;
+    pub const GROUP_WORK_DIM: i32 = offset_of!(GroupState, work_dim) as i32;
+    pub const GROUP_LOCAL_MEM: i32 = offset_of!(GroupState, local_mem) as i32;
+    pub const ITEM_GROUP: i32 = offset_of!(ItemState, group) as i32;
+    pub const ITEM_LOCAL_ID: i32 = offset_of!(ItemState, local_id) as i32;
+    pub const ITEM_PRIVATE_LO: i32 = offset_of!(ItemState, private_lo) as i32;
+    pub const ITEM_PRIVATE_HI: i32 = offset_of!(ItemState, private_hi) as i32;
+}
+
+/// A generated entry: `(item, argument block)`.
+pub type EntryFn = unsafe extern "C" fn(*mut ItemState, *const u8);
+
+/// `barrier()` / `work_group_barrier()`: suspend this work-item until every
+/// other one of the group has reached a barrier or finished.
+///
+/// # Safety
+/// `item` is the `ItemState` generated code was given.
+pub unsafe extern "C" fn cranecl_barrier(item: *mut ItemState) {
+    // SAFETY: generated code passes the item it was called with; `yielder`
+    // is either null (loop strategy: a barrier is a no-op because the group
+    // has one item) or the live Yielder of the coroutine running this code.
+    unsafe {
+        let y = (*item).yielder as *const Yielder<(), ()>;
+        if !y.is_null() {
+            (*y).suspend(());
+        }
+    }
+}
+
+/// `memmove` for aggregate copies in generated code.
+///
+/// # Safety
+/// Both ranges are valid for `n` bytes.
+pub unsafe extern "C" fn cranecl_memmove(dst: *mut u8, src: *const u8, n: u64) {
+    // SAFETY: generated code copies between objects it knows to be `n` bytes.
+    unsafe { std::ptr::copy(src, dst, n as usize) }
+}
+
+/// `memset` for zero-initialisation in generated code.
+///
+/// # Safety
+/// `dst` is valid for `n` bytes.
+pub unsafe extern "C" fn cranecl_memset(dst: *mut u8, val: u32, n: u64) {
+    // SAFETY: generated code fills an object it knows to be `n` bytes.
+    unsafe { std::ptr::write_bytes(dst, val as u8, n as usize) }
+}
+
+thread_local! {
+    static STACKS: RefCell<Vec<DefaultStack>> = const { RefCell::new(Vec::new()) };
+}
+
+fn take_stack() -> Result<DefaultStack, KernelFault> {
+    if let Some(s) = STACKS.with(|p| p.borrow_mut().pop()) {
+        return Ok(s);
+    }
+    DefaultStack::new(ITEM_STACK_SIZE).map_err(|e| KernelFault {
+        message: format!("cannot allocate a work-item stack: {e}"),
+    })
+}
+
+fn give_stack(s: DefaultStack) {
+    STACKS.with(|p| {
+        let mut p = p.borrow_mut();
+        if p.len() < POOL_LIMIT {
+            p.push(s);
+        }
+    });
+}
+
+/// Run a group whose kernel has no barrier (or a group of one item): the
+/// group entry loops over the local ids.
+///
+/// # Safety
+/// `entry` is a group entry generated for a kernel whose argument block is `args`.
+pub unsafe fn run_loop(entry: EntryFn, args: *const u8, group: &GroupState) {
+    let mut item = ItemState::new(group);
+    let here = &item as *const ItemState as u64;
+    // The calling thread's stack: an approximation generous enough for
+    // `to_private` (the frames of generated code lie below `here`).
+    item.private_lo = here.saturating_sub(64 << 20);
+    item.private_hi = here + 4096;
+    // SAFETY: the caller guarantees `entry` matches `args`; `item` outlives the call.
+    unsafe { entry(&mut item, args) }
+}
+
+/// Run a group with barriers: one coroutine per work-item.
+///
+/// # Safety
+/// `entry` is an item entry generated for a kernel whose argument block is `args`.
+pub unsafe fn run_coroutines(
+    entry: EntryFn,
+    args: *const u8,
+    group: &GroupState,
+) -> Result<(), KernelFault> {
+    let n = group.items() as usize;
+    // Boxed so that the addresses handed to the coroutines never move.
+    let mut items: Box<[ItemState]> = (0..n).map(|_| ItemState::new(group)).collect();
+    let mut coros: Vec<Coroutine<(), (), (), DefaultStack>> = Vec::with_capacity(n);
+    let [lx, ly, _] = [
+        group.local_size[0],
+        group.local_size[1],
+        group.local_size[2],
+    ];
+    let mut fault = None;
+    for (i, item) in items.iter_mut().enumerate() {
+        let i = i as u64;
+        item.local_id = [i % lx, (i / lx) % ly, i / (lx * ly), 0];
+        let stack = match take_stack() {
+            Ok(s) => s,
+            Err(e) => {
+                fault = Some(e);
+                break;
+            }
+        };
+        item.private_lo = stack.limit().get() as u64;
+        item.private_hi = stack.base().get() as u64;
+        let item_ptr = item as *mut ItemState as usize;
+        let args_addr = args as usize;
+        coros.push(Coroutine::with_stack(
+            stack,
+            move |y: &Yielder<(), ()>, ()| {
+                let item = item_ptr as *mut ItemState;
+                // SAFETY: `items` outlives every coroutine (they all finish
+                // before this function returns), and the yielder lives as long
+                // as this closure runs.
+                unsafe {
+                    (*item).yielder = y as *const Yielder<(), ()> as *const c_void;
+                    entry(item, args_addr as *const u8);
+                }
+            },
+        ));
+    }
+    if let Some(f) = fault {
+        // None of them has started: dropping them only drops the closures.
+        drop(coros);
+        return Err(f);
+    }
+    let mut live: Vec<usize> = (0..coros.len()).collect();
+    while !live.is_empty() {
+        live.retain(|&i| match coros[i].resume(()) {
+            CoroutineResult::Yield(()) => true,
+            CoroutineResult::Return(()) => false,
+        });
+    }
+    for c in coros {
+        give_stack(c.into_stack());
+    }
+    drop(items);
+    Ok(())
+}

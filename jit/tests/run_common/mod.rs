@@ -1,0 +1,120 @@
+//! Helpers for the run tests: build OpenCL C source to native code and run an
+//! NDRange of it work-group by work-group, with no OpenCL API involved.
+#![allow(dead_code)]
+
+use cranecl_jit::codegen::{self, CodegenOptions, CompiledProgram};
+use cranecl_jit::launch::{ArgKind, WorkGroupCtx};
+use cranecl_jit::options::BuildOptions;
+
+/// Build `src` (OpenCL C 3.0 unless it says otherwise) or fail with the log.
+pub fn build(src: &str) -> CompiledProgram {
+    build_with(src, "-cl-std=CL3.0")
+}
+
+pub fn build_with(src: &str, options: &str) -> CompiledProgram {
+    let opts = BuildOptions::parse(options).expect("build options");
+    let out = cranecl_jit::frontend::compile(src, "test.cl", &opts, &[]);
+    let Some(prog) = out.program else {
+        panic!("front end failed:\n{}", out.log)
+    };
+    match codegen::compile(&prog, &CodegenOptions::default()) {
+        Ok(p) => p,
+        Err(e) => panic!("codegen failed: {e}"),
+    }
+}
+
+/// A kernel argument.
+pub enum Arg<'a> {
+    /// A global (or constant) buffer: its host address is passed.
+    Buf(&'a mut [u8]),
+    /// A value passed by copy.
+    Val(Vec<u8>),
+    /// A `local` pointer argument with this many bytes.
+    Local(u64),
+}
+
+pub fn buf<T: Copy>(v: &mut [T]) -> Arg<'_> {
+    // SAFETY: plain-old-data slices viewed as bytes for the kernel.
+    Arg::Buf(unsafe {
+        std::slice::from_raw_parts_mut(v.as_mut_ptr() as *mut u8, std::mem::size_of_val(v))
+    })
+}
+
+pub fn val<T: Copy>(v: T) -> Arg<'static> {
+    // SAFETY: a plain-old-data value viewed as bytes.
+    let b = unsafe {
+        std::slice::from_raw_parts(&v as *const T as *const u8, std::mem::size_of::<T>())
+    };
+    Arg::Val(b.to_vec())
+}
+
+/// Run `kernel` over `global` work-items in groups of `local` (1–3 dimensions,
+/// unused dimensions 1), every group in order on this thread.
+pub fn run(p: &CompiledProgram, kernel: &str, args: &mut [Arg<'_>], global: &[u64], local: &[u64]) {
+    try_run(p, kernel, args, global, local, &[0, 0, 0]).expect("kernel fault")
+}
+
+pub fn try_run(
+    p: &CompiledProgram,
+    kernel: &str,
+    args: &mut [Arg<'_>],
+    global: &[u64],
+    local: &[u64],
+    offset: &[u64; 3],
+) -> Result<(), String> {
+    let k = p
+        .kernel_index(kernel)
+        .ok_or_else(|| format!("no kernel {kernel}"))?;
+    let info = &p.kernels()[k];
+    assert_eq!(info.args.len(), args.len(), "argument count of {kernel}");
+    let mut block = vec![0u8; info.args_size as usize];
+    let mut local_size_total = info.local_mem_size.next_multiple_of(128);
+    for (a, ai) in args.iter_mut().zip(&info.args) {
+        let at = ai.offset as usize;
+        match (a, ai.kind) {
+            (Arg::Buf(b), ArgKind::GlobalPtr | ArgKind::ConstantPtr) => {
+                block[at..at + 8].copy_from_slice(&(b.as_mut_ptr() as u64).to_le_bytes())
+            }
+            (Arg::Val(v), ArgKind::Value { size, .. }) => {
+                assert_eq!(v.len(), size as usize, "size of argument {}", ai.name);
+                block[at..at + v.len()].copy_from_slice(v)
+            }
+            (Arg::Local(n), ArgKind::LocalPtr) => {
+                block[at..at + 8].copy_from_slice(&local_size_total.to_le_bytes());
+                local_size_total += n.next_multiple_of(128);
+            }
+            (_, kind) => panic!("argument {} does not fit {kind:?}", ai.name),
+        }
+    }
+    let mut local_mem = vec![0u128; (local_size_total as usize).div_ceil(16).max(1)];
+    let dims = global.len();
+    let mut g = [1u64; 3];
+    let mut l = [1u64; 3];
+    g[..dims].copy_from_slice(global);
+    l[..dims].copy_from_slice(local);
+    let groups: Vec<u64> = (0..3).map(|d| g[d].div_ceil(l[d])).collect();
+    for gz in 0..groups[2] {
+        for gy in 0..groups[1] {
+            for gx in 0..groups[0] {
+                let gid = [gx, gy, gz];
+                let mut ls = [1u64; 3];
+                for d in 0..3 {
+                    ls[d] = (g[d] - gid[d] * l[d]).min(l[d]);
+                }
+                let ctx = WorkGroupCtx {
+                    work_dim: dims as u32,
+                    global_size: g,
+                    global_offset: *offset,
+                    local_size: ls,
+                    enqueued_local_size: l,
+                    num_groups: [groups[0], groups[1], groups[2]],
+                    group_id: gid,
+                    local_mem: local_mem.as_mut_ptr() as usize,
+                    local_mem_size: local_size_total,
+                };
+                p.run_work_group(k, &block, &ctx).map_err(|f| f.message)?;
+            }
+        }
+    }
+    Ok(())
+}
