@@ -249,13 +249,13 @@ fn bad_literals_are_diagnosed() {
     assert_eq!(
         errs,
         [
-            "2:11: invalid digit '8' in octal constant",
-            "3:13: invalid suffix 'ff' on floating constant",
-            "4:11: invalid suffix 'abc' on integer constant",
+            "2:12: invalid digit '8' in octal constant",
+            "3:16: invalid suffix 'ff' on floating constant",
+            "4:13: invalid suffix 'abc' on integer constant",
             "5:13: integer literal is too large to be represented in any integer type",
-            "6:13: hexadecimal floating constants require an exponent",
-            "7:13: invalid suffix '.0' on floating constant",
-            "8:13: exponent has no digits",
+            "6:18: hexadecimal floating constant requires an exponent",
+            "7:16: invalid suffix '.0' on floating constant",
+            "8:14: exponent has no digits",
         ]
     );
 }
@@ -929,6 +929,8 @@ int h(void) { int x = 1 return x; }
     assert_eq!(functions(&tu).len(), 3);
 }
 
+/// Each message and position is clang-14's for the same input (except
+/// `foo_t x;` in a block, where clang says "use of undeclared identifier").
 #[test]
 fn syntax_error_messages() {
     let cases: &[(&str, &str)] = &[
@@ -952,27 +954,54 @@ fn syntax_error_messages() {
         ("void f(void) { goto 3; }", "1:21: expected identifier"),
         ("void f(int a) { a = a ? 1; }", "1:26: expected ':'"),
         ("void f(int *a) { a[1; }", "1:21: expected ']'"),
-        (
-            "void f(void) { lbl: }",
-            "1:21: label at end of compound statement: expected statement",
-        ),
+        ("void f(void) { lbl: }", "1:21: expected statement"),
         (
             "struct { int x; } ; struct;",
-            "1:27: declaration of anonymous struct must be a definition",
+            "1:21: declaration of anonymous struct must be a definition",
         ),
         ("void f(void) { int x = sizeof(int; }", "1:34: expected ')'"),
         (
             "void f(void) { for (int i = 0; i < 1 i++) {} }",
-            "1:37: expected ';' in 'for' statement specifier",
+            "1:38: expected ';' in 'for' statement specifier",
         ),
-        ("void f(int a) { a.; }", "1:19: expected member name"),
+        ("void f(int a) { a.; }", "1:19: expected identifier"),
         ("int x = 'ab' + '';", "1:16: empty character constant"),
         ("void f(void) { (float4)(1, 2; }", "1:29: expected ')'"),
-        ("int a[] = { [1] 2 };", "1:17: expected '='"),
+        ("struct { int x; } a = { .x 2 };", "1:28: expected '=' or another designator"),
         (
             "void f(void) __attribute__((aligned(4)) { }",
-            "1:41: expected ')'",
+            "1:40: expected ')'",
         ),
+        (
+            "struct S { int x; } void f(void) {}",
+            "1:20: expected ';' after struct",
+        ),
+        (
+            "struct S { int x; int };",
+            "1:23: expected member name or ';' after declaration specifiers",
+        ),
+        (
+            "enum E { A, B C };",
+            "1:14: missing ',' between enumerators",
+        ),
+        ("enum E { 1 };", "1:10: expected identifier"),
+        ("void f(void) { while (1) }", "1:26: expected statement"),
+        (
+            "int f(int a, ) { return a; }",
+            "1:14: expected parameter declarator",
+        ),
+        ("int f(int a b) { return a; }", "1:13: expected ')'"),
+        ("void f(int a) { f(a ; }", "1:21: expected ')'"),
+        (
+            "void f(void) { do ; while (1) }",
+            "1:30: expected ';' after do/while statement",
+        ),
+        (
+            "void f(void) { goto l }",
+            "1:22: expected ';' after goto statement",
+        ),
+        ("int *;", "1:6: expected identifier or '('"),
+        ("void f(void) { ) ; }", "1:16: expected expression"),
     ];
     for (src, want) in cases {
         let errs = errors(src);

@@ -85,6 +85,7 @@ impl<'a> Parser<'a> {
         let start = self.loc();
         let first_pos = self.pos;
         let mut specs = DeclSpecifiers::default();
+        self.implicit_semi = false;
         let v = self.opts.opencl_c_version;
         while let Some(s) = self.ident() {
             let loc = self.loc();
@@ -111,15 +112,23 @@ impl<'a> Parser<'a> {
             } else if s == "struct" || s == "union" {
                 let st = self.struct_spec()?;
                 let span = st.span;
+                let body = st.fields.is_some();
                 specs
                     .type_specs
                     .push(Spanned::new(TypeSpecifier::Struct(st), span));
+                if body && self.missing_semi_after_tag(s) {
+                    break;
+                }
             } else if s == "enum" {
                 let en = self.enum_spec()?;
                 let span = en.span;
+                let body = en.enumerators.is_some();
                 specs
                     .type_specs
                     .push(Spanned::new(TypeSpecifier::Enum(en), span));
+                if body && self.missing_semi_after_tag(s) {
+                    break;
+                }
             } else if specs.type_specs.is_empty() && !self.is_keyword(s) {
                 // A typedef name is a type only where no type specifier was
                 // written yet (`typedef int T; { unsigned T; }` declares T).
@@ -152,6 +161,23 @@ impl<'a> Parser<'a> {
             Span::new(start.file, start.lo, start.lo)
         };
         Ok(specs)
+    }
+
+    /// After `struct S { ... }`, a type specifier cannot follow: report
+    /// `expected ';' after struct` and end the declaration there (as if the
+    /// `;` had been written; the caller sees `implicit_semi`).
+    fn missing_semi_after_tag(&mut self, kw: &str) -> bool {
+        let Some(next) = self.ident() else {
+            return false;
+        };
+        let is_type = keywords::keyword_type_specifier(next).is_some()
+            || matches!(next, "struct" | "union" | "enum")
+            || (keywords::builtin_type_name(next).is_some() && self.is_typedef_name(next));
+        if is_type {
+            self.error(self.after_prev(), format!("expected ';' after {kw}"));
+            self.implicit_semi = true;
+        }
+        is_type
     }
 
     /// `struct-or-union attribute* ident? ("{" field* "}" attribute*)?`
@@ -194,7 +220,7 @@ impl<'a> Parser<'a> {
                 "struct"
             };
             self.error(
-                self.loc(),
+                start,
                 format!("declaration of anonymous {what} must be a definition"),
             );
             return Err(Fail);
@@ -232,6 +258,13 @@ impl<'a> Parser<'a> {
         }
         let specs = self.decl_specifiers(false)?;
         let mut declarators = Vec::new();
+        if !self.is(Punct::Semi) && !self.starts_field_declarator() {
+            self.error(
+                self.loc(),
+                "expected member name or ';' after declaration specifiers",
+            );
+            return Err(Fail);
+        }
         if !self.is(Punct::Semi) {
             loop {
                 let d_start = self.loc();
@@ -260,8 +293,11 @@ impl<'a> Parser<'a> {
             }
         }
         if !self.eat(Punct::Semi) {
-            self.error(self.after_prev(), "expected ';' at end of declaration list");
-            if !self.is(Punct::RBrace) {
+            // Before the closing brace clang only warns.
+            if self.is(Punct::RBrace) {
+                self.warning(self.after_prev(), "expected ';' at end of declaration list");
+            } else {
+                self.error(self.after_prev(), "expected ';' at end of declaration list");
                 return Err(Fail);
             }
         }
@@ -270,6 +306,15 @@ impl<'a> Parser<'a> {
             declarators,
             span: start.to(self.prev_loc()),
         }))
+    }
+
+    /// Whether a member declarator (or a bit-field's `:`) can start here.
+    fn starts_field_declarator(&self) -> bool {
+        match &self.peek().kind {
+            TokenKind::Punct(Punct::Star | Punct::LParen | Punct::Colon) => true,
+            TokenKind::Ident(s) => !self.is_keyword(s) || is_attribute_kw(s),
+            _ => false,
+        }
     }
 
     /// `enum attribute* ident? ("{" enumerator ("," enumerator)* ","? "}")?`
@@ -301,6 +346,10 @@ impl<'a> Parser<'a> {
                     span: e_start.to(self.prev_loc()),
                 });
                 if !self.eat(Punct::Comma) {
+                    if matches!(self.peek().kind, TokenKind::Ident(_)) {
+                        self.error(self.after_prev(), "missing ',' between enumerators");
+                        continue;
+                    }
                     break;
                 }
             }
@@ -309,10 +358,7 @@ impl<'a> Parser<'a> {
             attributes.extend(self.attributes()?);
         }
         if name.is_none() && enumerators.is_none() {
-            self.error(
-                self.loc(),
-                "declaration of anonymous enum must be a definition",
-            );
+            self.error(start, "declaration of anonymous enum must be a definition");
             return Err(Fail);
         }
         Ok(EnumSpec {
@@ -344,8 +390,13 @@ impl<'a> Parser<'a> {
                     break;
                 }
             }
-            self.expect_close(Punct::RParen, Punct::LParen, open2)?;
-            self.expect_close(Punct::RParen, Punct::LParen, open1)?;
+            // clang reports these just after the previous token.
+            for _ in [open2, open1] {
+                if !self.eat(Punct::RParen) {
+                    self.error(self.after_prev(), "expected ')'");
+                    return Err(Fail);
+                }
+            }
         }
         Ok(out)
     }
@@ -628,8 +679,11 @@ impl<'a> Parser<'a> {
                     break;
                 }
             }
-            if !designators.is_empty() {
-                self.expect(Punct::Eq)?;
+            // `[2] 3` without `=` is an old GNU form clang accepts.
+            let gnu = matches!(designators.as_slice(), [Designator::Index(_)]);
+            if !designators.is_empty() && !self.eat(Punct::Eq) && !gnu {
+                self.error(self.loc(), "expected '=' or another designator");
+                return Err(Fail);
             }
             let init = self.initializer()?;
             items.push(InitItem {
@@ -677,12 +731,25 @@ impl<'a> Parser<'a> {
         })
     }
 
-    /// A declaration at block scope (or in a `for`), `;` included.
+    /// A declaration at block scope, `;` included.
     pub(crate) fn declaration(&mut self, leading: Vec<Attribute>) -> PResult<Declaration> {
+        self.declaration_in(leading, "expected ';' at end of declaration")
+    }
+
+    /// The declaration of a `for` statement's first clause, `;` included.
+    pub(crate) fn for_declaration(&mut self) -> PResult<Declaration> {
+        self.declaration_in(Vec::new(), FOR_SEMI)
+    }
+
+    fn declaration_in(
+        &mut self,
+        leading: Vec<Attribute>,
+        missing_semi: &str,
+    ) -> PResult<Declaration> {
         let start = self.loc();
         let mut specs = self.decl_specifiers(false)?;
         specs.attributes.splice(0..0, leading);
-        if self.eat(Punct::Semi) {
+        if self.eat(Punct::Semi) || std::mem::take(&mut self.implicit_semi) {
             return Ok(Declaration {
                 specs,
                 declarators: Vec::new(),
@@ -690,7 +757,7 @@ impl<'a> Parser<'a> {
             });
         }
         let first = self.declarator(DeclMode::Named)?;
-        self.finish_declaration(specs, first, start, "expected ';' at end of declaration")
+        self.finish_declaration(specs, first, start, missing_semi)
     }
 
     /// The init-declarator list after the first declarator, and the `;`.
@@ -722,6 +789,11 @@ impl<'a> Parser<'a> {
             d = self.declarator(DeclMode::Named)?;
         }
         if !self.eat(Punct::Semi) {
+            if missing_semi == FOR_SEMI {
+                // clang points at the token found, and the `for` is dropped.
+                self.error(self.loc(), missing_semi);
+                return Err(Fail);
+            }
             self.error(self.after_prev(), missing_semi);
             // Something else on the same line: skip the rest of it.
             if !self.peek().at_line_start && !self.is(Punct::RBrace) {
@@ -769,7 +841,7 @@ impl<'a> Parser<'a> {
             return Err(Fail);
         }
         let specs = self.decl_specifiers(false)?;
-        if self.eat(Punct::Semi) {
+        if self.eat(Punct::Semi) || std::mem::take(&mut self.implicit_semi) {
             return Ok(Some(ExternalDecl::Declaration(Declaration {
                 specs,
                 declarators: Vec::new(),
@@ -828,6 +900,9 @@ impl<'a> Parser<'a> {
         })
     }
 }
+
+/// The message for a `for` clause missing its `;`.
+pub(crate) const FOR_SEMI: &str = "expected ';' in 'for' statement specifier";
 
 /// `__attribute__` or `__attribute`.
 fn is_attribute_kw(s: &str) -> bool {

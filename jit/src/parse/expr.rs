@@ -436,7 +436,7 @@ impl<'a> Parser<'a> {
                 Ok(Spanned::new(s.clone(), t.loc()))
             }
             _ => {
-                self.error(self.loc(), "expected member name");
+                self.error(self.loc(), "expected identifier");
                 Err(Fail)
             }
         }

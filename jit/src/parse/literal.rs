@@ -13,8 +13,34 @@ use super::ast::{CharLiteral, ExprKind, FloatLiteral, FloatSuffix, IntLiteral};
 use crate::diag::Diagnostics;
 use crate::source::Span;
 
+/// Where in a literal a diagnostic points: at a byte of the spelling when
+/// the span is the literal's own text, else (a macro's expansion) at the span.
+#[derive(Clone, Copy)]
+struct At {
+    span: Span,
+    exact: bool,
+}
+
+impl At {
+    fn new(spelling: &str, span: Span) -> At {
+        At {
+            span,
+            exact: (span.hi.saturating_sub(span.lo)) as usize == spelling.len(),
+        }
+    }
+    /// The byte `offset` into the spelling.
+    fn at(self, offset: usize) -> Span {
+        if !self.exact {
+            return self.span;
+        }
+        let lo = self.span.lo + offset as u32;
+        Span::new(self.span.file, lo, (lo + 1).min(self.span.hi.max(lo)))
+    }
+}
+
 /// Interpret a pp-number.
 pub fn number(spelling: &str, span: Span, diags: &mut Diagnostics) -> ExprKind {
+    let at = At::new(spelling, span);
     let lower = spelling.to_ascii_lowercase();
     let hex = lower.starts_with("0x");
     let is_float = if hex {
@@ -23,13 +49,14 @@ pub fn number(spelling: &str, span: Span, diags: &mut Diagnostics) -> ExprKind {
         lower.contains('.') || lower.contains('e')
     };
     if is_float {
-        ExprKind::FloatLit(float(spelling, hex, span, diags))
+        ExprKind::FloatLit(float(spelling, hex, at, diags))
     } else {
-        ExprKind::IntLit(integer(spelling, span, diags))
+        ExprKind::IntLit(integer(spelling, at, diags))
     }
 }
 
-fn integer(spelling: &str, span: Span, diags: &mut Diagnostics) -> IntLiteral {
+fn integer(spelling: &str, at: At, diags: &mut Diagnostics) -> IntLiteral {
+    let span = at.span;
     let b = spelling.as_bytes();
     let (radix, start) = if b.len() > 1 && b[0] == b'0' && (b[1] | 0x20) == b'x' {
         (16, 2)
@@ -63,15 +90,16 @@ fn integer(spelling: &str, span: Span, diags: &mut Diagnostics) -> IntLiteral {
     };
     if (radix == 16 || radix == 2) && digits.is_empty() {
         diags.error(
-            span,
+            at.at(1),
             format!("invalid suffix '{}' on integer constant", &spelling[1..]),
         );
         return lit;
     }
     if radix == 8 {
-        if let Some(bad) = digits.bytes().find(|&c| c >= b'8') {
+        if let Some(i) = digits.bytes().position(|c| c >= b'8') {
+            let bad = digits.as_bytes()[i];
             diags.error(
-                span,
+                at.at(start + i),
                 format!("invalid digit '{}' in octal constant", bad as char),
             );
             return lit;
@@ -84,7 +112,7 @@ fn integer(spelling: &str, span: Span, diags: &mut Diagnostics) -> IntLiteral {
         }
         None => {
             diags.error(
-                span,
+                at.at(end),
                 format!("invalid suffix '{suffix}' on integer constant"),
             );
         }
@@ -129,11 +157,11 @@ fn int_suffix(s: &str) -> Option<(bool, u8)> {
     Some((unsigned, long))
 }
 
-fn float(spelling: &str, hex: bool, span: Span, diags: &mut Diagnostics) -> FloatLiteral {
+fn float(spelling: &str, hex: bool, at: At, diags: &mut Diagnostics) -> FloatLiteral {
     let (mantissa_end, value, value_f32) = if hex {
-        hex_float(spelling, span, diags)
+        hex_float(spelling, at, diags)
     } else {
-        decimal_float(spelling, span, diags)
+        decimal_float(spelling, at, diags)
     };
     let suffix_text = &spelling[mantissa_end..];
     let suffix = match suffix_text {
@@ -143,7 +171,7 @@ fn float(spelling: &str, hex: bool, span: Span, diags: &mut Diagnostics) -> Floa
         "l" | "L" => FloatSuffix::L,
         _ => {
             diags.error(
-                span,
+                at.at(mantissa_end),
                 format!("invalid suffix '{suffix_text}' on floating constant"),
             );
             FloatSuffix::None
@@ -159,7 +187,7 @@ fn float(spelling: &str, hex: bool, span: Span, diags: &mut Diagnostics) -> Floa
 
 /// Decimal float: digits, optional `.digits`, optional exponent. Returns the
 /// end of the numeric part and its value as f64 and f32.
-fn decimal_float(s: &str, span: Span, diags: &mut Diagnostics) -> (usize, f64, f32) {
+fn decimal_float(s: &str, at: At, diags: &mut Diagnostics) -> (usize, f64, f32) {
     let b = s.as_bytes();
     let mut i = 0;
     let mut seen_dot = false;
@@ -177,7 +205,7 @@ fn decimal_float(s: &str, span: Span, diags: &mut Diagnostics) -> (usize, f64, f
             j += 1;
         }
         if j == digits_start {
-            diags.error(span, "exponent has no digits");
+            diags.error(at.at(i), "exponent has no digits");
             return (b.len(), 0.0, 0.0);
         }
         i = j;
@@ -190,7 +218,7 @@ fn decimal_float(s: &str, span: Span, diags: &mut Diagnostics) -> (usize, f64, f
 }
 
 /// Hex float `0x` hexdigits [`.` hexdigits] `p` [sign] digits.
-fn hex_float(s: &str, span: Span, diags: &mut Diagnostics) -> (usize, f64, f32) {
+fn hex_float(s: &str, at: At, diags: &mut Diagnostics) -> (usize, f64, f32) {
     let b = s.as_bytes();
     let mut i = 2;
     let mut mant: u64 = 0;
@@ -222,11 +250,14 @@ fn hex_float(s: &str, span: Span, diags: &mut Diagnostics) -> (usize, f64, f32) 
         i += 1;
     }
     if !any_digit {
-        diags.error(span, "invalid suffix on hexadecimal floating constant");
+        diags.error(at.at(2), "invalid suffix on hexadecimal floating constant");
         return (b.len(), 0.0, 0.0);
     }
     if i >= b.len() || (b[i] | 0x20) != b'p' {
-        diags.error(span, "hexadecimal floating constants require an exponent");
+        diags.error(
+            at.at(i),
+            "hexadecimal floating constant requires an exponent",
+        );
         return (i, 0.0, 0.0);
     }
     let mut j = i + 1;
@@ -241,7 +272,7 @@ fn hex_float(s: &str, span: Span, diags: &mut Diagnostics) -> (usize, f64, f32) 
         j += 1;
     }
     if j == digits_start {
-        diags.error(span, "exponent has no digits");
+        diags.error(at.at(i), "exponent has no digits");
         return (b.len(), 0.0, 0.0);
     }
     let total = exp + if neg { -e } else { e };

@@ -173,6 +173,9 @@ pub(crate) struct Parser<'a> {
     stack_exhausted: bool,
     /// Current recursion depth through [`Parser::deeper`].
     recursion: u32,
+    /// The last specifiers ended at a missing `;` after a struct, union or
+    /// enum body (already reported): the declaration ends there.
+    implicit_semi: bool,
 }
 
 impl<'a> Parser<'a> {
@@ -199,6 +202,7 @@ impl<'a> Parser<'a> {
             stack_budget: usize::MAX,
             stack_exhausted: false,
             recursion: 0,
+            implicit_semi: false,
         }
     }
 

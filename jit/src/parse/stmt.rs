@@ -17,9 +17,10 @@
 #![forbid(unsafe_code)]
 
 use super::ast::*;
+use super::decl::FOR_SEMI;
 use super::{Fail, PResult, Parser};
 use crate::source::{Span, Spanned};
-use crate::token::Punct;
+use crate::token::{Punct, TokenKind};
 
 impl<'a> Parser<'a> {
     /// `"{" block-item* "}"` in a new scope.
@@ -95,6 +96,10 @@ impl<'a> Parser<'a> {
     }
 
     fn statement_kind(&mut self) -> PResult<StmtKind> {
+        if self.is(Punct::RBrace) {
+            self.error(self.loc(), "expected statement");
+            return Err(Fail);
+        }
         if self.is(Punct::LBrace) {
             return Ok(StmtKind::Compound(self.block()?));
         }
@@ -229,16 +234,9 @@ impl<'a> Parser<'a> {
         Ok(StmtKind::Return(value))
     }
 
-    /// The statement after a label; C forbids a declaration there, and a
-    /// label at the end of a block (`done: }`) gets clang's message.
+    /// The statement after a label (C99 has no label at the end of a block:
+    /// `done: }` is "expected statement").
     fn labeled_body(&mut self) -> PResult<Stmt> {
-        if self.is(Punct::RBrace) {
-            self.error(
-                self.loc(),
-                "label at end of compound statement: expected statement",
-            );
-            return Err(Fail);
-        }
         self.statement()
     }
 
@@ -255,10 +253,45 @@ impl<'a> Parser<'a> {
             self.error(self.loc(), format!("expected '(' after '{kw}'"));
             return Err(Fail);
         }
+        let open_idx = self.pos;
         let open = self.bump().loc();
-        let e = self.expr()?;
-        self.expect_close(Punct::RParen, Punct::LParen, open)?;
-        Ok(e)
+        let r = self.expr().and_then(|e| {
+            self.expect_close(Punct::RParen, Punct::LParen, open)?;
+            Ok(e)
+        });
+        match r {
+            Ok(e) => Ok(e),
+            // Recover past the `)` so the body still parses (one error, not
+            // a cascade); the condition, already reported, becomes `0`.
+            Err(Fail) if self.jump_past_matching_paren(open_idx) => {
+                Ok(placeholder(open.to(self.prev_loc())))
+            }
+            Err(Fail) => Err(Fail),
+        }
+    }
+
+    /// After an error inside the parentheses opened at token `open_idx`:
+    /// move past their matching `)` if it is ahead, before any brace.
+    fn jump_past_matching_paren(&mut self, open_idx: usize) -> bool {
+        let mut depth = 0i32;
+        for (i, t) in self.toks.iter().enumerate().skip(open_idx) {
+            match t.kind {
+                TokenKind::Punct(Punct::LParen | Punct::LBracket) => depth += 1,
+                TokenKind::Punct(Punct::RParen | Punct::RBracket) => {
+                    depth -= 1;
+                    if depth == 0 {
+                        if !t.is_punct(Punct::RParen) || i < self.pos {
+                            return false;
+                        }
+                        self.pos = i + 1;
+                        return true;
+                    }
+                }
+                TokenKind::Punct(Punct::LBrace | Punct::RBrace) | TokenKind::Eof => return false,
+                _ => {}
+            }
+        }
+        false
     }
 
     /// `"(" init cond? ";" step? ")" statement` after `for`.
@@ -267,18 +300,34 @@ impl<'a> Parser<'a> {
             self.error(self.loc(), "expected '(' after 'for'");
             return Err(Fail);
         }
+        let open_idx = self.pos;
         let open = self.bump().loc();
+        let (init, cond, step) = match self.for_header(open) {
+            Ok(h) => h,
+            // As for `if`: skip the broken header, keep the body.
+            Err(Fail) if self.jump_past_matching_paren(open_idx) => (None, None, None),
+            Err(Fail) => return Err(Fail),
+        };
+        let body = Box::new(self.statement()?);
+        Ok(StmtKind::For {
+            init,
+            cond,
+            step,
+            body,
+        })
+    }
+
+    /// The three clauses of a `for` and its `)`.
+    #[allow(clippy::type_complexity)]
+    fn for_header(&mut self, open: Span) -> PResult<(Option<ForInit>, Option<Expr>, Option<Expr>)> {
         let init = if self.eat(Punct::Semi) {
             None
         } else if self.starts_declaration() || self.unknown_type_then_ident() {
-            Some(ForInit::Declaration(self.declaration(Vec::new())?))
+            Some(ForInit::Declaration(self.for_declaration()?))
         } else {
             let e = self.expr()?;
             if !self.eat(Punct::Semi) {
-                self.error(
-                    self.after_prev(),
-                    "expected ';' in 'for' statement specifier",
-                );
+                self.error(self.loc(), FOR_SEMI);
                 return Err(Fail);
             }
             Some(ForInit::Expr(e))
@@ -289,10 +338,7 @@ impl<'a> Parser<'a> {
             Some(self.expr()?)
         };
         if !self.eat(Punct::Semi) {
-            self.error(
-                self.after_prev(),
-                "expected ';' in 'for' statement specifier",
-            );
+            self.error(self.loc(), FOR_SEMI);
             return Err(Fail);
         }
         let step = if self.is(Punct::RParen) {
@@ -301,13 +347,7 @@ impl<'a> Parser<'a> {
             Some(self.expr()?)
         };
         self.expect_close(Punct::RParen, Punct::LParen, open)?;
-        let body = Box::new(self.statement()?);
-        Ok(StmtKind::For {
-            init,
-            cond,
-            step,
-            body,
-        })
+        Ok((init, cond, step))
     }
 
     /// `expr ";"`
@@ -315,5 +355,20 @@ impl<'a> Parser<'a> {
         let e = self.expr()?;
         self.expect_semi("expected ';' after expression");
         Ok(StmtKind::Expr(e))
+    }
+}
+
+/// The stand-in for a condition that failed to parse (already reported):
+/// the literal `0` spanning the parentheses.
+fn placeholder(span: Span) -> Expr {
+    Expr {
+        kind: ExprKind::IntLit(IntLiteral {
+            spelling: "0".into(),
+            value: 0,
+            radix: 10,
+            unsigned: false,
+            long: 0,
+        }),
+        span,
     }
 }
