@@ -26,3 +26,393 @@ fn vector_add_runs() {
         assert_eq!(c[i], a[i] + b[i], "c[{i}]");
     }
 }
+
+/// Run a one-work-item kernel `t(global T *out)` and return `out`.
+fn outputs<T: Copy + Default>(src: &str, n: usize) -> Vec<T> {
+    let p = build_full(src);
+    let mut out = vec![T::default(); n];
+    run(&p, "t", &mut [buf(&mut out)], &[1], &[1]);
+    out
+}
+
+#[test]
+fn integer_arithmetic_wraps_at_every_width() {
+    let out: Vec<i64> = outputs(
+        "kernel void t(global long *o) {
+            char c = 127; c++; o[0] = c;
+            uchar uc = 250; uc += 10; o[1] = uc;
+            short s = -32768; s--; o[2] = s;
+            ushort us = 0; us--; o[3] = us;
+            int i = 2147483647; i += 1; o[4] = i;
+            uint u = 0; u -= 1; o[5] = u;
+            long l = 9223372036854775807L; l++; o[6] = l;
+            ulong ul = 3; ul *= 0xffffffffffffffffUL; o[7] = (long)ul;
+            o[8] = -7 / 2; o[9] = -7 % 2; o[10] = 7u / 2u;
+            o[11] = (char)300; o[12] = (uchar)-1; o[13] = (short)70000;
+            int m = 0x12345678; o[14] = m * m;
+        }",
+        15,
+    );
+    let m = 0x12345678i32;
+    let want = [
+        -128,
+        4,
+        32767,
+        65535,
+        i32::MIN as i64,
+        u32::MAX as i64,
+        i64::MIN,
+        (3u64.wrapping_mul(u64::MAX)) as i64,
+        -3,
+        -1,
+        3,
+        300i32 as i8 as i64,
+        255,
+        70000i32 as i16 as i64,
+        m.wrapping_mul(m) as i64,
+    ];
+    assert_eq!(out, want);
+}
+
+#[test]
+fn shift_counts_are_masked_by_the_width() {
+    let out: Vec<i64> = outputs(
+        "kernel void t(global long *o) {
+            int n = 33; int x = 1;
+            o[0] = x << n;
+            uint u = 0x80000000u; o[1] = u >> n;
+            int s = -16; o[2] = s >> 2;
+            uchar c = 1; o[3] = (uchar)(c << 9);
+            long l = 1; int k = 65; o[4] = l << k;
+            char ch = -128; o[5] = ch >> 1;
+            uint big = 1; int neg = -1; o[6] = big << neg;
+        }",
+        7,
+    );
+    // OpenCL: the shift count is taken modulo the width of the (promoted) left operand.
+    assert_eq!(
+        out,
+        vec![
+            1 << 1,
+            (0x80000000u32 >> 1) as i64,
+            -4,
+            0,
+            2,
+            -64,
+            1i64 << 31
+        ]
+    );
+}
+
+#[test]
+fn integer_division_by_zero_does_not_crash() {
+    let p = build(
+        "kernel void t(global int *o, int z) {
+            o[0] = 7 / z; o[1] = 7 % z;
+            int m = -2147483647 - 1; int mo = z - 1;
+            o[2] = m / mo; o[3] = m % mo;
+            o[4] = 42;
+        }",
+    );
+    let mut out = vec![0i32; 5];
+    run(&p, "t", &mut [buf(&mut out), val(0i32)], &[1], &[1]);
+    assert_eq!(out[4], 42, "the kernel ran to its end");
+}
+
+#[test]
+fn float_and_double_follow_ieee() {
+    let out: Vec<f64> = outputs(
+        "kernel void t(global double *o) {
+            float a = 1.0f / 3.0f; o[0] = a;
+            double d = 1.0 / 3.0; o[1] = d;
+            float z = 0.0f; o[2] = 1.0f / z; o[3] = -1.0 / (double)z;
+            o[4] = (float)16777217; o[5] = (int)-3.7f; o[6] = (uint)3.9;
+            float nan = z / z; o[7] = nan != nan; o[8] = nan < 1.0f;
+            o[9] = (double)(float)0.1; o[10] = 2.5f * 4 - 1;
+        }",
+        11,
+    );
+    let a = 1.0f32 / 3.0;
+    let want = [
+        a as f64,
+        1.0 / 3.0,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+        16777216.0,
+        -3.0,
+        3.0,
+        1.0,
+        0.0,
+        0.1f32 as f64,
+        9.0,
+    ];
+    assert_eq!(out, want);
+}
+
+#[test]
+fn vectors_and_swizzles() {
+    let out: Vec<i32> = outputs(
+        "kernel void t(global int *o) {
+            int4 v = (int4)(1, 2, 3, 4);
+            int4 w = v.wzyx;
+            o[0] = w.x; o[1] = w.s1; o[2] = w.z; o[3] = w.w;
+            v.xy = v.yx;
+            o[4] = v.x; o[5] = v.y;
+            int2 h = v.hi; o[6] = h.x + h.y * 10;
+            int8 e = (int8)(v, w);
+            o[7] = e.s7; o[8] = e.odd.s3;
+            int4 s = v * 2 + 1; o[9] = s.w;
+            int4 c = v > (int4)(1); o[10] = c.x; o[11] = c.y;
+            float3 f = (float3)(1.5f, 2.0f, 3.0f); f.z += 1.0f; o[12] = (int)(f.x * f.z);
+            uchar16 u = (uchar16)(250); u += (uchar16)(10); o[13] = u.sF;
+            int3 t3 = (int3)(7, 8, 9); o[14] = t3.z - t3.x;
+            int4 q = v; q.even = (int2)(100, 300); o[15] = q.x + q.z;
+        }",
+        16,
+    );
+    assert_eq!(
+        out,
+        vec![4, 3, 2, 1, 2, 1, 43, 1, 1, 9, -1, 0, 6, 4, 2, 400]
+    );
+}
+
+#[test]
+fn structs_unions_and_arrays() {
+    let out: Vec<i32> = outputs(
+        "typedef struct { int a; float b; int arr[3]; } S;
+        typedef union { float f; uint u; } U;
+        S make(int x) { S s; s.a = x; s.b = 0.5f; s.arr[0] = x; s.arr[1] = 2 * x; s.arr[2] = 3 * x; return s; }
+        int sum(S s) { return s.a + s.arr[0] + s.arr[1] + s.arr[2]; }
+        void bump(S *s) { s->a += 100; }
+        kernel void t(global int *o) {
+            S s = make(5);
+            o[0] = sum(s);
+            bump(&s); o[1] = s.a;
+            S t = s; t.a = 1; o[2] = s.a; o[3] = t.a;
+            U u; u.f = 1.0f; o[4] = (int)(u.u >> 23);
+            int arr[5] = {1, 2, 3};
+            o[5] = arr[0] + arr[1] + arr[2] + arr[3] + arr[4];
+            S ss[2] = {{1, 2.0f, {3, 4, 5}}, {6}};
+            o[6] = ss[0].arr[2] + ss[1].a + ss[1].arr[2];
+            int *p = &arr[1]; p[1] = 40; o[7] = arr[2] + *(p - 1);
+            o[8] = (int)(sizeof(S));
+        }",
+        9,
+    );
+    assert_eq!(out, vec![35, 105, 105, 1, 127, 6, 11, 41, 20]);
+}
+
+#[test]
+fn control_flow_loops_switch_goto() {
+    let out: Vec<i32> = outputs(
+        "int classify(int x) {
+            switch (x) {
+            case 0: return 10;
+            case 1:
+            case 2: x += 100;
+            case 3: return x;
+            default: break;
+            }
+            return -1;
+        }
+        kernel void t(global int *o) {
+            int s = 0;
+            for (int i = 0; i < 10; i++) { if (i == 3) continue; if (i == 8) break; s += i; }
+            o[0] = s;
+            int n = 0, i = 0;
+            while (1) { for (int j = 0; j < 5; j++) { if (j == 2) break; n++; } if (++i == 3) break; }
+            o[1] = n;
+            int k = 0; do { k += 2; } while (k < 7); o[2] = k;
+            o[3] = classify(0); o[4] = classify(2); o[5] = classify(3); o[6] = classify(9);
+            int g = 0;
+        again:
+            g++;
+            if (g < 5) goto again;
+            o[7] = g;
+            int a = 0, b = 0;
+            int r = (a++ && b++) || (b += 5);
+            o[8] = a * 100 + b * 10 + r;
+            o[9] = a > 0 ? 7 : 8;
+            long big = 5000000000L;
+            switch (big) { case 5000000000L: o[10] = 1; break; default: o[10] = 2; }
+            switch (-1) { case -1: o[11] = 3; break; case 255: o[11] = 4; }
+        }",
+        12,
+    );
+    assert_eq!(
+        out,
+        vec![
+            0 + 1 + 2 + 4 + 5 + 6 + 7,
+            6,
+            8,
+            10,
+            102,
+            3,
+            -1,
+            5,
+            151,
+            7,
+            1,
+            3
+        ]
+    );
+}
+
+#[test]
+fn recursive_style_calls_and_private_arrays() {
+    let out: Vec<u32> = outputs(
+        "uint fib(uint n) { uint a = 0, b = 1; for (uint i = 0; i < n; i++) { uint t = a + b; a = b; b = t; } return a; }
+        float4 scale(float4 v, float k) { return v * k; }
+        void fill(private int *a, int n) { for (int i = 0; i < n; i++) a[i] = i * i; }
+        kernel void t(global uint *o) {
+            o[0] = fib(10);
+            float4 s = scale((float4)(1, 2, 3, 4), 2.0f);
+            o[1] = (uint)(s.x + s.y + s.z + s.w);
+            int a[16]; fill(a, 16);
+            int acc = 0; for (int i = 0; i < 16; i++) acc += a[i];
+            o[2] = acc;
+        }",
+        3,
+    );
+    assert_eq!(out, vec![55, 20, (0..16).map(|i| i * i).sum::<u32>()]);
+}
+
+#[test]
+fn local_memory_reduction_with_barriers() {
+    let p = build(
+        "kernel void reduce(global const int *in, global int *out, local int *scratch) {
+            local int total;
+            size_t l = get_local_id(0), n = get_local_size(0);
+            scratch[l] = in[get_global_id(0)];
+            if (l == 0) total = 0;
+            barrier(CLK_LOCAL_MEM_FENCE);
+            for (size_t s = n / 2; s > 0; s >>= 1) {
+                if (l < s) scratch[l] += scratch[l + s];
+                barrier(CLK_LOCAL_MEM_FENCE);
+            }
+            if (l == 0) { total = scratch[0]; }
+            barrier(CLK_LOCAL_MEM_FENCE);
+            if (l == n - 1) out[get_group_id(0)] = total;
+        }",
+    );
+    assert!(p.kernels()[0].uses_barriers);
+    let n = 1024usize;
+    let mut input: Vec<i32> = (0..n as i32).map(|i| i * 3 - 7).collect();
+    let mut out = vec![0i32; n / 64];
+    run(
+        &p,
+        "reduce",
+        &mut [buf(&mut input), buf(&mut out), Arg::Local(64 * 4)],
+        &[n as u64],
+        &[64],
+    );
+    for g in 0..n / 64 {
+        let want: i32 = input[g * 64..(g + 1) * 64].iter().sum();
+        assert_eq!(out[g], want, "group {g}");
+    }
+}
+
+#[test]
+fn barrier_inside_a_called_function() {
+    let p = build(
+        "void sync_shift(local int *t, int *v) {
+            size_t l = get_local_id(0), n = get_local_size(0);
+            t[l] = *v;
+            barrier(CLK_LOCAL_MEM_FENCE);
+            *v = t[(l + 1) % n];
+            barrier(CLK_LOCAL_MEM_FENCE);
+        }
+        kernel void rot(global int *io) {
+            local int t[32];
+            int v = io[get_global_id(0)];
+            for (int k = 0; k < 3; k++) sync_shift(t, &v);
+            io[get_global_id(0)] = v;
+        }",
+    );
+    let mut io: Vec<i32> = (0..64).collect();
+    run(&p, "rot", &mut [buf(&mut io)], &[64], &[32]);
+    for i in 0..64 {
+        let g = i / 32 * 32;
+        assert_eq!(io[i], (g + (i - g + 3) % 32) as i32, "io[{i}]");
+    }
+}
+
+#[test]
+fn work_item_functions_in_three_dimensions() {
+    let p = build(
+        "kernel void ids(global ulong *o) {
+            size_t i = get_global_linear_id();
+            o[i * 8 + 0] = get_global_id(0) + 10 * get_global_id(1) + 100 * get_global_id(2);
+            o[i * 8 + 1] = get_local_id(0) + 10 * get_local_id(1) + 100 * get_local_id(2);
+            o[i * 8 + 2] = get_group_id(0) + 10 * get_group_id(1) + 100 * get_group_id(2);
+            o[i * 8 + 3] = get_work_dim();
+            o[i * 8 + 4] = get_global_size(3) * 1000 + get_global_id(7);
+            o[i * 8 + 5] = get_local_linear_id();
+            o[i * 8 + 6] = get_num_groups(0) * get_num_groups(1) * get_num_groups(2);
+            o[i * 8 + 7] = get_global_offset(1);
+        }",
+    );
+    let (gx, gy, gz) = (4u64, 3u64, 2u64);
+    let mut o = vec![0u64; (gx * gy * gz * 8) as usize];
+    let k = &mut [buf(&mut o)];
+    try_run(&p, "ids", k, &[gx, gy, gz], &[2, 3, 1], &[0, 5, 0]).unwrap();
+    for z in 0..gz {
+        for y in 0..gy {
+            for x in 0..gx {
+                let i = ((z * gy + y) * gx + x) as usize;
+                let gyo = y + 5;
+                assert_eq!(o[i * 8], x + 10 * gyo + 100 * z, "global id of {x},{y},{z}");
+                assert_eq!(o[i * 8 + 1], x % 2 + 10 * (y % 3), "local id");
+                assert_eq!(o[i * 8 + 2], x / 2 + 100 * z, "group id");
+                assert_eq!(o[i * 8 + 3], 3);
+                assert_eq!(o[i * 8 + 4], 1000);
+                assert_eq!(o[i * 8 + 5], x % 2 + 2 * (y % 3));
+                assert_eq!(o[i * 8 + 6], 2 * 1 * 2);
+                assert_eq!(o[i * 8 + 7], 5);
+            }
+        }
+    }
+}
+
+#[test]
+fn program_scope_globals_persist_between_runs() {
+    let p = build_full(
+        "global int counter = 5;
+        global int table[4] = {1, 2, 3, 4};
+        global int *ptr = &table[2];
+        constant int k[3] = {10, 20, 30};
+        kernel void step(global int *o) {
+            counter += 1;
+            *ptr += 100;
+            o[0] = counter; o[1] = table[2]; o[2] = k[1] + *ptr;
+        }",
+    );
+    assert_eq!(p.global_variable_total_size(), 4 + 16 + 8);
+    let mut o = vec![0i32; 3];
+    run(&p, "step", &mut [buf(&mut o)], &[1], &[1]);
+    assert_eq!(o, vec![6, 103, 123]);
+    run(&p, "step", &mut [buf(&mut o)], &[1], &[1]);
+    assert_eq!(o, vec![7, 203, 223]);
+}
+
+#[test]
+fn pointer_arithmetic_across_address_spaces() {
+    let p = build(
+        "constant char msg[] = \"hello\";
+        int count(constant char *s) { int n = 0; while (*s++) n++; return n; }
+        kernel void t(global long *o, global int *buf) {
+            global int *a = buf + 3, *b = buf + 10;
+            o[0] = b - a;
+            o[1] = a < b;
+            o[2] = count(msg);
+            o[3] = count(\"four\");
+            local int l[4]; local int *lp = &l[3]; o[4] = lp - l;
+            int priv[3]; int *pp = priv; pp += 2; *pp = 9; o[5] = priv[2];
+            global int *q = 0; o[6] = q == 0;
+        }",
+    );
+    let mut o = vec![0i64; 7];
+    let mut b = vec![0i32; 16];
+    run(&p, "t", &mut [buf(&mut o), buf(&mut b)], &[1], &[1]);
+    assert_eq!(o, vec![7, 1, 5, 4, 3, 9, 1]);
+}

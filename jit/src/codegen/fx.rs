@@ -47,6 +47,8 @@ pub struct FunctionCx<'a, 'p> {
     pub(crate) cases: HashMap<*const Stmt, Block>,
     /// The current block ends in a terminator.
     filled: bool,
+    /// The last unreachable block opened after a terminator.
+    dead: Option<Block>,
 }
 
 impl<'a, 'p> FunctionCx<'a, 'p> {
@@ -67,11 +69,12 @@ impl<'a, 'p> FunctionCx<'a, 'p> {
 
     /// Switch to `block`, falling through from the current one if it is open.
     pub fn enter(&mut self, block: Block) {
-        let pristine = self
-            .b
-            .current_block()
-            .is_some_and(|c| !self.b.func.layout.is_block_inserted(c));
-        if !self.filled && !pristine {
+        // A dead block opened by `terminated` that received no code needs no jump.
+        let cur = self.b.current_block();
+        let dead_and_empty = cur.is_some()
+            && cur == self.dead
+            && cur.is_some_and(|c| !self.b.func.layout.is_block_inserted(c));
+        if !self.filled && !dead_and_empty {
             self.b.ins().jump(block, &[]);
         }
         self.b.switch_to_block(block);
@@ -83,6 +86,7 @@ impl<'a, 'p> FunctionCx<'a, 'p> {
         let dead = self.b.create_block();
         self.b.switch_to_block(dead);
         self.b.seal_block(dead);
+        self.dead = Some(dead);
         self.filled = false;
     }
 
@@ -257,6 +261,7 @@ pub(crate) fn compile_function(
         continues: Vec::new(),
         cases: HashMap::new(),
         filled: false,
+        dead: None,
     };
     let entry = fx.b.create_block();
     fx.b.append_block_params_for_function_params(entry);
@@ -291,6 +296,9 @@ pub(crate) fn compile_function(
     fx.emit_return(None)?;
     fx.b.seal_all_blocks();
     fx.b.finalize(pcx.config);
+    if std::env::var_os("CRANECL_DUMP_CLIF").is_some() {
+        eprintln!("{}", ctx.func.display());
+    }
     module
         .define_function(id, ctx)
         .map_err(|e| format!("compiling '{}': {e:?}", f.name))?;

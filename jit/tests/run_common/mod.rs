@@ -23,6 +23,52 @@ pub fn build_with(src: &str, options: &str) -> CompiledProgram {
     }
 }
 
+/// Build `src` as OpenCL C 3.0 with the optional features codegen supports
+/// turned on (fp64, program-scope globals, generic address space), whether
+/// or not `features.rs` advertises them yet.
+pub fn build_full(src: &str) -> CompiledProgram {
+    use cranecl_jit::{
+        diag::Diagnostics, options::ClStd, parse, preprocess, sema, source::SourceMap,
+    };
+    let std = ClStd::Cl30;
+    let mut sm = SourceMap::new();
+    let main = sm.add("test.cl", src);
+    let mut diags = Diagnostics::new();
+    let pp = preprocess::PreprocessOptions {
+        defines: vec![
+            ("cl_khr_fp64".into(), Some("1".into())),
+            ("__opencl_c_fp64".into(), Some("1".into())),
+        ],
+        include_dirs: vec![],
+        embedded_headers: vec![],
+        cl_std: std,
+        fast_relaxed_math: false,
+        single_precision_constant: false,
+    };
+    let tokens = preprocess::preprocess(&mut sm, main, &pp, &mut diags);
+    let tu = parse::parse_with(
+        &tokens,
+        parse::ParseOptions {
+            opencl_c_version: std.version(),
+        },
+        &mut diags,
+    );
+    let mut so = sema::SemaOptions::for_std(std);
+    so.fp64 = true;
+    so.program_scope_globals = true;
+    so.generic_address_space = true;
+    let prog = sema::check(&tu, &so, &mut diags);
+    assert!(
+        !diags.has_errors(),
+        "front end failed:\n{}",
+        diags.render(&sm)
+    );
+    match codegen::compile(&prog, &CodegenOptions::default()) {
+        Ok(p) => p,
+        Err(e) => panic!("codegen failed: {e}"),
+    }
+}
+
 /// A kernel argument.
 pub enum Arg<'a> {
     /// A global (or constant) buffer: its host address is passed.
