@@ -116,8 +116,9 @@ impl Checker<'_> {
             return self.eval_addr(inner);
         }
         if kind == CastKind::LvalueToRvalue {
-            // A `const` program-scope scalar's value is not an ICE in C.
-            return None;
+            // Reading a const program-scope object with a constant
+            // initialiser (`constant int b = a + 1;`), as clang folds it.
+            return self.read_const_global(inner);
         }
         let v = self.eval(inner)?;
         let to_elem = to.elem();
@@ -163,6 +164,37 @@ impl Checker<'_> {
                 CVal::Vector(vec![v; to.width() as usize])
             }
             _ => return None,
+        })
+    }
+
+    fn read_const_global(&self, lv: &Expr) -> Option<CVal> {
+        let CVal::Addr(g, off) = self.eval_addr(lv)? else {
+            return None;
+        };
+        let glob = self.prog.globals.get(g.0 as usize)?;
+        if !glob.quals.konst {
+            return None;
+        }
+        let init = glob.init.as_ref()?;
+        let s = lv.ty.elem().filter(|_| lv.ty.is_scalar())?;
+        let n = s.size() as usize;
+        let o = usize::try_from(off).ok()?;
+        if init
+            .relocs
+            .iter()
+            .any(|r| (r.offset as usize) < o + n && o < r.offset as usize + 8)
+        {
+            return None;
+        }
+        let b = init.bytes.get(o..o + n)?;
+        let mut buf = [0u8; 8];
+        buf[..n].copy_from_slice(b);
+        let raw = u64::from_le_bytes(buf);
+        Some(match s {
+            Scalar::Float => CVal::Float(f64::from(f32::from_bits(raw as u32))),
+            Scalar::Double => CVal::Float(f64::from_bits(raw)),
+            Scalar::Half => return None,
+            s => CVal::Int(wrap(i128::from(raw), s)),
         })
     }
 

@@ -155,9 +155,7 @@ impl Checker<'_> {
             (false, true, false) => &[Scalar::Long, Scalar::ULong],
             (true, true, _) => &[Scalar::ULong],
         };
-        if l.long > 1 {
-            self.error(span, "'long long' is not supported in OpenCL");
-        }
+
         let fits = |s: &Scalar| {
             let bits = s.size() * 8 - u64::from(s.is_signed());
             bits >= 64 || v < (1u64 << bits)
@@ -356,8 +354,13 @@ impl Checker<'_> {
                 if !self.check_modifiable(&x, span) {
                     return Expr::error(span);
                 }
-                if !(x.ty.is_arithmetic() || x.ty.is_pointer()) {
-                    let msg = format!("cannot increment value of type {}", self.ty_str(&x.ty));
+                if !(x.ty.is_scalar() || x.ty.is_pointer()) {
+                    let what = if matches!(op, UnaryOp::PreInc | UnaryOp::PostInc) {
+                        "increment"
+                    } else {
+                        "decrement"
+                    };
+                    let msg = format!("cannot {what} value of type {}", self.ty_str(&x.ty));
                     self.error(span, msg);
                     return Expr::error(span);
                 }

@@ -15,6 +15,10 @@ use crate::source::Span;
 use std::collections::HashMap;
 use std::rc::Rc;
 
+fn name_span_of(f: &ast::FunctionDef) -> Span {
+    f.declarator.name.as_ref().map_or(f.span, |n| n.span)
+}
+
 impl Checker<'_> {
     // ---- Functions ---------------------------------------------------------
 
@@ -102,6 +106,9 @@ impl Checker<'_> {
             return;
         };
         let storage = self.check_storage(&f.specs, true);
+        if is_kernel && name == "main" {
+            self.error(name_span_of(f), "kernel cannot be called 'main'");
+        }
         if is_kernel && storage == Some(StorageClass::Static) {
             self.error(f.specs.span, "kernel functions cannot be declared static");
         }

@@ -330,6 +330,7 @@ pub enum ExprKind {
     Member(Box<Expr>, usize),
     /// `v.xz`: the lanes selected; an lvalue when `v` is and no lane repeats.
     Swizzle(Box<Expr>, Vec<u8>),
+
     /// `(float4)(a, b.xy, c)`: the parts, each scalar (element type) or a
     /// vector of the element type, lanes concatenated.
     VectorLit(Vec<Expr>),

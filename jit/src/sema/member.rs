@@ -3,7 +3,8 @@
 //! resolved to lane lists (lvalues when the vector is one and no lane repeats).
 #![forbid(unsafe_code)]
 
-use super::hir::{Expr, ExprKind};
+use super::conv::cast;
+use super::hir::{CastKind, Expr, ExprKind};
 use super::types::{is_vector_width, Scalar, Type};
 use super::Checker;
 use crate::parse::ast::{self, BinaryOp};
@@ -22,11 +23,24 @@ impl Checker<'_> {
                     self.error(index.span, "vector index out of range");
                     Expr::error(span)
                 }
+                // v[i], i not constant: *((elem *)&v + i), on an lvalue vector.
+                None if i.ty.is_integer() && b.is_lvalue() => {
+                    let elem = b.ty.elem().unwrap_or(Scalar::Int);
+                    self.mark_address_taken(&b);
+                    let (space, quals) = (b.space, b.quals);
+                    let vp = Type::ptr(b.ty.clone(), space, quals);
+                    let addr = Expr::rvalue(ExprKind::AddrOf(Box::new(b)), vp, span);
+                    let ep = Type::ptr(Type::Scalar(elem), space, quals);
+                    let p = cast(addr, CastKind::Bitcast, ep);
+                    let sum = self.pointer_binary(BinaryOp::Add, p, i, span);
+                    self.deref(sum, span)
+                }
+                None if i.ty.is_integer() => {
+                    self.error(index.span, "a vector value that is not a variable may only be subscripted with a constant index");
+                    Expr::error(span)
+                }
                 None => {
-                    self.error(
-                        index.span,
-                        "a vector may only be subscripted with a constant index",
-                    );
+                    self.error(index.span, "array subscript is not an integer");
                     Expr::error(span)
                 }
             };

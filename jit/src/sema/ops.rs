@@ -126,9 +126,6 @@ impl Checker<'_> {
                         invalid(self, &l, &r)
                     }
                     B::Lt | B::Gt | B::Le | B::Ge | B::Eq | B::Ne | B::LogAnd | B::LogOr => {
-                        if matches!(op, B::LogAnd | B::LogOr) && ty.is_float_like() {
-                            return invalid(self, &l, &r);
-                        }
                         let rt = Self::bool_result(&ty);
                         Expr::rvalue(ExprKind::Binary(bop, Box::new(l), Box::new(r)), rt, span)
                     }
@@ -195,7 +192,13 @@ impl Checker<'_> {
             }
             // p < q, p == 0
             B::Lt | B::Gt | B::Le | B::Ge | B::Eq | B::Ne => {
-                let (l, r) = if l.ty.is_pointer() && r.ty.is_pointer() {
+                let (l, r) = if l.ty.is_pointer() && self.is_null_constant(&r) {
+                    let t = l.ty.clone();
+                    (l, cast(r, CastKind::NullToPointer, t))
+                } else if r.ty.is_pointer() && self.is_null_constant(&l) {
+                    let t = r.ty.clone();
+                    (cast(l, CastKind::NullToPointer, t), r)
+                } else if l.ty.is_pointer() && r.ty.is_pointer() {
                     let (a, b) = (l.ty.pointee().cloned(), r.ty.pointee().cloned());
                     let (Some(a), Some(b)) = (a, b) else {
                         return invalid(self, &l, &r);

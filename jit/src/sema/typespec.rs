@@ -164,8 +164,10 @@ impl Checker<'_> {
                 let s = match longs {
                     0 => Scalar::Int,
                     1 => Scalar::Long,
+                    // Reserved (spec 6.1.4). clang-14 accepts it as a 128-bit
+                    // type, which cranecl does not have.
                     _ => {
-                        self.error(span, "'long long' is not supported in OpenCL");
+                        self.error(span, "'long long' is a reserved data type in OpenCL C");
                         return Type::Error;
                     }
                 };

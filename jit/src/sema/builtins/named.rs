@@ -333,6 +333,11 @@ fn image_fn(name: &str, args: &[Type]) -> Option<Resolution> {
     };
     let ret = if let Some(sfx) = name.strip_prefix("read_image") {
         let s = texel(sfx)?;
+        if *access == Access::WriteOnly {
+            return Some(Resolution::Invalid(format!(
+                "cannot call '{name}' on a write_only image: read_image functions need a read_only or read_write image"
+            )));
+        }
         let ok = match args {
             [_, Type::Sampler, c] => coord_ok(c, true),
             [_, c] => coord_ok(c, false),
