@@ -241,20 +241,7 @@ fn control_flow_loops_switch_goto() {
     );
     assert_eq!(
         out,
-        vec![
-            0 + 1 + 2 + 4 + 5 + 6 + 7,
-            6,
-            8,
-            10,
-            102,
-            3,
-            -1,
-            5,
-            151,
-            7,
-            1,
-            3
-        ]
+        vec![1 + 2 + 4 + 5 + 6 + 7, 6, 8, 10, 102, 3, -1, 5, 151, 7, 1, 3]
     );
 }
 
@@ -331,9 +318,9 @@ fn barrier_inside_a_called_function() {
     );
     let mut io: Vec<i32> = (0..64).collect();
     run(&p, "rot", &mut [buf(&mut io)], &[64], &[32]);
-    for i in 0..64 {
+    for (i, v) in io.iter().enumerate() {
         let g = i / 32 * 32;
-        assert_eq!(io[i], (g + (i - g + 3) % 32) as i32, "io[{i}]");
+        assert_eq!(*v, (g + (i - g + 3) % 32) as i32, "io[{i}]");
     }
 }
 
@@ -367,7 +354,7 @@ fn work_item_functions_in_three_dimensions() {
                 assert_eq!(o[i * 8 + 3], 3);
                 assert_eq!(o[i * 8 + 4], 1000);
                 assert_eq!(o[i * 8 + 5], x % 2 + 2 * (y % 3));
-                assert_eq!(o[i * 8 + 6], 2 * 1 * 2);
+                assert_eq!(o[i * 8 + 6], 2 * 2, "groups: 2 x 1 x 2");
                 assert_eq!(o[i * 8 + 7], 5);
             }
         }
@@ -415,4 +402,71 @@ fn pointer_arithmetic_across_address_spaces() {
     let mut b = vec![0i32; 16];
     run(&p, "t", &mut [buf(&mut o), buf(&mut b)], &[1], &[1]);
     assert_eq!(o, vec![7, 1, 5, 4, 3, 9, 1]);
+}
+
+#[test]
+fn groups_run_concurrently_on_many_threads() {
+    fn assert_send_sync<T: Send + Sync>() {}
+    assert_send_sync::<cranecl_jit::codegen::CompiledProgram>();
+    let p = build(
+        "kernel void sq(global int *io) {
+            local int t[64];
+            size_t l = get_local_id(0);
+            t[l] = io[get_global_id(0)];
+            barrier(CLK_LOCAL_MEM_FENCE);
+            io[get_global_id(0)] = t[63 - l] * 2;
+        }",
+    );
+    let groups = 64usize;
+    let mut io: Vec<i32> = (0..(groups * 64) as i32).collect();
+    let k = p.kernel_index("sq").unwrap();
+    let base = io.as_mut_ptr() as u64;
+    std::thread::scope(|s| {
+        for t in 0..4 {
+            let p = &p;
+            s.spawn(move || {
+                let mut local = vec![0u64; 64];
+                for g in (t..groups).step_by(4) {
+                    let ctx = cranecl_jit::launch::WorkGroupCtx {
+                        work_dim: 1,
+                        global_size: [(groups * 64) as u64, 1, 1],
+                        global_offset: [0; 3],
+                        local_size: [64, 1, 1],
+                        enqueued_local_size: [64, 1, 1],
+                        num_groups: [groups as u64, 1, 1],
+                        group_id: [g as u64, 0, 0],
+                        local_mem: local.as_mut_ptr() as usize,
+                        local_mem_size: 512,
+                    };
+                    p.run_work_group(k, &base.to_le_bytes(), &ctx).unwrap();
+                }
+            });
+        }
+    });
+    for (i, v) in io.iter().enumerate() {
+        let g = i / 64 * 64;
+        assert_eq!(*v, (g + 63 - (i - g)) as i32 * 2, "io[{i}]");
+    }
+}
+
+#[test]
+fn too_little_local_memory_is_a_fault_not_a_crash() {
+    let p = build(
+        "kernel void k(global int *o) { local int t[256]; t[get_local_id(0)] = 1; o[0] = t[0]; }",
+    );
+    assert_eq!(p.kernels()[0].local_mem_size, 1024);
+    let mut o = vec![0i32; 1];
+    let ctx = cranecl_jit::launch::WorkGroupCtx {
+        work_dim: 1,
+        global_size: [1, 1, 1],
+        local_size: [1, 1, 1],
+        enqueued_local_size: [1, 1, 1],
+        num_groups: [1, 1, 1],
+        local_mem_size: 16,
+        local_mem: 8,
+        ..Default::default()
+    };
+    let args = (o.as_mut_ptr() as u64).to_le_bytes();
+    let err = p.run_work_group(0, &args, &ctx).unwrap_err();
+    assert!(err.message.contains("local memory"), "{}", err.message);
 }

@@ -149,7 +149,7 @@ impl<'a, 'p> FunctionCx<'a, 'p> {
         if size == 0 {
             return;
         }
-        if size <= 64 && size % 8 == 0 {
+        if size <= 64 && size.is_multiple_of(8) {
             // Loads first, then stores: correct for overlapping ranges.
             let vals: Vec<Value> = (0..size / 8)
                 .map(|i| {
@@ -180,7 +180,7 @@ impl<'a, 'p> FunctionCx<'a, 'p> {
         if size == 0 {
             return;
         }
-        if byte == 0 && size <= 64 && size % 8 == 0 {
+        if byte == 0 && size <= 64 && size.is_multiple_of(8) {
             let z = self.b.ins().iconst(types::I64, 0);
             for i in 0..size / 8 {
                 self.b
