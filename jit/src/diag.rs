@@ -131,7 +131,8 @@ fn render_one(out: &mut String, sm: &SourceMap, span: Span, level: &str, msg: &s
         return;
     };
     let (line, col) = file.line_col(span.lo);
-    let _ = writeln!(out, "{}:{}:{}: {}: {}", file.name, line, col, level, msg);
+    let (name, presumed_line) = file.presumed(span.lo);
+    let _ = writeln!(out, "{name}:{presumed_line}:{col}: {level}: {msg}");
     let text = file.line_text(line);
     let _ = writeln!(out, "{text}");
     // The caret goes under the span's first byte; tabs in the prefix are kept so

@@ -54,6 +54,17 @@ pub struct SourceFile {
     pub name: String,
     pub text: String,
     line_starts: Vec<u32>,
+    /// `#line` directives met in this file, in order (the preprocessor adds them).
+    pub line_marks: Vec<LineMark>,
+}
+
+/// A `#line` directive's effect: from physical line `from_line` on, lines are
+/// numbered from `line`, and the file is called `name` when one was given.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LineMark {
+    pub from_line: u32,
+    pub line: u32,
+    pub name: Option<String>,
 }
 
 impl SourceFile {
@@ -69,7 +80,23 @@ impl SourceFile {
             name: name.into(),
             text,
             line_starts,
+            line_marks: Vec::new(),
         }
+    }
+
+    /// The file name and line a diagnostic names for a byte offset: the
+    /// physical line as moved by `#line` (C99 §6.10.4).
+    pub fn presumed(&self, offset: u32) -> (&str, u32) {
+        let (line, _) = self.line_col(offset);
+        let mut name = self.name.as_str();
+        let mut presumed = line;
+        for m in self.line_marks.iter().filter(|m| m.from_line <= line) {
+            presumed = m.line.saturating_add(line - m.from_line);
+            if let Some(n) = &m.name {
+                name = n;
+            }
+        }
+        (name, presumed)
     }
 
     /// 1-based line and column (in bytes) of a byte offset.
@@ -115,6 +142,9 @@ impl SourceMap {
     }
     pub fn get(&self, id: FileId) -> Option<&SourceFile> {
         self.files.get(id.0 as usize)
+    }
+    pub fn get_mut(&mut self, id: FileId) -> Option<&mut SourceFile> {
+        self.files.get_mut(id.0 as usize)
     }
     /// The source text a span covers.
     pub fn snippet(&self, span: Span) -> &str {

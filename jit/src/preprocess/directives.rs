@@ -12,7 +12,7 @@
 use super::macros::Macro;
 use super::{lexer, predefined, PTok, Preprocessor, MAX_INCLUDE_DEPTH};
 use crate::diag::Diagnostics;
-use crate::source::Span;
+use crate::source::{LineMark, Span};
 use crate::token::{Punct, Token, TokenKind};
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
@@ -549,19 +549,15 @@ impl Preprocessor<'_> {
                 return;
             }
         };
-        let Some(file) = self.sm.get(hash.span.file) else {
+        let Some(file) = self.sm.get_mut(hash.span.file) else {
             return;
         };
         let (line, _) = file.line_col(hash.span.lo);
-        let mark = super::LineMark {
+        file.line_marks.push(LineMark {
             from_line: line + 1,
-            delta: i64::from(value) - i64::from(line + 1),
+            line: value,
             name,
-        };
-        self.line_marks
-            .entry(hash.span.file)
-            .or_default()
-            .push(mark);
+        });
     }
 
     // #include "name" / <name> / pp-tokens

@@ -553,7 +553,7 @@ impl Preprocessor<'_> {
     fn builtin_token(&mut self, b: Builtin, t: &Token) -> Token {
         let loc = t.loc();
         let kind = match b {
-            Builtin::Line => TokenKind::Number(self.presumed_line(loc).0.to_string()),
+            Builtin::Line => TokenKind::Number(self.presumed_line(loc).to_string()),
             Builtin::File => TokenKind::Str(self.presumed_file(loc)),
             Builtin::Counter => {
                 self.counter += 1;

@@ -157,13 +157,6 @@ struct FileState {
     dir: Option<PathBuf>,
 }
 
-/// A `#line` directive's effect from a line on: presumed = physical + delta.
-struct LineMark {
-    from_line: u32,
-    delta: i64,
-    name: Option<String>,
-}
-
 struct Preprocessor<'a> {
     sm: &'a mut SourceMap,
     diags: &'a mut Diagnostics,
@@ -183,7 +176,6 @@ struct Preprocessor<'a> {
     budget: u64,
     budget_reported: bool,
     counter: u64,
-    line_marks: HashMap<FileId, Vec<LineMark>>,
     /// Files with `#pragma once` (by path or embedded name).
     once: HashSet<String>,
     /// The include key of each open file (for `#pragma once`).
@@ -206,7 +198,6 @@ impl<'a> Preprocessor<'a> {
             budget: MAX_EXPANDED_TOKENS,
             budget_reported: false,
             counter: 0,
-            line_marks: HashMap::new(),
             once: HashSet::new(),
             file_keys: HashMap::new(),
         }
@@ -310,40 +301,16 @@ impl<'a> Preprocessor<'a> {
         out
     }
 
-    /// The line a diagnostic or `__LINE__` should name for a location: the
-    /// physical line, moved by `#line`.
-    fn presumed_line(&self, span: Span) -> (u32, Option<&str>) {
-        let Some(file) = self.sm.get(span.file) else {
-            return (0, None);
-        };
-        let (line, _) = file.line_col(span.lo);
-        let mark = self
-            .line_marks
-            .get(&span.file)
-            .and_then(|m| m.iter().rev().find(|m| m.from_line <= line));
-        match mark {
-            Some(m) => {
-                let l = (i64::from(line) + m.delta).clamp(0, i64::from(u32::MAX)) as u32;
-                let name = self.line_marks.get(&span.file).and_then(|ms| {
-                    ms.iter()
-                        .rev()
-                        .filter(|m| m.from_line <= line)
-                        .find_map(|m| m.name.as_deref())
-                });
-                (l, name)
-            }
-            None => (line, None),
-        }
+    /// The line `__LINE__` gives at a location: the physical line, moved
+    /// by `#line`.
+    fn presumed_line(&self, span: Span) -> u32 {
+        self.sm.get(span.file).map_or(0, |f| f.presumed(span.lo).1)
     }
 
     /// The file name `__FILE__` gives at a location.
     fn presumed_file(&self, span: Span) -> String {
-        match self.presumed_line(span).1 {
-            Some(n) => n.to_string(),
-            None => self
-                .sm
-                .get(span.file)
-                .map_or_else(String::new, |f| f.name.clone()),
-        }
+        self.sm
+            .get(span.file)
+            .map_or_else(String::new, |f| f.presumed(span.lo).0.to_string())
     }
 }
