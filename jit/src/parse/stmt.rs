@@ -152,6 +152,13 @@ impl<'a> Parser<'a> {
     fn case_stmt(&mut self) -> PResult<StmtKind> {
         self.bump();
         let value = self.const_expr()?;
+        if self.is(Punct::Ellipsis) {
+            self.error(
+                self.loc(),
+                "case ranges ('case A ... B:') are not supported",
+            );
+            return Err(Fail);
+        }
         if !self.eat(Punct::Colon) {
             self.error(self.after_prev(), "expected ':' after 'case'");
             return Err(Fail);
