@@ -1,102 +1,15 @@
 //! Parser tests: real-looking OpenCL C kernels parse without diagnostics and
 //! give the expected tree shape; precedence checked through S-expression
-//! dumps; malformed programs give clang-worded errors at the right line:col,
-//! several per build.
+//! dumps; deep nesting is a diagnostic. Error messages: `parse_errors.rs`.
 
-use cranecl_jit::diag::{Diagnostics, Level};
+mod parse_support;
+
+use cranecl_jit::diag::Diagnostics;
 use cranecl_jit::parse::ast::*;
-use cranecl_jit::parse::{dump, parse};
+use cranecl_jit::parse::dump;
 use cranecl_jit::preprocess::lex;
 use cranecl_jit::source::SourceMap;
-
-struct Parsed {
-    tu: TranslationUnit,
-    diags: Diagnostics,
-    sm: SourceMap,
-}
-
-fn run(src: &str) -> Parsed {
-    let mut sm = SourceMap::new();
-    let file = sm.add("prog.cl", src);
-    let mut diags = Diagnostics::new();
-    let toks = lex(&sm, file, &mut diags);
-    let tu = parse(&toks, &mut diags);
-    Parsed { tu, diags, sm }
-}
-
-/// Parse, asserting no diagnostic at all.
-fn ok(src: &str) -> TranslationUnit {
-    let p = run(src);
-    if !p.diags.items.is_empty() {
-        let mut log = p.diags.render(&p.sm);
-        log.truncate(log.floor_char_boundary(3000));
-        panic!("unexpected diagnostics:\n{log}");
-    }
-    p.tu
-}
-
-/// Diagnostics as `line:col: level: message`.
-fn diags(src: &str) -> Vec<String> {
-    let p = run(src);
-    p.diags
-        .items
-        .iter()
-        .map(|d| {
-            let (l, c) = p.sm.file(d.span.file).line_col(d.span.lo);
-            let level = match d.level {
-                Level::Error => "error",
-                Level::Warning => "warning",
-                Level::Note => "note",
-            };
-            format!("{l}:{c}: {level}: {}", d.message)
-        })
-        .collect()
-}
-
-/// Errors only, as `line:col: message`.
-fn errors(src: &str) -> Vec<String> {
-    diags(src)
-        .into_iter()
-        .filter_map(|d| d.split_once(": error: ").map(|(a, b)| format!("{a}: {b}")))
-        .collect()
-}
-
-/// The function definitions of a unit.
-fn functions(tu: &TranslationUnit) -> Vec<&FunctionDef> {
-    tu.items
-        .iter()
-        .filter_map(|i| match i {
-            ExternalDecl::Function(f) => Some(f),
-            _ => None,
-        })
-        .collect()
-}
-
-/// The expression statements of the last function, dumped.
-fn body_exprs(tu: &TranslationUnit) -> Vec<String> {
-    let f = functions(tu).pop().expect("a function");
-    f.body
-        .items
-        .iter()
-        .filter_map(|i| match i {
-            BlockItem::Statement(Stmt {
-                kind: StmtKind::Expr(e),
-                ..
-            }) => Some(dump::expr(e)),
-            _ => None,
-        })
-        .collect()
-}
-
-/// Dump one expression written inside a function (after `prelude` at file
-/// scope), checking it parses cleanly.
-fn e(prelude: &str, expr: &str) -> String {
-    let src = format!("{prelude}\nvoid f(void) {{ {expr}; }}\n");
-    let tu = ok(&src);
-    let mut v = body_exprs(&tu);
-    assert_eq!(v.len(), 1, "one expression statement in {src}");
-    v.remove(0)
-}
+use parse_support::*;
 
 const DECLS: &str = "int a, b, c, d, i, n; int *p; float4 v; struct S { int x; } s, *ps;";
 
@@ -244,23 +157,6 @@ fn adjacent_strings_concatenate() {
 }
 
 #[test]
-fn bad_literals_are_diagnosed() {
-    let errs = errors("void f(void) {\n  int a = 08;\n  float b = 1.0ff;\n  int c = 12abc;\n  ulong d = 0x1ffffffffffffffff;\n  float e = 0x1.0;\n  float f = 1.0.0;\n  float g = 1e+;\n}\n");
-    assert_eq!(
-        errs,
-        [
-            "2:12: invalid digit '8' in octal constant",
-            "3:16: invalid suffix 'ff' on floating constant",
-            "4:13: invalid suffix 'abc' on integer constant",
-            "5:13: integer literal is too large to be represented in any integer type",
-            "6:18: hexadecimal floating constant requires an exponent",
-            "7:16: invalid suffix '.0' on floating constant",
-            "8:14: exponent has no digits",
-        ]
-    );
-}
-
-#[test]
 fn deep_nesting_is_a_diagnostic_not_a_crash() {
     // Brackets: clang's limit of 256.
     for (open, close) in [("(", ")"), ("!(", ")"), ("f(", ")"), ("p[", "]")] {
@@ -317,17 +213,6 @@ fn deep_nesting_is_a_diagnostic_not_a_crash() {
         "int a; void g(void) {{ a = 1{}; }}\n",
         " + 1".repeat(4000)
     ));
-}
-
-/// The declarations at file scope.
-fn file_decls(tu: &TranslationUnit) -> Vec<&Declaration> {
-    tu.items
-        .iter()
-        .filter_map(|i| match i {
-            ExternalDecl::Declaration(d) => Some(d),
-            _ => None,
-        })
-        .collect()
 }
 
 #[test]
@@ -872,151 +757,4 @@ fn static_assert_and_spans() {
     let param = &f.params().unwrap().params[0];
     assert_eq!(p.sm.snippet(param.span), "global int *p");
     assert_eq!(p.sm.snippet(param.specs.span), "global int");
-}
-
-// ----- errors -----
-
-#[test]
-fn missing_semicolons_point_after_the_previous_token() {
-    let errs = errors("int a\nint b;\nvoid f(void) {\n    int x = 1\n    x = 2\n    return\n}\n");
-    assert_eq!(
-        errs,
-        [
-            "1:6: expected ';' after top level declarator",
-            "4:14: expected ';' at end of declaration",
-            "5:10: expected ';' after expression",
-            "7:1: expected expression",
-        ]
-    );
-}
-
-#[test]
-fn several_errors_in_one_build() {
-    let src = r#"kernel void k(global int *out) {
-    int a = ;
-    out[0] = (1 + 2;
-    out[1] = 3 +;
-    if a > 0) out[2] = 1;
-    out[3] = 4;
-}
-void g(void) { return 1 }
-int h(void) { int x = 1 return x; }
-"#;
-    let errs = errors(src);
-    assert_eq!(
-        errs,
-        [
-            "2:13: expected expression",
-            "3:20: expected ')'",
-            "4:17: expected expression",
-            "5:8: expected '(' after 'if'",
-            "8:24: expected ';' after return statement",
-            "9:24: expected ';' at end of declaration",
-        ]
-    );
-    // The note points at the opening parenthesis.
-    let d = diags("void f(void) { int a = (1 + 2; }");
-    let p = run("void f(void) { int a = (1 + 2; }");
-    assert_eq!(d.len(), 1);
-    let notes = &p.diags.items[0].notes;
-    assert_eq!(notes[0].1, "to match this '('");
-    assert_eq!(p.sm.file(notes[0].0.file).line_col(notes[0].0.lo), (1, 24));
-    // The statements after the errors were still parsed.
-    let tu = run(src).tu;
-    let k = functions(&tu)[0];
-    assert!(k.body.items.iter().any(|i| matches!(i,
-        BlockItem::Statement(Stmt { kind: StmtKind::Expr(e), .. }) if dump::expr(e) == "(= ([] out 3) 4)")));
-    assert_eq!(functions(&tu).len(), 3);
-}
-
-/// Each message and position is clang-14's for the same input (except
-/// `foo_t x;` in a block, where clang says "use of undeclared identifier").
-#[test]
-fn syntax_error_messages() {
-    let cases: &[(&str, &str)] = &[
-        ("int 3x;", "1:5: expected identifier or '('"),
-        ("int global = 1;", "1:12: expected identifier or '('"),
-        ("void f(void) { }\n}", "2:1: extraneous closing brace ('}')"),
-        ("void f(void) {\n  int x;\n", "2:9: expected '}'"),
-        (
-            "void f(void) { foo_t x; }",
-            "1:16: unknown type name 'foo_t'",
-        ),
-        ("void f(foo_t *p);", "1:8: unknown type name 'foo_t'"),
-        (
-            "void f(void) { do { } (1); }",
-            "1:23: expected 'while' in do/while loop",
-        ),
-        (
-            "void f(int a) { switch (a) { case 1 break; } }",
-            "1:36: expected ':' after 'case'",
-        ),
-        ("void f(void) { goto 3; }", "1:21: expected identifier"),
-        ("void f(int a) { a = a ? 1; }", "1:26: expected ':'"),
-        ("void f(int *a) { a[1; }", "1:21: expected ']'"),
-        ("void f(void) { lbl: }", "1:21: expected statement"),
-        (
-            "struct { int x; } ; struct;",
-            "1:21: declaration of anonymous struct must be a definition",
-        ),
-        ("void f(void) { int x = sizeof(int; }", "1:34: expected ')'"),
-        (
-            "void f(void) { for (int i = 0; i < 1 i++) {} }",
-            "1:38: expected ';' in 'for' statement specifier",
-        ),
-        ("void f(int a) { a.; }", "1:19: expected identifier"),
-        ("int x = 'ab' + '';", "1:16: empty character constant"),
-        ("void f(void) { (float4)(1, 2; }", "1:29: expected ')'"),
-        ("struct { int x; } a = { .x 2 };", "1:28: expected '=' or another designator"),
-        (
-            "void f(void) __attribute__((aligned(4)) { }",
-            "1:40: expected ')'",
-        ),
-        (
-            "struct S { int x; } void f(void) {}",
-            "1:20: expected ';' after struct",
-        ),
-        (
-            "struct S { int x; int };",
-            "1:23: expected member name or ';' after declaration specifiers",
-        ),
-        (
-            "enum E { A, B C };",
-            "1:14: missing ',' between enumerators",
-        ),
-        ("enum E { 1 };", "1:10: expected identifier"),
-        ("void f(void) { while (1) }", "1:26: expected statement"),
-        (
-            "int f(int a, ) { return a; }",
-            "1:14: expected parameter declarator",
-        ),
-        ("int f(int a b) { return a; }", "1:13: expected ')'"),
-        ("void f(int a) { f(a ; }", "1:21: expected ')'"),
-        (
-            "void f(void) { do ; while (1) }",
-            "1:30: expected ';' after do/while statement",
-        ),
-        (
-            "void f(void) { goto l }",
-            "1:22: expected ';' after goto statement",
-        ),
-        ("int *;", "1:6: expected identifier or '('"),
-        ("void f(void) { ) ; }", "1:16: expected expression"),
-    ];
-    for (src, want) in cases {
-        let errs = errors(src);
-        assert_eq!(
-            errs.first().map(String::as_str),
-            Some(*want),
-            "{src}: {errs:?}"
-        );
-    }
-}
-
-#[test]
-fn error_limit_stops_parsing() {
-    let src = "void f(void) {\n".to_string() + &"  a = ;\n".repeat(100) + "}\n";
-    let errs = errors(&src);
-    assert_eq!(errs.len(), 21);
-    assert!(errs[20].ends_with("too many errors emitted, stopping now"));
 }
