@@ -122,17 +122,32 @@ pub fn vendors_both() -> PathBuf {
     write_vendors("both", &files)
 }
 
+/// The vendors folder this process's loader uses (chosen by the first of
+/// [`setup`] / [`setup_both`] to run; one choice per process).
+static PROCESS_VENDORS: OnceLock<PathBuf> = OnceLock::new();
+
+fn setup_with(folder: fn() -> PathBuf) -> PathBuf {
+    PROCESS_VENDORS
+        .get_or_init(|| {
+            let dir = folder();
+            // Set before any thread of this process loads libOpenCL (the
+            // variable's only reader); `OnceLock` makes every test wait.
+            std::env::set_var("OCL_ICD_VENDORS", &dir);
+            dir
+        })
+        .clone()
+}
+
 /// Builds the ICD, writes its vendors folder and points this process's
 /// `OCL_ICD_VENDORS` at it. Call first in every test that uses the loader:
 /// the loader reads the variable once, at its first use.
-pub fn setup() {
-    static DONE: OnceLock<()> = OnceLock::new();
-    DONE.get_or_init(|| {
-        let dir = vendors_cranecl();
-        // Set before any thread of this process loads libOpenCL (the only
-        // reader); `OnceLock` makes every test wait for this.
-        std::env::set_var("OCL_ICD_VENDORS", &dir);
-    });
+pub fn setup() -> PathBuf {
+    setup_with(vendors_cranecl)
+}
+
+/// As [`setup`], but the loader sees cranecl and pocl (select by name).
+pub fn setup_both() -> PathBuf {
+    setup_with(vendors_both)
 }
 
 /// A `Command` that sees only cranecl through the loader.
@@ -420,9 +435,8 @@ pub fn info_string(f: impl Fn(usize, *mut c_void, *mut usize) -> cl_int) -> Resu
         .unwrap_or_default())
 }
 
-/// The cranecl platform seen through the loader (the only one after
-/// [`setup`]), checked by name.
-pub fn platform() -> cl_platform_id {
+/// The first platform whose `CL_PLATFORM_NAME` contains `name`.
+pub fn platform_named(name: &str) -> Option<cl_platform_id> {
     let mut n: cl_uint = 0;
     assert_code!(
         call!(clGetPlatformIDs(0, std::ptr::null_mut(), &mut n)),
@@ -433,13 +447,15 @@ pub fn platform() -> cl_platform_id {
         call!(clGetPlatformIDs(n, ids.as_mut_ptr(), std::ptr::null_mut())),
         CL_SUCCESS
     );
-    for &p in &ids {
-        let name = info_string(|s, v, r| call!(clGetPlatformInfo(p, CL_PLATFORM_NAME, s, v, r)));
-        if name.is_ok_and(|n| n.contains("cranecl")) {
-            return p;
-        }
-    }
-    panic!("no platform named cranecl among {n}");
+    ids.into_iter().find(|&p| {
+        info_string(|s, v, r| call!(clGetPlatformInfo(p, CL_PLATFORM_NAME, s, v, r)))
+            .is_ok_and(|n| n.contains(name))
+    })
+}
+
+/// The cranecl platform seen through the loader, found by name.
+pub fn platform() -> cl_platform_id {
+    platform_named("cranecl").expect("the loader lists a platform named cranecl")
 }
 
 /// The cranecl CPU device.

@@ -49,7 +49,11 @@ fn c_buffers_chain_on_cranecl() {
         .env("OCL_ICD_VENDORS", vendors_cranecl())
         .output()
         .expect("run buffers");
-    assert!(out.status.success(), "buffers.c on cranecl failed: {}", report(&out));
+    assert!(
+        out.status.success(),
+        "buffers.c on cranecl failed: {}",
+        report(&out)
+    );
     assert!(String::from_utf8_lossy(&out.stdout).contains("verified"));
 }
 
@@ -63,5 +67,9 @@ fn c_buffers_chain_model_holds_on_pocl() {
         .env("BUFFERS_PLATFORM", "Portable Computing Language")
         .output()
         .expect("run buffers");
-    assert!(out.status.success(), "buffers.c on pocl failed: {}", report(&out));
+    assert!(
+        out.status.success(),
+        "buffers.c on pocl failed: {}",
+        report(&out)
+    );
 }
