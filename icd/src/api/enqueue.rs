@@ -3,6 +3,9 @@
 #![allow(non_snake_case, clippy::missing_safety_doc, unused_variables)]
 
 use super::prelude::*;
+use crate::core::event::Event;
+use crate::core::queue::Queue;
+use crate::exec::{self, Kind};
 
 #[no_mangle]
 pub unsafe extern "C" fn clEnqueueReadBuffer(
@@ -225,7 +228,14 @@ pub unsafe extern "C" fn clEnqueueMarker(
     command_queue: cl_command_queue,
     event: *mut cl_event,
 ) -> cl_int {
-    api_call(|| pending("clEnqueueMarker"))
+    api_call(|| {
+        // CL_INVALID_COMMAND_QUEUE if command_queue is not a valid host command-queue.
+        let q = Obj::<Queue>::get(command_queue)?;
+        // CL_INVALID_VALUE if event is NULL.
+        check(!event.is_null(), CL_INVALID_VALUE, "event is NULL")?;
+        // Waits for all commands previously enqueued in command_queue.
+        exec::enqueue_command(&q, CL_COMMAND_MARKER, &[], event, false, Kind::Marker, None)
+    })
 }
 
 #[no_mangle]
@@ -234,12 +244,54 @@ pub unsafe extern "C" fn clEnqueueWaitForEvents(
     num_events: cl_uint,
     event_list: *const cl_event,
 ) -> cl_int {
-    api_call(|| pending("clEnqueueWaitForEvents"))
+    api_call(|| {
+        // CL_INVALID_COMMAND_QUEUE if command_queue is not a valid host command-queue.
+        let q = Obj::<Queue>::get(command_queue)?;
+        // CL_INVALID_VALUE if num_events is 0 or event_list is NULL.
+        check(
+            num_events != 0 && !event_list.is_null(),
+            CL_INVALID_VALUE,
+            "no events to wait for",
+        )?;
+        // CL_INVALID_EVENT if event objects in event_list are not valid events.
+        let events = Obj::<Event>::get_list(event_list, num_events as usize)?;
+        // CL_INVALID_CONTEXT if context associated with command_queue and
+        // events in event_list are not the same.
+        check(
+            events.iter().all(|e| Arc::ptr_eq(e.context(), q.context())),
+            CL_INVALID_CONTEXT,
+            "an event belongs to another context",
+        )?;
+        // A wait for the events before any future command: a barrier.
+        let no_event = ptr::null_mut();
+        exec::enqueue_command(
+            &q,
+            CL_COMMAND_BARRIER,
+            &events,
+            no_event,
+            false,
+            Kind::Barrier,
+            None,
+        )
+    })
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn clEnqueueBarrier(command_queue: cl_command_queue) -> cl_int {
-    api_call(|| pending("clEnqueueBarrier"))
+    api_call(|| {
+        // CL_INVALID_COMMAND_QUEUE if command_queue is not a valid host command-queue.
+        let q = Obj::<Queue>::get(command_queue)?;
+        let no_event = ptr::null_mut();
+        exec::enqueue_command(
+            &q,
+            CL_COMMAND_BARRIER,
+            &[],
+            no_event,
+            false,
+            Kind::Barrier,
+            None,
+        )
+    })
 }
 
 #[no_mangle]
@@ -343,6 +395,32 @@ pub unsafe extern "C" fn clEnqueueMigrateMemObjects(
     api_call(|| pending("clEnqueueMigrateMemObjects"))
 }
 
+/// `clEnqueueMarkerWithWaitList` and `clEnqueueBarrierWithWaitList`: with an
+/// empty wait list, wait for every earlier command of the queue; a barrier
+/// also holds back every later one.
+fn marker_or_barrier(
+    command_queue: cl_command_queue,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+    kind: Kind,
+) -> CLResult<()> {
+    // CL_INVALID_COMMAND_QUEUE if command_queue is not a valid host command-queue.
+    let q = Obj::<Queue>::get(command_queue)?;
+    // CL_INVALID_CONTEXT if context associated with command_queue and events in
+    // event_wait_list are not the same. CL_INVALID_EVENT_WAIT_LIST if
+    // event_wait_list is NULL and num_events_in_wait_list > 0, or
+    // event_wait_list is not NULL and num_events_in_wait_list is 0, or if event
+    // objects in event_wait_list are not valid events.
+    let wait = exec::validate_wait_list(q.context(), num_events_in_wait_list, event_wait_list)?;
+    let command_type = if kind == Kind::Barrier {
+        CL_COMMAND_BARRIER
+    } else {
+        CL_COMMAND_MARKER
+    };
+    exec::enqueue_command(&q, command_type, &wait, event, false, kind, None)
+}
+
 #[no_mangle]
 pub unsafe extern "C" fn clEnqueueMarkerWithWaitList(
     command_queue: cl_command_queue,
@@ -350,7 +428,15 @@ pub unsafe extern "C" fn clEnqueueMarkerWithWaitList(
     event_wait_list: *const cl_event,
     event: *mut cl_event,
 ) -> cl_int {
-    api_call(|| pending("clEnqueueMarkerWithWaitList"))
+    api_call(|| {
+        marker_or_barrier(
+            command_queue,
+            num_events_in_wait_list,
+            event_wait_list,
+            event,
+            Kind::Marker,
+        )
+    })
 }
 
 #[no_mangle]
@@ -360,7 +446,15 @@ pub unsafe extern "C" fn clEnqueueBarrierWithWaitList(
     event_wait_list: *const cl_event,
     event: *mut cl_event,
 ) -> cl_int {
-    api_call(|| pending("clEnqueueBarrierWithWaitList"))
+    api_call(|| {
+        marker_or_barrier(
+            command_queue,
+            num_events_in_wait_list,
+            event_wait_list,
+            event,
+            Kind::Barrier,
+        )
+    })
 }
 
 #[no_mangle]
