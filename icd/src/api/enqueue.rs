@@ -2,6 +2,7 @@
 
 #![allow(non_snake_case, clippy::missing_safety_doc, unused_variables)]
 
+use super::mem_commands as mc;
 use super::prelude::*;
 use crate::core::event::Event;
 use crate::core::queue::Queue;
@@ -19,7 +20,20 @@ pub unsafe extern "C" fn clEnqueueReadBuffer(
     event_wait_list: *const cl_event,
     event: *mut cl_event,
 ) -> cl_int {
-    api_call(|| pending("clEnqueueReadBuffer"))
+    api_call(|| {
+        mc::read_write_buffer(
+            false,
+            command_queue,
+            buffer,
+            blocking_read,
+            offset,
+            size,
+            ptr,
+            num_events_in_wait_list,
+            event_wait_list,
+            event,
+        )
+    })
 }
 
 #[no_mangle]
@@ -34,7 +48,20 @@ pub unsafe extern "C" fn clEnqueueWriteBuffer(
     event_wait_list: *const cl_event,
     event: *mut cl_event,
 ) -> cl_int {
-    api_call(|| pending("clEnqueueWriteBuffer"))
+    api_call(|| {
+        mc::read_write_buffer(
+            true,
+            command_queue,
+            buffer,
+            blocking_write,
+            offset,
+            size,
+            ptr as *mut c_void,
+            num_events_in_wait_list,
+            event_wait_list,
+            event,
+        )
+    })
 }
 
 #[no_mangle]
@@ -49,7 +76,19 @@ pub unsafe extern "C" fn clEnqueueCopyBuffer(
     event_wait_list: *const cl_event,
     event: *mut cl_event,
 ) -> cl_int {
-    api_call(|| pending("clEnqueueCopyBuffer"))
+    api_call(|| {
+        mc::copy_buffer(
+            command_queue,
+            src_buffer,
+            dst_buffer,
+            src_offset,
+            dst_offset,
+            size,
+            num_events_in_wait_list,
+            event_wait_list,
+            event,
+        )
+    })
 }
 
 #[no_mangle]
@@ -66,7 +105,7 @@ pub unsafe extern "C" fn clEnqueueReadImage(
     event_wait_list: *const cl_event,
     event: *mut cl_event,
 ) -> cl_int {
-    api_call(|| pending("clEnqueueReadImage"))
+    api_call(|| mc::image_command(command_queue))
 }
 
 #[no_mangle]
@@ -83,7 +122,7 @@ pub unsafe extern "C" fn clEnqueueWriteImage(
     event_wait_list: *const cl_event,
     event: *mut cl_event,
 ) -> cl_int {
-    api_call(|| pending("clEnqueueWriteImage"))
+    api_call(|| mc::image_command(command_queue))
 }
 
 #[no_mangle]
@@ -98,7 +137,7 @@ pub unsafe extern "C" fn clEnqueueCopyImage(
     event_wait_list: *const cl_event,
     event: *mut cl_event,
 ) -> cl_int {
-    api_call(|| pending("clEnqueueCopyImage"))
+    api_call(|| mc::image_command(command_queue))
 }
 
 #[no_mangle]
@@ -113,7 +152,7 @@ pub unsafe extern "C" fn clEnqueueCopyImageToBuffer(
     event_wait_list: *const cl_event,
     event: *mut cl_event,
 ) -> cl_int {
-    api_call(|| pending("clEnqueueCopyImageToBuffer"))
+    api_call(|| mc::image_command(command_queue))
 }
 
 #[no_mangle]
@@ -128,7 +167,7 @@ pub unsafe extern "C" fn clEnqueueCopyBufferToImage(
     event_wait_list: *const cl_event,
     event: *mut cl_event,
 ) -> cl_int {
-    api_call(|| pending("clEnqueueCopyBufferToImage"))
+    api_call(|| mc::image_command(command_queue))
 }
 
 #[no_mangle]
@@ -145,7 +184,17 @@ pub unsafe extern "C" fn clEnqueueMapBuffer(
     errcode_ret: *mut cl_int,
 ) -> *mut c_void {
     api_create(errcode_ret, std::ptr::null_mut(), || {
-        pending("clEnqueueMapBuffer")
+        mc::map_buffer(
+            command_queue,
+            buffer,
+            blocking_map,
+            map_flags,
+            offset,
+            size,
+            num_events_in_wait_list,
+            event_wait_list,
+            event,
+        )
     })
 }
 
@@ -165,7 +214,7 @@ pub unsafe extern "C" fn clEnqueueMapImage(
     errcode_ret: *mut cl_int,
 ) -> *mut c_void {
     api_create(errcode_ret, std::ptr::null_mut(), || {
-        pending("clEnqueueMapImage")
+        mc::image_command(command_queue).map(|()| ptr::null_mut())
     })
 }
 
@@ -178,7 +227,16 @@ pub unsafe extern "C" fn clEnqueueUnmapMemObject(
     event_wait_list: *const cl_event,
     event: *mut cl_event,
 ) -> cl_int {
-    api_call(|| pending("clEnqueueUnmapMemObject"))
+    api_call(|| {
+        mc::unmap_mem_object(
+            command_queue,
+            memobj,
+            mapped_ptr,
+            num_events_in_wait_list,
+            event_wait_list,
+            event,
+        )
+    })
 }
 
 #[no_mangle]
@@ -220,7 +278,7 @@ pub unsafe extern "C" fn clEnqueueNativeKernel(
     event_wait_list: *const cl_event,
     event: *mut cl_event,
 ) -> cl_int {
-    api_call(|| pending("clEnqueueNativeKernel"))
+    api_call(|| mc::native_kernel(command_queue))
 }
 
 #[no_mangle]
@@ -311,7 +369,23 @@ pub unsafe extern "C" fn clEnqueueReadBufferRect(
     event_wait_list: *const cl_event,
     event: *mut cl_event,
 ) -> cl_int {
-    api_call(|| pending("clEnqueueReadBufferRect"))
+    api_call(|| {
+        mc::read_write_buffer_rect(
+            false,
+            command_queue,
+            buffer,
+            blocking_read,
+            buffer_origin,
+            host_origin,
+            region,
+            [buffer_row_pitch, buffer_slice_pitch],
+            [host_row_pitch, host_slice_pitch],
+            ptr,
+            num_events_in_wait_list,
+            event_wait_list,
+            event,
+        )
+    })
 }
 
 #[no_mangle]
@@ -331,7 +405,23 @@ pub unsafe extern "C" fn clEnqueueWriteBufferRect(
     event_wait_list: *const cl_event,
     event: *mut cl_event,
 ) -> cl_int {
-    api_call(|| pending("clEnqueueWriteBufferRect"))
+    api_call(|| {
+        mc::read_write_buffer_rect(
+            true,
+            command_queue,
+            buffer,
+            blocking_write,
+            buffer_origin,
+            host_origin,
+            region,
+            [buffer_row_pitch, buffer_slice_pitch],
+            [host_row_pitch, host_slice_pitch],
+            ptr as *mut c_void,
+            num_events_in_wait_list,
+            event_wait_list,
+            event,
+        )
+    })
 }
 
 #[no_mangle]
@@ -350,7 +440,21 @@ pub unsafe extern "C" fn clEnqueueCopyBufferRect(
     event_wait_list: *const cl_event,
     event: *mut cl_event,
 ) -> cl_int {
-    api_call(|| pending("clEnqueueCopyBufferRect"))
+    api_call(|| {
+        mc::copy_buffer_rect(
+            command_queue,
+            src_buffer,
+            dst_buffer,
+            src_origin,
+            dst_origin,
+            region,
+            [src_row_pitch, src_slice_pitch],
+            [dst_row_pitch, dst_slice_pitch],
+            num_events_in_wait_list,
+            event_wait_list,
+            event,
+        )
+    })
 }
 
 #[no_mangle]
@@ -365,7 +469,19 @@ pub unsafe extern "C" fn clEnqueueFillBuffer(
     event_wait_list: *const cl_event,
     event: *mut cl_event,
 ) -> cl_int {
-    api_call(|| pending("clEnqueueFillBuffer"))
+    api_call(|| {
+        mc::fill_buffer(
+            command_queue,
+            buffer,
+            pattern,
+            pattern_size,
+            offset,
+            size,
+            num_events_in_wait_list,
+            event_wait_list,
+            event,
+        )
+    })
 }
 
 #[no_mangle]
@@ -379,7 +495,7 @@ pub unsafe extern "C" fn clEnqueueFillImage(
     event_wait_list: *const cl_event,
     event: *mut cl_event,
 ) -> cl_int {
-    api_call(|| pending("clEnqueueFillImage"))
+    api_call(|| mc::image_command(command_queue))
 }
 
 #[no_mangle]
@@ -392,7 +508,17 @@ pub unsafe extern "C" fn clEnqueueMigrateMemObjects(
     event_wait_list: *const cl_event,
     event: *mut cl_event,
 ) -> cl_int {
-    api_call(|| pending("clEnqueueMigrateMemObjects"))
+    api_call(|| {
+        mc::migrate_mem_objects(
+            command_queue,
+            num_mem_objects,
+            mem_objects,
+            flags,
+            num_events_in_wait_list,
+            event_wait_list,
+            event,
+        )
+    })
 }
 
 /// `clEnqueueMarkerWithWaitList` and `clEnqueueBarrierWithWaitList`: with an
@@ -475,7 +601,7 @@ pub unsafe extern "C" fn clEnqueueSVMFree(
     event_wait_list: *const cl_event,
     event: *mut cl_event,
 ) -> cl_int {
-    api_call(|| pending("clEnqueueSVMFree"))
+    api_call(|| mc::svm_command(command_queue))
 }
 
 #[no_mangle]
@@ -489,7 +615,7 @@ pub unsafe extern "C" fn clEnqueueSVMMemcpy(
     event_wait_list: *const cl_event,
     event: *mut cl_event,
 ) -> cl_int {
-    api_call(|| pending("clEnqueueSVMMemcpy"))
+    api_call(|| mc::svm_command(command_queue))
 }
 
 #[no_mangle]
@@ -503,7 +629,7 @@ pub unsafe extern "C" fn clEnqueueSVMMemFill(
     event_wait_list: *const cl_event,
     event: *mut cl_event,
 ) -> cl_int {
-    api_call(|| pending("clEnqueueSVMMemFill"))
+    api_call(|| mc::svm_command(command_queue))
 }
 
 #[no_mangle]
@@ -517,7 +643,7 @@ pub unsafe extern "C" fn clEnqueueSVMMap(
     event_wait_list: *const cl_event,
     event: *mut cl_event,
 ) -> cl_int {
-    api_call(|| pending("clEnqueueSVMMap"))
+    api_call(|| mc::svm_command(command_queue))
 }
 
 #[no_mangle]
@@ -528,7 +654,7 @@ pub unsafe extern "C" fn clEnqueueSVMUnmap(
     event_wait_list: *const cl_event,
     event: *mut cl_event,
 ) -> cl_int {
-    api_call(|| pending("clEnqueueSVMUnmap"))
+    api_call(|| mc::svm_command(command_queue))
 }
 
 #[no_mangle]
@@ -542,5 +668,5 @@ pub unsafe extern "C" fn clEnqueueSVMMigrateMem(
     event_wait_list: *const cl_event,
     event: *mut cl_event,
 ) -> cl_int {
-    api_call(|| pending("clEnqueueSVMMigrateMem"))
+    api_call(|| mc::svm_command(command_queue))
 }

@@ -7,8 +7,6 @@ use opencl_sys::*;
 pub use super::context::Context;
 pub use super::event::Event;
 pub use super::queue::Queue;
-pub struct Mem;
-crate::cl_object!(Mem, cl_mem, CL_INVALID_MEM_OBJECT, "memory object");
 pub struct Program;
 crate::cl_object!(Program, cl_program, CL_INVALID_PROGRAM, "program");
 pub struct Kernel;
