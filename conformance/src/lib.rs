@@ -162,18 +162,22 @@ pub fn venv_python() -> PathBuf {
     workspace_root().join("target/venv/bin/python")
 }
 
-/// Every OpenCL entry point of the loader, by name, typed by the ICD dispatch
-/// table's layout.
+/// Every OpenCL entry point, by name, typed by the ICD dispatch table's
+/// layout: either the loader's exports ([`cl`]) or the ICD's own ([`direct`]).
 pub struct Cl {
     pub f: cl_icd_dispatch,
+    /// True for the ICD's own exports: no loader in between, so a released
+    /// or foreign handle reaches our validation (through a loader it is
+    /// dereferenced by the loader first, which is undefined behaviour).
+    pub direct: bool,
     _lib: libloading::Library,
 }
 
 macro_rules! fill {
     ($lib:expr, $d:expr, $($name:ident),* $(,)?) => {
         $(
-            // SAFETY: the symbol is the loader's export of that name, whose C
-            // type is the one the dispatch table's field declares.
+            // SAFETY: the symbol is the library's export of that name, whose
+            // C type is the one the dispatch table's field declares.
             if let Ok(sym) = unsafe {
                 $lib.get::<*const c_void>(concat!(stringify!($name), "\0").as_bytes())
             } {
@@ -186,131 +190,150 @@ macro_rules! fill {
     };
 }
 
+fn load_table(path: &std::ffi::OsStr, direct: bool) -> Cl {
+    // SAFETY: loading an OpenCL library runs only its own initialisers.
+    let lib = unsafe { libloading::Library::new(path) }
+        .unwrap_or_else(|e| panic!("load {}: {e}", path.to_string_lossy()));
+    // SAFETY: every field of the table is an `Option` of a function pointer
+    // (or an integer tag), for which all-zero is valid (`None`).
+    let mut d: cl_icd_dispatch = unsafe { std::mem::zeroed() };
+    fill!(
+        lib,
+        d,
+        clGetPlatformIDs,
+        clGetPlatformInfo,
+        clGetDeviceIDs,
+        clGetDeviceInfo,
+        clCreateContext,
+        clCreateContextFromType,
+        clRetainContext,
+        clReleaseContext,
+        clGetContextInfo,
+        clCreateCommandQueue,
+        clRetainCommandQueue,
+        clReleaseCommandQueue,
+        clGetCommandQueueInfo,
+        clSetCommandQueueProperty,
+        clCreateBuffer,
+        clRetainMemObject,
+        clReleaseMemObject,
+        clGetSupportedImageFormats,
+        clGetMemObjectInfo,
+        clGetImageInfo,
+        clCreateSampler,
+        clRetainSampler,
+        clReleaseSampler,
+        clGetSamplerInfo,
+        clCreateProgramWithSource,
+        clCreateProgramWithBinary,
+        clRetainProgram,
+        clReleaseProgram,
+        clBuildProgram,
+        clGetProgramInfo,
+        clGetProgramBuildInfo,
+        clCreateKernel,
+        clCreateKernelsInProgram,
+        clRetainKernel,
+        clReleaseKernel,
+        clSetKernelArg,
+        clGetKernelInfo,
+        clGetKernelWorkGroupInfo,
+        clWaitForEvents,
+        clGetEventInfo,
+        clRetainEvent,
+        clReleaseEvent,
+        clGetEventProfilingInfo,
+        clFlush,
+        clFinish,
+        clEnqueueReadBuffer,
+        clEnqueueWriteBuffer,
+        clEnqueueCopyBuffer,
+        clEnqueueMapBuffer,
+        clEnqueueUnmapMemObject,
+        clEnqueueNDRangeKernel,
+        clEnqueueTask,
+        clEnqueueNativeKernel,
+        clEnqueueMarker,
+        clEnqueueWaitForEvents,
+        clEnqueueBarrier,
+        clGetExtensionFunctionAddress,
+        clSetEventCallback,
+        clCreateSubBuffer,
+        clSetMemObjectDestructorCallback,
+        clCreateUserEvent,
+        clSetUserEventStatus,
+        clEnqueueReadBufferRect,
+        clEnqueueWriteBufferRect,
+        clEnqueueCopyBufferRect,
+        clCreateSubDevices,
+        clRetainDevice,
+        clReleaseDevice,
+        clCreateImage,
+        clCompileProgram,
+        clLinkProgram,
+        clUnloadPlatformCompiler,
+        clGetKernelArgInfo,
+        clEnqueueFillBuffer,
+        clEnqueueMigrateMemObjects,
+        clEnqueueMarkerWithWaitList,
+        clEnqueueBarrierWithWaitList,
+        clGetExtensionFunctionAddressForPlatform,
+        clCreateCommandQueueWithProperties,
+        clCreatePipe,
+        clGetPipeInfo,
+        clSVMAlloc,
+        clSVMFree,
+        clCreateSamplerWithProperties,
+        clSetKernelArgSVMPointer,
+        clSetKernelExecInfo,
+        clCloneKernel,
+        clCreateProgramWithIL,
+        clGetDeviceAndHostTimer,
+        clGetHostTimer,
+        clGetKernelSubGroupInfo,
+        clSetDefaultDeviceCommandQueue,
+        clSetProgramReleaseCallback,
+        clSetProgramSpecializationConstant,
+        clCreateBufferWithProperties,
+        clCreateImageWithProperties,
+        clSetContextDestructorCallback,
+    );
+    Cl {
+        f: d,
+        direct,
+        _lib: lib,
+    }
+}
+
 /// The loader's function table (loads `libOpenCL.so.1` once, after
 /// [`setup`]).
 pub fn cl() -> &'static Cl {
     static CL: OnceLock<Cl> = OnceLock::new();
     CL.get_or_init(|| {
         setup();
-        // SAFETY: loading the system's OpenCL loader runs only its own
-        // initialisers.
-        let lib = unsafe { libloading::Library::new("libOpenCL.so.1") }
-            .expect("libOpenCL.so.1 (ocl-icd-libopencl1) is installed");
-        // SAFETY: every field of the table is an `Option` of a function
-        // pointer (or an integer tag), for which all-zero is valid (`None`).
-        let mut d: cl_icd_dispatch = unsafe { std::mem::zeroed() };
-        fill!(
-            lib,
-            d,
-            clGetPlatformIDs,
-            clGetPlatformInfo,
-            clGetDeviceIDs,
-            clGetDeviceInfo,
-            clCreateContext,
-            clCreateContextFromType,
-            clRetainContext,
-            clReleaseContext,
-            clGetContextInfo,
-            clCreateCommandQueue,
-            clRetainCommandQueue,
-            clReleaseCommandQueue,
-            clGetCommandQueueInfo,
-            clCreateBuffer,
-            clRetainMemObject,
-            clReleaseMemObject,
-            clGetSupportedImageFormats,
-            clGetMemObjectInfo,
-            clGetImageInfo,
-            clCreateSampler,
-            clRetainSampler,
-            clReleaseSampler,
-            clGetSamplerInfo,
-            clCreateProgramWithSource,
-            clCreateProgramWithBinary,
-            clRetainProgram,
-            clReleaseProgram,
-            clBuildProgram,
-            clGetProgramInfo,
-            clGetProgramBuildInfo,
-            clCreateKernel,
-            clCreateKernelsInProgram,
-            clRetainKernel,
-            clReleaseKernel,
-            clSetKernelArg,
-            clGetKernelInfo,
-            clGetKernelWorkGroupInfo,
-            clWaitForEvents,
-            clGetEventInfo,
-            clRetainEvent,
-            clReleaseEvent,
-            clGetEventProfilingInfo,
-            clFlush,
-            clFinish,
-            clEnqueueReadBuffer,
-            clEnqueueWriteBuffer,
-            clEnqueueCopyBuffer,
-            clEnqueueMapBuffer,
-            clEnqueueUnmapMemObject,
-            clEnqueueNDRangeKernel,
-            clEnqueueTask,
-            clEnqueueMarker,
-            clEnqueueWaitForEvents,
-            clEnqueueBarrier,
-            clGetExtensionFunctionAddress,
-            clSetEventCallback,
-            clCreateSubBuffer,
-            clSetMemObjectDestructorCallback,
-            clCreateUserEvent,
-            clSetUserEventStatus,
-            clEnqueueReadBufferRect,
-            clEnqueueWriteBufferRect,
-            clEnqueueCopyBufferRect,
-            clCreateSubDevices,
-            clRetainDevice,
-            clReleaseDevice,
-            clCreateImage,
-            clCompileProgram,
-            clLinkProgram,
-            clUnloadPlatformCompiler,
-            clGetKernelArgInfo,
-            clEnqueueFillBuffer,
-            clEnqueueMigrateMemObjects,
-            clEnqueueMarkerWithWaitList,
-            clEnqueueBarrierWithWaitList,
-            clGetExtensionFunctionAddressForPlatform,
-            clCreateCommandQueueWithProperties,
-            clCreatePipe,
-            clGetPipeInfo,
-            clSVMAlloc,
-            clSVMFree,
-            clCreateSamplerWithProperties,
-            clSetKernelArgSVMPointer,
-            clSetKernelExecInfo,
-            clCloneKernel,
-            clCreateProgramWithIL,
-            clGetDeviceAndHostTimer,
-            clGetHostTimer,
-            clGetKernelSubGroupInfo,
-            clSetDefaultDeviceCommandQueue,
-            clSetProgramReleaseCallback,
-            clSetProgramSpecializationConstant,
-            clCreateBufferWithProperties,
-            clCreateImageWithProperties,
-            clSetContextDestructorCallback,
-        );
-        Cl { f: d, _lib: lib }
+        load_table("libOpenCL.so.1".as_ref(), false)
     })
 }
 
-/// Calls an entry point through the loader: `call!(clFinish(q))`. Panics (a
-/// test failure) if the loader lacks the symbol.
+/// The ICD's own exports (`libcranecl.so` loaded directly, no loader).
+pub fn direct() -> &'static Cl {
+    static CL: OnceLock<Cl> = OnceLock::new();
+    CL.get_or_init(|| load_table(cranecl_so().as_os_str(), true))
+}
+
+/// Calls an entry point through a table: `call!(clFinish(q))` through the
+/// loader, `call!(t; clFinish(q))` through the table `t`. Panics (a test
+/// failure) if the library lacks the symbol.
 #[macro_export]
 macro_rules! call {
-    ($name:ident($($arg:expr),* $(,)?)) => {{
-        let f = $crate::cl().f.$name.expect(concat!("loader exports ", stringify!($name)));
+    ($t:expr; $name:ident($($arg:expr),* $(,)?)) => {{
+        let f = $t.f.$name.expect(concat!("the library exports ", stringify!($name)));
         #[allow(unused_unsafe)]
         unsafe { f($($arg),*) }
     }};
+    ($name:ident($($arg:expr),* $(,)?)) => {
+        $crate::call!($crate::cl(); $name($($arg),*))
+    };
 }
 
 /// The name of an OpenCL error code, for assertion messages.
@@ -435,94 +458,103 @@ pub fn info_string(f: impl Fn(usize, *mut c_void, *mut usize) -> cl_int) -> Resu
         .unwrap_or_default())
 }
 
-/// The first platform whose `CL_PLATFORM_NAME` contains `name`.
-pub fn platform_named(name: &str) -> Option<cl_platform_id> {
-    let mut n: cl_uint = 0;
-    assert_code!(
-        call!(clGetPlatformIDs(0, std::ptr::null_mut(), &mut n)),
-        CL_SUCCESS
-    );
-    let mut ids = vec![std::ptr::null_mut(); n as usize];
-    assert_code!(
-        call!(clGetPlatformIDs(n, ids.as_mut_ptr(), std::ptr::null_mut())),
-        CL_SUCCESS
-    );
-    ids.into_iter().find(|&p| {
-        info_string(|s, v, r| call!(clGetPlatformInfo(p, CL_PLATFORM_NAME, s, v, r)))
-            .is_ok_and(|n| n.contains(name))
-    })
+impl Cl {
+    /// The first platform whose `CL_PLATFORM_NAME` contains `name`.
+    pub fn platform_named(&self, name: &str) -> Option<cl_platform_id> {
+        let mut n: cl_uint = 0;
+        assert_code!(
+            call!(self; clGetPlatformIDs(0, std::ptr::null_mut(), &mut n)),
+            CL_SUCCESS
+        );
+        let mut ids = vec![std::ptr::null_mut(); n as usize];
+        assert_code!(
+            call!(self; clGetPlatformIDs(n, ids.as_mut_ptr(), std::ptr::null_mut())),
+            CL_SUCCESS
+        );
+        ids.into_iter().find(|&p| {
+            info_string(|s, v, r| call!(self; clGetPlatformInfo(p, CL_PLATFORM_NAME, s, v, r)))
+                .is_ok_and(|n| n.contains(name))
+        })
+    }
+
+    /// The cranecl platform, found by name.
+    pub fn platform(&self) -> cl_platform_id {
+        self.platform_named("cranecl")
+            .expect("a platform named cranecl is listed")
+    }
+
+    /// The cranecl CPU device.
+    pub fn device(&self) -> cl_device_id {
+        let mut d = std::ptr::null_mut();
+        assert_code!(
+            call!(self; clGetDeviceIDs(self.platform(), CL_DEVICE_TYPE_ALL, 1, &mut d, std::ptr::null_mut())),
+            CL_SUCCESS
+        );
+        d
+    }
+
+    /// A fresh context on the cranecl device (panics with the code on failure).
+    pub fn context(&self) -> cl_context {
+        let d = self.device();
+        let mut e = 0;
+        let c = call!(self; clCreateContext(std::ptr::null(), 1, &d, None, std::ptr::null_mut(), &mut e));
+        assert_code!(e, CL_SUCCESS, "clCreateContext");
+        assert!(!c.is_null());
+        c
+    }
+
+    /// A fresh queue with `CL_QUEUE_PROPERTIES` = `props`.
+    pub fn queue(&self, ctx: cl_context, props: cl_command_queue_properties) -> cl_command_queue {
+        let p: [cl_queue_properties; 3] = [CL_QUEUE_PROPERTIES as _, props, 0];
+        let mut e = 0;
+        let q =
+            call!(self; clCreateCommandQueueWithProperties(ctx, self.device(), p.as_ptr(), &mut e));
+        assert_code!(e, CL_SUCCESS, "clCreateCommandQueueWithProperties");
+        q
+    }
+
+    /// A fresh buffer of `size` bytes with `flags`.
+    pub fn buffer(&self, ctx: cl_context, flags: cl_mem_flags, size: usize) -> cl_mem {
+        let mut e = 0;
+        let m = call!(self; clCreateBuffer(ctx, flags, size, std::ptr::null_mut(), &mut e));
+        assert_code!(e, CL_SUCCESS, "clCreateBuffer({size})");
+        m
+    }
+
+    /// A fresh user event.
+    pub fn user_event(&self, ctx: cl_context) -> cl_event {
+        let mut e = 0;
+        let ev = call!(self; clCreateUserEvent(ctx, &mut e));
+        assert_code!(e, CL_SUCCESS, "clCreateUserEvent");
+        ev
+    }
 }
 
-/// The cranecl platform seen through the loader, found by name.
+/// The cranecl platform through the loader.
 pub fn platform() -> cl_platform_id {
-    platform_named("cranecl").expect("the loader lists a platform named cranecl")
+    cl().platform()
 }
 
-/// The cranecl CPU device.
+/// The cranecl device through the loader.
 pub fn device() -> cl_device_id {
-    let mut d = std::ptr::null_mut();
-    assert_code!(
-        call!(clGetDeviceIDs(
-            platform(),
-            CL_DEVICE_TYPE_ALL,
-            1,
-            &mut d,
-            std::ptr::null_mut()
-        )),
-        CL_SUCCESS
-    );
-    d
+    cl().device()
 }
 
-/// A fresh context on the cranecl device (panics with the code on failure).
-pub fn context() -> cl_context {
-    let d = device();
-    let mut e = 0;
-    let c = call!(clCreateContext(
-        std::ptr::null(),
-        1,
-        &d,
-        None,
-        std::ptr::null_mut(),
-        &mut e
-    ));
-    assert_code!(e, CL_SUCCESS, "clCreateContext");
-    assert!(!c.is_null());
-    c
+/// Runs each named `fn(&Cl)` as two tests: `loader::<name>` through
+/// `libOpenCL.so.1` and `direct::<name>` through the ICD's own exports.
+#[macro_export]
+macro_rules! both_ways {
+    ($($name:ident),* $(,)?) => {
+        mod loader {
+            $( #[test] fn $name() { super::$name($crate::cl()) } )*
+        }
+        mod direct {
+            $( #[test] fn $name() { super::$name($crate::direct()) } )*
+        }
+    };
 }
 
-/// A fresh queue (properties as for `clCreateCommandQueue`).
-pub fn queue(ctx: cl_context, props: cl_command_queue_properties) -> cl_command_queue {
-    let p: [cl_queue_properties; 3] = [CL_QUEUE_PROPERTIES as _, props, 0];
-    let mut e = 0;
-    let q = call!(clCreateCommandQueueWithProperties(
-        ctx,
-        device(),
-        p.as_ptr(),
-        &mut e
-    ));
-    assert_code!(e, CL_SUCCESS, "clCreateCommandQueueWithProperties");
-    q
-}
-
-/// A fresh buffer of `size` bytes with `flags`.
-pub fn buffer(ctx: cl_context, flags: cl_mem_flags, size: usize) -> cl_mem {
-    let mut e = 0;
-    let m = call!(clCreateBuffer(
-        ctx,
-        flags,
-        size,
-        std::ptr::null_mut(),
-        &mut e
-    ));
-    assert_code!(e, CL_SUCCESS, "clCreateBuffer({size})");
-    m
-}
-
-/// A fresh user event.
-pub fn user_event(ctx: cl_context) -> cl_event {
-    let mut e = 0;
-    let ev = call!(clCreateUserEvent(ctx, &mut e));
-    assert_code!(e, CL_SUCCESS, "clCreateUserEvent");
-    ev
+/// A NULL pointer of any type (shorthand for argument lists).
+pub fn null<T>() -> *mut T {
+    std::ptr::null_mut()
 }

@@ -15,7 +15,14 @@ fn pytest(vendors: &Path, platform: &str) {
     );
     let out = Command::new(&python)
         .current_dir(workspace_root())
-        .args(["-m", "pytest", "-q", "-p", "no:cacheprovider", "conformance/python"])
+        .args([
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "conformance/python",
+        ])
         .env("OCL_ICD_VENDORS", vendors)
         .env("CRANECL_PLATFORM", platform)
         .output()
@@ -26,7 +33,11 @@ fn pytest(vendors: &Path, platform: &str) {
         String::from_utf8_lossy(&out.stderr)
     );
     println!("{text}");
-    assert!(out.status.success(), "pytest on {platform} failed ({}):\n{text}", out.status);
+    assert!(
+        out.status.success(),
+        "pytest on {platform} failed ({}):\n{text}",
+        out.status
+    );
     assert!(text.contains(" passed"), "pytest ran no test:\n{text}");
 }
 
