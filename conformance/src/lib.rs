@@ -129,7 +129,12 @@ static PROCESS_VENDORS: OnceLock<PathBuf> = OnceLock::new();
 fn setup_with(folder: fn() -> PathBuf) -> PathBuf {
     PROCESS_VENDORS
         .get_or_init(|| {
-            let dir = folder();
+            // CRANECL_CONFORMANCE_VENDORS=<folder> (with
+            // CRANECL_CONFORMANCE_PLATFORM=<name>) runs the loader-side tests
+            // on another platform, to check the tests' expectations.
+            let dir = std::env::var_os("CRANECL_CONFORMANCE_VENDORS")
+                .map(PathBuf::from)
+                .unwrap_or_else(folder);
             // Set before any thread of this process loads libOpenCL (the
             // variable's only reader); `OnceLock` makes every test wait.
             std::env::set_var("OCL_ICD_VENDORS", &dir);
@@ -297,6 +302,19 @@ fn load_table(path: &std::ffi::OsStr, direct: bool) -> Cl {
         clCreateBufferWithProperties,
         clCreateImageWithProperties,
         clSetContextDestructorCallback,
+        clEnqueueSVMFree,
+        clEnqueueSVMMemcpy,
+        clEnqueueSVMMemFill,
+        clEnqueueSVMMap,
+        clEnqueueSVMUnmap,
+        clEnqueueSVMMigrateMem,
+        clEnqueueReadImage,
+        clEnqueueWriteImage,
+        clEnqueueCopyImage,
+        clEnqueueCopyImageToBuffer,
+        clEnqueueCopyBufferToImage,
+        clEnqueueMapImage,
+        clEnqueueFillImage,
     );
     Cl {
         f: d,
@@ -477,13 +495,20 @@ impl Cl {
         })
     }
 
-    /// The cranecl platform, found by name.
+    /// The cranecl platform, found by name (through the loader,
+    /// `CRANECL_CONFORMANCE_PLATFORM` names another one).
+    #[track_caller]
     pub fn platform(&self) -> cl_platform_id {
-        self.platform_named("cranecl")
-            .expect("a platform named cranecl is listed")
+        let name = match std::env::var("CRANECL_CONFORMANCE_PLATFORM") {
+            Ok(n) if !self.direct => n,
+            _ => "cranecl".to_string(),
+        };
+        self.platform_named(&name)
+            .unwrap_or_else(|| panic!("a platform named {name} is listed"))
     }
 
     /// The cranecl CPU device.
+    #[track_caller]
     pub fn device(&self) -> cl_device_id {
         let mut d = std::ptr::null_mut();
         assert_code!(
@@ -494,6 +519,7 @@ impl Cl {
     }
 
     /// A fresh context on the cranecl device (panics with the code on failure).
+    #[track_caller]
     pub fn context(&self) -> cl_context {
         let d = self.device();
         let mut e = 0;
@@ -504,6 +530,7 @@ impl Cl {
     }
 
     /// A fresh queue with `CL_QUEUE_PROPERTIES` = `props`.
+    #[track_caller]
     pub fn queue(&self, ctx: cl_context, props: cl_command_queue_properties) -> cl_command_queue {
         let p: [cl_queue_properties; 3] = [CL_QUEUE_PROPERTIES as _, props, 0];
         let mut e = 0;
@@ -514,6 +541,7 @@ impl Cl {
     }
 
     /// A fresh buffer of `size` bytes with `flags`.
+    #[track_caller]
     pub fn buffer(&self, ctx: cl_context, flags: cl_mem_flags, size: usize) -> cl_mem {
         let mut e = 0;
         let m = call!(self; clCreateBuffer(ctx, flags, size, std::ptr::null_mut(), &mut e));
@@ -522,6 +550,7 @@ impl Cl {
     }
 
     /// A fresh user event.
+    #[track_caller]
     pub fn user_event(&self, ctx: cl_context) -> cl_event {
         let mut e = 0;
         let ev = call!(self; clCreateUserEvent(ctx, &mut e));
