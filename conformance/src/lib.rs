@@ -13,6 +13,15 @@
 //! `opencl-sys`'s `cl_icd_dispatch`, so a test can pass NULLs and bad handles
 //! that a safe wrapper would refuse. `call!(clFoo(args))` calls through it.
 
+// This crate exists to call a C API with raw handles, valid and invalid: the
+// handles are opaque values the implementation under test validates, and
+// `call!` is the one place that crosses into C.
+#![allow(
+    clippy::not_unsafe_ptr_arg_deref,
+    clippy::macro_metavars_in_unsafe,
+    clippy::missing_transmute_annotations
+)]
+
 use opencl_sys::cl_icd::cl_icd_dispatch;
 use opencl_sys::*;
 use std::ffi::{c_void, CStr};

@@ -175,8 +175,7 @@ fn run_chain(platform_name: &str) {
         *byte = !*byte;
         model_c[moff + i] = !model_c[moff + i];
     }
-    let e6 = unsafe { q1.enqueue_unmap_mem_object(c.get(), mapped as *mut c_void, &[]) }
-        .expect("unmap C");
+    let e6 = unsafe { q1.enqueue_unmap_mem_object(c.get(), mapped, &[]) }.expect("unmap C");
     let mut out = vec![0u8; N];
     let e7 = unsafe { q2.enqueue_read_buffer(&c, CL_NON_BLOCKING, 0, &mut out, &[e6.get()]) }
         .expect("read C");
