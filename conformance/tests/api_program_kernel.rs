@@ -4,7 +4,7 @@
 //! theirs), and the creation calls check their arguments. Building and
 //! running kernels is tested with the front end (issues 3 and 4).
 
-use cranecl_conformance::{assert_code, both_ways, call, null, Cl};
+use cranecl_conformance::{assert_code, both_ways, call, direct, null, Cl};
 use opencl_sys::*;
 use std::ffi::{c_char, c_void};
 
@@ -198,3 +198,36 @@ both_ways!(
     enqueue_kernel_bad_handles,
     program_creation_arguments,
 );
+
+/// Forged handles straight to the ICD: zeros, and a copy of a real object
+/// header (our dispatch pointer) that was never handed out.
+#[test]
+fn forged_program_kernel_sampler_handles() {
+    let t = direct();
+    let zeros: Box<[u64; 16]> = Box::new([0; 16]);
+    // SAFETY: a platform handle points at an object whose first word is the
+    // dispatch-table pointer (the ICD contract).
+    let dispatch = unsafe { *(t.platform() as *const usize) };
+    let mut forged: Box<[usize; 16]> = Box::new([0; 16]);
+    forged[0] = dispatch;
+    for (what, h) in [
+        ("zeros", zeros.as_ptr() as *mut c_void),
+        ("forged header", forged.as_mut_ptr().cast()),
+    ] {
+        assert_code!(
+            call!(t; clRetainProgram(h.cast())),
+            CL_INVALID_PROGRAM,
+            "{what}"
+        );
+        assert_code!(
+            call!(t; clRetainKernel(h.cast())),
+            CL_INVALID_KERNEL,
+            "{what}"
+        );
+        assert_code!(
+            call!(t; clRetainSampler(h.cast())),
+            CL_INVALID_SAMPLER,
+            "{what}"
+        );
+    }
+}

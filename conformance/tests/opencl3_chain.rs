@@ -15,7 +15,6 @@ use opencl3::memory::{Buffer, ClMem, CL_MAP_READ, CL_MAP_WRITE, CL_MEM_READ_WRIT
 use opencl3::platform::get_platforms;
 use opencl3::types::{cl_event, CL_BLOCKING, CL_NON_BLOCKING};
 use opencl_sys::{CL_COMMAND_COPY_BUFFER, CL_COMMAND_FILL_BUFFER, CL_COMPLETE, CL_SUCCESS};
-use std::ffi::c_void;
 
 const N: usize = 48 * 1024;
 const ROW: usize = 128;
