@@ -30,6 +30,8 @@ use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::OnceLock;
 
+pub mod stress;
+
 /// The workspace root (the folder holding the workspace `Cargo.toml`).
 pub fn workspace_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -184,7 +186,7 @@ pub struct Cl {
     /// or foreign handle reaches our validation (through a loader it is
     /// dereferenced by the loader first, which is undefined behaviour).
     pub direct: bool,
-    _lib: libloading::Library,
+    _lib: Option<libloading::Library>,
 }
 
 macro_rules! fill {
@@ -328,7 +330,19 @@ fn load_table(path: &std::ffi::OsStr, direct: bool) -> Cl {
     Cl {
         f: d,
         direct,
-        _lib: lib,
+        _lib: Some(lib),
+    }
+}
+
+impl Cl {
+    /// A table from an ICD's own dispatch table (for a test that links the
+    /// `cranecl` rlib and calls it in-process).
+    pub fn from_dispatch(table: &cl_icd_dispatch) -> Cl {
+        Cl {
+            f: *table,
+            direct: true,
+            _lib: None,
+        }
     }
 }
 
