@@ -11,3 +11,4 @@ pub mod api;
 pub mod core;
 pub mod dispatch;
 pub mod error;
+pub mod exec;

@@ -2,7 +2,11 @@
 
 #![allow(non_snake_case, clippy::missing_safety_doc, unused_variables)]
 
+use super::mem_commands as mc;
 use super::prelude::*;
+use crate::core::event::Event;
+use crate::core::queue::Queue;
+use crate::exec::{self, Kind};
 
 #[no_mangle]
 pub unsafe extern "C" fn clEnqueueReadBuffer(
@@ -16,7 +20,20 @@ pub unsafe extern "C" fn clEnqueueReadBuffer(
     event_wait_list: *const cl_event,
     event: *mut cl_event,
 ) -> cl_int {
-    api_call(|| pending("clEnqueueReadBuffer"))
+    api_call(|| {
+        mc::read_write_buffer(
+            false,
+            command_queue,
+            buffer,
+            blocking_read,
+            offset,
+            size,
+            ptr,
+            num_events_in_wait_list,
+            event_wait_list,
+            event,
+        )
+    })
 }
 
 #[no_mangle]
@@ -31,7 +48,20 @@ pub unsafe extern "C" fn clEnqueueWriteBuffer(
     event_wait_list: *const cl_event,
     event: *mut cl_event,
 ) -> cl_int {
-    api_call(|| pending("clEnqueueWriteBuffer"))
+    api_call(|| {
+        mc::read_write_buffer(
+            true,
+            command_queue,
+            buffer,
+            blocking_write,
+            offset,
+            size,
+            ptr as *mut c_void,
+            num_events_in_wait_list,
+            event_wait_list,
+            event,
+        )
+    })
 }
 
 #[no_mangle]
@@ -46,7 +76,19 @@ pub unsafe extern "C" fn clEnqueueCopyBuffer(
     event_wait_list: *const cl_event,
     event: *mut cl_event,
 ) -> cl_int {
-    api_call(|| pending("clEnqueueCopyBuffer"))
+    api_call(|| {
+        mc::copy_buffer(
+            command_queue,
+            src_buffer,
+            dst_buffer,
+            src_offset,
+            dst_offset,
+            size,
+            num_events_in_wait_list,
+            event_wait_list,
+            event,
+        )
+    })
 }
 
 #[no_mangle]
@@ -63,7 +105,7 @@ pub unsafe extern "C" fn clEnqueueReadImage(
     event_wait_list: *const cl_event,
     event: *mut cl_event,
 ) -> cl_int {
-    api_call(|| pending("clEnqueueReadImage"))
+    api_call(|| mc::image_command(command_queue))
 }
 
 #[no_mangle]
@@ -80,7 +122,7 @@ pub unsafe extern "C" fn clEnqueueWriteImage(
     event_wait_list: *const cl_event,
     event: *mut cl_event,
 ) -> cl_int {
-    api_call(|| pending("clEnqueueWriteImage"))
+    api_call(|| mc::image_command(command_queue))
 }
 
 #[no_mangle]
@@ -95,7 +137,7 @@ pub unsafe extern "C" fn clEnqueueCopyImage(
     event_wait_list: *const cl_event,
     event: *mut cl_event,
 ) -> cl_int {
-    api_call(|| pending("clEnqueueCopyImage"))
+    api_call(|| mc::image_command(command_queue))
 }
 
 #[no_mangle]
@@ -110,7 +152,7 @@ pub unsafe extern "C" fn clEnqueueCopyImageToBuffer(
     event_wait_list: *const cl_event,
     event: *mut cl_event,
 ) -> cl_int {
-    api_call(|| pending("clEnqueueCopyImageToBuffer"))
+    api_call(|| mc::image_command(command_queue))
 }
 
 #[no_mangle]
@@ -125,7 +167,7 @@ pub unsafe extern "C" fn clEnqueueCopyBufferToImage(
     event_wait_list: *const cl_event,
     event: *mut cl_event,
 ) -> cl_int {
-    api_call(|| pending("clEnqueueCopyBufferToImage"))
+    api_call(|| mc::image_command(command_queue))
 }
 
 #[no_mangle]
@@ -142,7 +184,17 @@ pub unsafe extern "C" fn clEnqueueMapBuffer(
     errcode_ret: *mut cl_int,
 ) -> *mut c_void {
     api_create(errcode_ret, std::ptr::null_mut(), || {
-        pending("clEnqueueMapBuffer")
+        mc::map_buffer(
+            command_queue,
+            buffer,
+            blocking_map,
+            map_flags,
+            offset,
+            size,
+            num_events_in_wait_list,
+            event_wait_list,
+            event,
+        )
     })
 }
 
@@ -162,7 +214,7 @@ pub unsafe extern "C" fn clEnqueueMapImage(
     errcode_ret: *mut cl_int,
 ) -> *mut c_void {
     api_create(errcode_ret, std::ptr::null_mut(), || {
-        pending("clEnqueueMapImage")
+        mc::image_command(command_queue).map(|()| ptr::null_mut())
     })
 }
 
@@ -175,7 +227,16 @@ pub unsafe extern "C" fn clEnqueueUnmapMemObject(
     event_wait_list: *const cl_event,
     event: *mut cl_event,
 ) -> cl_int {
-    api_call(|| pending("clEnqueueUnmapMemObject"))
+    api_call(|| {
+        mc::unmap_mem_object(
+            command_queue,
+            memobj,
+            mapped_ptr,
+            num_events_in_wait_list,
+            event_wait_list,
+            event,
+        )
+    })
 }
 
 #[no_mangle]
@@ -217,7 +278,7 @@ pub unsafe extern "C" fn clEnqueueNativeKernel(
     event_wait_list: *const cl_event,
     event: *mut cl_event,
 ) -> cl_int {
-    api_call(|| pending("clEnqueueNativeKernel"))
+    api_call(|| mc::native_kernel(command_queue))
 }
 
 #[no_mangle]
@@ -225,7 +286,14 @@ pub unsafe extern "C" fn clEnqueueMarker(
     command_queue: cl_command_queue,
     event: *mut cl_event,
 ) -> cl_int {
-    api_call(|| pending("clEnqueueMarker"))
+    api_call(|| {
+        // CL_INVALID_COMMAND_QUEUE if command_queue is not a valid host command-queue.
+        let q = Obj::<Queue>::get(command_queue)?;
+        // CL_INVALID_VALUE if event is NULL.
+        check(!event.is_null(), CL_INVALID_VALUE, "event is NULL")?;
+        // Waits for all commands previously enqueued in command_queue.
+        exec::enqueue_command(&q, CL_COMMAND_MARKER, &[], event, false, Kind::Marker, None)
+    })
 }
 
 #[no_mangle]
@@ -234,12 +302,54 @@ pub unsafe extern "C" fn clEnqueueWaitForEvents(
     num_events: cl_uint,
     event_list: *const cl_event,
 ) -> cl_int {
-    api_call(|| pending("clEnqueueWaitForEvents"))
+    api_call(|| {
+        // CL_INVALID_COMMAND_QUEUE if command_queue is not a valid host command-queue.
+        let q = Obj::<Queue>::get(command_queue)?;
+        // CL_INVALID_VALUE if num_events is 0 or event_list is NULL.
+        check(
+            num_events != 0 && !event_list.is_null(),
+            CL_INVALID_VALUE,
+            "no events to wait for",
+        )?;
+        // CL_INVALID_EVENT if event objects in event_list are not valid events.
+        let events = Obj::<Event>::get_list(event_list, num_events as usize)?;
+        // CL_INVALID_CONTEXT if context associated with command_queue and
+        // events in event_list are not the same.
+        check(
+            events.iter().all(|e| Arc::ptr_eq(e.context(), q.context())),
+            CL_INVALID_CONTEXT,
+            "an event belongs to another context",
+        )?;
+        // A wait for the events before any future command: a barrier.
+        let no_event = ptr::null_mut();
+        exec::enqueue_command(
+            &q,
+            CL_COMMAND_BARRIER,
+            &events,
+            no_event,
+            false,
+            Kind::Barrier,
+            None,
+        )
+    })
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn clEnqueueBarrier(command_queue: cl_command_queue) -> cl_int {
-    api_call(|| pending("clEnqueueBarrier"))
+    api_call(|| {
+        // CL_INVALID_COMMAND_QUEUE if command_queue is not a valid host command-queue.
+        let q = Obj::<Queue>::get(command_queue)?;
+        let no_event = ptr::null_mut();
+        exec::enqueue_command(
+            &q,
+            CL_COMMAND_BARRIER,
+            &[],
+            no_event,
+            false,
+            Kind::Barrier,
+            None,
+        )
+    })
 }
 
 #[no_mangle]
@@ -259,7 +369,23 @@ pub unsafe extern "C" fn clEnqueueReadBufferRect(
     event_wait_list: *const cl_event,
     event: *mut cl_event,
 ) -> cl_int {
-    api_call(|| pending("clEnqueueReadBufferRect"))
+    api_call(|| {
+        mc::read_write_buffer_rect(
+            false,
+            command_queue,
+            buffer,
+            blocking_read,
+            buffer_origin,
+            host_origin,
+            region,
+            [buffer_row_pitch, buffer_slice_pitch],
+            [host_row_pitch, host_slice_pitch],
+            ptr,
+            num_events_in_wait_list,
+            event_wait_list,
+            event,
+        )
+    })
 }
 
 #[no_mangle]
@@ -279,7 +405,23 @@ pub unsafe extern "C" fn clEnqueueWriteBufferRect(
     event_wait_list: *const cl_event,
     event: *mut cl_event,
 ) -> cl_int {
-    api_call(|| pending("clEnqueueWriteBufferRect"))
+    api_call(|| {
+        mc::read_write_buffer_rect(
+            true,
+            command_queue,
+            buffer,
+            blocking_write,
+            buffer_origin,
+            host_origin,
+            region,
+            [buffer_row_pitch, buffer_slice_pitch],
+            [host_row_pitch, host_slice_pitch],
+            ptr as *mut c_void,
+            num_events_in_wait_list,
+            event_wait_list,
+            event,
+        )
+    })
 }
 
 #[no_mangle]
@@ -298,7 +440,21 @@ pub unsafe extern "C" fn clEnqueueCopyBufferRect(
     event_wait_list: *const cl_event,
     event: *mut cl_event,
 ) -> cl_int {
-    api_call(|| pending("clEnqueueCopyBufferRect"))
+    api_call(|| {
+        mc::copy_buffer_rect(
+            command_queue,
+            src_buffer,
+            dst_buffer,
+            src_origin,
+            dst_origin,
+            region,
+            [src_row_pitch, src_slice_pitch],
+            [dst_row_pitch, dst_slice_pitch],
+            num_events_in_wait_list,
+            event_wait_list,
+            event,
+        )
+    })
 }
 
 #[no_mangle]
@@ -313,7 +469,19 @@ pub unsafe extern "C" fn clEnqueueFillBuffer(
     event_wait_list: *const cl_event,
     event: *mut cl_event,
 ) -> cl_int {
-    api_call(|| pending("clEnqueueFillBuffer"))
+    api_call(|| {
+        mc::fill_buffer(
+            command_queue,
+            buffer,
+            pattern,
+            pattern_size,
+            offset,
+            size,
+            num_events_in_wait_list,
+            event_wait_list,
+            event,
+        )
+    })
 }
 
 #[no_mangle]
@@ -327,7 +495,7 @@ pub unsafe extern "C" fn clEnqueueFillImage(
     event_wait_list: *const cl_event,
     event: *mut cl_event,
 ) -> cl_int {
-    api_call(|| pending("clEnqueueFillImage"))
+    api_call(|| mc::image_command(command_queue))
 }
 
 #[no_mangle]
@@ -340,7 +508,43 @@ pub unsafe extern "C" fn clEnqueueMigrateMemObjects(
     event_wait_list: *const cl_event,
     event: *mut cl_event,
 ) -> cl_int {
-    api_call(|| pending("clEnqueueMigrateMemObjects"))
+    api_call(|| {
+        mc::migrate_mem_objects(
+            command_queue,
+            num_mem_objects,
+            mem_objects,
+            flags,
+            num_events_in_wait_list,
+            event_wait_list,
+            event,
+        )
+    })
+}
+
+/// `clEnqueueMarkerWithWaitList` and `clEnqueueBarrierWithWaitList`: with an
+/// empty wait list, wait for every earlier command of the queue; a barrier
+/// also holds back every later one.
+fn marker_or_barrier(
+    command_queue: cl_command_queue,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+    kind: Kind,
+) -> CLResult<()> {
+    // CL_INVALID_COMMAND_QUEUE if command_queue is not a valid host command-queue.
+    let q = Obj::<Queue>::get(command_queue)?;
+    // CL_INVALID_CONTEXT if context associated with command_queue and events in
+    // event_wait_list are not the same. CL_INVALID_EVENT_WAIT_LIST if
+    // event_wait_list is NULL and num_events_in_wait_list > 0, or
+    // event_wait_list is not NULL and num_events_in_wait_list is 0, or if event
+    // objects in event_wait_list are not valid events.
+    let wait = exec::validate_wait_list(q.context(), num_events_in_wait_list, event_wait_list)?;
+    let command_type = if kind == Kind::Barrier {
+        CL_COMMAND_BARRIER
+    } else {
+        CL_COMMAND_MARKER
+    };
+    exec::enqueue_command(&q, command_type, &wait, event, false, kind, None)
 }
 
 #[no_mangle]
@@ -350,7 +554,15 @@ pub unsafe extern "C" fn clEnqueueMarkerWithWaitList(
     event_wait_list: *const cl_event,
     event: *mut cl_event,
 ) -> cl_int {
-    api_call(|| pending("clEnqueueMarkerWithWaitList"))
+    api_call(|| {
+        marker_or_barrier(
+            command_queue,
+            num_events_in_wait_list,
+            event_wait_list,
+            event,
+            Kind::Marker,
+        )
+    })
 }
 
 #[no_mangle]
@@ -360,7 +572,15 @@ pub unsafe extern "C" fn clEnqueueBarrierWithWaitList(
     event_wait_list: *const cl_event,
     event: *mut cl_event,
 ) -> cl_int {
-    api_call(|| pending("clEnqueueBarrierWithWaitList"))
+    api_call(|| {
+        marker_or_barrier(
+            command_queue,
+            num_events_in_wait_list,
+            event_wait_list,
+            event,
+            Kind::Barrier,
+        )
+    })
 }
 
 #[no_mangle]
@@ -381,7 +601,7 @@ pub unsafe extern "C" fn clEnqueueSVMFree(
     event_wait_list: *const cl_event,
     event: *mut cl_event,
 ) -> cl_int {
-    api_call(|| pending("clEnqueueSVMFree"))
+    api_call(|| mc::svm_command(command_queue))
 }
 
 #[no_mangle]
@@ -395,7 +615,7 @@ pub unsafe extern "C" fn clEnqueueSVMMemcpy(
     event_wait_list: *const cl_event,
     event: *mut cl_event,
 ) -> cl_int {
-    api_call(|| pending("clEnqueueSVMMemcpy"))
+    api_call(|| mc::svm_command(command_queue))
 }
 
 #[no_mangle]
@@ -409,7 +629,7 @@ pub unsafe extern "C" fn clEnqueueSVMMemFill(
     event_wait_list: *const cl_event,
     event: *mut cl_event,
 ) -> cl_int {
-    api_call(|| pending("clEnqueueSVMMemFill"))
+    api_call(|| mc::svm_command(command_queue))
 }
 
 #[no_mangle]
@@ -423,7 +643,7 @@ pub unsafe extern "C" fn clEnqueueSVMMap(
     event_wait_list: *const cl_event,
     event: *mut cl_event,
 ) -> cl_int {
-    api_call(|| pending("clEnqueueSVMMap"))
+    api_call(|| mc::svm_command(command_queue))
 }
 
 #[no_mangle]
@@ -434,7 +654,7 @@ pub unsafe extern "C" fn clEnqueueSVMUnmap(
     event_wait_list: *const cl_event,
     event: *mut cl_event,
 ) -> cl_int {
-    api_call(|| pending("clEnqueueSVMUnmap"))
+    api_call(|| mc::svm_command(command_queue))
 }
 
 #[no_mangle]
@@ -448,5 +668,5 @@ pub unsafe extern "C" fn clEnqueueSVMMigrateMem(
     event_wait_list: *const cl_event,
     event: *mut cl_event,
 ) -> cl_int {
-    api_call(|| pending("clEnqueueSVMMigrateMem"))
+    api_call(|| mc::svm_command(command_queue))
 }

@@ -8,7 +8,8 @@
 #![allow(non_snake_case, clippy::missing_safety_doc, clippy::too_many_arguments)]
 
 use super::prelude::*;
-use crate::core::objects::{Context, Mem, Queue};
+use crate::core::mem::Mem;
+use crate::core::objects::{Context, Queue};
 
 /// The context was not created from a GL/D3D/EGL context (none ever is).
 fn no_sharing_context<T>(context: cl_context) -> CLResult<T> {

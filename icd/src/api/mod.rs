@@ -11,6 +11,7 @@ pub mod info;
 pub mod interop;
 pub mod kernel;
 pub mod mem;
+mod mem_commands;
 pub mod platform;
 pub mod prelude;
 pub mod program;

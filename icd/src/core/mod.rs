@@ -1,8 +1,13 @@
 //! The safe object model: platform, device, context, queue, memory objects,
 //! programs, kernels, events. No raw pointer from the user reaches here.
 
+pub mod context;
 pub mod device;
+pub mod event;
 pub mod handle;
+pub mod mem;
 pub mod objects;
 pub mod platform;
+pub mod queue;
 pub mod sysinfo;
+pub mod transfer;

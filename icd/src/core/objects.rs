@@ -4,19 +4,9 @@
 
 use opencl_sys::*;
 
-pub struct Context;
-crate::cl_object!(Context, cl_context, CL_INVALID_CONTEXT, "context");
-pub struct Queue;
-crate::cl_object!(
-    Queue,
-    cl_command_queue,
-    CL_INVALID_COMMAND_QUEUE,
-    "command queue"
-);
-pub struct Mem;
-crate::cl_object!(Mem, cl_mem, CL_INVALID_MEM_OBJECT, "memory object");
-pub struct Event;
-crate::cl_object!(Event, cl_event, CL_INVALID_EVENT, "event");
+pub use super::context::Context;
+pub use super::event::Event;
+pub use super::queue::Queue;
 pub struct Program;
 crate::cl_object!(Program, cl_program, CL_INVALID_PROGRAM, "program");
 pub struct Kernel;

@@ -1,0 +1,298 @@
+//! API behaviour of the platform and device chapter: `clGetPlatformIDs`,
+//! `clGetPlatformInfo`, `clGetDeviceIDs`, `clGetDeviceInfo`,
+//! `clCreateSubDevices`, `clRetainDevice`/`clReleaseDevice`,
+//! `clGetDeviceAndHostTimer`, `clGetHostTimer`, `clUnloadPlatformCompiler`,
+//! `clGetExtensionFunctionAddressForPlatform`: a bad handle (a handle of the
+//! wrong type) and bad arguments, each with the code the spec lists. Every
+//! case runs through the loader and directly against the ICD.
+
+use cranecl_conformance::{assert_code, both_ways, call, null, Cl};
+use opencl_sys::*;
+use std::ffi::c_void;
+
+fn get_platform_ids(t: &Cl) {
+    let mut n: cl_uint = 0;
+    let mut p: cl_platform_id = null();
+    assert_code!(
+        call!(t; clGetPlatformIDs(0, null(), null())),
+        CL_INVALID_VALUE
+    );
+    assert_code!(
+        call!(t; clGetPlatformIDs(0, &mut p, &mut n)),
+        CL_INVALID_VALUE
+    );
+    assert_code!(call!(t; clGetPlatformIDs(0, null(), &mut n)), CL_SUCCESS);
+    assert!(n >= 1);
+    assert_code!(call!(t; clGetPlatformIDs(1, &mut p, null())), CL_SUCCESS);
+    assert!(!p.is_null());
+}
+
+fn get_platform_info(t: &Cl) {
+    let p = t.platform();
+    let dev = t.device();
+    let mut size = 0usize;
+    // A device handle is not a platform.
+    assert_code!(
+        call!(t; clGetPlatformInfo(dev as cl_platform_id, CL_PLATFORM_NAME, 0, null(), &mut size)),
+        CL_INVALID_PLATFORM
+    );
+    assert_code!(
+        call!(t; clGetPlatformInfo(p, 0x7fff_ffff, 0, null(), &mut size)),
+        CL_INVALID_VALUE
+    );
+    let mut small = [0u8; 2];
+    assert_code!(
+        call!(t; clGetPlatformInfo(p, CL_PLATFORM_NAME, small.len(), small.as_mut_ptr().cast(), null())),
+        CL_INVALID_VALUE
+    );
+    let mut res: u32 = 0;
+    assert_code!(
+        call!(t; clGetPlatformInfo(p, CL_PLATFORM_HOST_TIMER_RESOLUTION, 4, (&mut res as *mut u32).cast(), null())),
+        CL_INVALID_VALUE,
+        "a cl_ulong query into 4 bytes"
+    );
+    // The size query alone succeeds and names the terminating NUL.
+    assert_code!(
+        call!(t; clGetPlatformInfo(p, CL_PLATFORM_NAME, 0, null(), &mut size)),
+        CL_SUCCESS
+    );
+    assert_eq!(size, "cranecl".len() + 1);
+    let mut v: cl_version = 0;
+    assert_code!(
+        call!(t; clGetPlatformInfo(p, CL_PLATFORM_NUMERIC_VERSION, 4, (&mut v as *mut cl_version).cast(), null())),
+        CL_SUCCESS
+    );
+    assert_eq!(v, (3 << 22), "CL_PLATFORM_NUMERIC_VERSION is 3.0.0");
+}
+
+fn get_device_ids(t: &Cl) {
+    let p = t.platform();
+    let dev = t.device();
+    let mut n: cl_uint = 0;
+    let mut d: cl_device_id = null();
+    assert_code!(
+        call!(t; clGetDeviceIDs(dev as cl_platform_id, CL_DEVICE_TYPE_ALL, 1, &mut d, &mut n)),
+        CL_INVALID_PLATFORM
+    );
+    assert_code!(
+        call!(t; clGetDeviceIDs(p, 1 << 40, 1, &mut d, &mut n)),
+        CL_INVALID_DEVICE_TYPE
+    );
+    assert_code!(
+        call!(t; clGetDeviceIDs(p, CL_DEVICE_TYPE_ALL, 0, &mut d, &mut n)),
+        CL_INVALID_VALUE
+    );
+    assert_code!(
+        call!(t; clGetDeviceIDs(p, CL_DEVICE_TYPE_ALL, 1, null(), null())),
+        CL_INVALID_VALUE
+    );
+    for ty in [
+        CL_DEVICE_TYPE_GPU,
+        CL_DEVICE_TYPE_ACCELERATOR,
+        CL_DEVICE_TYPE_CUSTOM,
+    ] {
+        n = 99;
+        assert_code!(
+            call!(t; clGetDeviceIDs(p, ty, 0, null(), &mut n)),
+            CL_DEVICE_NOT_FOUND,
+            "type {ty:#x}"
+        );
+    }
+    for ty in [
+        CL_DEVICE_TYPE_CPU,
+        CL_DEVICE_TYPE_DEFAULT,
+        CL_DEVICE_TYPE_ALL,
+    ] {
+        n = 0;
+        d = null();
+        assert_code!(
+            call!(t; clGetDeviceIDs(p, ty, 1, &mut d, &mut n)),
+            CL_SUCCESS,
+            "type {ty:#x}"
+        );
+        assert_eq!((n, d), (1, dev), "type {ty:#x} finds our one device");
+    }
+}
+
+fn get_device_info(t: &Cl) {
+    let p = t.platform();
+    let dev = t.device();
+    let mut size = 0usize;
+    assert_code!(
+        call!(t; clGetDeviceInfo(p as cl_device_id, CL_DEVICE_NAME, 0, null(), &mut size)),
+        CL_INVALID_DEVICE
+    );
+    assert_code!(
+        call!(t; clGetDeviceInfo(dev, 0x7fff_ffff, 0, null(), &mut size)),
+        CL_INVALID_VALUE
+    );
+    let mut small: u16 = 0;
+    assert_code!(
+        call!(t; clGetDeviceInfo(dev, CL_DEVICE_MAX_COMPUTE_UNITS, 2, (&mut small as *mut u16).cast(), null())),
+        CL_INVALID_VALUE
+    );
+    let mut plat: cl_platform_id = null();
+    assert_code!(
+        call!(t; clGetDeviceInfo(dev, CL_DEVICE_PLATFORM, std::mem::size_of::<cl_platform_id>(), (&mut plat as *mut cl_platform_id).cast(), null())),
+        CL_SUCCESS
+    );
+    assert_eq!(plat, p, "CL_DEVICE_PLATFORM");
+    let mut ty: cl_device_type = 0;
+    assert_code!(
+        call!(t; clGetDeviceInfo(dev, CL_DEVICE_TYPE, 8, (&mut ty as *mut u64).cast(), null())),
+        CL_SUCCESS
+    );
+    assert_eq!(ty, CL_DEVICE_TYPE_CPU);
+    let mut rc: cl_uint = 0;
+    assert_code!(
+        call!(t; clGetDeviceInfo(dev, CL_DEVICE_REFERENCE_COUNT, 4, (&mut rc as *mut u32).cast(), null())),
+        CL_SUCCESS
+    );
+    assert_eq!(rc, 1, "a root device's reference count is 1");
+    let mut parent: cl_device_id = dev;
+    assert_code!(
+        call!(t; clGetDeviceInfo(dev, CL_DEVICE_PARENT_DEVICE, 8, (&mut parent as *mut cl_device_id).cast(), null())),
+        CL_SUCCESS
+    );
+    assert!(parent.is_null(), "a root device has no parent");
+}
+
+fn create_sub_devices(t: &Cl) {
+    let p = t.platform();
+    let dev = t.device();
+    let mut out: [cl_device_id; 4] = [null(); 4];
+    let mut n: cl_uint = 0;
+    let props: [cl_device_partition_property; 3] = [CL_DEVICE_PARTITION_EQUALLY as _, 1, 0];
+    assert_code!(
+        call!(t; clCreateSubDevices(p as cl_device_id, props.as_ptr(), 4, out.as_mut_ptr(), &mut n)),
+        CL_INVALID_DEVICE
+    );
+    let bogus: [cl_device_partition_property; 3] = [0x7777, 1, 0];
+    assert_code!(
+        call!(t; clCreateSubDevices(dev, bogus.as_ptr(), 4, out.as_mut_ptr(), &mut n)),
+        CL_INVALID_VALUE,
+        "an unknown partition property"
+    );
+    // Our device lists no partition type: every partition is "valid but not
+    // supported by in_device", CL_INVALID_VALUE.
+    let mut max_sub: cl_uint = 99;
+    assert_code!(
+        call!(t; clGetDeviceInfo(dev, CL_DEVICE_PARTITION_MAX_SUB_DEVICES, 4, (&mut max_sub as *mut u32).cast(), null())),
+        CL_SUCCESS
+    );
+    if max_sub == 0 {
+        assert_code!(
+            call!(t; clCreateSubDevices(dev, props.as_ptr(), 4, out.as_mut_ptr(), &mut n)),
+            CL_INVALID_VALUE,
+            "partition of a device with CL_DEVICE_PARTITION_MAX_SUB_DEVICES 0"
+        );
+    }
+}
+
+fn retain_release_device(t: &Cl) {
+    let p = t.platform();
+    let dev = t.device();
+    assert_code!(
+        call!(t; clRetainDevice(p as cl_device_id)),
+        CL_INVALID_DEVICE
+    );
+    assert_code!(
+        call!(t; clReleaseDevice(p as cl_device_id)),
+        CL_INVALID_DEVICE
+    );
+    // A root device: retain and release succeed and change nothing.
+    assert_code!(call!(t; clRetainDevice(dev)), CL_SUCCESS);
+    assert_code!(call!(t; clReleaseDevice(dev)), CL_SUCCESS);
+    assert_code!(call!(t; clReleaseDevice(dev)), CL_SUCCESS);
+    let mut rc: cl_uint = 0;
+    assert_code!(
+        call!(t; clGetDeviceInfo(dev, CL_DEVICE_REFERENCE_COUNT, 4, (&mut rc as *mut u32).cast(), null())),
+        CL_SUCCESS
+    );
+    assert_eq!(rc, 1);
+}
+
+fn timers(t: &Cl) {
+    let p = t.platform();
+    let dev = t.device();
+    let (mut d, mut h) = (0u64, 0u64);
+    assert_code!(
+        call!(t; clGetDeviceAndHostTimer(p as cl_device_id, &mut d, &mut h)),
+        CL_INVALID_DEVICE
+    );
+    assert_code!(
+        call!(t; clGetHostTimer(p as cl_device_id, &mut h)),
+        CL_INVALID_DEVICE
+    );
+    let mut res: cl_ulong = 0;
+    assert_code!(
+        call!(t; clGetPlatformInfo(p, CL_PLATFORM_HOST_TIMER_RESOLUTION, 8, (&mut res as *mut u64).cast(), null())),
+        CL_SUCCESS
+    );
+    if res == 0 {
+        // No timer synchronisation: CL_INVALID_OPERATION.
+        assert_code!(call!(t; clGetHostTimer(dev, &mut h)), CL_INVALID_OPERATION);
+        return;
+    }
+    assert_code!(
+        call!(t; clGetDeviceAndHostTimer(dev, null(), &mut h)),
+        CL_INVALID_VALUE
+    );
+    assert_code!(
+        call!(t; clGetDeviceAndHostTimer(dev, &mut d, null())),
+        CL_INVALID_VALUE
+    );
+    assert_code!(call!(t; clGetHostTimer(dev, null())), CL_INVALID_VALUE);
+    assert_code!(
+        call!(t; clGetDeviceAndHostTimer(dev, &mut d, &mut h)),
+        CL_SUCCESS
+    );
+    let (d0, h0) = (d, h);
+    std::thread::sleep(std::time::Duration::from_millis(2));
+    assert_code!(
+        call!(t; clGetDeviceAndHostTimer(dev, &mut d, &mut h)),
+        CL_SUCCESS
+    );
+    assert!(
+        d > d0 && h > h0,
+        "timers advance: device {d0}->{d}, host {h0}->{h}"
+    );
+    assert!(
+        d - d0 >= 1_000_000,
+        "2 ms pass on the device timer (ns): {}",
+        d - d0
+    );
+    let h1 = h;
+    assert_code!(call!(t; clGetHostTimer(dev, &mut h)), CL_SUCCESS);
+    assert!(h >= h1);
+}
+
+fn unload_compiler_and_extensions(t: &Cl) {
+    let p = t.platform();
+    let dev = t.device();
+    assert_code!(
+        call!(t; clUnloadPlatformCompiler(dev as cl_platform_id)),
+        CL_INVALID_PLATFORM
+    );
+    assert_code!(call!(t; clUnloadPlatformCompiler(p)), CL_SUCCESS);
+    let f =
+        t.f.clGetExtensionFunctionAddressForPlatform
+            .expect("exported");
+    // SAFETY: a valid platform and a NUL-terminated name.
+    let addr: *mut c_void = unsafe { f(p, c"clNoSuchFunctionCRANECL".as_ptr()) };
+    assert!(
+        addr.is_null(),
+        "an unknown extension function has no address"
+    );
+}
+
+both_ways!(
+    get_platform_ids,
+    get_platform_info,
+    get_device_ids,
+    get_device_info,
+    create_sub_devices,
+    retain_release_device,
+    timers,
+    unload_compiler_and_extensions,
+);

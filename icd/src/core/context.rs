@@ -1,0 +1,117 @@
+//! Contexts: the devices a context was made for, the properties it was given,
+//! its notify callback and its destructor callbacks.
+//!
+//! A context lives as long as the user holds a reference or any object made in
+//! it (queue, memory object, event, program) holds its `Arc`: that is the
+//! spec's "destroyed once all objects attached to it are released". When it is
+//! destroyed (`Drop`), the destructor callbacks run, last registered first.
+//! User callbacks are never called while a lock of ours is held.
+
+use super::device::Device;
+use super::handle::Obj;
+use opencl_sys::*;
+use parking_lot::Mutex;
+use std::ffi::{c_char, c_void, CString};
+use std::sync::Arc;
+
+/// The `pfn_notify` of `clCreateContext`.
+pub type NotifyFn = unsafe extern "C" fn(
+    errinfo: *const c_char,
+    private_info: *const c_void,
+    cb: usize,
+    user_data: *mut c_void,
+);
+
+/// The `pfn_notify` of `clSetContextDestructorCallback`.
+pub type DestructorFn = unsafe extern "C" fn(context: cl_context, user_data: *mut c_void);
+
+/// A user-data pointer we only hand back to the user's callback.
+#[derive(Clone, Copy)]
+pub struct UserData(pub *mut c_void);
+// SAFETY: we never dereference it; the user gave it to be passed back to their
+// callback, on whatever thread the spec allows that callback to run.
+unsafe impl Send for UserData {}
+// SAFETY: as above.
+unsafe impl Sync for UserData {}
+
+pub struct Context {
+    devices: Vec<Arc<Obj<Device>>>,
+    /// The properties list as given, terminating 0 included; empty if NULL.
+    properties: Vec<cl_context_properties>,
+    interop_user_sync: bool,
+    notify: Option<(NotifyFn, UserData)>,
+    destructors: Mutex<Vec<(DestructorFn, UserData)>>,
+}
+crate::cl_object!(Context, cl_context, CL_INVALID_CONTEXT, "context");
+
+impl Context {
+    pub fn new(
+        devices: Vec<Arc<Obj<Device>>>,
+        properties: Vec<cl_context_properties>,
+        interop_user_sync: bool,
+        notify: Option<(NotifyFn, UserData)>,
+    ) -> Arc<Obj<Context>> {
+        Obj::new(Context {
+            devices,
+            properties,
+            interop_user_sync,
+            notify,
+            destructors: Mutex::new(Vec::new()),
+        })
+    }
+
+    /// The devices the context was created for.
+    pub fn devices(&self) -> &[Arc<Obj<Device>>] {
+        &self.devices
+    }
+
+    /// Whether `device` is one of this context's devices.
+    pub fn has_device(&self, device: &Arc<Obj<Device>>) -> bool {
+        self.devices.iter().any(|d| Arc::ptr_eq(d, device))
+    }
+
+    /// `CL_CONTEXT_PROPERTIES`: the list as the user gave it.
+    pub fn properties(&self) -> &[cl_context_properties] {
+        &self.properties
+    }
+
+    /// `CL_CONTEXT_INTEROP_USER_SYNC` (false when not given).
+    pub fn interop_user_sync(&self) -> bool {
+        self.interop_user_sync
+    }
+
+    /// Report an error to the user's `pfn_notify`, if any (called with no
+    /// lock of ours held; the callback may call back into the API).
+    pub fn notify(&self, msg: &str) {
+        if let Some((f, data)) = self.notify {
+            // A message with an interior NUL is cut there.
+            let text = CString::new(msg.split('\0').next().unwrap_or_default()).unwrap_or_default();
+            // SAFETY: `f` is the user's callback with the signature the spec
+            // gives; the string lives across the call; no private info.
+            unsafe { f(text.as_ptr(), std::ptr::null(), 0, data.0) };
+        }
+    }
+
+    /// `clSetContextDestructorCallback`.
+    pub fn add_destructor(&self, f: DestructorFn, data: UserData) {
+        self.destructors.lock().push((f, data));
+    }
+}
+
+impl Drop for Context {
+    fn drop(&mut self) {
+        let callbacks = std::mem::take(self.destructors.get_mut());
+        if callbacks.is_empty() {
+            return;
+        }
+        // The handle the callbacks receive: the address of the `Obj` this
+        // context is the `inner` of (still allocated while it drops).
+        let offset = std::mem::offset_of!(Obj<Context>, inner);
+        let handle = (self as *const Context as *const u8).wrapping_sub(offset) as cl_context;
+        // The spec: callbacks are called in the reverse order of registration.
+        for (f, data) in callbacks.into_iter().rev() {
+            // SAFETY: the user's callback with the spec's signature.
+            unsafe { f(handle, data.0) };
+        }
+    }
+}

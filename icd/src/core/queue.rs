@@ -1,0 +1,168 @@
+//! Command queues: the context and device a queue belongs to, its properties,
+//! and the order its commands must keep.
+//!
+//! A queue does not run anything itself (that is `exec`'s job); it remembers
+//! which earlier commands a new one must wait for:
+//! - in-order: the previous command (`last`);
+//! - out-of-order: the last barrier, and for a marker or barrier with an empty
+//!   wait list every command still outstanding.
+//! It holds those commands by `Weak` (a command holds its queue by `Arc`, so a
+//! strong link back would be a cycle); a command that is not complete is always
+//! kept alive by whatever will complete it (a dependency's list of dependents,
+//! the worker pool, a thread running it), so a dead `Weak` means "done".
+
+use super::context::Context;
+use super::device::Device;
+use super::event::Event;
+use super::handle::Obj;
+use opencl_sys::*;
+use parking_lot::Mutex;
+use std::sync::{Arc, Weak};
+
+pub struct Queue {
+    context: Arc<Obj<Context>>,
+    device: Arc<Obj<Device>>,
+    /// `CL_QUEUE_PROPERTIES`.
+    properties: cl_command_queue_properties,
+    /// `CL_QUEUE_PROPERTIES_ARRAY`: the list as given, terminating 0 included;
+    /// empty for the legacy call or a NULL list.
+    properties_array: Vec<cl_queue_properties>,
+    order: Mutex<Order>,
+}
+crate::cl_object!(
+    Queue,
+    cl_command_queue,
+    CL_INVALID_COMMAND_QUEUE,
+    "command queue"
+);
+
+#[derive(Default)]
+struct Order {
+    /// The most recent command (in-order dependency, and what `clFinish` waits for).
+    last: Option<Weak<Obj<Event>>>,
+    /// The most recent barrier (out-of-order: every later command waits for it).
+    barrier: Option<Weak<Obj<Event>>>,
+    /// Commands enqueued and perhaps not complete (pruned as it grows).
+    outstanding: Vec<Weak<Obj<Event>>>,
+    /// Length of `outstanding` after the last pruning.
+    pruned_len: usize,
+}
+
+/// How a new command relates to the earlier commands of its queue.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Sequence {
+    /// An ordinary command.
+    Command,
+    /// A marker: with an empty wait list it waits for every earlier command.
+    Marker,
+    /// A barrier: as a marker, and every later command waits for it.
+    Barrier,
+}
+
+impl Queue {
+    pub fn new(
+        context: Arc<Obj<Context>>,
+        device: Arc<Obj<Device>>,
+        properties: cl_command_queue_properties,
+        properties_array: Vec<cl_queue_properties>,
+    ) -> Arc<Obj<Queue>> {
+        Obj::new(Queue {
+            context,
+            device,
+            properties,
+            properties_array,
+            order: Mutex::new(Order::default()),
+        })
+    }
+
+    pub fn context(&self) -> &Arc<Obj<Context>> {
+        &self.context
+    }
+
+    pub fn device(&self) -> &Arc<Obj<Device>> {
+        &self.device
+    }
+
+    pub fn properties(&self) -> cl_command_queue_properties {
+        self.properties
+    }
+
+    pub fn properties_array(&self) -> &[cl_queue_properties] {
+        &self.properties_array
+    }
+
+    pub fn out_of_order(&self) -> bool {
+        self.properties() & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE != 0
+    }
+
+    pub fn profiling(&self) -> bool {
+        self.properties() & CL_QUEUE_PROFILING_ENABLE != 0
+    }
+
+    /// Record `event` as this queue's newest command and return the earlier
+    /// commands it must wait for. `has_wait_list`: the command's own wait list
+    /// is not empty (a marker or barrier with one waits only for it).
+    pub fn sequence(
+        &self,
+        event: &Arc<Obj<Event>>,
+        kind: Sequence,
+        has_wait_list: bool,
+    ) -> Vec<Arc<Obj<Event>>> {
+        let mut deps = Vec::new();
+        let mut o = self.order.lock();
+        let live = |w: &Option<Weak<Obj<Event>>>| {
+            w.as_ref()
+                .and_then(Weak::upgrade)
+                .filter(|e| !e.is_complete())
+        };
+        if !self.out_of_order() {
+            deps.extend(live(&o.last));
+        } else {
+            let everything = kind != Sequence::Command && !has_wait_list;
+            if everything {
+                deps.extend(
+                    o.outstanding
+                        .iter()
+                        .filter_map(Weak::upgrade)
+                        .filter(|e| !e.is_complete()),
+                );
+                deps.extend(live(&o.last));
+            }
+            deps.extend(live(&o.barrier));
+        }
+        let weak = Arc::downgrade(event);
+        if kind == Sequence::Barrier {
+            o.barrier = Some(weak.clone());
+            if !has_wait_list {
+                // Everything earlier is covered by the barrier itself.
+                o.outstanding.clear();
+                o.pruned_len = 0;
+            }
+        }
+        // In order, `last` stands for every earlier command (each waited for
+        // the one before it); out of order each must be remembered.
+        if let Some(prev) = o.last.replace(weak) {
+            if self.out_of_order() {
+                o.outstanding.push(prev);
+            }
+        }
+        if o.outstanding.len() > 64 && o.outstanding.len() > 2 * o.pruned_len {
+            o.outstanding
+                .retain(|w| w.upgrade().is_some_and(|e| !e.is_complete()));
+            o.pruned_len = o.outstanding.len();
+        }
+        deps
+    }
+
+    /// Every command of this queue that may not be complete yet (`clFinish`).
+    pub fn unfinished(&self) -> Vec<Arc<Obj<Event>>> {
+        let o = self.order.lock();
+        o.outstanding
+            .iter()
+            .chain(o.last.iter())
+            .chain(o.barrier.iter())
+            .filter_map(Weak::upgrade)
+            .filter(|e| !e.is_complete())
+            .collect()
+    }
+}

@@ -1,0 +1,96 @@
+//! The device's command workers: a few threads that run ready commands the
+//! thread that made them ready should not run itself.
+//!
+//! Started lazily: the first command handed off spawns the first worker; a
+//! hand-off that finds more queued commands than idle workers spawns another,
+//! up to the limit (`CRANECL_COMMAND_THREADS`, default: the compute units, at
+//! least 2). Idle workers sleep on a condition variable; nothing polls. A
+//! queued command may also be claimed by a host thread blocked on it (see
+//! `Event::wait`); the worker that pops it later finds it claimed and skips it.
+
+use super::{run, schedule};
+use crate::core::event::Event;
+use crate::core::handle::Obj;
+use parking_lot::{Condvar, Mutex};
+use std::collections::VecDeque;
+use std::sync::{Arc, OnceLock};
+
+struct Pool {
+    state: Mutex<State>,
+    work_available: Condvar,
+    max_threads: usize,
+}
+
+struct State {
+    queue: VecDeque<Arc<Obj<Event>>>,
+    threads: usize,
+    idle: usize,
+}
+
+fn pool() -> &'static Pool {
+    static POOL: OnceLock<Pool> = OnceLock::new();
+    POOL.get_or_init(|| Pool {
+        state: Mutex::new(State {
+            queue: VecDeque::new(),
+            threads: 0,
+            idle: 0,
+        }),
+        work_available: Condvar::new(),
+        max_threads: max_threads(),
+    })
+}
+
+fn max_threads() -> usize {
+    std::env::var("CRANECL_COMMAND_THREADS")
+        .ok()
+        .and_then(|s| s.trim().parse::<usize>().ok())
+        .filter(|&n| n > 0)
+        .unwrap_or_else(|| (crate::core::device::compute_units() as usize).max(2))
+}
+
+/// Hand a ready command to a worker.
+pub fn submit(ev: Arc<Obj<Event>>) {
+    let p = pool();
+    let mut st = p.state.lock();
+    st.queue.push_back(ev);
+    if st.idle > 0 {
+        p.work_available.notify_one();
+    }
+    if st.queue.len() > st.idle && st.threads < p.max_threads {
+        let spawned = std::thread::Builder::new()
+            .name("cranecl-cmd".into())
+            .spawn(worker);
+        // If the OS refuses a thread, the workers we have (or a blocked
+        // caller) still run the command; with none at all, run it here.
+        if spawned.is_ok() {
+            st.threads += 1;
+        } else if st.threads == 0 {
+            let ev = st.queue.pop_back();
+            drop(st);
+            if let Some(ev) = ev {
+                let mut ready = Vec::new();
+                run(&ev, &mut ready);
+                schedule(ready);
+            }
+        }
+    }
+}
+
+fn worker() {
+    let p = pool();
+    let mut st = p.state.lock();
+    loop {
+        if let Some(ev) = st.queue.pop_front() {
+            drop(st);
+            let mut ready = Vec::new();
+            run(&ev, &mut ready);
+            drop(ev);
+            schedule(ready);
+            st = p.state.lock();
+            continue;
+        }
+        st.idle += 1;
+        p.work_available.wait(&mut st);
+        st.idle -= 1;
+    }
+}
