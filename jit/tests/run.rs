@@ -470,3 +470,25 @@ fn too_little_local_memory_is_a_fault_not_a_crash() {
     let err = p.run_work_group(0, &args, &ctx).unwrap_err();
     assert!(err.message.contains("local memory"), "{}", err.message);
 }
+
+#[test]
+fn work_item_functions_in_called_functions_and_runtime_dimensions() {
+    let p = build(
+        "size_t gid(uint d) { return get_global_id(d); }
+        size_t lsz(uint d) { return get_local_size(d); }
+        kernel void k(global ulong *o, uint d) {
+            size_t i = gid(0);
+            o[i * 4 + 0] = gid(d);
+            o[i * 4 + 1] = get_local_id(d) + 100 * lsz(d);
+            o[i * 4 + 2] = get_global_size(d + 5);
+            o[i * 4 + 3] = get_group_id(d);
+        }",
+    );
+    let mut o = vec![0u64; 40];
+    run(&p, "k", &mut [buf(&mut o), val(0u32)], &[10], &[4]);
+    for i in 0..10u64 {
+        let ls = if i < 8 { 4 } else { 2 };
+        let at = i as usize * 4;
+        assert_eq!(&o[at..at + 4], &[i, i % 4 + 100 * ls, 1, i / 4], "item {i}");
+    }
+}

@@ -160,21 +160,8 @@ fn arg_info(records: &Records, p: &crate::sema::hir::Param, offset: &mut u32) ->
     }
 }
 
-/// Build the kernel's `KernelInfo` and its two entries.
-pub(crate) fn kernel_entries(
-    module: &mut JITModule,
-    pcx: &ProgramCx<'_>,
-    ctx: &mut Context,
-    fbc: &mut FunctionBuilderContext,
-    fid: FuncId,
-    f: &Function,
-) -> Result<
-    (
-        KernelInfo,
-        (cranelift_module::FuncId, cranelift_module::FuncId),
-    ),
-    String,
-> {
+/// The kernel's `KernelInfo`.
+pub(crate) fn kernel_info(pcx: &ProgramCx<'_>, fid: FuncId, f: &Function) -> KernelInfo {
     let records = &pcx.prog.records;
     let mut offset = 0u32;
     let args: Vec<ArgInfo> = f
@@ -198,9 +185,9 @@ pub(crate) fn kernel_entries(
     let max_work_group_size = attrs.reqd_work_group_size.map_or(MAX_WORK_GROUP_SIZE, |r| {
         (r[0] * r[1] * r[2]).min(MAX_WORK_GROUP_SIZE)
     });
-    let info = KernelInfo {
+    KernelInfo {
         name: f.name.clone(),
-        args: args.clone(),
+        args,
         args_size,
         local_mem_size,
         private_mem_size,
@@ -214,51 +201,44 @@ pub(crate) fn kernel_entries(
             .unwrap_or_default(),
         uses_barriers: walk::uses_barrier(pcx.prog, fid),
         max_work_group_size,
-    };
-    let kernel_id =
-        pcx.func_ids[fid.0 as usize].ok_or_else(|| format!("kernel '{}' has no body", f.name))?;
-    let group = entry(module, pcx, ctx, fbc, f, kernel_id, &args, true)?;
-    let item = entry(module, pcx, ctx, fbc, f, kernel_id, &args, false)?;
-    Ok((info, (group, item)))
+    }
 }
 
-#[allow(clippy::too_many_arguments)]
-fn entry(
+/// Declare an entry `(item, args)` of kernel `f`.
+pub(crate) fn declare_entry(
     module: &mut JITModule,
-    pcx: &ProgramCx<'_>,
-    ctx: &mut Context,
-    fbc: &mut FunctionBuilderContext,
     f: &Function,
-    kernel_id: cranelift_module::FuncId,
-    args: &[ArgInfo],
-    group_loop: bool,
+    index: usize,
+    kind: &str,
 ) -> Result<cranelift_module::FuncId, String> {
     let mut sig = module.make_signature();
     sig.params.push(AbiParam::new(types::I64));
     sig.params.push(AbiParam::new(types::I64));
-    let suffix = if group_loop { "group" } else { "item" };
-    let id = module
+    module
         .declare_function(
-            &format!("__cl_{}_{suffix}_{}", f.name, kernel_id.as_u32()),
+            &format!("__cl{index}_{kind}_{}", f.name),
             Linkage::Local,
             &sig,
         )
-        .map_err(|e| format!("declaring the entry of '{}': {e}", f.name))?;
-    ctx.clear();
-    ctx.func.signature = sig;
-    let mut b = FunctionBuilder::new(&mut ctx.func, fbc);
-    let kernel = module.declare_func_in_func(kernel_id, b.func);
-    let start = b.create_block();
-    b.append_block_params_for_function_params(start);
-    b.switch_to_block(start);
-    let (item, block) = (b.block_params(start)[0], b.block_params(start)[1]);
-    let mut call_args = vec![item];
+        .map_err(|e| format!("declaring the entry of '{}': {e}", f.name))
+}
+
+/// Load the kernel's arguments from the argument block `block`, flattened
+/// as the calling convention passes them.
+pub(crate) fn unpack_args(
+    b: &mut FunctionBuilder<'_>,
+    item: Value,
+    block: Value,
+    f: &Function,
+    args: &[ArgInfo],
+) -> Result<Vec<Value>, String> {
+    let mut vals = Vec::new();
     let mut local_mem = None;
     for (p, a) in f.params.iter().zip(args) {
         let off = a.offset as i32;
         match a.kind {
             ArgKind::GlobalPtr | ArgKind::ConstantPtr => {
-                call_args.push(b.ins().load(types::I64, flags(), block, off))
+                vals.push(b.ins().load(types::I64, flags(), block, off))
             }
             ArgKind::LocalPtr => {
                 let base = *local_mem.get_or_insert_with(|| {
@@ -267,102 +247,67 @@ fn entry(
                         .load(types::I64, flags(), g, offsets::GROUP_LOCAL_MEM)
                 });
                 let o = b.ins().load(types::I64, flags(), block, off);
-                call_args.push(b.ins().iadd(base, o));
+                vals.push(b.ins().iadd(base, o));
             }
             ArgKind::Value { .. } if is_aggregate(&p.ty) => {
-                call_args.push(b.ins().iadd_imm_s(block, i64::from(off)))
+                vals.push(b.ins().iadd_imm_s(block, i64::from(off)))
             }
             ArgKind::Value { .. } => match &p.ty {
                 Type::Vector(s, n) => {
                     let t = clif_scalar(*s);
                     for i in 0..*n as i32 {
-                        call_args.push(b.ins().load(t, flags(), block, off + i * s.size() as i32));
+                        vals.push(b.ins().load(t, flags(), block, off + i * s.size() as i32));
                     }
                 }
                 t => {
                     let ct = clif_type(t).ok_or("unsupported kernel argument type")?;
-                    call_args.push(b.ins().load(ct, flags(), block, off));
+                    vals.push(b.ins().load(ct, flags(), block, off));
                 }
             },
             ArgKind::Unsupported => {
                 for t in param_types(&p.ty)? {
-                    call_args.push(b.ins().iconst(if t.is_int() { t } else { types::I64 }, 0));
+                    vals.push(if t.is_int() {
+                        b.ins().iconst(t, 0)
+                    } else {
+                        b.ins().f64const(0.0)
+                    });
                 }
             }
         }
     }
-    if !group_loop {
-        b.ins().call(kernel, &call_args);
-        b.ins().return_(&[]);
-    } else {
-        emit_item_loops(&mut b, kernel, item, &call_args);
-    }
-    b.seal_all_blocks();
-    b.finalize(pcx.config);
-    module
-        .define_function(id, ctx)
-        .map_err(|e| format!("compiling the entry of '{}': {e:?}", f.name))?;
-    Ok(id)
+    Ok(vals)
 }
 
-/// `for z, for y, for x: item.local_id = (x, y, z); kernel(item, args…)`.
-fn emit_item_loops(
-    b: &mut FunctionBuilder<'_>,
-    kernel: cranelift_codegen::ir::FuncRef,
-    item: Value,
-    call_args: &[Value],
-) {
-    let g = b.ins().load(types::I64, flags(), item, offsets::ITEM_GROUP);
-    let sizes: Vec<Value> = (0..3)
-        .map(|d| {
-            b.ins()
-                .load(types::I64, flags(), g, offsets::GROUP_LOCAL_SIZE + 8 * d)
-        })
-        .collect();
-    let exit = b.create_block();
-    // Headers and latches from the outermost (z) loop inwards.
-    let mut outer_continue = exit;
-    let mut body_blocks = Vec::new();
-    let zero = b.ins().iconst(types::I64, 0);
-    let mut first_jump_target = None;
-    for d in (0..3).rev() {
-        let header = b.create_block();
-        let idx = b.append_block_param(header, types::I64);
-        let body = b.create_block();
-        let latch = b.create_block();
-        if first_jump_target.is_none() {
-            first_jump_target = Some(header);
-        }
-        body_blocks.push((d, header, idx, body, latch, outer_continue));
-        outer_continue = latch;
-    }
-    if let Some(h) = first_jump_target {
-        b.ins().jump(h, &[zero.into()]);
-    }
-    let n = body_blocks.len();
-    for k in 0..n {
-        let (d, header, idx, body, latch, out) = body_blocks[k];
-        b.switch_to_block(header);
-        let more = b.ins().icmp(
-            cranelift_codegen::ir::condcodes::IntCC::UnsignedLessThan,
-            idx,
-            sizes[d as usize],
-        );
-        b.ins().brif(more, body, &[], out, &[]);
-        b.switch_to_block(body);
-        b.ins()
-            .store(flags(), idx, item, offsets::ITEM_LOCAL_ID + 8 * d);
-        if k + 1 < n {
-            let inner_header = body_blocks[k + 1].1;
-            b.ins().jump(inner_header, &[zero.into()]);
-        } else {
-            b.ins().call(kernel, call_args);
-            b.ins().jump(latch, &[]);
-        }
-        b.switch_to_block(latch);
-        let next = b.ins().iadd_imm_s(idx, 1);
-        b.ins().jump(header, &[next.into()]);
-    }
-    b.switch_to_block(exit);
+/// The item entry: unpack the arguments and call the kernel once.
+pub(crate) fn item_entry(
+    module: &mut JITModule,
+    pcx: &ProgramCx<'_>,
+    ctx: &mut Context,
+    fbc: &mut FunctionBuilderContext,
+    f: &Function,
+    index: usize,
+    kernel_id: cranelift_module::FuncId,
+    args: &[ArgInfo],
+) -> Result<cranelift_module::FuncId, String> {
+    let id = declare_entry(module, f, index, "item")?;
+    ctx.clear();
+    ctx.func.signature = module
+        .declarations()
+        .get_function_decl(id)
+        .signature
+        .clone();
+    let mut b = FunctionBuilder::new(&mut ctx.func, fbc);
+    let kernel = module.declare_func_in_func(kernel_id, b.func);
+    let start = b.create_block();
+    b.append_block_params_for_function_params(start);
+    b.switch_to_block(start);
+    let (item, block) = (b.block_params(start)[0], b.block_params(start)[1]);
+    let mut call_args = vec![item];
+    call_args.extend(unpack_args(&mut b, item, block, f, args)?);
+    b.ins().call(kernel, &call_args);
     b.ins().return_(&[]);
+    b.seal_all_blocks();
+    b.finalize(pcx.config);
+    super::fx::define(module, ctx, &f.name, id)?;
+    Ok(id)
 }

@@ -49,6 +49,11 @@ pub struct FunctionCx<'a, 'p> {
     filled: bool,
     /// The last unreachable block opened after a terminator.
     dead: Option<Block>,
+    /// In a group entry: where `return` goes (the next work-item).
+    pub(crate) return_to: Option<Block>,
+    /// In a group entry: the local ids (loop counters) and
+    /// `group_id * enqueued_local_size + global_offset` of each dimension.
+    pub(crate) inline_ids: Option<([Value; 3], [Value; 3])>,
 }
 
 impl<'a, 'p> FunctionCx<'a, 'p> {
@@ -211,6 +216,10 @@ impl<'a, 'p> FunctionCx<'a, 'p> {
     /// Return from the function with `val` (already of the return type).
     pub(crate) fn emit_return(&mut self, val: Option<CValue>) -> Result<(), String> {
         let ret = self.func.ret.clone();
+        if let Some(next) = self.return_to {
+            self.jump(next);
+            return Ok(());
+        }
         match (self.sret, val) {
             (Some(p), Some(v)) => {
                 self.store(p, &ret, &v)?;
@@ -235,6 +244,83 @@ impl<'a, 'p> FunctionCx<'a, 'p> {
     }
 }
 
+impl<'a, 'p> FunctionCx<'a, 'p> {
+    /// A context for `f` whose entry block has the signature's parameters
+    /// (returned) and is current.
+    pub(crate) fn new(
+        b: FunctionBuilder<'a>,
+        module: &'a mut JITModule,
+        pcx: &'a ProgramCx<'p>,
+        f: &'p Function,
+    ) -> (Self, Vec<Value>) {
+        let mut fx = FunctionCx {
+            b,
+            module,
+            pcx,
+            func: f,
+            item: Value::from_u32(0),
+            sret: None,
+            locals: Vec::new(),
+            labels: HashMap::new(),
+            breaks: Vec::new(),
+            continues: Vec::new(),
+            cases: HashMap::new(),
+            filled: false,
+            dead: None,
+            return_to: None,
+            inline_ids: None,
+        };
+        let entry = fx.b.create_block();
+        fx.b.append_block_params_for_function_params(entry);
+        fx.b.switch_to_block(entry);
+        fx.b.seal_block(entry);
+        fx.b.ensure_inserted_block();
+        let params = fx.b.block_params(entry).to_vec();
+        fx.item = params[0];
+        (fx, params)
+    }
+
+    /// Move incoming parameter values (flattened as the ABI passes them)
+    /// into the parameters' places.
+    pub(crate) fn bind_params(&mut self, vals: &[Value]) -> Result<(), String> {
+        let f = self.func;
+        let mut next = 0;
+        for p in &f.params {
+            let n = abi::param_count(&p.ty);
+            let vs = vals
+                .get(next..next + n)
+                .ok_or("internal: parameter count")?;
+            next += n;
+            let v = if is_aggregate(&p.ty) {
+                CValue::Ref(vs[0])
+            } else if p.ty.is_vector() {
+                CValue::Lanes(vs.to_vec())
+            } else {
+                CValue::Scalar(vs[0])
+            };
+            let place = self.locals[p.local.0 as usize].clone();
+            self.write_place(&place, &p.ty, &v)?;
+        }
+        Ok(())
+    }
+}
+
+/// Define a finished function in the module.
+pub(crate) fn define(
+    module: &mut JITModule,
+    ctx: &mut Context,
+    name: &str,
+    id: cranelift_module::FuncId,
+) -> Result<(), String> {
+    if std::env::var_os("CRANECL_DUMP_CLIF").is_some() {
+        eprintln!("{}", ctx.func.display());
+    }
+    module
+        .define_function(id, ctx)
+        .map_err(|e| format!("compiling '{name}': {e:?}"))?;
+    Ok(())
+}
+
 /// Compile the body of `f` into the module as `id`.
 pub(crate) fn compile_function(
     module: &mut JITModule,
@@ -248,65 +334,23 @@ pub(crate) fn compile_function(
     ctx.clear();
     ctx.func.signature = abi::signature(module, &pcx.prog.records, f)?;
     let b = FunctionBuilder::new(&mut ctx.func, fbc);
-    let mut fx = FunctionCx {
-        b,
-        module,
-        pcx,
-        func: f,
-        item: Value::from_u32(0),
-        sret: None,
-        locals: Vec::new(),
-        labels: HashMap::new(),
-        breaks: Vec::new(),
-        continues: Vec::new(),
-        cases: HashMap::new(),
-        filled: false,
-        dead: None,
-    };
-    let entry = fx.b.create_block();
-    fx.b.append_block_params_for_function_params(entry);
-    fx.b.switch_to_block(entry);
-    fx.b.seal_block(entry);
-    fx.b.ensure_inserted_block();
-    let params = fx.b.block_params(entry).to_vec();
-    fx.item = params[0];
+    let (mut fx, params) = FunctionCx::new(b, module, pcx, f);
     let mut next = 1;
     if abi::returns_via_sret(&f.ret) {
         fx.sret = Some(params[1]);
         next = 2;
     }
     setup_locals(&mut fx, f)?;
-    // Parameters: move the incoming values into their places.
-    for (i, p) in f.params.iter().enumerate() {
-        let n = abi::param_count(&p.ty);
-        let vals = &params[next..next + n];
-        next += n;
-        let v = if is_aggregate(&p.ty) {
-            CValue::Ref(vals[0])
-        } else if p.ty.is_vector() {
-            CValue::Lanes(vals.to_vec())
-        } else {
-            CValue::Scalar(vals[0])
-        };
-        let place = fx.locals[p.local.0 as usize].clone();
-        let _ = i;
-        fx.write_place(&place, &p.ty, &v)?;
-    }
+    fx.bind_params(&params[next..])?;
     fx.block(body)?;
     fx.emit_return(None)?;
     fx.b.seal_all_blocks();
     fx.b.finalize(pcx.config);
-    if std::env::var_os("CRANECL_DUMP_CLIF").is_some() {
-        eprintln!("{}", ctx.func.display());
-    }
-    module
-        .define_function(id, ctx)
-        .map_err(|e| format!("compiling '{}': {e:?}", f.name))?;
-    Ok(())
+    define(module, ctx, &f.name, id)
 }
 
 /// Decide where every local lives.
-fn setup_locals(fx: &mut FunctionCx<'_, '_>, f: &Function) -> Result<(), String> {
+pub(crate) fn setup_locals(fx: &mut FunctionCx<'_, '_>, f: &Function) -> Result<(), String> {
     let addressed = walk::address_taken_locals(f);
     let local_offsets = abi::local_layout(fx.records(), f).0;
     let mut local_base = None;

@@ -20,6 +20,7 @@
 mod abi;
 mod expr;
 mod fx;
+mod group;
 mod num;
 mod stmt;
 mod value;
@@ -86,11 +87,13 @@ impl GlobalArena {
     }
 }
 
-/// The two entries of one kernel.
+/// The entry of one kernel: the group entry (a loop over the work-items)
+/// for kernels without barriers, the item entry (one work-item, run as a
+/// coroutine) for kernels with barriers.
 #[derive(Clone, Copy)]
-struct Entries {
-    group: EntryFn,
-    item: EntryFn,
+enum Entry {
+    Group(EntryFn),
+    Item(EntryFn),
 }
 
 /// A program compiled to native code.
@@ -98,7 +101,7 @@ pub struct CompiledProgram {
     /// Only touched in `Drop` (JITModule is `Send`, not `Sync`).
     module: Mutex<Option<JITModule>>,
     kernels: Vec<KernelInfo>,
-    entries: Vec<Entries>,
+    entries: Vec<Entry>,
     arena: GlobalArena,
     global_variable_total_size: u64,
 }
@@ -190,15 +193,15 @@ impl CompiledProgram {
                 info.name
             ));
         }
-        if !info.uses_barriers || items == 1 {
-            // SAFETY: the entry was generated for this kernel's argument
-            // block, whose size was checked above.
-            unsafe { runtime::run_loop(e.group, args.as_ptr(), &group) };
-            Ok(())
-        } else {
-            // SAFETY: as above.
-            unsafe { runtime::run_coroutines(e.item, args.as_ptr(), &group) }
+        match *e {
+            // SAFETY (all arms): the entry was generated for this kernel's
+            // argument block, whose size was checked above.
+            Entry::Group(f) => unsafe { runtime::run_loop(f, args.as_ptr(), &group) },
+            // One work-item: its barriers have nobody to wait for.
+            Entry::Item(f) if items == 1 => unsafe { runtime::run_loop(f, args.as_ptr(), &group) },
+            Entry::Item(f) => return unsafe { runtime::run_coroutines(f, args.as_ptr(), &group) },
         }
+        Ok(())
     }
 }
 
@@ -330,17 +333,15 @@ pub fn compile(program: &Program, opts: &CodegenOptions) -> Result<CompiledProgr
             }
             let entries = ids
                 .iter()
-                .map(|&(g, i)| {
-                    // SAFETY: both were generated with the `EntryFn` signature.
-                    unsafe {
-                        Entries {
-                            group: std::mem::transmute::<*const u8, EntryFn>(
-                                module.get_finalized_function(g),
-                            ),
-                            item: std::mem::transmute::<*const u8, EntryFn>(
-                                module.get_finalized_function(i),
-                            ),
-                        }
+                .map(|&(id, group)| {
+                    // SAFETY: entries are generated with the `EntryFn` signature.
+                    let f = unsafe {
+                        std::mem::transmute::<*const u8, EntryFn>(module.get_finalized_function(id))
+                    };
+                    if group {
+                        Entry::Group(f)
+                    } else {
+                        Entry::Item(f)
                     }
                 })
                 .collect();
@@ -360,15 +361,34 @@ pub fn compile(program: &Program, opts: &CodegenOptions) -> Result<CompiledProgr
     }
 }
 
-type EntryIds = (cranelift_module::FuncId, cranelift_module::FuncId);
+/// The module id of a kernel's entry, and whether it is a group entry.
+type EntryIds = (cranelift_module::FuncId, bool);
 
 fn compile_into(
     module: &mut JITModule,
     pcx: &mut ProgramCx<'_>,
 ) -> Result<(Vec<KernelInfo>, Vec<EntryIds>), String> {
     let prog = pcx.prog;
+    // A kernel without barriers that no function calls is only compiled
+    // inlined into its group entry.
+    let called: std::collections::HashSet<u32> = prog
+        .functions
+        .iter()
+        .flat_map(|f| f.callees.iter().map(|c| c.0))
+        .collect();
+    let kernels: Vec<(hir::FuncId, KernelInfo)> = prog
+        .kernels()
+        .map(|(fid, f)| (fid, abi::kernel_info(pcx, fid, f)))
+        .collect();
+    let standalone = |i: usize| {
+        let f = &prog.functions[i];
+        let barrier_kernel = kernels
+            .iter()
+            .any(|(k, info)| k.0 as usize == i && info.uses_barriers);
+        f.kernel.is_none() || barrier_kernel || called.contains(&(i as u32))
+    };
     for (i, f) in prog.functions.iter().enumerate() {
-        if f.body.is_none() {
+        if f.body.is_none() || !standalone(i) {
             pcx.func_ids.push(None);
             continue;
         }
@@ -388,14 +408,28 @@ fn compile_into(
         let Some(id) = pcx.func_ids[i] else { continue };
         fx::compile_function(module, pcx, &mut ctx, &mut fbc, f, id)?;
     }
-    let mut kernels = Vec::new();
+    let mut infos = Vec::new();
     let mut ids = Vec::new();
-    for (fid, f) in prog.kernels() {
-        let (info, entry_ids) = abi::kernel_entries(module, pcx, &mut ctx, &mut fbc, fid, f)?;
-        kernels.push(info);
-        ids.push(entry_ids);
+    for (fid, info) in kernels {
+        let i = fid.0 as usize;
+        let f = &prog.functions[i];
+        let entry = if info.uses_barriers {
+            let kernel_id =
+                pcx.func_ids[i].ok_or_else(|| format!("kernel '{}' was not compiled", f.name))?;
+            (
+                abi::item_entry(module, pcx, &mut ctx, &mut fbc, f, i, kernel_id, &info.args)?,
+                false,
+            )
+        } else {
+            (
+                group::compile_group_entry(module, pcx, &mut ctx, &mut fbc, f, i, &info.args)?,
+                true,
+            )
+        };
+        infos.push(info);
+        ids.push(entry);
     }
-    Ok((kernels, ids))
+    Ok((infos, ids))
 }
 
 /// The HIR function `id` (for messages).

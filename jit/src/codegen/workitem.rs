@@ -10,7 +10,7 @@ use super::fx::FunctionCx;
 use super::value::{flags, CValue};
 use crate::runtime::offsets as o;
 use crate::sema::builtins::BuiltinFn;
-use cranelift_codegen::ir::{types, InstBuilder, Value};
+use cranelift_codegen::ir::{types, InstBuilder, InstructionData, Opcode, Value};
 
 impl FunctionCx<'_, '_> {
     /// Emit a work-item function or a barrier/fence; `None` if `f` is neither.
@@ -19,51 +19,66 @@ impl FunctionCx<'_, '_> {
         f: &BuiltinFn,
         args: &[CValue],
     ) -> Result<Option<CValue>, String> {
+        // A constant dimension (the usual case) is a fixed offset, or a
+        // register inside a group entry.
+        let cdim = match args.first() {
+            Some(a) => a
+                .scalar()
+                .ok()
+                .and_then(|v| self.const_of(v))
+                .map(|d| d.clamp(0, 3)),
+            None => None,
+        };
         let dim = |fx: &mut Self| -> Result<Value, String> {
             let d = args.first().ok_or("missing dimension argument")?.scalar()?;
             let d = fx.b.ins().uextend(types::I64, d);
             let three = fx.b.ins().iconst(types::I64, 3);
             Ok(fx.b.ins().umin(d, three))
         };
+        let array = |fx: &mut Self, off: i32| -> Result<Value, String> {
+            Ok(match cdim {
+                Some(d) => fx.group_field(off + 8 * d as i32),
+                None => {
+                    let d = dim(fx)?;
+                    fx.group_array(off, d)
+                }
+            })
+        };
         let v = match f.name.as_str() {
             "get_work_dim" => {
                 let w = self.group_field(o::GROUP_WORK_DIM);
                 self.b.ins().ireduce(types::I32, w)
             }
-            "get_global_size" => {
-                let d = dim(self)?;
-                self.group_array(o::GROUP_GLOBAL_SIZE, d)
-            }
-            "get_global_offset" => {
-                let d = dim(self)?;
-                self.group_array(o::GROUP_GLOBAL_OFFSET, d)
-            }
-            "get_local_size" => {
-                let d = dim(self)?;
-                self.group_array(o::GROUP_LOCAL_SIZE, d)
-            }
-            "get_enqueued_local_size" => {
-                let d = dim(self)?;
-                self.group_array(o::GROUP_ENQUEUED_LOCAL_SIZE, d)
-            }
-            "get_num_groups" => {
-                let d = dim(self)?;
-                self.group_array(o::GROUP_NUM_GROUPS, d)
-            }
-            "get_group_id" => {
-                let d = dim(self)?;
-                self.group_array(o::GROUP_GROUP_ID, d)
-            }
-            "get_local_id" => {
-                let d = dim(self)?;
-                self.item_local_id(d)
-            }
-            "get_global_id" => {
-                let d = dim(self)?;
-                self.global_id(d)
-            }
+            "get_global_size" => array(self, o::GROUP_GLOBAL_SIZE)?,
+            "get_global_offset" => array(self, o::GROUP_GLOBAL_OFFSET)?,
+            "get_local_size" => array(self, o::GROUP_LOCAL_SIZE)?,
+            "get_enqueued_local_size" => array(self, o::GROUP_ENQUEUED_LOCAL_SIZE)?,
+            "get_num_groups" => array(self, o::GROUP_NUM_GROUPS)?,
+            "get_group_id" => array(self, o::GROUP_GROUP_ID)?,
+            "get_local_id" => match (cdim, self.inline_ids) {
+                (Some(3), _) => self.b.ins().iconst(types::I64, 0),
+                (Some(d), Some((ids, _))) => ids[d as usize],
+                (Some(d), None) => self.local_id_const(d),
+                (None, _) => {
+                    let d = dim(self)?;
+                    self.item_local_id(d)
+                }
+            },
+            "get_global_id" => match (cdim, self.inline_ids) {
+                (Some(3), _) => self.b.ins().iconst(types::I64, 0),
+                (Some(d), Some((ids, bases))) => {
+                    self.b.ins().iadd(bases[d as usize], ids[d as usize])
+                }
+                _ => {
+                    let d = dim(self)?;
+                    self.global_id(d)
+                }
+            },
             "get_local_linear_id" => {
-                let ids: Vec<Value> = (0..3).map(|d| self.local_id_const(d)).collect();
+                let ids: Vec<Value> = match self.inline_ids {
+                    Some((ids, _)) => ids.to_vec(),
+                    None => (0..3).map(|d| self.local_id_const(d)).collect(),
+                };
                 let sizes: Vec<Value> = (0..3)
                     .map(|d| self.group_array_const(o::GROUP_LOCAL_SIZE, d))
                     .collect();
@@ -95,6 +110,18 @@ impl FunctionCx<'_, '_> {
             _ => return Ok(None),
         };
         Ok(Some(CValue::Scalar(v)))
+    }
+
+    /// The value of `v` if an `iconst` defines it.
+    pub(crate) fn const_of(&self, v: Value) -> Option<i64> {
+        let inst = self.b.func.dfg.value_def(v).inst()?;
+        match self.b.func.dfg.insts[inst] {
+            InstructionData::UnaryImm {
+                opcode: Opcode::Iconst,
+                imm,
+            } => Some(imm.bits()),
+            _ => None,
+        }
     }
 
     /// `GroupState.<array>[idx]` for an i64 index in 0..=3.
