@@ -213,6 +213,21 @@ fn deep_nesting_is_a_diagnostic_not_a_crash() {
         "int a; void g(void) {{ a = 1{}; }}\n",
         " + 1".repeat(4000)
     ));
+    // Chains nested in parentheses make the tree deeper than either limit
+    // alone: the tree's depth is bounded as a whole, and the item dropped.
+    let chain = " + 1".repeat(3000);
+    let src = format!("int a; void g(void) {{ a = ((1{chain}){chain}); }}\nint b;\n");
+    let p = run(&src);
+    let errs: Vec<&str> = p.diags.items.iter().map(|d| d.message.as_str()).collect();
+    assert_eq!(
+        errs,
+        ["expression is nested too deeply (more than 4096 levels)"]
+    );
+    assert_eq!(
+        p.tu.items.len(),
+        2,
+        "the variable a and b remain, g is dropped"
+    );
 }
 
 #[test]

@@ -23,12 +23,17 @@
 //! the nearest statement, declaration or member list then skips to the next
 //! `;` or unmatched `}` (tracking bracket nesting) and continues, so one build
 //! reports several errors. Every loop consumes at least one token per turn,
-//! nesting is bounded by [`MAX_NESTING`] (deep input gives a diagnostic, not a
-//! stack overflow), and after [`ERROR_LIMIT`] errors parsing stops.
+//! bracket nesting is bounded by [`MAX_NESTING`] (clang's 256), other
+//! recursion by [`MAX_RECURSION`] and a stack budget, operator chains by
+//! [`MAX_CHAIN`], and each item's finished tree by [`MAX_TREE_DEPTH`] (deep
+//! input gives a diagnostic, not a stack overflow, here or in the phases that
+//! recurse over the tree later); after [`ERROR_LIMIT`] errors parsing stops.
+//! The parser runs on a thread of its own with a large stack.
 #![forbid(unsafe_code)]
 
 pub mod ast;
 mod decl;
+mod depth;
 pub mod dump;
 mod expr;
 pub mod keywords;
@@ -52,6 +57,8 @@ pub const MAX_RECURSION: u32 = 4096;
 /// How many operators one left-associative chain may hold
 /// (`a + b + ... `), bounding the depth of the tree later phases recurse over.
 pub const MAX_CHAIN: u32 = 4096;
+
+pub use depth::MAX_TREE_DEPTH;
 
 /// The stack the parser runs on (a thread of its own; see [`parse_with`]).
 const PARSER_STACK: usize = 64 << 20;
@@ -554,7 +561,23 @@ impl<'a> Parser<'a> {
                 continue;
             }
             match self.external_decl() {
-                Ok(Some(d)) => items.push(d),
+                Ok(Some(d)) => {
+                    // Later phases recurse over the tree: bound its depth
+                    // (a too-deep item is dropped here, on the parser's
+                    // large stack).
+                    let (depth, at) = depth::item_depth(&d);
+                    if depth > depth::MAX_TREE_DEPTH {
+                        self.error(
+                            at,
+                            format!(
+                                "expression is nested too deeply (more than {} levels)",
+                                depth::MAX_TREE_DEPTH
+                            ),
+                        );
+                    } else {
+                        items.push(d);
+                    }
+                }
                 Ok(None) => {}
                 Err(Fail) => self.skip_external(),
             }
