@@ -164,7 +164,7 @@ fn push_type_spec_children<'t>(stack: &mut Vec<(Node<'t>, u32)>, t: &'t TypeSpec
 }
 
 fn push_stmt_children<'t>(stack: &mut Vec<(Node<'t>, u32)>, s: &'t Stmt, c: u32) {
-    let mut e = |x: &'t Expr, stack: &mut Vec<(Node<'t>, u32)>| stack.push((Node::Expr(x), c));
+    let e = |x: &'t Expr, stack: &mut Vec<(Node<'t>, u32)>| stack.push((Node::Expr(x), c));
     match &s.kind {
         StmtKind::Labeled { stmt, .. } | StmtKind::Default(stmt) => {
             stack.push((Node::Stmt(stmt), c))
