@@ -680,6 +680,26 @@ fn predefined_macros_for_opencl_c_1_2() {
 }
 
 #[test]
+fn standard_header_constants_are_macros() {
+    assert!(if_taken(
+        "CHAR_BIT == 8 && INT_MAX == 2147483647 && INT_MIN == -INT_MAX - 1"
+    ));
+    assert!(if_taken(
+        "UINT_MAX == 4294967295 && ULONG_MAX == 0xffffffffffffffff"
+    ));
+    assert!(if_taken(
+        "LONG_MIN < 0 && SCHAR_MIN == -128 && USHRT_MAX == 65535"
+    ));
+    assert!(if_taken("FLT_MANT_DIG == 24 && FLT_RADIX == 2"));
+    check("FLT_MAX M_PI_F", "0x1.fffffep127f 3.14159265358979323846f");
+    check("-INFINITY NAN", "-(1.0f / 0.0f) (0.0f / 0.0f)");
+    assert!(
+        !if_taken("defined(DBL_MAX)"),
+        "no doubles without cl_khr_fp64"
+    );
+}
+
+#[test]
 fn opencl_c_version_follows_cl_std() {
     for (std, v) in [
         (ClStd::Cl10, "100"),

@@ -5,7 +5,9 @@
 //! file and run through the ordinary directive code, so they have spans and
 //! `#undef` works on them; `-D` options likewise become a `<command line>`
 //! file. `__LINE__`, `__FILE__`, `__COUNTER__`, `__DATE__` and `__TIME__` are
-//! computed at each use. Extension and feature macros come from
+//! computed at each use. The constants of OpenCL C's standard header
+//! (`INT_MAX`, `FLT_MAX`, `M_PI_F`, ...) are defined here too, as clang's
+//! default header does, so `#if` can test them. Extension and feature macros come from
 //! [`crate::features`], the one list of what the device advertises.
 #![forbid(unsafe_code)]
 
@@ -93,6 +95,92 @@ fn predefined_text(opts: &PreprocessOptions) -> String {
     s
 }
 
+/// The macros of OpenCL C's standard header (OpenCL C 3.0 §6.15.2.1 "Macros
+/// and Limits", §6.15.2.2 math constants, §6.1.3 integer limits), which clang
+/// defines in its default header: limits of the integer and floating types,
+/// `MAXFLOAT`, `HUGE_VALF`, `INFINITY`, `NAN` and the `M_*_F` constants. The
+/// double ones only when `cl_khr_fp64` is advertised. `INFINITY`, `HUGE_VALF`
+/// and `NAN` are written as constant divisions (IEEE 754: 1/0 is +inf, 0/0 a
+/// quiet NaN), which the compiler folds; no compiler built-in is needed.
+fn header_text() -> String {
+    const INTEGER_AND_FLOAT: &[(&str, &str)] = &[
+        ("CHAR_BIT", "8"),
+        ("SCHAR_MAX", "127"),
+        ("SCHAR_MIN", "(-127-1)"),
+        ("CHAR_MAX", "SCHAR_MAX"),
+        ("CHAR_MIN", "SCHAR_MIN"),
+        ("UCHAR_MAX", "255"),
+        ("SHRT_MAX", "32767"),
+        ("SHRT_MIN", "(-32767-1)"),
+        ("USHRT_MAX", "65535"),
+        ("INT_MAX", "2147483647"),
+        ("INT_MIN", "(-2147483647-1)"),
+        ("UINT_MAX", "0xffffffffU"),
+        ("LONG_MAX", "0x7fffffffffffffffL"),
+        ("LONG_MIN", "(-0x7fffffffffffffffL-1)"),
+        ("ULONG_MAX", "0xffffffffffffffffUL"),
+        ("FLT_DIG", "6"),
+        ("FLT_MANT_DIG", "24"),
+        ("FLT_MAX_10_EXP", "+38"),
+        ("FLT_MAX_EXP", "+128"),
+        ("FLT_MIN_10_EXP", "-37"),
+        ("FLT_MIN_EXP", "-125"),
+        ("FLT_RADIX", "2"),
+        ("FLT_MAX", "0x1.fffffep127f"),
+        ("FLT_MIN", "0x1.0p-126f"),
+        ("FLT_EPSILON", "0x1.0p-23f"),
+        ("MAXFLOAT", "0x1.fffffep127f"),
+        ("HUGE_VALF", "(1.0f / 0.0f)"),
+        ("INFINITY", "(1.0f / 0.0f)"),
+        ("NAN", "(0.0f / 0.0f)"),
+        ("M_E_F", "2.71828182845904523536f"),
+        ("M_LOG2E_F", "1.44269504088896340736f"),
+        ("M_LOG10E_F", "0.434294481903251827651f"),
+        ("M_LN2_F", "0.693147180559945309417f"),
+        ("M_LN10_F", "2.30258509299404568402f"),
+        ("M_PI_F", "3.14159265358979323846f"),
+        ("M_PI_2_F", "1.57079632679489661923f"),
+        ("M_PI_4_F", "0.785398163397448309616f"),
+        ("M_1_PI_F", "0.318309886183790671538f"),
+        ("M_2_PI_F", "0.636619772367581343076f"),
+        ("M_2_SQRTPI_F", "1.12837916709551257390f"),
+        ("M_SQRT2_F", "1.41421356237309504880f"),
+        ("M_SQRT1_2_F", "0.707106781186547524401f"),
+    ];
+    const DOUBLE: &[(&str, &str)] = &[
+        ("DBL_DIG", "15"),
+        ("DBL_MANT_DIG", "53"),
+        ("DBL_MAX_10_EXP", "+308"),
+        ("DBL_MAX_EXP", "+1024"),
+        ("DBL_MIN_10_EXP", "-307"),
+        ("DBL_MIN_EXP", "-1021"),
+        ("DBL_MAX", "0x1.fffffffffffffp1023"),
+        ("DBL_MIN", "0x1.0p-1022"),
+        ("DBL_EPSILON", "0x1.0p-52"),
+        ("HUGE_VAL", "(1.0 / 0.0)"),
+        ("M_E", "2.71828182845904523536"),
+        ("M_LOG2E", "1.44269504088896340736"),
+        ("M_LOG10E", "0.434294481903251827651"),
+        ("M_LN2", "0.693147180559945309417"),
+        ("M_LN10", "2.30258509299404568402"),
+        ("M_PI", "3.14159265358979323846"),
+        ("M_PI_2", "1.57079632679489661923"),
+        ("M_PI_4", "0.785398163397448309616"),
+        ("M_1_PI", "0.318309886183790671538"),
+        ("M_2_PI", "0.636619772367581343076"),
+        ("M_2_SQRTPI", "1.12837916709551257390"),
+        ("M_SQRT2", "1.41421356237309504880"),
+        ("M_SQRT1_2", "0.707106781186547524401"),
+    ];
+    let fp64 = language_extensions().any(|e| e == "cl_khr_fp64");
+    let mut s = String::new();
+    let extra = if fp64 { DOUBLE } else { &[] };
+    for (name, value) in INTEGER_AND_FLOAT.iter().chain(extra) {
+        let _ = writeln!(s, "#define {name} {value}");
+    }
+    s
+}
+
 /// `-D name[=value]` as `#define` lines (`-D name` defines it as 1).
 fn command_line_text(defines: &[(String, Option<String>)]) -> String {
     let mut s = String::new();
@@ -124,7 +212,7 @@ impl Preprocessor<'_> {
             };
             self.macros.insert(name.to_string(), Rc::new(m));
         }
-        let builtin = predefined_text(self.opts);
+        let builtin = predefined_text(self.opts) + &header_text();
         let id = self.sm.add("<built-in>", builtin);
         self.run_definitions(id);
         if !self.opts.defines.is_empty() {
