@@ -463,6 +463,8 @@ impl Checker<'_> {
                         span,
                         "non-kernel function variable cannot be declared in constant address space",
                     );
+                } else if depth > 0 {
+                    self.error(span, "variables in the constant address space can only be declared in the outermost scope of a kernel function");
                 }
                 if init.is_none() {
                     self.error(

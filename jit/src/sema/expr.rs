@@ -354,7 +354,11 @@ impl Checker<'_> {
                 if !self.check_modifiable(&x, span) {
                     return Expr::error(span);
                 }
-                if !(x.ty.is_scalar() || x.ty.is_pointer()) {
+                // clang: scalars, pointers and integer vectors (not float vectors).
+                if !(x.ty.is_scalar()
+                    || x.ty.is_pointer()
+                    || (x.ty.is_vector() && x.ty.is_integer_like()))
+                {
                     let what = if matches!(op, UnaryOp::PreInc | UnaryOp::PostInc) {
                         "increment"
                     } else {

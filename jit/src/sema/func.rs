@@ -80,6 +80,21 @@ impl Checker<'_> {
     }
 
     /// Whether a struct (or a nested one) has a pointer field.
+    fn record_has_bool(&self, r: super::types::RecordId, depth: u32) -> bool {
+        depth < 64
+            && self.prog.records.get(r).fields.iter().any(|f| {
+                let mut t = &f.ty;
+                while let Type::Array(e, _) = t {
+                    t = e;
+                }
+                match t {
+                    Type::Scalar(Scalar::Bool) => true,
+                    Type::Record(inner) => self.record_has_bool(*inner, depth + 1),
+                    _ => false,
+                }
+            })
+    }
+
     fn record_has_pointer(&self, r: super::types::RecordId, depth: u32) -> bool {
         depth < 64
             && self.prog.records.get(r).fields.iter().any(|f| {
@@ -289,6 +304,13 @@ impl Checker<'_> {
             ),
             Type::Record(r) if self.record_has_pointer(*r, 0) => {
                 self.error(p.span, "struct kernel parameters may not contain pointers")
+            }
+            Type::Record(r) if self.record_has_bool(*r, 0) => {
+                let msg = format!(
+                    "{} cannot be used as the type of a kernel parameter (it contains a bool)",
+                    self.ty_str(&p.qt.ty)
+                );
+                self.error(p.span, msg)
             }
             Type::Scalar(Scalar::Half) if !self.opts.fp16 => self.error(
                 p.span,

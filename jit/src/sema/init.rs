@@ -42,6 +42,10 @@ impl Checker<'_> {
                         if parts.len() > usize::from(n) {
                             self.error(*span, "excess elements in vector initializer");
                         }
+                        if parts.len() < usize::from(n) {
+                            let msg = format!("too few elements in vector initialization (expected {n} elements, have {})", parts.len());
+                            self.error(*span, msg);
+                        }
                         while parts.len() < usize::from(n) {
                             parts.push(Expr::int(0, Type::Scalar(elem), *span));
                         }

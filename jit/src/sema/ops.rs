@@ -226,6 +226,21 @@ impl Checker<'_> {
                 } else if r.ty.is_pointer() && self.is_null_constant(&l) {
                     let t = r.ty.clone();
                     (cast(l, CastKind::NullToPointer, t), r)
+                } else if l.ty.is_integer() || r.ty.is_integer() {
+                    // p == 1: C accepts it with a warning.
+                    let msg = format!(
+                        "comparison between pointer and integer ({} and {})",
+                        self.ty_str(&l.ty),
+                        self.ty_str(&r.ty)
+                    );
+                    self.warning(span, msg);
+                    if l.ty.is_pointer() {
+                        let t = l.ty.clone();
+                        (l, cast(r, CastKind::IntToPointer, t))
+                    } else {
+                        let t = r.ty.clone();
+                        (cast(l, CastKind::IntToPointer, t), r)
+                    }
                 } else {
                     return invalid(self, &l, &r);
                 };

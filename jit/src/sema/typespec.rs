@@ -16,6 +16,24 @@ use std::collections::HashMap;
 use std::rc::Rc;
 
 impl Checker<'_> {
+    /// An address-space qualifier as written; `generic` exists only with the
+    /// generic address space (2.0, or 3.0 with the feature).
+    fn space_qualifier(&mut self, s: ast::AddressSpace, span: Span) -> AddrSpace {
+        let s = ast_space(s);
+        if s == AddrSpace::Generic && !self.opts.generic_address_space {
+            let v = self.opts.version;
+            self.error(
+                span,
+                format!(
+                    "OpenCL C version {}.{} does not support the 'generic' type qualifier",
+                    v / 10,
+                    v % 10
+                ),
+            );
+        }
+        s
+    }
+
     // ---- Types from specifiers -------------------------------------------
 
     /// Combine the type specifiers (C99 6.7.2) and qualifiers of a declaration.
@@ -29,7 +47,7 @@ impl Checker<'_> {
                 TypeQualifier::Volatile => quals.volatile = true,
                 TypeQualifier::Restrict => quals.restrict = true,
                 TypeQualifier::AddressSpace(s) => {
-                    let s = ast_space(s);
+                    let s = self.space_qualifier(s, q.span);
                     if space.is_some_and(|o| o != s) {
                         self.error(q.span, "multiple address spaces specified for type");
                     }
@@ -175,7 +193,7 @@ impl Checker<'_> {
                     if !specs.type_specs.is_empty() {
                         return Type::Error;
                     }
-                    self.error(span, "type specifier missing, defaults to 'int'; ISO C99 and later do not support implicit int");
+                    self.warning(span, "type specifier missing, defaults to 'int'; ISO C99 and later do not support implicit int");
                     return Type::INT;
                 }
                 Type::Scalar(if unsigned { s.to_unsigned() } else { s })
@@ -432,7 +450,9 @@ impl Checker<'_> {
                             TypeQualifier::Const => q.quals.konst = true,
                             TypeQualifier::Volatile => q.quals.volatile = true,
                             TypeQualifier::Restrict => q.quals.restrict = true,
-                            TypeQualifier::AddressSpace(s) => q.space = Some(ast_space(s)),
+                            TypeQualifier::AddressSpace(s) => {
+                                q.space = Some(self.space_qualifier(s, qual.span))
+                            }
                             _ => {}
                         }
                     }

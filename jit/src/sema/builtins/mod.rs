@@ -143,6 +143,9 @@ pub const CONVERSION: Rank = 2;
 /// Scalar to vector (splat): worse than any scalar conversion, so
 /// `sqrt(4)` picks `float`, while `pow(float4, 2.0f)` still resolves.
 pub const SPLAT: Rank = 3;
+/// Pointer to a different type (or dropping qualifiers): C's incompatible
+/// pointer conversion, accepted with a warning.
+pub const INCOMPATIBLE: Rank = 4;
 
 /// Rank the implicit conversion of an argument of type `from` to `to`.
 pub fn conversion_rank(from: &Type, to: &Type) -> Option<Rank> {
@@ -159,10 +162,11 @@ pub fn conversion_rank(from: &Type, to: &Type) -> Option<Rank> {
         // `0` for an `event_t` argument (no event).
         (Type::Scalar(s), Type::Event) if s.is_integer() => Some(CONVERSION),
         (Type::Pointer(p), Type::Pointer(q)) => {
-            if p.ty != q.ty || !q.quals.contains(p.quals) {
-                return None;
-            }
             implicit_conversion(p.space, q.space).ok()?;
+            if p.ty != q.ty || !q.quals.contains(p.quals) {
+                // C allows it with a warning; clang ranks it last.
+                return Some(INCOMPATIBLE);
+            }
             Some(if p.space == q.space {
                 EXACT
             } else {

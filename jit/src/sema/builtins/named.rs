@@ -31,6 +31,14 @@ pub fn resolve_named(name: &str, args: &[Type], env: &BuiltinEnv) -> Option<Reso
             Some(address_space_fn(name, args, env))
         }
         "printf" if env.version >= 12 => Some(printf(args)),
+        "atomic_flag_test_and_set"
+        | "atomic_flag_test_and_set_explicit"
+        | "atomic_flag_clear"
+        | "atomic_flag_clear_explicit"
+            if env.version >= 20 =>
+        {
+            Some(atomic_flag(name, args, env))
+        }
         _ if name.starts_with("read_image")
             || name.starts_with("write_image")
             || name.starts_with("get_image_") =>
@@ -123,7 +131,7 @@ fn reinterpret(name: &str, elem: Scalar, n: u8, args: &[Type], env: &BuiltinEnv)
     if from.is_error() {
         return one(name, Family::Reinterpret, ret, args.to_vec());
     }
-    if !from.is_arithmetic() {
+    if !from.is_arithmetic() && !from.is_pointer() {
         return Resolution::Invalid(format!(
             "invalid reinterpretation: '{}' is not a scalar or vector type",
             from.display(&r)
@@ -396,6 +404,41 @@ fn image_fn(name: &str, args: &[Type]) -> Option<Resolution> {
         ret
     };
     Some(one(name, Family::Image, ret, args.to_vec()))
+}
+
+// atomic_flag_test_and_set(volatile atomic_flag *p[, order[, scope]]) and
+// atomic_flag_clear: spec 6.15.12.8.
+fn atomic_flag(name: &str, args: &[Type], env: &BuiltinEnv) -> Resolution {
+    let explicit = name.ends_with("_explicit");
+    let ret = if name.contains("test_and_set") {
+        Type::BOOL
+    } else {
+        Type::Void
+    };
+    let space = match args.first() {
+        Some(Type::Pointer(p)) if p.ty == Type::AtomicFlag => p.space,
+        Some(Type::Error) => return one(name, Family::AtomicC11, ret, args.to_vec()),
+        _ => {
+            return Resolution::NoMatch(vec![format!("{name}(volatile atomic_flag *object, ...)")])
+        }
+    };
+    let spaces_ok = matches!(space, AddrSpace::Global | AddrSpace::Local)
+        || (env.generic && space != AddrSpace::Constant);
+    let counts: &[usize] = if explicit { &[2, 3] } else { &[1] };
+    if !spaces_ok || !counts.contains(&args.len()) || !args[1..].iter().all(|a| a.is_integer()) {
+        return Resolution::NoMatch(vec![format!("{name}(volatile atomic_flag *object, ...)")]);
+    }
+    let mut params = vec![Type::ptr(
+        Type::AtomicFlag,
+        space,
+        Quals {
+            konst: false,
+            volatile: true,
+            restrict: false,
+        },
+    )];
+    params.extend(args[1..].iter().map(|_| Type::INT));
+    one(name, Family::AtomicC11, ret, params)
 }
 
 // printf(constant char *restrict format, ...): spec 6.15.14.
