@@ -903,7 +903,12 @@ fn random_and_mutated_inputs_never_panic() {
         state ^= state << 17;
         state
     };
-    for i in 0..3000 {
+    // CRANECL_PP_FUZZ_ITERS runs longer (the default keeps CI quick).
+    let iters: usize = std::env::var("CRANECL_PP_FUZZ_ITERS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(3000);
+    for i in 0..iters {
         let mut bytes: Vec<u8> = seeds[i % seeds.len()].as_bytes().to_vec();
         for _ in 0..(rand() % 8) {
             let pos = (rand() as usize) % (bytes.len() + 1);

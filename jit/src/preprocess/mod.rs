@@ -71,7 +71,7 @@ pub const MAX_EXPANDED_TOKENS: u64 = 4_000_000;
 
 /// Lexes one file without running directives; the last token is `Eof`.
 pub fn lex(sm: &SourceMap, file: FileId, diags: &mut Diagnostics) -> Vec<Token> {
-    let text: Rc<str> = Rc::from(sm.file(file).text.as_str());
+    let text: Rc<str> = Rc::from(sm.get(file).map_or("", |f| f.text.as_str()));
     lexer::lex_text(text, file, diags)
 }
 
@@ -205,10 +205,14 @@ impl<'a> Preprocessor<'a> {
 
     /// Starts reading `file` (the program, or a header being included).
     fn push_file(&mut self, file: FileId, dir: Option<PathBuf>) {
-        let text: Rc<str> = Rc::from(self.sm.file(file).text.as_str());
+        let Some(f) = self.sm.get(file) else {
+            return;
+        };
+        let text: Rc<str> = Rc::from(f.text.as_str());
         let dir = dir.or_else(|| {
-            let name = &self.sm.file(file).name;
-            std::path::Path::new(name).parent().map(|p| p.to_path_buf())
+            std::path::Path::new(&f.name)
+                .parent()
+                .map(|p| p.to_path_buf())
         });
         self.files.push(FileState {
             lexer: Lexer::new(text, file),
