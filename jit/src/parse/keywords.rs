@@ -13,90 +13,93 @@ use super::ast::{
     TypeQualifier, TypeSpecifier,
 };
 
-/// C99 and OpenCL C keywords that are never identifiers.
-const KEYWORDS: &[&str] = &[
-    "auto",
-    "break",
-    "case",
-    "char",
-    "const",
-    "continue",
-    "default",
-    "do",
-    "double",
-    "else",
-    "enum",
-    "extern",
-    "float",
-    "for",
-    "goto",
-    "if",
-    "inline",
-    "int",
-    "long",
-    "register",
-    "restrict",
-    "return",
-    "short",
-    "signed",
-    "sizeof",
-    "static",
-    "struct",
-    "switch",
-    "typedef",
-    "union",
-    "unsigned",
-    "void",
-    "volatile",
-    "while",
-    "_Bool",
-    "_Complex",
-    "_Imaginary",
-    "_Alignof",
-    "_Static_assert",
-    "__alignof__",
-    "__alignof",
-    "__attribute__",
-    "__attribute",
-    "__inline",
-    "__inline__",
-    "__const",
-    "__const__",
-    "__restrict",
-    "__restrict__",
-    "__volatile",
-    "__volatile__",
-    "__signed",
-    "__signed__",
-    // OpenCL C
-    "bool",
-    "half",
-    "vec_step",
-    "kernel",
-    "__kernel",
-    "global",
-    "__global",
-    "local",
-    "__local",
-    "constant",
-    "__constant",
-    "private",
-    "__private",
-    "read_only",
-    "__read_only",
-    "write_only",
-    "__write_only",
-    "read_write",
-    "__read_write",
-    "uniform",
-];
+/// Whether `s` is one of C99's and OpenCL C's keywords, never identifiers
+/// (a `match`: the compiler compares lengths first, then bytes).
+fn is_base_keyword(s: &str) -> bool {
+    matches!(
+        s,
+        "auto"
+            | "break"
+            | "case"
+            | "char"
+            | "const"
+            | "continue"
+            | "default"
+            | "do"
+            | "double"
+            | "else"
+            | "enum"
+            | "extern"
+            | "float"
+            | "for"
+            | "goto"
+            | "if"
+            | "inline"
+            | "int"
+            | "long"
+            | "register"
+            | "restrict"
+            | "return"
+            | "short"
+            | "signed"
+            | "sizeof"
+            | "static"
+            | "struct"
+            | "switch"
+            | "typedef"
+            | "union"
+            | "unsigned"
+            | "void"
+            | "volatile"
+            | "while"
+            | "_Bool"
+            | "_Complex"
+            | "_Imaginary"
+            | "_Alignof"
+            | "_Static_assert"
+            | "__alignof__"
+            | "__alignof"
+            | "__attribute__"
+            | "__attribute"
+            | "__inline"
+            | "__inline__"
+            | "__const"
+            | "__const__"
+            | "__restrict"
+            | "__restrict__"
+            | "__volatile"
+            | "__volatile__"
+            | "__signed"
+            | "__signed__"
+            | "bool"
+            | "half"
+            | "vec_step"
+            | "kernel"
+            | "__kernel"
+            | "global"
+            | "__global"
+            | "local"
+            | "__local"
+            | "constant"
+            | "__constant"
+            | "private"
+            | "__private"
+            | "read_only"
+            | "__read_only"
+            | "write_only"
+            | "__write_only"
+            | "read_write"
+            | "__read_write"
+            | "uniform"
+    )
+}
 
 /// Keywords only from OpenCL C 2.0 on.
 const KEYWORDS_CL20: &[&str] = &["generic", "__generic", "pipe"];
 
 /// Whether `s` is a reserved word for OpenCL C `version` (100..300).
 pub fn is_keyword(s: &str, version: u32) -> bool {
-    KEYWORDS.contains(&s) || (version >= 200 && KEYWORDS_CL20.contains(&s))
+    is_base_keyword(s) || (version >= 200 && KEYWORDS_CL20.contains(&s))
 }
 
 pub fn storage_class(s: &str) -> Option<StorageClass> {
