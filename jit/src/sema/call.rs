@@ -4,7 +4,7 @@
 
 use super::builtins::{self, Resolution};
 use super::conv::Ctx;
-use super::hir::{Expr, ExprKind};
+use super::hir::{Expr, ExprKind, FuncId};
 use super::scope::Symbol;
 use super::types::Type;
 use super::Checker;
@@ -26,7 +26,19 @@ impl Checker<'_> {
         };
         let argv: Vec<Expr> = args.iter().map(|a| self.value(a)).collect();
         match self.scopes.lookup(name).cloned() {
-            Some(Symbol::Func(id)) => self.user_call(name, id, argv, span, callee.span),
+            Some(Symbol::Func(id)) => {
+                let id = match self.overloads.get(name.as_str()) {
+                    Some(ids) if ids.len() > 1 => {
+                        let ids = ids.clone();
+                        match self.pick_overload(name, &ids, &argv, callee.span) {
+                            Some(id) => id,
+                            None => return Expr::error(span),
+                        }
+                    }
+                    _ => id,
+                };
+                self.user_call(name, id, argv, span, callee.span)
+            }
             Some(Symbol::Var { ty, .. }) => {
                 if !ty.is_error() {
                     let msg = format!(
@@ -42,6 +54,60 @@ impl Checker<'_> {
                 Expr::error(span)
             }
             None => self.builtin_call(name, argv, span, callee.span),
+        }
+    }
+
+    /// Choose among `__attribute__((overloadable))` functions with the
+    /// ranking built-ins use.
+    fn pick_overload(
+        &mut self,
+        name: &str,
+        ids: &[FuncId],
+        argv: &[Expr],
+        at: Span,
+    ) -> Option<FuncId> {
+        if argv.iter().any(|a| a.ty.is_error()) {
+            return None;
+        }
+        let mut cands: Vec<(Vec<builtins::Rank>, FuncId)> = Vec::new();
+        for &id in ids {
+            let sig = self.signature_of(id);
+            if sig.params.len() != argv.len() {
+                continue;
+            }
+            let ranks: Option<Vec<_>> = argv
+                .iter()
+                .zip(&sig.params)
+                .map(|(a, p)| builtins::conversion_rank(&a.ty, p))
+                .collect();
+            if let Some(r) = ranks {
+                cands.push((r, id));
+            }
+        }
+        let better_eq =
+            |a: &[builtins::Rank], b: &[builtins::Rank]| a.iter().zip(b).all(|(x, y)| x <= y);
+        let best: Vec<FuncId> = cands
+            .iter()
+            .filter(|(r, id)| cands.iter().all(|(o, j)| j == id || better_eq(r, o)))
+            .map(|(_, id)| *id)
+            .collect();
+        match best.as_slice() {
+            [id] => Some(*id),
+            _ => {
+                let msg = if cands.is_empty() {
+                    format!("no matching function for call to '{name}'")
+                } else {
+                    format!("call to '{name}' is ambiguous")
+                };
+                self.error(at, msg);
+                for &id in ids {
+                    let sig = Type::Function(std::rc::Rc::new(self.signature_of(id)));
+                    let s = self.prog.function(id).span;
+                    let text = format!("candidate function {}", self.ty_str(&sig));
+                    self.note(s, text);
+                }
+                None
+            }
         }
     }
 

@@ -145,7 +145,13 @@ impl Checker<'_> {
                 if d.specs.is_kernel() && !sig.ret.is_void() {
                     self.error(id.declarator.span, "kernel must have void return type");
                 }
-                self.declare_function(&name.node, sig, name.span);
+                let overloadable = d
+                    .specs
+                    .attributes
+                    .iter()
+                    .chain(id.declarator.attributes.iter())
+                    .any(|a| a.name.node == "overloadable");
+                self.declare_function(&name.node, sig, name.span, overloadable);
                 continue;
             }
             self.program_scope_var(&name.node, name.span, dd.qt, storage, id.init.as_ref());
@@ -362,7 +368,13 @@ impl Checker<'_> {
                 continue;
             }
             if let Type::Function(sig) = &dd.qt.ty {
-                self.declare_function(&name.node, sig, name.span);
+                let overloadable = d
+                    .specs
+                    .attributes
+                    .iter()
+                    .chain(id.declarator.attributes.iter())
+                    .any(|a| a.name.node == "overloadable");
+                self.declare_function(&name.node, sig, name.span, overloadable);
                 continue;
             }
             if let Some(s) = self.local_var(&name.node, name.span, dd.qt, storage, id.init.as_ref())

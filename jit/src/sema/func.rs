@@ -23,21 +23,29 @@ impl Checker<'_> {
     // ---- Functions ---------------------------------------------------------
 
     /// Declare (or re-declare) a function by name; its id.
-    pub fn declare_function(&mut self, name: &str, sig: &Rc<FnSig>, span: Span) -> FuncId {
-        if let Some(Symbol::Func(id)) = self.scopes.lookup(name) {
-            let id = *id;
-            let f = self.prog.function(id);
-            let old = FnSig {
-                ret: f.ret.clone(),
-                params: f.params.iter().map(|p| p.ty.clone()).collect(),
-                variadic: false,
-            };
-            if old != **sig && !sig.ret.is_error() && !sig.params.iter().any(Type::is_error) {
-                let prev = f.span;
+    pub fn declare_function(
+        &mut self,
+        name: &str,
+        sig: &Rc<FnSig>,
+        span: Span,
+        overloadable: bool,
+    ) -> FuncId {
+        let existing = self.overloads.get(name).cloned().unwrap_or_default();
+        for &id in &existing {
+            if self.signature_of(id) == **sig {
+                return id;
+            }
+        }
+        if let Some(&first) = existing.first() {
+            if !overloadable && !sig.ret.is_error() && !sig.params.iter().any(Type::is_error) {
+                let prev = self.prog.function(first).span;
                 self.error(span, format!("conflicting types for '{name}'"));
                 self.note(prev, "previous declaration is here");
+                return first;
             }
-            return id;
+            if !overloadable {
+                return first;
+            }
         }
         if self.is_builtin_name(name) {
             // Redeclaring a built-in: allowed by clang only as overloads; we
@@ -68,8 +76,21 @@ impl Checker<'_> {
             callees: Vec::new(),
             span,
         });
-        self.scopes.insert_global(name, Symbol::Func(id), span);
+        if existing.is_empty() {
+            self.scopes.insert_global(name, Symbol::Func(id), span);
+        }
+        self.overloads.entry(name.to_string()).or_default().push(id);
         id
+    }
+
+    /// A declared function's type.
+    pub fn signature_of(&self, id: FuncId) -> FnSig {
+        let f = self.prog.function(id);
+        FnSig {
+            ret: f.ret.clone(),
+            params: f.params.iter().map(|p| p.ty.clone()).collect(),
+            variadic: false,
+        }
     }
 
     fn is_builtin_name(&self, name: &str) -> bool {
@@ -149,7 +170,17 @@ impl Checker<'_> {
         if is_kernel && !sig.ret.is_void() && !sig.ret.is_error() {
             self.error(f.declarator.span, "kernel must have void return type");
         }
-        if let Some(prev) = self.defined.get(&name).copied() {
+        let overloadable = f
+            .specs
+            .attributes
+            .iter()
+            .chain(f.declarator.attributes.iter())
+            .any(|a| a.name.node == "overloadable");
+        let def_key = format!(
+            "{name}{}",
+            Type::Function(sig.clone()).display(&self.prog.records)
+        );
+        if let Some(prev) = self.defined.get(&def_key).copied() {
             self.error(
                 f.declarator.name.as_ref().map_or(f.span, |n| n.span),
                 format!("redefinition of '{name}'"),
@@ -158,8 +189,8 @@ impl Checker<'_> {
             return;
         }
         let name_span = f.declarator.name.as_ref().map_or(f.span, |n| n.span);
-        self.defined.insert(name.clone(), name_span);
-        let id = self.declare_function(&name, &sig, name_span);
+        self.defined.insert(def_key, name_span);
+        let id = self.declare_function(&name, &sig, name_span, overloadable);
         let mut func = hir::Function {
             name: name.clone(),
             ret: sig.ret.clone(),

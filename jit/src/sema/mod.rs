@@ -163,6 +163,9 @@ pub(crate) struct Checker<'a> {
     pub fx: Option<FnCtx>,
     /// Names of defined functions and globals, for redefinition checks.
     pub defined: HashMap<String, Span>,
+    /// Every function declared under a name (several only with
+    /// `__attribute__((overloadable))`).
+    pub overloads: HashMap<String, Vec<FuncId>>,
     /// Counter for string-literal globals.
     pub strings: HashMap<String, hir::GlobalId>,
 }
@@ -177,6 +180,7 @@ impl<'a> Checker<'a> {
             scopes: Scopes::new(),
             fx: None,
             defined: HashMap::new(),
+            overloads: HashMap::new(),
             strings: HashMap::new(),
         };
         c.declare_predefined();
