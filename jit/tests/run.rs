@@ -492,3 +492,24 @@ fn work_item_functions_in_called_functions_and_runtime_dimensions() {
         assert_eq!(&o[at..at + 4], &[i, i % 4 + 100 * ls, 1, i / 4], "item {i}");
     }
 }
+
+#[test]
+fn functions_over_the_budget_use_the_single_pass_allocator_and_still_compute() {
+    let src = "int f(int x) { int s = 0; for (int i = 0; i < x; i++) { if (i % 3 == 0) s += i; else s -= 1; } return s; }
+        kernel void k(global int *o) { o[get_global_id(0)] = f(get_global_id(0)); }";
+    let opts = cranecl_jit::options::BuildOptions::parse("").unwrap();
+    let prog = cranecl_jit::frontend::compile(src, "t.cl", &opts, &[])
+        .program
+        .expect("front end");
+    let cg = cranecl_jit::codegen::CodegenOptions {
+        regalloc_budget: 0,
+        ..Default::default()
+    };
+    let p = cranecl_jit::codegen::compile(&prog, &cg).expect("codegen");
+    let mut o = vec![0i32; 20];
+    run(&p, "k", &mut [buf(&mut o)], &[20], &[5]);
+    for (x, v) in o.iter().enumerate() {
+        let want: i32 = (0..x as i32).map(|i| if i % 3 == 0 { i } else { -1 }).sum();
+        assert_eq!(*v, want, "f({x})");
+    }
+}

@@ -308,6 +308,6 @@ pub(crate) fn item_entry(
     b.ins().return_(&[]);
     b.seal_all_blocks();
     b.finalize(pcx.config);
-    super::fx::define(module, ctx, &f.name, id)?;
+    super::fx::define(module, pcx, ctx, &f.name, id)?;
     Ok(id)
 }

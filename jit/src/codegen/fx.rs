@@ -305,9 +305,12 @@ impl<'a, 'p> FunctionCx<'a, 'p> {
     }
 }
 
-/// Define a finished function in the module.
+/// Define a finished function in the module. Functions above the
+/// instruction budget are compiled with the single-pass register allocator
+/// (the backtracking one is superlinear on large branchy functions).
 pub(crate) fn define(
     module: &mut JITModule,
+    pcx: &ProgramCx<'_>,
     ctx: &mut Context,
     name: &str,
     id: cranelift_module::FuncId,
@@ -315,10 +318,23 @@ pub(crate) fn define(
     if std::env::var_os("CRANECL_DUMP_CLIF").is_some() {
         eprintln!("{}", ctx.func.display());
     }
+    let err = |e: &dyn std::fmt::Debug| format!("compiling '{name}': {e:?}");
+    if ctx.func.dfg.num_insts() <= pcx.regalloc_budget {
+        return module.define_function(id, ctx).map_err(|e| err(&e));
+    }
+    let isa = &*pcx.single_pass_isa;
+    let mut ctrl = cranelift_codegen::control::ControlPlane::default();
+    let code = ctx.compile(isa, &mut ctrl).map_err(|e| err(&e.inner))?;
+    let align = u64::from(code.buffer.alignment);
+    let bytes = code.code_buffer().to_vec();
+    let mach_relocs = code.buffer.relocs().to_vec();
+    let relocs: Vec<cranelift_module::ModuleReloc> = mach_relocs
+        .iter()
+        .map(|r| cranelift_module::ModuleReloc::from_mach_reloc(r, &ctx.func, id))
+        .collect();
     module
-        .define_function(id, ctx)
-        .map_err(|e| format!("compiling '{name}': {e:?}"))?;
-    Ok(())
+        .define_function_bytes(id, align, &bytes, &relocs)
+        .map_err(|e| err(&e))
 }
 
 /// Compile the body of `f` into the module as `id`.
@@ -346,7 +362,7 @@ pub(crate) fn compile_function(
     fx.emit_return(None)?;
     fx.b.seal_all_blocks();
     fx.b.finalize(pcx.config);
-    define(module, ctx, &f.name, id)
+    define(module, pcx, ctx, &f.name, id)
 }
 
 /// Decide where every local lives.

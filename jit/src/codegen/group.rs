@@ -118,6 +118,6 @@ pub(crate) fn compile_group_entry(
     fx.terminated();
     fx.b.seal_all_blocks();
     fx.b.finalize(pcx.config);
-    define(module, ctx, &f.name, id)?;
+    define(module, pcx, ctx, &f.name, id)?;
     Ok(id)
 }

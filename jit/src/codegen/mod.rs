@@ -50,6 +50,9 @@ pub struct CodegenOptions {
     pub optimize: bool,
     /// Run the Cranelift verifier on every function.
     pub verify: bool,
+    /// Functions with more Cranelift instructions than this are compiled
+    /// with the single-pass register allocator.
+    pub regalloc_budget: usize,
 }
 
 impl Default for CodegenOptions {
@@ -57,6 +60,7 @@ impl Default for CodegenOptions {
         CodegenOptions {
             optimize: true,
             verify: cfg!(debug_assertions),
+            regalloc_budget: 20_000,
         }
     }
 }
@@ -213,9 +217,15 @@ pub(crate) struct ProgramCx<'p> {
     /// Address of each program-scope variable in the arena.
     pub global_addrs: Vec<u64>,
     pub config: cranelift_codegen::isa::TargetFrontendConfig,
+    pub regalloc_budget: usize,
+    /// The same target with the single-pass register allocator.
+    pub single_pass_isa: cranelift_codegen::isa::OwnedTargetIsa,
 }
 
-fn make_module(opts: &CodegenOptions) -> Result<JITModule, String> {
+fn make_isa(
+    opts: &CodegenOptions,
+    single_pass: bool,
+) -> Result<cranelift_codegen::isa::OwnedTargetIsa, String> {
     let mut flags = settings::builder();
     let set = |f: &mut settings::Builder, k: &str, v: &str| {
         f.set(k, v)
@@ -233,11 +243,18 @@ fn make_module(opts: &CodegenOptions) -> Result<JITModule, String> {
     )?;
     set(&mut flags, "is_pic", "false")?;
     set(&mut flags, "use_colocated_libcalls", "false")?;
+    if single_pass {
+        set(&mut flags, "regalloc_algorithm", "single_pass")?;
+    }
     let isa_builder =
         cranelift_native::builder().map_err(|e| format!("no native code generator: {e}"))?;
-    let isa = isa_builder
+    isa_builder
         .finish(settings::Flags::new(flags))
-        .map_err(|e| format!("cranelift ISA: {e}"))?;
+        .map_err(|e| format!("cranelift ISA: {e}"))
+}
+
+fn make_module(opts: &CodegenOptions) -> Result<JITModule, String> {
+    let isa = make_isa(opts, false)?;
     let mut jb = JITBuilder::with_isa(isa, default_libcall_names());
     for (name, ptr) in crate::builtins::host_symbols() {
         jb.symbol(name, ptr);
@@ -322,6 +339,8 @@ pub fn compile(program: &Program, opts: &CodegenOptions) -> Result<CompiledProgr
         func_ids: Vec::new(),
         global_addrs: offs.iter().map(|o| arena.ptr as u64 + o).collect(),
         config: module.target_config(),
+        regalloc_budget: opts.regalloc_budget,
+        single_pass_isa: make_isa(opts, true)?,
     };
     let result = compile_into(&mut module, &mut pcx);
     match result {

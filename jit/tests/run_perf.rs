@@ -1,0 +1,116 @@
+//! Rough single-thread timings of generated code (ignored by default; run
+//! with `cargo test --release -p cranecl-jit --test run_perf -- --ignored --nocapture`).
+//! They print figures and check results; they assert no speed.
+
+mod run_common;
+use run_common::*;
+use std::time::Instant;
+
+#[test]
+#[ignore]
+fn triad_timing() {
+    let t0 = Instant::now();
+    let p = build(
+        "kernel void triad(global const float *a, global const float *b, global float *c, float s) {
+            size_t i = get_global_id(0);
+            c[i] = a[i] + s * b[i];
+        }",
+    );
+    let build_ms = t0.elapsed().as_secs_f64() * 1e3;
+    let n = 1 << 24;
+    let mut a = vec![1.0f32; n];
+    let mut b = vec![2.0f32; n];
+    let mut c = vec![0.0f32; n];
+    let t = Instant::now();
+    run(
+        &p,
+        "triad",
+        &mut [buf(&mut a), buf(&mut b), buf(&mut c), val(3.0f32)],
+        &[n as u64],
+        &[256],
+    );
+    let s = t.elapsed().as_secs_f64();
+    assert!(c.iter().all(|&x| x == 7.0));
+    println!(
+        "triad: build {build_ms:.2} ms, {:.2} ns/item, {:.2} GB/s",
+        s * 1e9 / n as f64,
+        (12 * n) as f64 / s / 1e9
+    );
+}
+
+#[test]
+#[ignore]
+fn mandelbrot_timing() {
+    let p = build(
+        "kernel void mandel(global uint *out, int w, int h, int maxit) {
+            int x = get_global_id(0), y = get_global_id(1);
+            float cr = -2.0f + 3.0f * x / w, ci = -1.5f + 3.0f * y / h;
+            float zr = 0.0f, zi = 0.0f; int it = 0;
+            while (it < maxit && zr * zr + zi * zi < 4.0f) {
+                float t = zr * zr - zi * zi + cr; zi = 2.0f * zr * zi + ci; zr = t; it++;
+            }
+            out[y * w + x] = it;
+        }",
+    );
+    let (w, h) = (512u64, 512u64);
+    let mut out = vec![0u32; (w * h) as usize];
+    let t = Instant::now();
+    run(
+        &p,
+        "mandel",
+        &mut [buf(&mut out), val(w as i32), val(h as i32), val(256i32)],
+        &[w, h],
+        &[16, 16],
+    );
+    let s = t.elapsed().as_secs_f64();
+    let iters: u64 = out.iter().map(|&x| x as u64).sum();
+    println!(
+        "mandelbrot 512²: {:.2} ms, {:.2} ns/iteration",
+        s * 1e3,
+        s * 1e9 / iters as f64
+    );
+}
+
+#[test]
+#[ignore]
+fn sgemm_timing() {
+    let p = build(
+        "#define TS 16
+        kernel void sgemm(global const float *A, global const float *B, global float *C, int N) {
+            local float As[TS][TS], Bs[TS][TS];
+            int lx = get_local_id(0), ly = get_local_id(1);
+            int col = get_global_id(0), row = get_global_id(1);
+            float acc = 0.0f;
+            for (int t = 0; t < N / TS; t++) {
+                As[ly][lx] = A[row * N + t * TS + lx];
+                Bs[ly][lx] = B[(t * TS + ly) * N + col];
+                barrier(CLK_LOCAL_MEM_FENCE);
+                for (int k = 0; k < TS; k++) acc += As[ly][k] * Bs[k][lx];
+                barrier(CLK_LOCAL_MEM_FENCE);
+            }
+            C[row * N + col] = acc;
+        }",
+    );
+    let n = 256usize;
+    let mut a: Vec<f32> = (0..n * n).map(|i| (i % 7) as f32).collect();
+    let mut b: Vec<f32> = (0..n * n).map(|i| (i % 5) as f32).collect();
+    let mut c = vec![0f32; n * n];
+    let t = Instant::now();
+    run(
+        &p,
+        "sgemm",
+        &mut [buf(&mut a), buf(&mut b), buf(&mut c), val(n as i32)],
+        &[n as u64, n as u64],
+        &[16, 16],
+    );
+    let s = t.elapsed().as_secs_f64();
+    for (r, col) in [(0, 0), (17, 200), (255, 3)] {
+        let want: f32 = (0..n).map(|k| a[r * n + k] * b[k * n + col]).sum();
+        assert_eq!(c[r * n + col], want);
+    }
+    println!(
+        "sgemm {n}³: {:.2} ms, {:.2} GFLOP/s",
+        s * 1e3,
+        2.0 * (n * n * n) as f64 / s / 1e9
+    );
+}
