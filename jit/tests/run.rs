@@ -513,3 +513,59 @@ fn functions_over_the_budget_use_the_single_pass_allocator_and_still_compute() {
         assert_eq!(*v, want, "f({x})");
     }
 }
+
+#[test]
+fn huge_private_arrays_are_a_fault_not_a_stack_overflow() {
+    let p = build(
+        "kernel void k(global int *o) {
+            int big[1 << 20];
+            big[get_global_id(0)] = 1;
+            barrier(CLK_GLOBAL_MEM_FENCE);
+            o[0] = big[0];
+        }",
+    );
+    assert!(p.kernels()[0].private_mem_size >= 4 << 20);
+    let mut o = vec![0i32; 1];
+    let err = try_run(&p, "k", &mut [buf(&mut o)], &[4], &[4], &[0; 3]).unwrap_err();
+    assert!(err.contains("private memory"), "{err}");
+}
+
+#[test]
+fn struct_and_vector_arguments_by_value() {
+    let p = build(
+        "typedef struct { int a; float b; char c; } P;
+        kernel void k(global float *o, P p, float4 v, int3 w, constant float *c) {
+            o[0] = p.a + p.b + p.c;
+            o[1] = v.x + v.y * 10 + v.z * 100 + v.w * 1000;
+            o[2] = w.x + w.y + w.z;
+            o[3] = c[1];
+            p.a = 0;
+            o[4] = p.a;
+        }",
+    );
+    #[repr(C)]
+    #[derive(Clone, Copy)]
+    struct P {
+        a: i32,
+        b: f32,
+        c: i8,
+    }
+    let mut o = vec![0f32; 5];
+    let mut c = vec![0.5f32, 7.25];
+    let info = &p.kernels()[0];
+    assert_eq!(info.args.len(), 5);
+    run(
+        &p,
+        "k",
+        &mut [
+            buf(&mut o),
+            val(P { a: 3, b: 0.5, c: 2 }),
+            val([1f32, 2.0, 3.0, 4.0]),
+            val([1i32, 2, 3, 0]),
+            buf(&mut c),
+        ],
+        &[1],
+        &[1],
+    );
+    assert_eq!(o, vec![5.5, 4321.0, 6.0, 7.25, 0.0]);
+}

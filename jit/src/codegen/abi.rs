@@ -171,12 +171,7 @@ pub(crate) fn kernel_info(pcx: &ProgramCx<'_>, fid: FuncId, f: &Function) -> Ker
         .collect();
     let args_size = offset.next_multiple_of(8);
     let (_, local_mem_size) = local_layout(records, f);
-    let private_mem_size = f
-        .locals
-        .iter()
-        .filter(|l| l.space == AddrSpace::Private && is_aggregate(&l.ty))
-        .map(|l| records.size_of(&l.ty).unwrap_or(0))
-        .sum();
+    let private_mem_size = walk::private_bytes(pcx.prog, fid);
     let attrs = f
         .kernel
         .as_ref()

@@ -43,6 +43,12 @@ use std::sync::Mutex;
 /// Largest work-group a kernel runs with (coroutine stacks bound it).
 pub const MAX_WORK_GROUP_SIZE: u64 = 1024;
 
+/// Private memory a kernel without barriers may use on the calling thread's
+/// stack (executor threads need a stack of at least 2 MiB).
+pub const MAX_PRIVATE_ON_THREAD_STACK: u64 = 1 << 20;
+/// Stack kept free for the frames of generated code and the runtime.
+const PRIVATE_STACK_RESERVE: u64 = 64 << 10;
+
 /// How to compile.
 #[derive(Clone, Debug)]
 pub struct CodegenOptions {
@@ -188,6 +194,21 @@ impl CompiledProgram {
         }
         if !(1..=3).contains(&ctx.work_dim) {
             return fault(format!("work_dim {} out of range", ctx.work_dim));
+        }
+        // Private memory lives on the native stack: refuse what cannot fit
+        // rather than overflow it.
+        let stack = if info.uses_barriers {
+            runtime::ITEM_STACK_SIZE as u64
+        } else {
+            MAX_PRIVATE_ON_THREAD_STACK
+        };
+        if info.private_mem_size + PRIVATE_STACK_RESERVE > stack {
+            return fault(format!(
+                "kernel '{}' needs {} bytes of private memory per work-item; at most {} are supported",
+                info.name,
+                info.private_mem_size,
+                stack - PRIVATE_STACK_RESERVE
+            ));
         }
         let group = GroupState::from_ctx(ctx);
         let items = group.items();

@@ -146,3 +146,33 @@ pub fn uses_barrier(prog: &Program, f: FuncId) -> bool {
     }
     false
 }
+
+/// Bytes of private memory a work-item of `f` may need in memory: every
+/// private array, record or address-taken variable of `f` and of every
+/// function it reaches (an over-estimate: frames are summed, not maximised).
+pub fn private_bytes(prog: &Program, f: FuncId) -> u64 {
+    let mut seen = HashSet::new();
+    let mut stack = vec![f];
+    let mut total = 0u64;
+    while let Some(id) = stack.pop() {
+        if !seen.insert(id) {
+            continue;
+        }
+        let Some(func) = prog.functions.get(id.0 as usize) else {
+            continue;
+        };
+        let addressed = address_taken_locals(func);
+        for (i, l) in func.locals.iter().enumerate() {
+            let in_memory = matches!(
+                l.ty,
+                crate::sema::types::Type::Record(_) | crate::sema::types::Type::Array(..)
+            ) || l.address_taken
+                || addressed.contains(&(i as u32));
+            if l.space == crate::sema::addrspace::AddrSpace::Private && in_memory {
+                total = total.saturating_add(prog.records.size_of(&l.ty).unwrap_or(0));
+            }
+        }
+        stack.extend(func.callees.iter().copied());
+    }
+    total
+}
