@@ -352,3 +352,21 @@ fn program_scope_initialisers_fold_with_relocations() {
     let c = p.globals[2].init.as_ref().unwrap();
     assert_eq!(c.bytes, 3.0f32.to_le_bytes());
 }
+
+#[test]
+fn missing_return_warns_only_when_control_can_fall_off() {
+    let warned = |src: &str| {
+        let out = build(src, CL12);
+        assert!(out.success, "{}", out.log);
+        out.log.contains("does not return a value")
+    };
+    assert!(warned("int f(int x) { if (x) return 1; }"));
+    assert!(!warned("int f(int x) { if (x) return 1; else return 2; }"));
+    assert!(!warned("int f(int x) { while (1) { if (x) return 1; } }"));
+    assert!(warned("int f(int x) { while (1) { if (x) break; } }"));
+    assert!(!warned(
+        "int f(int x) { switch (x) { case 1: return 1; default: return 0; } }"
+    ));
+    assert!(warned("int f(int x) { switch (x) { case 1: return 1; } }"));
+    assert!(!warned("int f(int x) { for (;;) { } }"));
+}

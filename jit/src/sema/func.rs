@@ -278,17 +278,7 @@ impl Checker<'_> {
             gotos: Vec::new(),
         });
         let body = self.block_items(&f.body, false);
-        if !sig.ret.is_void()
-            && !sig.ret.is_error()
-            && !matches!(
-                body.stmts.last(),
-                Some(hir::Stmt {
-                    kind: hir::StmtKind::Return(_),
-                    ..
-                })
-            )
-            && name != "main"
-        {
+        if !sig.ret.is_void() && !sig.ret.is_error() && super::stmt::block_may_complete(&body) {
             let end = Span::new(
                 f.body.span.file,
                 f.body.span.hi.saturating_sub(1),

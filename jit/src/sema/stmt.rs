@@ -274,3 +274,52 @@ impl Checker<'_> {
         }
     }
 }
+
+/// Whether control may reach the end of a block (C99 6.9.1p12: falling off
+/// a non-void function). Conservative where C is: loops with a constant true
+/// condition and no `break` do not complete; `goto` does not.
+pub fn block_may_complete(b: &Block) -> bool {
+    b.stmts.iter().all(may_complete)
+}
+
+fn may_complete(s: &hir::Stmt) -> bool {
+    match &s.kind {
+        StmtKind::Return(_) | StmtKind::Goto(_) => false,
+        StmtKind::Block(b) => block_may_complete(b),
+        StmtKind::If(_, t, Some(e)) => may_complete(t) || may_complete(e),
+        StmtKind::While(c, body) => !is_true(c) || has_break(body),
+        StmtKind::For(_, c, _, body) => c.as_ref().is_some_and(|c| !is_true(c)) || has_break(body),
+        StmtKind::DoWhile(body, c) => (may_complete(body) && !is_true(c)) || has_break(body),
+        StmtKind::Label(_, s) | StmtKind::Case(_, s) | StmtKind::Default(s) => may_complete(s),
+        StmtKind::Switch(_, body) => !has_default(body) || may_complete(body) || has_break(body),
+        _ => true,
+    }
+}
+
+fn has_default(s: &hir::Stmt) -> bool {
+    match &s.kind {
+        StmtKind::Default(_) => true,
+        StmtKind::Block(b) => b.stmts.iter().any(has_default),
+        StmtKind::Case(_, s) | StmtKind::Label(_, s) => has_default(s),
+        _ => false,
+    }
+}
+
+fn is_true(e: &hir::Expr) -> bool {
+    match &e.kind {
+        hir::ExprKind::IntConst(v) => *v != 0,
+        hir::ExprKind::Cast(_, inner) => is_true(inner),
+        _ => false,
+    }
+}
+
+/// A `break` that leaves this loop (not one inside a nested loop or switch).
+fn has_break(s: &hir::Stmt) -> bool {
+    match &s.kind {
+        StmtKind::Break => true,
+        StmtKind::Block(b) => b.stmts.iter().any(has_break),
+        StmtKind::If(_, t, e) => has_break(t) || e.as_ref().is_some_and(|e| has_break(e)),
+        StmtKind::Label(_, s) | StmtKind::Case(_, s) | StmtKind::Default(s) => has_break(s),
+        _ => false,
+    }
+}
