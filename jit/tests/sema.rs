@@ -370,3 +370,40 @@ fn missing_return_warns_only_when_control_can_fall_off() {
     assert!(warned("int f(int x) { switch (x) { case 1: return 1; } }"));
     assert!(!warned("int f(int x) { for (;;) { } }"));
 }
+
+/// The 3.0 optional features are read from `features.rs`; turning them on
+/// (here by hand, as a device advertising them would) lifts the errors.
+#[test]
+fn cl30_features_enable_generic_and_program_scope_globals() {
+    use cranecl_jit::diag::Diagnostics;
+    use cranecl_jit::options::ClStd;
+    use cranecl_jit::parse::{parse_with, ParseOptions};
+    use cranecl_jit::preprocess::{preprocess, PreprocessOptions};
+    use cranecl_jit::sema::{check, SemaOptions};
+    use cranecl_jit::source::SourceMap;
+
+    let src = "int counter;\nvoid bump(int *p) { *p += 1; }\n\
+               kernel void k(local int *l) { bump(&counter); bump(l); }\n";
+    let run = |opts: &SemaOptions| {
+        let mut sm = SourceMap::new();
+        let main = sm.add("t.cl", src);
+        let mut diags = Diagnostics::new();
+        let pp = PreprocessOptions {
+            cl_std: ClStd::Cl30,
+            ..Default::default()
+        };
+        let toks = preprocess(&mut sm, main, &pp, &mut diags);
+        let tu = parse_with(&toks, ParseOptions { opencl_c_version: 300 }, &mut diags);
+        check(&tu, opts, &mut diags);
+        (diags.has_errors(), diags.render(&sm))
+    };
+    let plain = SemaOptions::for_std(ClStd::Cl30);
+    let (failed, log) = run(&plain);
+    assert!(failed, "3.0 without the features must reject:\n{log}");
+    assert!(log.contains("__opencl_c_program_scope_global_variables"), "{log}");
+    let mut with = plain.clone();
+    with.generic_address_space = true;
+    with.program_scope_globals = true;
+    let (failed, log) = run(&with);
+    assert!(!failed, "3.0 with the features must accept:\n{log}");
+}
