@@ -393,17 +393,68 @@ fn cl30_features_enable_generic_and_program_scope_globals() {
             ..Default::default()
         };
         let toks = preprocess(&mut sm, main, &pp, &mut diags);
-        let tu = parse_with(&toks, ParseOptions { opencl_c_version: 300 }, &mut diags);
+        let tu = parse_with(
+            &toks,
+            ParseOptions {
+                opencl_c_version: 300,
+            },
+            &mut diags,
+        );
         check(&tu, opts, &mut diags);
         (diags.has_errors(), diags.render(&sm))
     };
     let plain = SemaOptions::for_std(ClStd::Cl30);
     let (failed, log) = run(&plain);
     assert!(failed, "3.0 without the features must reject:\n{log}");
-    assert!(log.contains("__opencl_c_program_scope_global_variables"), "{log}");
+    assert!(
+        log.contains("__opencl_c_program_scope_global_variables"),
+        "{log}"
+    );
     let mut with = plain.clone();
     with.generic_address_space = true;
     with.program_scope_globals = true;
     let (failed, log) = run(&with);
     assert!(!failed, "3.0 with the features must accept:\n{log}");
+}
+
+/// `p -= n` reaches codegen as `p += -n` (the count negated once).
+#[test]
+fn pointer_compound_subtraction_is_an_add_of_the_negated_count() {
+    use cranecl_jit::sema::hir::{BinOp, ExprKind, StmtKind, UnOp};
+    let out = build("kernel void k(global int *p) { p -= 2; }", CL12);
+    assert!(out.success, "{}", out.log);
+    let p = out.program.unwrap();
+    let (_, k) = p.kernels().next().unwrap();
+    let body = k.body.as_ref().unwrap();
+    let StmtKind::Expr(e) = &body.stmts[0].kind else {
+        panic!("an expression statement")
+    };
+    let ExprKind::Assign { op, rhs, .. } = &e.kind else {
+        panic!("an assignment: {e:?}")
+    };
+    assert_eq!(*op, Some(BinOp::Add));
+    assert!(matches!(rhs.kind, ExprKind::Unary(UnOp::Neg, _)), "{rhs:?}");
+}
+
+/// `case` values are converted to the promoted type of the condition.
+#[test]
+fn case_values_take_the_switch_type() {
+    use cranecl_jit::sema::hir::StmtKind;
+    let out = build(
+        "kernel void k(global uint *o) { switch (o[0]) { case -1: o[1] = 1; } }",
+        CL12,
+    );
+    assert!(out.success, "{}", out.log);
+    let p = out.program.unwrap();
+    let (_, k) = p.kernels().next().unwrap();
+    let StmtKind::Switch(_, body) = &k.body.as_ref().unwrap().stmts[0].kind else {
+        panic!()
+    };
+    let StmtKind::Block(b) = &body.kind else {
+        panic!("{body:?}")
+    };
+    let StmtKind::Case(v, _) = &b.stmts[0].kind else {
+        panic!("{b:?}")
+    };
+    assert_eq!(*v, 0xffff_ffff);
 }

@@ -215,6 +215,8 @@ impl Checker<'_> {
                 );
             }
             let (space, type_quals) = match &ty {
+                // Image arguments are global memory objects (spec 6.13.14).
+                Type::Image(..) => (AddrSpace::Global, p.qt.quals),
                 Type::Pointer(pt) => (
                     pt.space,
                     Quals {
@@ -274,6 +276,7 @@ impl Checker<'_> {
             loop_depth: 0,
             switch_depth: 0,
             cases: Vec::new(),
+            switch_types: Vec::new(),
             labels: HashMap::new(),
             gotos: Vec::new(),
         });

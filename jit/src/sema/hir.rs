@@ -303,7 +303,9 @@ pub enum ExprKind {
     /// Pointer comparison (`<`, `==`, ...); both sides same pointer type.
     PtrCmp(BinOp, Box<Expr>, Box<Expr>),
     /// `a = b`, or `a op= b` with the operation done in `op_ty` (the usual
-    /// arithmetic conversions' type) and converted back to `a`'s type.
+    /// arithmetic conversions' type) and converted back to `a`'s type. For a
+    /// pointer `a`, `op` is `Add` and `rhs` the element count as a `long`
+    /// (negated for `-=`).
     Assign {
         op: Option<BinOp>,
         op_ty: Type,

@@ -150,6 +150,8 @@ pub(crate) struct FnCtx {
     pub switch_depth: u32,
     /// The `case` values of each enclosing `switch`, innermost last.
     pub cases: Vec<Vec<(i128, Span)>>,
+    /// The promoted type of each enclosing `switch`'s condition.
+    pub switch_types: Vec<types::Scalar>,
     pub labels: HashMap<String, Span>,
     pub gotos: Vec<(String, Span)>,
 }

@@ -298,9 +298,14 @@ impl Checker<'_> {
                 if res.ty.is_error() {
                     return res;
                 }
+                let mut bop = Self::binop(op);
                 let (op_ty, rhs) = match res.kind {
                     ExprKind::Binary(_, _, r) => (res.ty.clone(), *r),
-                    ExprKind::PtrAdd(_, i) => (ty.clone(), *i),
+                    // p -= n is p += (-n): the count is already negated.
+                    ExprKind::PtrAdd(_, i) => {
+                        bop = BinOp::Add;
+                        (ty.clone(), *i)
+                    }
                     _ => {
                         self.error(span, "invalid compound assignment");
                         return Expr::error(span);
@@ -320,7 +325,7 @@ impl Checker<'_> {
                 }
                 Expr::rvalue(
                     ExprKind::Assign {
-                        op: Some(Self::binop(op)),
+                        op: Some(bop),
                         op_ty,
                         lhs: Box::new(l),
                         rhs: Box::new(rhs),

@@ -5,7 +5,7 @@
 
 use super::conv::{promote, Ctx};
 use super::hir::{self, Block, StmtKind};
-use super::types::Type;
+use super::types::{Scalar, Type};
 use super::Checker;
 use crate::parse::ast;
 use crate::source::Span;
@@ -152,12 +152,14 @@ impl Checker<'_> {
                 if let Some(fx) = self.fx.as_mut() {
                     fx.switch_depth += 1;
                     fx.cases.push(Vec::new());
+                    fx.switch_types.push(c.ty.elem().unwrap_or(Scalar::Int));
                     fx.loop_depth += 1000; // `break` is allowed; `continue` checked below
                 }
                 let b = self.sub(body);
                 if let Some(fx) = self.fx.as_mut() {
                     fx.switch_depth -= 1;
                     fx.cases.pop();
+                    fx.switch_types.pop();
                     fx.loop_depth -= 1000;
                 }
                 stmt(StmtKind::Switch(c, b), span)
@@ -170,7 +172,11 @@ impl Checker<'_> {
                 }
                 let x = self.value(value);
                 let v = match self.const_int(&x) {
-                    Some(v) => v,
+                    // The value converted to the controlling expression's type (C99 6.8.4.2p5).
+                    Some(v) => match self.fx.as_ref().and_then(|f| f.switch_types.last()) {
+                        Some(s) => super::consteval::wrap(v, *s),
+                        None => v,
+                    },
                     None => {
                         if !x.ty.is_error() {
                             self.error(
