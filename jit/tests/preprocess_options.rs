@@ -78,9 +78,12 @@ fn cl_std_values() {
     reject("-cl-std", "-cl-std");
 }
 
+/// A flag and how to read its field.
+type FlagCase = (&'static str, fn(&BuildOptions) -> bool);
+
 #[test]
 fn every_flag_sets_its_field() {
-    let cases: &[(&str, fn(&BuildOptions) -> bool)] = &[
+    let cases: &[FlagCase] = &[
         ("-w", |o| o.no_warnings),
         ("-Werror", |o| o.werror),
         ("-cl-opt-disable", |o| o.opt_disable),

@@ -23,7 +23,47 @@ use crate::diag::Diagnostics;
 use crate::source::Span;
 use crate::token::{Punct, Token, TokenKind};
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::rc::Rc;
+
+/// A `HashMap` with a fast, non-cryptographic hash (the keys are the
+/// program's own identifiers; nothing here needs DoS resistance).
+pub(super) type FastMap<K, V> = HashMap<K, V, BuildHasherDefault<FastHasher>>;
+
+/// The multiply-rotate hash rustc uses (FxHash).
+#[derive(Default)]
+pub(super) struct FastHasher(u64);
+
+impl Hasher for FastHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            self.add(u64::from_le_bytes(word));
+        }
+    }
+    fn write_u8(&mut self, i: u8) {
+        self.add(u64::from(i));
+    }
+    fn write_u32(&mut self, i: u32) {
+        self.add(u64::from(i));
+    }
+    fn write_u64(&mut self, i: u64) {
+        self.add(i);
+    }
+    fn write_usize(&mut self, i: usize) {
+        self.add(i as u64);
+    }
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+impl FastHasher {
+    fn add(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
 
 /// A set of macro ids, interned: equal sets have equal handles.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -36,19 +76,21 @@ impl HideSet {
 /// The interning table of hidesets, with memoised set operations.
 pub(super) struct HideSets {
     sets: Vec<Rc<[u32]>>,
-    index: HashMap<Rc<[u32]>, u32>,
-    unions: HashMap<(u32, u32), HideSet>,
+    index: FastMap<Rc<[u32]>, u32>,
+    unions: FastMap<(u32, u32), HideSet>,
+    adds: FastMap<(u32, u32), HideSet>,
 }
 
 impl HideSets {
     pub(super) fn new() -> HideSets {
         let empty: Rc<[u32]> = Rc::from(Vec::new());
-        let mut index = HashMap::new();
+        let mut index = FastMap::default();
         index.insert(empty.clone(), 0);
         HideSets {
             sets: vec![empty],
             index,
-            unions: HashMap::new(),
+            unions: FastMap::default(),
+            adds: FastMap::default(),
         }
     }
 
@@ -72,8 +114,13 @@ impl HideSets {
     }
 
     pub(super) fn add(&mut self, hs: HideSet, id: u32) -> HideSet {
+        if let Some(&r) = self.adds.get(&(hs.0, id)) {
+            return r;
+        }
         let single = self.intern(vec![id]);
-        self.union(hs, single)
+        let r = self.union(hs, single);
+        self.adds.insert((hs.0, id), r);
+        r
     }
 
     pub(super) fn union(&mut self, a: HideSet, b: HideSet) -> HideSet {
@@ -95,8 +142,11 @@ impl HideSets {
     }
 
     pub(super) fn intersect(&mut self, a: HideSet, b: HideSet) -> HideSet {
-        if a == b {
+        if a == b || a == HideSet::EMPTY {
             return a;
+        }
+        if b == HideSet::EMPTY {
+            return b;
         }
         let sb = self.get(b);
         let ids: Vec<u32> = self

@@ -42,7 +42,7 @@ use crate::source::{FileId, SourceMap, Span};
 use crate::token::{Punct, Token, TokenKind};
 use directives::Cond;
 use lexer::Lexer;
-use macros::{HideSet, HideSets, Macro};
+use macros::{FastMap, HideSet, HideSets, Macro};
 use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
 use std::rc::Rc;
@@ -67,7 +67,7 @@ pub const MAX_INCLUDE_DEPTH: usize = 200;
 /// Macro invocations may nest this deep inside macro arguments.
 pub const MAX_EXPANSION_DEPTH: u32 = 200;
 /// At most this many tokens may come out of macro expansion in one build.
-pub const MAX_EXPANDED_TOKENS: u64 = 4_000_000;
+pub const MAX_EXPANDED_TOKENS: u64 = 2_000_000;
 
 /// Lexes one file without running directives; the last token is `Eof`.
 pub fn lex(sm: &SourceMap, file: FileId, diags: &mut Diagnostics) -> Vec<Token> {
@@ -161,9 +161,9 @@ struct Preprocessor<'a> {
     sm: &'a mut SourceMap,
     diags: &'a mut Diagnostics,
     opts: &'a PreprocessOptions,
-    macros: HashMap<String, Rc<Macro>>,
+    macros: FastMap<String, Rc<Macro>>,
     /// Macro name → small id, for hidesets.
-    macro_ids: HashMap<String, u32>,
+    macro_ids: FastMap<String, u32>,
     hidesets: HideSets,
     files: Vec<FileState>,
     /// Tokens to read before the file's (top = next).
@@ -188,8 +188,8 @@ impl<'a> Preprocessor<'a> {
             sm,
             diags,
             opts,
-            macros: HashMap::new(),
-            macro_ids: HashMap::new(),
+            macros: FastMap::default(),
+            macro_ids: FastMap::default(),
             hidesets: HideSets::new(),
             files: Vec::new(),
             pending: Vec::new(),
