@@ -547,7 +547,13 @@ impl Checker<'_> {
         self.scopes.insert(name, sym, span);
     }
 
-    fn add_local(&mut self, name: &str, span: Span, qt: &QualType, space: AddrSpace) -> LocalId {
+    pub(super) fn add_local(
+        &mut self,
+        name: &str,
+        span: Span,
+        qt: &QualType,
+        space: AddrSpace,
+    ) -> LocalId {
         let Some(fx) = self.fx.as_mut() else {
             return LocalId(0);
         };

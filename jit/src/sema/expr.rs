@@ -48,10 +48,8 @@ impl Checker<'_> {
             }
             ast::ExprKind::Cast { ty, expr } => self.cast_expr(ty, expr, span),
             ast::ExprKind::VectorLiteral { ty, elems } => self.vector_literal(ty, elems, span),
-            ast::ExprKind::CompoundLiteral { .. } => {
-                self.error(span, "compound literals are not supported");
-                Expr::error(span)
-            }
+            // (struct S){ .x = 1 }
+            ast::ExprKind::CompoundLiteral { ty, init } => self.compound_literal(ty, init, span),
             // sizeof x
             ast::ExprKind::SizeofExpr(x) => {
                 let x = self.expr(x);

@@ -17,6 +17,7 @@
 pub mod addrspace;
 pub mod builtins;
 mod call;
+mod compound;
 mod consteval;
 mod conv;
 mod decl;
