@@ -748,6 +748,15 @@ kernel void k(read_only image2d_t img, __write_only image3d_t out, sampler_t s,
 }
 
 #[test]
+fn implicit_int_function_at_file_scope() {
+    // clang accepts C89's implicit int here; sema warns about it.
+    let tu = ok("inc(int *p) { *p += 1; return *p; }");
+    let f = functions(&tu)[0];
+    assert_eq!(f.name(), "inc");
+    assert!(f.specs.type_specs.is_empty());
+}
+
+#[test]
 fn static_assert_and_spans() {
     let src = "_Static_assert(sizeof(int) == 4, \"int\" \" size\");\nkernel void k(global int *p) {\n    p[0] = 1 + 2;\n}\n";
     let p = run(src);

@@ -832,11 +832,15 @@ impl<'a> Parser<'a> {
             return Ok(Some(ExternalDecl::StaticAssert(self.static_assert()?)));
         }
         let start = self.loc();
-        let unknown_type = self
+        let unknown = self
             .ident()
-            .is_some_and(|s| !self.is_keyword(s) && self.lookup(s).is_none())
-            && (self.unknown_type_then_ident() || self.is_at(1, Punct::Star));
-        if !self.starts_declaration() && !unknown_type {
+            .is_some_and(|s| !self.is_keyword(s) && self.lookup(s).is_none());
+        let unknown_type =
+            unknown && (self.unknown_type_then_ident() || self.is_at(1, Punct::Star));
+        // `f(int x) { ... }`: C89's implicit `int` (clang accepts it; sema
+        // warns about the missing type specifier).
+        let implicit_int = unknown && self.is_at(1, Punct::LParen);
+        if !self.starts_declaration() && !unknown_type && !implicit_int {
             self.error(start, "expected identifier or '('");
             return Err(Fail);
         }
