@@ -114,3 +114,57 @@ fn sgemm_timing() {
         2.0 * (n * n * n) as f64 / s / 1e9
     );
 }
+
+#[test]
+#[ignore]
+fn sgemm_naive_timing() {
+    let p = build(
+        "kernel void sgemm(global const float *A, global const float *B, global float *C, int N) {
+            int col = get_global_id(0), row = get_global_id(1);
+            float acc = 0.0f;
+            for (int k = 0; k < N; k++) acc += A[row * N + k] * B[k * N + col];
+            C[row * N + col] = acc;
+        }",
+    );
+    let n = 256usize;
+    let mut a: Vec<f32> = (0..n * n).map(|i| (i % 7) as f32).collect();
+    let mut b: Vec<f32> = (0..n * n).map(|i| (i % 5) as f32).collect();
+    let mut c = vec![0f32; n * n];
+    let t = Instant::now();
+    run(
+        &p,
+        "sgemm",
+        &mut [buf(&mut a), buf(&mut b), buf(&mut c), val(n as i32)],
+        &[n as u64, n as u64],
+        &[16, 16],
+    );
+    let s = t.elapsed().as_secs_f64();
+    println!(
+        "sgemm naive {n}³: {:.2} ms, {:.2} GFLOP/s",
+        s * 1e3,
+        2.0 * (n * n * n) as f64 / s / 1e9
+    );
+}
+
+#[test]
+#[ignore]
+fn barrier_cost() {
+    let p = build(
+        "kernel void b(global int *o) {
+            int x = get_local_id(0);
+            for (int i = 0; i < 100; i++) { x += i; barrier(CLK_LOCAL_MEM_FENCE); }
+            o[get_global_id(0)] = x;
+        }",
+    );
+    for size in [16u64, 64, 256, 1024] {
+        let groups = 16384 / size;
+        let mut o = vec![0i32; (groups * size) as usize];
+        let t = Instant::now();
+        run(&p, "b", &mut [buf(&mut o)], &[groups * size], &[size]);
+        let s = t.elapsed().as_secs_f64();
+        println!(
+            "barrier, groups of {size}: {:.2} ns per work-item per barrier",
+            s * 1e9 / (groups * size * 100) as f64
+        );
+    }
+}

@@ -161,6 +161,27 @@ pub unsafe extern "C" fn cranecl_memset(dst: *mut u8, val: u32, n: u64) {
     unsafe { std::ptr::write_bytes(dst, val as u8, n as usize) }
 }
 
+/// A pooled stack whose top is moved down by a few cache lines, different
+/// for neighbouring work-items, so that the hot tops of many coroutine stacks
+/// (all 256 KiB-aligned) do not fall into the same cache sets.
+struct ItemStack {
+    inner: DefaultStack,
+    offset: usize,
+}
+
+// SAFETY: the base stays inside the inner stack (offset < 4 KiB, far less
+// than its size), 16-byte aligned; the limit and guard page are the inner
+// stack's.
+unsafe impl Stack for ItemStack {
+    fn base(&self) -> corosensei::stack::StackPointer {
+        let b = self.inner.base().get() - self.offset;
+        corosensei::stack::StackPointer::new(b).unwrap_or(self.inner.base())
+    }
+    fn limit(&self) -> corosensei::stack::StackPointer {
+        self.inner.limit()
+    }
+}
+
 thread_local! {
     static STACKS: RefCell<Vec<DefaultStack>> = const { RefCell::new(Vec::new()) };
 }
@@ -211,7 +232,7 @@ pub unsafe fn run_coroutines(
     let n = group.items() as usize;
     // Boxed so that the addresses handed to the coroutines never move.
     let mut items: Box<[ItemState]> = (0..n).map(|_| ItemState::new(group)).collect();
-    let mut coros: Vec<Coroutine<(), (), (), DefaultStack>> = Vec::with_capacity(n);
+    let mut coros: Vec<Coroutine<(), (), (), ItemStack>> = Vec::with_capacity(n);
     let [lx, ly, _] = [
         group.local_size[0],
         group.local_size[1],
@@ -222,7 +243,10 @@ pub unsafe fn run_coroutines(
         let i = i as u64;
         item.local_id = [i % lx, (i / lx) % ly, i / (lx * ly), 0];
         let stack = match take_stack() {
-            Ok(s) => s,
+            Ok(s) => ItemStack {
+                inner: s,
+                offset: (i as usize % 61) * 64,
+            },
             Err(e) => {
                 fault = Some(e);
                 break;
@@ -251,15 +275,18 @@ pub unsafe fn run_coroutines(
         drop(coros);
         return Err(f);
     }
-    let mut live: Vec<usize> = (0..coros.len()).collect();
-    while !live.is_empty() {
-        live.retain(|&i| match coros[i].resume(()) {
-            CoroutineResult::Yield(()) => true,
-            CoroutineResult::Return(()) => false,
-        });
+    // Rounds: resume every unfinished item once, until none is left.
+    let mut live = coros.len();
+    while live > 0 {
+        live = 0;
+        for c in coros.iter_mut().filter(|c| !c.done()) {
+            if let CoroutineResult::Yield(()) = c.resume(()) {
+                live += 1;
+            }
+        }
     }
     for c in coros {
-        give_stack(c.into_stack());
+        give_stack(c.into_stack().inner);
     }
     drop(items);
     Ok(())
