@@ -609,3 +609,94 @@ pub fn lex_text(text: Rc<str>, file: FileId, diags: &mut Diagnostics) -> Vec<Tok
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lex_str(s: &str) -> (Vec<Token>, Diagnostics) {
+        let mut d = Diagnostics::new();
+        let toks = lex_text(Rc::from(s), FileId(0), &mut d);
+        (toks, d)
+    }
+
+    #[test]
+    fn spans_cover_the_token_text() {
+        let (toks, d) = lex_str("ab  +=\n 0x1F");
+        assert!(d.items.is_empty());
+        let spans: Vec<(u32, u32)> = toks.iter().map(|t| (t.span.lo, t.span.hi)).collect();
+        assert_eq!(spans, [(0, 2), (4, 6), (8, 12), (12, 12)]);
+    }
+
+    #[test]
+    fn line_start_and_leading_space() {
+        let (toks, _) = lex_str("a b\n  c/**/d\n/* x\n */ e");
+        let flags: Vec<(bool, bool)> = toks
+            .iter()
+            .map(|t| (t.at_line_start, t.leading_space))
+            .collect();
+        // a: first in file; b: after a space; c: first on its line; d: after a
+        // comment; e: after a comment that began its line.
+        assert_eq!(
+            flags[..5],
+            [
+                (true, true),
+                (false, true),
+                (true, true),
+                (false, true),
+                (true, true)
+            ]
+        );
+    }
+
+    #[test]
+    fn splices_join_everything() {
+        let (toks, d) = lex_str("id\\\nent \"st\\\nr\" 1\\\n2 +\\\r\n=");
+        assert!(d.items.is_empty());
+        let kinds: Vec<TokenKind> = toks.into_iter().map(|t| t.kind).collect();
+        assert_eq!(
+            kinds,
+            [
+                TokenKind::Ident("ident".into()),
+                TokenKind::Str("str".into()),
+                TokenKind::Number("12".into()),
+                TokenKind::Punct(Punct::PlusEq),
+                TokenKind::Eof,
+            ]
+        );
+    }
+
+    #[test]
+    fn header_names_and_rest_of_line() {
+        let mut d = Diagnostics::new();
+        let mut lx = Lexer::new(
+            Rc::from("  <a/b.h> x\n\"q.h\"\n  text more   'st  r' // c\nz"),
+            FileId(0),
+        );
+        let h = lx
+            .header_name(&mut d)
+            .map(|h| (h.name, h.angled, h.span.lo));
+        assert_eq!(h, Some(("a/b.h".to_string(), true, 2)));
+        assert_eq!(lx.next_token(&mut d).kind, TokenKind::Ident("x".into()));
+        let h = lx.header_name(&mut d).map(|h| (h.name, h.angled));
+        assert_eq!(h, None, "a header name does not cross a newline");
+        lx.next_token(&mut d);
+        let (text, _) = lx.rest_of_line(&mut d);
+        assert_eq!(text, "");
+        let t = lx.next_token(&mut d);
+        assert_eq!(t.kind, TokenKind::Ident("text".into()));
+        let (text, _) = lx.rest_of_line(&mut d);
+        assert_eq!(text, "more 'st  r'");
+        assert!(d.items.is_empty());
+    }
+
+    #[test]
+    fn quiet_mode_reports_no_literal_errors() {
+        let mut d = Diagnostics::new();
+        let mut lx = Lexer::new(Rc::from("it's @ fine\n/* but this is not"), FileId(0));
+        lx.quiet = true;
+        while lx.next_token(&mut d).kind != TokenKind::Eof {}
+        let msgs: Vec<&str> = d.items.iter().map(|x| x.message.as_str()).collect();
+        assert_eq!(msgs, ["unterminated /* comment"]);
+    }
+}
