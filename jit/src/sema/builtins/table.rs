@@ -400,6 +400,16 @@ pub const SYNC: &[Entry] = &[
     ),
     gated(
         e(
+            &["get_enqueued_local_size"],
+            F::WorkItem,
+            ONE,
+            SizeT,
+            &[X(Scalar::UInt)],
+        ),
+        Gate::Cl20,
+    ),
+    gated(
+        e(
             &["work_group_barrier"],
             F::Sync,
             ONE,
@@ -438,7 +448,6 @@ pub const WORK_ITEM: &[Entry] = &[
             "get_global_size",
             "get_global_id",
             "get_local_size",
-            "get_enqueued_local_size",
             "get_local_id",
             "get_num_groups",
             "get_group_id",
