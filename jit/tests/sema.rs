@@ -458,3 +458,24 @@ fn case_values_take_the_switch_type() {
     };
     assert_eq!(*v, 0xffff_ffff);
 }
+
+#[test]
+fn half_values_need_fp16_but_half_pointers_do_not() {
+    ok(
+        "kernel void k(global half *h, global float *f) {\n\
+           f[0] = vload_half(0, h);\n  vstore_half(f[1], 1, h);\n  f[2] = sizeof(half);\n}",
+        CL12,
+    );
+    err(
+        "kernel void k(global half *h, global float *f) {\n  f[0] = h[0];\n}",
+        CL12,
+        2,
+        "cl_khr_fp16",
+    );
+    err(
+        "kernel void k(global half *h) {\n  half x;\n}",
+        CL12,
+        2,
+        "half",
+    );
+}

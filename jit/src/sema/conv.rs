@@ -102,6 +102,15 @@ impl Checker<'_> {
             }
             Type::Function(_) => e,
             t => {
+                // Without cl_khr_fp16 a half is only moved by vload_half/vstore_half.
+                if t.elem() == Some(Scalar::Half) && !self.opts.fp16 {
+                    let msg = format!(
+                        "loading directly from pointer to type {} requires cl_khr_fp16. Use vector data load builtin functions instead",
+                        self.ty_str(t)
+                    );
+                    self.error(e.span, msg);
+                    return Expr::error(e.span);
+                }
                 let t = t.clone();
                 cast(e, CastKind::LvalueToRvalue, t)
             }

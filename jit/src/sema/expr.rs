@@ -480,6 +480,10 @@ impl Checker<'_> {
         if x.ty.is_error() {
             return false;
         }
+        if x.ty.elem() == Some(Scalar::Half) && !self.opts.fp16 {
+            self.error(span, "assigning directly to pointer to type 'half' requires cl_khr_fp16. Use vector data store builtin functions instead");
+            return false;
+        }
         if !x.is_lvalue() {
             self.error(span, "expression is not assignable");
             return false;
