@@ -221,6 +221,11 @@ pub fn resolve_entries(
                 if en.dom.widths & (1 << wi) == 0 {
                     continue;
                 }
+                // Only the shown candidates need other arities or widths.
+                let fits = en.params.len() == args.len() && width_fits(&en, w, args);
+                if !fits && shown.len() >= 4 {
+                    continue;
+                }
                 let Some(sig) = instantiate(&en, elem, w, args, env) else {
                     continue;
                 };
@@ -252,6 +257,15 @@ pub fn resolve_entries(
         return Resolution::NotBuiltin;
     }
     pick_best(cands, shown)
+}
+
+/// A vector argument only matches a gentype-shaped parameter of its own
+/// width (vectors never convert to other widths), so other widths are skipped.
+fn width_fits(en: &Entry, w: u8, args: &[Type]) -> bool {
+    en.params.iter().zip(args).all(|(p, a)| match (p, a) {
+        (T::G | T::U | T::I | T::N | T::W | T::FN | T::DN, Type::Vector(_, n)) => *n == w,
+        _ => true,
+    })
 }
 
 /// The candidate at least as good as every other for each argument.
