@@ -497,6 +497,9 @@ fn line_directive_and_builtin_macros() {
     check("#define L __LINE__\n\nL", "3");
     // __LINE__ written in a macro argument is the line the user wrote it on.
     check("#define pair(a, b) a b\npair(__LINE__,\n__LINE__)", "2 3");
+    // In a macro body it is the line where the invocation ends (as GCC and clang).
+    check("#define ML(a, b) a __LINE__\nML(1\n,\n)", "1 4");
+    check("#define ML(a, b) a __LINE__\nML(__LINE__,\n)", "2 3");
     check_error(
         "#line x\n",
         "#line directive requires a simple digit sequence",

@@ -603,7 +603,12 @@ impl Preprocessor<'_> {
     fn builtin_token(&mut self, b: Builtin, t: &Token) -> Token {
         let loc = t.loc();
         let kind = match b {
-            Builtin::Line => TokenKind::Number(self.presumed_line(loc).to_string()),
+            // In a macro body: the line where the invocation ends (its `)`),
+            // as GCC and clang do.
+            Builtin::Line => {
+                let end = Span::new(loc.file, loc.hi.saturating_sub(1).max(loc.lo), loc.hi);
+                TokenKind::Number(self.presumed_line(end).to_string())
+            }
             Builtin::File => TokenKind::Str(self.presumed_file(loc)),
             Builtin::Counter => {
                 self.counter += 1;
