@@ -182,15 +182,10 @@ pub fn resolve(name: &str, args: &[Type], env: &BuiltinEnv) -> Resolution {
     if let Some(r) = named::resolve_named(name, args, env) {
         return r;
     }
-    let entries: Vec<&Entry> = table::TABLES
-        .iter()
-        .flat_map(|t| t.iter())
-        .filter(|e| e.names.contains(&name))
-        .collect();
-    if entries.is_empty() {
+    let Some(entries) = index().get(name) else {
         return Resolution::NotBuiltin;
-    }
-    resolve_entries(name, entries.into_iter().copied(), args, env)
+    };
+    resolve_entries(name, entries.iter().map(|e| **e), args, env)
 }
 
 /// Resolve among the overloads a set of entries expands to.
@@ -201,7 +196,9 @@ pub fn resolve_entries(
     env: &BuiltinEnv,
 ) -> Resolution {
     let mut cands: Vec<(Vec<Rank>, BuiltinFn)> = Vec::new();
-    let mut shown: Vec<String> = Vec::new();
+    // The first few overloads, for the notes of a failed call (formatted
+    // only when the call fails).
+    let mut shown: Vec<BuiltinFn> = Vec::new();
     let mut any_gate_ok = false;
     for en in entries {
         if !env.gate_ok(en.gate) {
@@ -237,7 +234,7 @@ pub fn resolve_entries(
                     variadic: false,
                 };
                 if shown.len() < 4 {
-                    shown.push(signature(&f));
+                    shown.push(f.clone());
                 }
                 if f.params.len() != args.len() || cands.iter().any(|(_, c)| c.params == f.params) {
                     continue;
@@ -256,7 +253,27 @@ pub fn resolve_entries(
     if !any_gate_ok {
         return Resolution::NotBuiltin;
     }
-    pick_best(cands, shown)
+    if cands.is_empty() {
+        return Resolution::NoMatch(shown.iter().map(signature).collect());
+    }
+    pick_best(cands, Vec::new())
+}
+
+/// The table entries by name, built once.
+fn index() -> &'static std::collections::HashMap<&'static str, Vec<&'static Entry>> {
+    static INDEX: std::sync::OnceLock<
+        std::collections::HashMap<&'static str, Vec<&'static Entry>>,
+    > = std::sync::OnceLock::new();
+    INDEX.get_or_init(|| {
+        let mut m: std::collections::HashMap<&'static str, Vec<&'static Entry>> =
+            std::collections::HashMap::new();
+        for e in table::TABLES.iter().flat_map(|t| t.iter()) {
+            for n in e.names {
+                m.entry(*n).or_default().push(e);
+            }
+        }
+        m
+    })
 }
 
 /// A vector argument only matches a gentype-shaped parameter of its own
