@@ -93,6 +93,7 @@ fn casts_vector_literals_and_compound_literals() {
         ("_Alignof(double)", "(alignof-type double)"),
         ("(int (*)(int))p", "(cast int (*)(int) p)"),
         ("(size_t)a * 4", "(* (cast size_t a) 4)"),
+        ("(__attribute__((packed)) float4)(a)", "(vec float4 a)"),
     ];
     let prelude = format!("{DECLS} typedef float2 V; typedef int W;");
     for (src, want) in cases {

@@ -172,3 +172,15 @@ fn error_limit_stops_parsing() {
     assert_eq!(errs.len(), 21);
     assert!(errs[20].ends_with("too many errors emitted, stopping now"));
 }
+
+#[test]
+fn unsupported_gnu_extensions_say_so() {
+    assert_eq!(
+        errors("int f(int a, int b) { return a ?: b; }"),
+        ["1:32: the GNU '?:' operator with an omitted middle operand is not supported"]
+    );
+    assert_eq!(
+        errors("void f(int a) { switch (a) { case 1 ... 3: break; } }"),
+        ["1:37: case ranges ('case A ... B:') are not supported"]
+    );
+}

@@ -38,7 +38,8 @@ impl<'a> Parser<'a> {
     // ----- lookahead -----
 
     /// Whether the token `n` ahead starts a type name: a type specifier or
-    /// qualifier keyword, `struct`/`union`/`enum`, or a typedef name.
+    /// qualifier keyword, `struct`/`union`/`enum`, an attribute, or a typedef
+    /// name.
     pub(crate) fn starts_type_name_at(&self, n: usize) -> bool {
         let Some(s) = self.ident_at(n) else {
             return false;
@@ -46,6 +47,9 @@ impl<'a> Parser<'a> {
         let v = self.opts.opencl_c_version;
         keywords::keyword_type_specifier(s).is_some()
             || keywords::type_qualifier(s, v).is_some()
+            // `(__attribute__((packed)) float4)(...)`: no expression starts
+            // with an attribute, so it can only open a type name.
+            || is_attribute_kw(s)
             || (s == "pipe" && v >= 200)
             || matches!(s, "struct" | "union" | "enum")
             || self.is_typedef_name(s)

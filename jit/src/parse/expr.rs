@@ -124,6 +124,14 @@ impl<'a> Parser<'a> {
             return Ok(c);
         }
         let q = self.bump().loc();
+        if self.is(Punct::Colon) {
+            // GNU `a ?: b` evaluates `a` once; the tree has no node for it.
+            self.error(
+                self.loc(),
+                "the GNU '?:' operator with an omitted middle operand is not supported",
+            );
+            return Err(Fail);
+        }
         let then = self.deeper(|p| p.expr())?;
         self.expect_close(Punct::Colon, Punct::Question, q)?;
         let else_ = self.deeper(|p| p.cond())?;
