@@ -127,7 +127,7 @@ impl<'a> Parser<'a> {
         if self.is(Punct::Colon) {
             // GNU `a ?: b` evaluates `a` once; the tree has no node for it.
             self.error(
-                self.loc(),
+                q,
                 "the GNU '?:' operator with an omitted middle operand is not supported",
             );
             return Err(Fail);
