@@ -6,6 +6,7 @@
 //! - in-order: the previous command (`last`);
 //! - out-of-order: the last barrier, and for a marker or barrier with an empty
 //!   wait list every command still outstanding.
+//!
 //! It holds those commands by `Weak` (a command holds its queue by `Arc`, so a
 //! strong link back would be a cycle); a command that is not complete is always
 //! kept alive by whatever will complete it (a dependency's list of dependents,
