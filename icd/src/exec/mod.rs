@@ -137,7 +137,7 @@ pub fn enqueue_command(
     if Event::submit(&ev) {
         if blocking {
             // Ready now and the caller would only wait: run it right here.
-            ev.mark_ready();
+            Event::mark_ready(&ev);
             let mut ready = Vec::new();
             run(&ev, &mut ready);
             schedule(ready);
@@ -160,7 +160,7 @@ pub fn enqueue_command(
 /// Dispose of commands that just became ready (see the module comment).
 pub fn schedule(mut ready: Vec<Arc<Obj<Event>>>) {
     while let Some(ev) = ready.pop() {
-        match ev.mark_ready() {
+        match Event::mark_ready(&ev) {
             Disposition::Inline => run(&ev, &mut ready),
             Disposition::Waiter => {}
             Disposition::Pool => pool::submit(ev),
