@@ -567,3 +567,42 @@ fn eight_threads_with_cross_queue_dependencies() {
     }
     release_context(ctx);
 }
+
+/// Work that never runs is dropped with no lock of ours held: what it owns
+/// may call back into the API from its destructor (as a memory object's
+/// destructor callback does), even on the very event of its command.
+#[test]
+fn dropping_unrun_work_may_call_the_api() {
+    struct CallsBack(Arc<Mutex<usize>>);
+    impl Drop for CallsBack {
+        fn drop(&mut self) {
+            let e = *self.0.lock().unwrap() as cl_event;
+            // SAFETY: `e` is the (live) event of the command owning us.
+            let rc =
+                unsafe { clSetEventCallback(e, CL_COMPLETE, Some(record), 3000 as *mut c_void) };
+            assert_eq!(rc, CL_SUCCESS);
+        }
+    }
+    let ctx = context();
+    let q = queue(ctx, 0);
+    let gate = user_event(ctx);
+    let cell = Arc::new(Mutex::new(0));
+    let guard = CallsBack(cell.clone());
+    let e = command(q, &[gate], false, move || {
+        drop(guard);
+        Ok(())
+    })
+    .unwrap();
+    *cell.lock().unwrap() = e as usize;
+    // The failure reaches the command on this thread, inside this call.
+    set_status(gate, -1);
+    assert_eq!(wait(&[e]), CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+    assert_eq!(
+        calls_for(3000),
+        vec![CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST]
+    );
+    release_event(e);
+    release_event(gate);
+    release_queue(q);
+    release_context(ctx);
+}

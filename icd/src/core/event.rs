@@ -279,13 +279,12 @@ impl Event {
             Err(e) if e.code < 0 => e.code,
             Err(_) => CL_OUT_OF_RESOURCES,
         };
-        let (fired, dependents) = {
+        let (fired, dependents, unrun) = {
             let mut st = this.state.lock();
             if st.phase == Phase::Done {
                 return;
             }
             st.phase = Phase::Done;
-            st.work = None;
             if this.profiling {
                 st.times[END] = now_ns();
             }
@@ -293,8 +292,12 @@ impl Event {
             if st.waiters > 0 {
                 this.changed.notify_all();
             }
-            (fired, std::mem::take(&mut st.dependents))
+            (fired, std::mem::take(&mut st.dependents), st.work.take())
         };
+        // Work that never ran (a dependency failed) is dropped with no lock
+        // held: it may hold the last reference to a memory object whose
+        // destructor callback calls into the API.
+        drop(unrun);
         // A command's own failure is reported to the context's callback (a
         // failure passed on from a dependency was reported there already).
         if let Err(e) = &result {
