@@ -234,8 +234,19 @@ fn callbacks_on_failure_all_get_the_error() {
     }
     // A user event starts SUBMITTED: that one fired already.
     assert_eq!(calls_for(tag), vec![CL_SUBMITTED]);
+    let q = queue(ctx, 0);
+    let m = marker(q, &[gate]);
+    for on in [CL_SUBMITTED, CL_RUNNING, CL_COMPLETE] {
+        // SAFETY: valid event and callback.
+        unsafe { clSetEventCallback(m, on, Some(record), (tag + 1) as *mut c_void) };
+    }
     set_status(gate, -5);
     assert_eq!(calls_for(tag), vec![CL_SUBMITTED, -5, -5]);
+    // The command behind it was never submitted: every callback gets the error.
+    let failed = CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
+    assert_eq!(calls_for(tag + 1), vec![failed, failed, failed]);
+    release_event(m);
+    release_queue(q);
     release_event(gate);
     release_context(ctx);
 }

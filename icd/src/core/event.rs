@@ -216,11 +216,15 @@ impl Event {
     pub fn mark_ready(this: &Arc<Obj<Event>>) -> Disposition {
         let mut st = this.state.lock();
         st.phase = Phase::Ready;
+        if this.dependency_failed.load(Ordering::Acquire) {
+            // Never submitted: it fails at once (QUEUED → the error).
+            return Disposition::Inline;
+        }
         if this.profiling {
             st.times[SUBMIT] = now_ns();
         }
         let fired = this.set_status(&mut st, CL_SUBMITTED);
-        let disposition = if this.inline || this.dependency_failed.load(Ordering::Acquire) {
+        let disposition = if this.inline {
             Disposition::Inline
         } else if st.waiters > 0 {
             Disposition::Waiter

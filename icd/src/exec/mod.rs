@@ -142,7 +142,7 @@ pub fn enqueue_command(
             run(&ev, &mut ready);
             schedule(ready);
         } else {
-            schedule(vec![ev.clone()]);
+            schedule_one(&ev);
         }
     }
     if blocking {
@@ -160,11 +160,26 @@ pub fn enqueue_command(
 /// Dispose of commands that just became ready (see the module comment).
 pub fn schedule(mut ready: Vec<Arc<Obj<Event>>>) {
     while let Some(ev) = ready.pop() {
-        match Event::mark_ready(&ev) {
-            Disposition::Inline => run(&ev, &mut ready),
-            Disposition::Waiter => {}
-            Disposition::Pool => pool::submit(ev),
-        }
+        dispose(ev, &mut ready);
+    }
+}
+
+/// `schedule` of one command (no list to allocate on the common path).
+fn schedule_one(ev: &Arc<Obj<Event>>) {
+    let mut ready = Vec::new();
+    match Event::mark_ready(ev) {
+        Disposition::Inline => run(ev, &mut ready),
+        Disposition::Waiter => {}
+        Disposition::Pool => pool::submit(ev.clone()),
+    }
+    schedule(ready);
+}
+
+fn dispose(ev: Arc<Obj<Event>>, ready: &mut Vec<Arc<Obj<Event>>>) {
+    match Event::mark_ready(&ev) {
+        Disposition::Inline => run(&ev, ready),
+        Disposition::Waiter => {}
+        Disposition::Pool => pool::submit(ev),
     }
 }
 
