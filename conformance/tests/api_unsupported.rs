@@ -427,24 +427,8 @@ fn d3d_dx9_sharing(t: &Cl) {
         ("clGetDeviceIDsFromD3D10KHR", t.f.clGetDeviceIDsFromD3D10KHR),
         (
             "clGetDeviceIDsFromD3D11KHR",
-            t.f.clGetDeviceIDsFromD3D11KHR.map(|g| {
-                // SAFETY: the D3D11 form has the same C signature as D3D10's
-                // (enum-typed integers and pointers in the same places).
-                unsafe {
-                    std::mem::transmute::<
-                        _,
-                        unsafe extern "C" fn(
-                            cl_platform_id,
-                            cl_d3d10_device_source_khr,
-                            *mut c_void,
-                            cl_d3d10_device_set_khr,
-                            cl_uint,
-                            *mut cl_device_id,
-                            *mut cl_uint,
-                        ) -> cl_int,
-                    >(g)
-                }
-            }),
+            // The D3D11 form has the same C signature as D3D10's.
+            t.f.clGetDeviceIDsFromD3D11KHR,
         ),
     ] {
         let Some(g) = func else {
