@@ -14,7 +14,8 @@
 //!   size on this machine, in GB/s (bytes copied per second) and as a ratio.
 //!
 //! `BENCH_ITERS` (default 20000) sets the latency loop length;
-//! `BENCH_COPY_MIB` (default 256) the copy size.
+//! `BENCH_COPY_MIB` (default 256) the copy size, `BENCH_COPY_ROUNDS`
+//! (default 7) how many alternating rounds of the three copies.
 
 use cranecl_conformance::{assert_code, call, null, setup_both, Cl};
 use opencl_sys::*;
@@ -52,7 +53,7 @@ struct Figures {
     copy_gbs: f64,
 }
 
-fn measure(t: &Cl, platform_name: &str, iters: usize, copy_bytes: usize) -> Option<Figures> {
+fn measure(t: &Cl, platform_name: &str, iters: usize) -> Option<Figures> {
     let p = t.platform_named(platform_name)?;
     let mut dev: cl_device_id = null();
     assert_code!(
@@ -124,57 +125,100 @@ fn measure(t: &Cl, platform_name: &str, iters: usize, copy_bytes: usize) -> Opti
         "{platform_name}: the last write landed"
     );
 
-    // 256 MiB copy: both buffers touched first (a fill), best of 5.
-    let src = call!(t; clCreateBuffer(ctx, CL_MEM_READ_WRITE, copy_bytes, null(), &mut e));
-    assert_code!(e, CL_SUCCESS, "{platform_name}: {copy_bytes}-byte buffer");
-    let dst = call!(t; clCreateBuffer(ctx, CL_MEM_READ_WRITE, copy_bytes, null(), &mut e));
-    assert_code!(e, CL_SUCCESS);
-    let pat = 0x5a5a_5a5au32;
-    for m in [src, dst] {
-        assert_code!(
-            call!(t; clEnqueueFillBuffer(q, m, (&pat as *const u32).cast(), 4, 0, copy_bytes, 0, null(), null())),
-            CL_SUCCESS
-        );
-    }
-    assert_code!(call!(t; clFinish(q)), CL_SUCCESS);
-    let mut best = Duration::MAX;
-    for _ in 0..5 {
-        let start = Instant::now();
-        assert_code!(
-            call!(t; clEnqueueCopyBuffer(q, src, dst, 0, 0, copy_bytes, 0, null(), null())),
-            CL_SUCCESS
-        );
-        assert_code!(call!(t; clFinish(q)), CL_SUCCESS);
-        best = best.min(start.elapsed());
-    }
-    let copy_gbs = copy_bytes as f64 / best.as_secs_f64() / 1e9;
-
-    for m in [buf, src, dst] {
-        assert_code!(call!(t; clReleaseMemObject(m)), CL_SUCCESS);
-    }
+    assert_code!(call!(t; clReleaseMemObject(buf)), CL_SUCCESS);
     assert_code!(call!(t; clReleaseCommandQueue(q)), CL_SUCCESS);
     assert_code!(call!(t; clReleaseContext(ctx)), CL_SUCCESS);
     Some(Figures {
         marker: stats(marker_times),
         marker_batched_us,
         write4: stats(write_times),
-        copy_gbs,
+        copy_gbs: 0.0, // filled in by `copy_figures`
     })
 }
 
-/// A plain memcpy of `bytes` between two touched host buffers, best of 5.
-fn memcpy_gbs(bytes: usize) -> f64 {
-    let src = vec![0x5au8; bytes];
-    let mut dst = vec![0xa5u8; bytes];
-    let mut best = Duration::MAX;
-    for _ in 0..5 {
-        let start = Instant::now();
-        dst.copy_from_slice(&src);
-        std::hint::black_box(&mut dst);
-        best = best.min(start.elapsed());
+/// One platform's context, queue and a pair of touched copy buffers.
+struct CopyRig {
+    ctx: cl_context,
+    q: cl_command_queue,
+    src: cl_mem,
+    dst: cl_mem,
+}
+
+fn copy_rig(t: &Cl, platform_name: &str, bytes: usize) -> Option<CopyRig> {
+    let p = t.platform_named(platform_name)?;
+    let mut dev: cl_device_id = null();
+    assert_code!(
+        call!(t; clGetDeviceIDs(p, CL_DEVICE_TYPE_ALL, 1, &mut dev, null())),
+        CL_SUCCESS
+    );
+    let props: [cl_context_properties; 3] = [CL_CONTEXT_PLATFORM as _, p as _, 0];
+    let mut e = 0;
+    let ctx = call!(t; clCreateContext(props.as_ptr(), 1, &dev, None, null(), &mut e));
+    assert_code!(e, CL_SUCCESS);
+    let q = call!(t; clCreateCommandQueueWithProperties(ctx, dev, null(), &mut e));
+    assert_code!(e, CL_SUCCESS);
+    let src = call!(t; clCreateBuffer(ctx, CL_MEM_READ_WRITE, bytes, null(), &mut e));
+    assert_code!(e, CL_SUCCESS, "{platform_name}: {bytes}-byte buffer");
+    let dst = call!(t; clCreateBuffer(ctx, CL_MEM_READ_WRITE, bytes, null(), &mut e));
+    assert_code!(e, CL_SUCCESS);
+    // Touch both (first-touch page faults are not the copy's cost).
+    let pat = 0x5a5a_5a5au32;
+    for m in [src, dst] {
+        assert_code!(
+            call!(t; clEnqueueFillBuffer(q, m, (&pat as *const u32).cast(), 4, 0, bytes, 0, null(), null())),
+            CL_SUCCESS
+        );
     }
-    assert_eq!(dst[bytes / 2], 0x5a);
-    bytes as f64 / best.as_secs_f64() / 1e9
+    assert_code!(call!(t; clFinish(q)), CL_SUCCESS);
+    Some(CopyRig { ctx, q, src, dst })
+}
+
+fn time_copy(t: &Cl, r: &CopyRig, bytes: usize) -> Duration {
+    let start = Instant::now();
+    assert_code!(
+        call!(t; clEnqueueCopyBuffer(r.q, r.src, r.dst, 0, 0, bytes, 0, null(), null())),
+        CL_SUCCESS
+    );
+    assert_code!(call!(t; clFinish(r.q)), CL_SUCCESS);
+    start.elapsed()
+}
+
+fn drop_rig(t: &Cl, r: CopyRig) {
+    for m in [r.src, r.dst] {
+        assert_code!(call!(t; clReleaseMemObject(m)), CL_SUCCESS);
+    }
+    assert_code!(call!(t; clReleaseCommandQueue(r.q)), CL_SUCCESS);
+    assert_code!(call!(t; clReleaseContext(r.ctx)), CL_SUCCESS);
+}
+
+/// Copy bandwidth in GB/s (bytes copied per second, best of `rounds`):
+/// cranecl, pocl (if present) and a plain memcpy between two touched host
+/// buffers, measured in alternation so a busy machine slows all alike.
+fn copy_figures(t: &Cl, bytes: usize, rounds: usize) -> (f64, Option<f64>, f64) {
+    let ours = copy_rig(t, "cranecl", bytes).expect("the loader lists cranecl");
+    let pocl = copy_rig(t, "Portable Computing Language", bytes);
+    let host_src = vec![0x5au8; bytes];
+    let mut host_dst = vec![0xa5u8; bytes];
+    let (mut best_ours, mut best_pocl, mut best_memcpy) =
+        (Duration::MAX, Duration::MAX, Duration::MAX);
+    for _ in 0..rounds {
+        best_ours = best_ours.min(time_copy(t, &ours, bytes));
+        if let Some(p) = &pocl {
+            best_pocl = best_pocl.min(time_copy(t, p, bytes));
+        }
+        let start = Instant::now();
+        host_dst.copy_from_slice(&host_src);
+        std::hint::black_box(&mut host_dst);
+        best_memcpy = best_memcpy.min(start.elapsed());
+    }
+    assert_eq!(host_dst[bytes / 2], 0x5a);
+    let gbs = |d: Duration| bytes as f64 / d.as_secs_f64() / 1e9;
+    drop_rig(t, ours);
+    let pocl_gbs = pocl.map(|p| {
+        drop_rig(t, p);
+        gbs(best_pocl)
+    });
+    (gbs(best_ours), pocl_gbs, gbs(best_memcpy))
 }
 
 fn print(name: &str, f: &Figures) {
@@ -202,11 +246,16 @@ fn main() {
     let vendors = setup_both();
     println!("loader vendors folder: {}", vendors.display());
     let t = cranecl_conformance::cl();
-    let ours = measure(t, "cranecl", iters, copy_bytes).expect("the loader lists cranecl");
-    let pocl = measure(t, "Portable Computing Language", iters, copy_bytes);
-    let memcpy = memcpy_gbs(copy_bytes);
+    let mut ours = measure(t, "cranecl", iters).expect("the loader lists cranecl");
+    let mut pocl = measure(t, "Portable Computing Language", iters);
+    let rounds = env_usize("BENCH_COPY_ROUNDS", 7);
+    let (ours_copy, pocl_copy, memcpy) = copy_figures(t, copy_bytes, rounds);
+    ours.copy_gbs = ours_copy;
+    if let (Some(p), Some(c)) = (pocl.as_mut(), pocl_copy) {
+        p.copy_gbs = c;
+    }
 
-    println!("\n{iters} iterations per latency figure; copy of {copy_mib} MiB (best of 5)");
+    println!("\n{iters} iterations per latency figure; copy of {copy_mib} MiB (best of {rounds}, alternating)");
     print("cranecl", &ours);
     match &pocl {
         Some(p) => print("pocl", p),
