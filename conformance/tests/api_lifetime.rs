@@ -300,7 +300,84 @@ fn reentrant_callbacks(t: &'static Cl) {
     drop(state);
 }
 
+/// A USE_HOST_PTR buffer: a map returns a pointer derived from host_ptr
+/// (host_ptr + offset), and host_ptr holds the latest bits once the map
+/// completes. A sub-buffer keeps its released parent's storage alive.
+fn use_host_ptr_and_sub_buffer_lifetime(t: &Cl) {
+    let ctx = t.context();
+    let q = t.queue(ctx, 0);
+    let mut host = vec![0u8; 256];
+    let hp: *mut c_void = host.as_mut_ptr().cast();
+    let buf = call!(t; clCreateBuffer(ctx, CL_MEM_USE_HOST_PTR, 256, hp, null()));
+    assert!(!buf.is_null());
+    let data: Vec<u8> = (0..64).map(|i| 200 - i as u8).collect();
+    assert_code!(
+        call!(t; clEnqueueWriteBuffer(q, buf, CL_TRUE, 16, 64, data.as_ptr().cast(), 0, null(), null())),
+        CL_SUCCESS
+    );
+    let mut e = 0;
+    let p = call!(t; clEnqueueMapBuffer(q, buf, CL_TRUE, CL_MAP_READ, 16, 64, 0, null(), null(), &mut e));
+    assert_code!(e, CL_SUCCESS);
+    assert_eq!(
+        p as usize,
+        hp as usize + 16,
+        "the mapped pointer is host_ptr + offset"
+    );
+    // SAFETY: the map completed; host_ptr is ours and holds the latest bits.
+    let seen = unsafe { std::slice::from_raw_parts(hp.cast::<u8>().add(16), 64) }.to_vec();
+    assert_eq!(seen, data, "host_ptr holds the latest bits after the map");
+    assert_code!(
+        call!(t; clEnqueueUnmapMemObject(q, buf, p, 0, null(), null())),
+        CL_SUCCESS
+    );
+    assert_code!(call!(t; clFinish(q)), CL_SUCCESS);
+    assert_code!(call!(t; clReleaseMemObject(buf)), CL_SUCCESS);
+    drop(host);
+
+    let mut align_bits: cl_uint = 0;
+    assert_code!(
+        call!(t; clGetDeviceInfo(t.device(), CL_DEVICE_MEM_BASE_ADDR_ALIGN, 4, (&mut align_bits as *mut u32).cast(), null())),
+        CL_SUCCESS
+    );
+    let align = (align_bits / 8) as usize;
+    let parent = t.buffer(ctx, CL_MEM_READ_WRITE, 4 * align);
+    let region = cl_buffer_region {
+        origin: align,
+        size: align,
+    };
+    let sub = call!(t; clCreateSubBuffer(parent, 0, CL_BUFFER_CREATE_TYPE_REGION, (&region as *const cl_buffer_region).cast(), null()));
+    assert!(!sub.is_null());
+    assert_code!(call!(t; clReleaseMemObject(parent)), CL_SUCCESS);
+    let bytes = vec![0x42u8; align];
+    let mut out = vec![0u8; align];
+    assert_code!(
+        call!(t; clEnqueueWriteBuffer(q, sub, CL_TRUE, 0, align, bytes.as_ptr().cast(), 0, null(), null())),
+        CL_SUCCESS
+    );
+    assert_code!(
+        call!(t; clEnqueueReadBuffer(q, sub, CL_TRUE, 0, align, out.as_mut_ptr().cast(), 0, null(), null())),
+        CL_SUCCESS
+    );
+    assert_eq!(
+        out, bytes,
+        "a sub-buffer works after its parent's last user release"
+    );
+    let mut assoc: cl_mem = null();
+    assert_code!(
+        call!(t; clGetMemObjectInfo(sub, CL_MEM_ASSOCIATED_MEMOBJECT, 8, (&mut assoc as *mut cl_mem).cast(), null())),
+        CL_SUCCESS
+    );
+    assert_eq!(
+        assoc, parent,
+        "CL_MEM_ASSOCIATED_MEMOBJECT still names the parent"
+    );
+    assert_code!(call!(t; clReleaseMemObject(sub)), CL_SUCCESS);
+    assert_code!(call!(t; clReleaseCommandQueue(q)), CL_SUCCESS);
+    assert_code!(call!(t; clReleaseContext(ctx)), CL_SUCCESS);
+}
+
 both_ways!(
+    use_host_ptr_and_sub_buffer_lifetime,
     released_buffer_outlives_its_command,
     released_queue_runs_its_commands,
     flush_and_finish,
