@@ -129,3 +129,48 @@ def test_in_order_queue_orders_non_blocking_writes(ctx, queue):
     out = np.empty(256, dtype=np.int32)
     cl.enqueue_copy(queue, out, buf)
     np.testing.assert_array_equal(out, hosts[-1])
+
+
+def test_rect_copies(ctx, queue):
+    # A 64x16 byte image in a buffer; copy a 10x5 block out to the host, and
+    # buffer-to-buffer into another layout.
+    src = (np.arange(64 * 16, dtype=np.uint32) % 251).astype(np.uint8)
+    a = cl.Buffer(ctx, cl.mem_flags.READ_WRITE | cl.mem_flags.COPY_HOST_PTR, hostbuf=src)
+    host = np.zeros((5, 10), dtype=np.uint8)
+    cl.enqueue_copy(queue, host, a, buffer_origin=(3, 2), host_origin=(0, 0),
+                    region=(10, 5), buffer_pitches=(64,), host_pitches=(10,))
+    np.testing.assert_array_equal(host, src.reshape(16, 64)[2:7, 3:13])
+    b = cl.Buffer(ctx, cl.mem_flags.READ_WRITE, 32 * 8)
+    cl.enqueue_fill_buffer(queue, b, np.uint8(0), 0, 32 * 8)
+    cl.enqueue_copy(queue, b, a, src_origin=(3, 2), dst_origin=(1, 1), region=(10, 5),
+                    src_pitches=(64,), dst_pitches=(32,))
+    out = np.empty(32 * 8, dtype=np.uint8)
+    cl.enqueue_copy(queue, out, b)
+    want = np.zeros((8, 32), dtype=np.uint8)
+    want[1:6, 1:11] = src.reshape(16, 64)[2:7, 3:13]
+    np.testing.assert_array_equal(out.reshape(8, 32), want)
+
+
+def test_profiling_and_markers(ctx):
+    queue = cl.CommandQueue(ctx, properties=cl.command_queue_properties.PROFILING_ENABLE)
+    host = np.ones(1 << 16, dtype=np.float32)
+    buf = cl.Buffer(ctx, cl.mem_flags.READ_WRITE, host.nbytes)
+    ev = cl.enqueue_copy(queue, buf, host, is_blocking=False)
+    marker = cl.enqueue_marker(queue, wait_for=[ev])
+    marker.wait()
+    assert ev.command_execution_status == cl.command_execution_status.COMPLETE
+    assert ev.profile.queued <= ev.profile.submit <= ev.profile.start <= ev.profile.end
+    cl.enqueue_barrier(queue)
+    queue.finish()
+
+
+def test_user_event_failure_propagates(ctx):
+    queue = cl.CommandQueue(ctx)
+    buf = cl.Buffer(ctx, cl.mem_flags.READ_WRITE, 64)
+    gate = cl.UserEvent(ctx)
+    host = np.zeros(16, dtype=np.int32)
+    ev = cl.enqueue_copy(queue, buf, host, is_blocking=False, wait_for=[gate])
+    gate.set_status(-1)
+    with pytest.raises(cl.RuntimeError):
+        ev.wait()
+    assert ev.command_execution_status < 0

@@ -832,6 +832,35 @@ fn map_unmap(t: &Cl) {
         CL_INVALID_VALUE,
         "a pointer unmapped twice"
     );
+    // Overlapping maps: two for reading may overlap; one for writing may not
+    // overlap any other map of the buffer.
+    let (r1, e) = map(fx.q, fx.b, CL_MAP_READ, 0, 64, 0, null());
+    assert_code!(e, CL_SUCCESS);
+    let (r2, e) = map(fx.q, fx.b, CL_MAP_READ, 32, 64, 0, null());
+    assert_code!(e, CL_SUCCESS, "two overlapping read maps");
+    let (w, e) = map(fx.q, fx.b, CL_MAP_WRITE, 48, 16, 0, null());
+    assert!(w.is_null());
+    assert_code!(e, CL_INVALID_OPERATION, "a write map overlapping read maps");
+    let (w, e) = map(fx.q, fx.b, CL_MAP_WRITE, 256, 64, 0, null());
+    assert_code!(e, CL_SUCCESS, "a write map of a disjoint range");
+    let (w2, e) = map(
+        fx.q,
+        fx.b,
+        CL_MAP_WRITE_INVALIDATE_REGION,
+        300,
+        8,
+        0,
+        null(),
+    );
+    assert!(w2.is_null());
+    assert_code!(e, CL_INVALID_OPERATION, "a write map inside a write map");
+    for ptr in [r1, r2, w] {
+        assert_code!(unmap(fx.q, fx.b, ptr, 0, null()), CL_SUCCESS);
+    }
+    assert_code!(call!(t; clFinish(fx.q)), CL_SUCCESS);
+    let (w, e) = map(fx.q, fx.b, CL_MAP_WRITE, 0, 64, 0, null());
+    assert_code!(e, CL_SUCCESS, "a write map once the others are unmapped");
+    assert_code!(unmap(fx.q, fx.b, w, 0, null()), CL_SUCCESS);
     for m in [wo, ro] {
         assert_code!(call!(t; clReleaseMemObject(m)), CL_SUCCESS);
     }

@@ -296,3 +296,28 @@ both_ways!(
     timers,
     unload_compiler_and_extensions,
 );
+
+/// Which libOpenCL.so.1 this process loaded (`/proc/self/maps`). With
+/// `CRANECL_EXPECT_LOADER=<path>` (scripts/test-khronos-loader.sh sets it)
+/// it must be that one, so a run meant for another loader cannot silently
+/// use the system's.
+#[test]
+fn loader_in_use() {
+    let _ = cranecl_conformance::cl().platform();
+    let maps = std::fs::read_to_string("/proc/self/maps").expect("read /proc/self/maps");
+    let path = maps
+        .lines()
+        .filter_map(|l| l.split_whitespace().nth(5))
+        .find(|p| p.contains("libOpenCL.so"))
+        .expect("libOpenCL.so.1 is mapped")
+        .to_string();
+    println!("loader: {path}");
+    if let Some(want) = std::env::var_os("CRANECL_EXPECT_LOADER") {
+        let canon = |p: &std::path::Path| p.canonicalize().unwrap_or_else(|_| p.to_path_buf());
+        assert_eq!(
+            canon(path.as_ref()),
+            canon(std::path::Path::new(&want)),
+            "the loader in use"
+        );
+    }
+}

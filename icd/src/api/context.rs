@@ -11,7 +11,7 @@ use crate::core::device::{device, Device};
 /// A user's zero-terminated properties list (name, value pairs), copied with
 /// its terminating 0; empty for NULL. CL_INVALID_VALUE-free: a property list
 /// is trusted to be terminated, as the spec requires.
-pub fn read_properties<T: Copy + PartialEq + Default>(list: *const T) -> Vec<T> {
+pub(crate) fn read_properties<T: Copy + PartialEq + Default>(list: *const T) -> Vec<T> {
     let mut out = Vec::new();
     if list.is_null() {
         return out;

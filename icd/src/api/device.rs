@@ -33,7 +33,7 @@ fn get_device_ids(
     // CL_INVALID_VALUE if num_entries is equal to zero and devices is not NULL
     // or if both num_devices and devices are NULL.
     check(
-        !(num_entries == 0 && !devices.is_null()),
+        num_entries != 0 || devices.is_null(),
         CL_INVALID_VALUE,
         "num_entries is 0",
     )?;

@@ -36,7 +36,15 @@ pub fn api_call(f: impl FnOnce() -> CLResult<()>) -> cl_int {
 
 /// For entry points that return a handle (or pointer) and report through
 /// `errcode_ret`: NULL and the error code on failure.
-pub fn api_create<H>(errcode_ret: *mut cl_int, null: H, f: impl FnOnce() -> CLResult<H>) -> H {
+///
+/// # Safety
+/// `errcode_ret` is NULL or points at a writable `cl_int` (the caller's
+/// promise to the OpenCL entry point, passed on unchanged).
+pub unsafe fn api_create<H>(
+    errcode_ret: *mut cl_int,
+    null: H,
+    f: impl FnOnce() -> CLResult<H>,
+) -> H {
     let (h, code) = match run(f) {
         Ok(h) => (h, CL_SUCCESS),
         Err(e) => (null, e.code),

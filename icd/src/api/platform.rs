@@ -17,7 +17,7 @@ fn get_platform_ids(
     // CL_INVALID_VALUE if num_entries is equal to zero and platforms is not NULL
     // or if both num_platforms and platforms are NULL.
     check(
-        !(num_entries == 0 && !platforms.is_null()),
+        num_entries != 0 || platforms.is_null(),
         CL_INVALID_VALUE,
         "num_entries is 0",
     )?;
@@ -90,12 +90,11 @@ fn platform_info(p: cl_platform_id, param: cl_platform_info, out: InfoOut) -> CL
 
 /// A `cl_name_version` from a features-table entry.
 pub fn name_version(nv: &features::NameVersion) -> cl_name_version {
-    let mut name = [0u8; CL_NAME_VERSION_MAX_NAME_SIZE as usize];
-    for (d, s) in name.iter_mut().zip(
-        nv.name
-            .bytes()
-            .take(CL_NAME_VERSION_MAX_NAME_SIZE as usize - 1),
-    ) {
+    let mut name = [0u8; CL_NAME_VERSION_MAX_NAME_SIZE];
+    for (d, s) in name
+        .iter_mut()
+        .zip(nv.name.bytes().take(CL_NAME_VERSION_MAX_NAME_SIZE - 1))
+    {
         *d = s;
     }
     cl_name_version {

@@ -19,11 +19,10 @@ use crate::exec;
 const SUPPORTED: cl_command_queue_properties =
     CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE;
 
+type ContextAndDevice = (Arc<Obj<Context>>, Arc<Obj<Device>>);
+
 /// The context and device of a new queue.
-fn context_and_device(
-    context: cl_context,
-    device: cl_device_id,
-) -> CLResult<(Arc<Obj<Context>>, Arc<Obj<Device>>)> {
+fn context_and_device(context: cl_context, device: cl_device_id) -> CLResult<ContextAndDevice> {
     // CL_INVALID_CONTEXT if context is not a valid context.
     let ctx = Obj::<Context>::get(context)?;
     // CL_INVALID_DEVICE if device is not a valid device or is not associated

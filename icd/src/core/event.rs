@@ -2,7 +2,8 @@
 //! make a command run when its dependencies complete.
 //!
 //! Status moves QUEUED → SUBMITTED → RUNNING → COMPLETE, or to a negative
-//! error code. Internally a command is also in one *phase*: `Waiting` (some
+//! error code. A command is SUBMITTED when its dependencies are done and it
+//! is handed to the executor (so one behind an unset user event stays QUEUED). Internally a command is also in one *phase*: `Waiting` (some
 //! dependency not complete), `Ready` (handed to the executor, not started),
 //! `Running`, `Done`. The edges are counted, not polled: an event keeps the
 //! number of its dependencies not yet complete (`pending`, plus one guard held
@@ -198,17 +199,9 @@ impl Event {
         }
     }
 
-    /// The command is fully enqueued: SUBMITTED, and the enqueue guard is
-    /// dropped. True if it is ready to run now.
+    /// The command is fully enqueued: the enqueue guard is dropped. True if
+    /// it is ready to run now.
     pub fn submit(this: &Arc<Obj<Event>>) -> bool {
-        let fired = {
-            let mut st = this.state.lock();
-            if this.profiling {
-                st.times[SUBMIT] = now_ns();
-            }
-            this.set_status(&mut st, CL_SUBMITTED)
-        };
-        Event::call_back(this, fired);
         this.dependency_done()
     }
 
@@ -217,18 +210,36 @@ impl Event {
         self.pending.fetch_sub(1, Ordering::AcqRel) == 1
     }
 
-    /// The command is ready: record it and say who runs it.
-    pub fn mark_ready(&self) -> Disposition {
-        let mut st = self.state.lock();
+    /// The command is ready (every dependency done): it is SUBMITTED to the
+    /// device now; say who runs it. (Until then it stays QUEUED, as the
+    /// conformance tests expect of a command behind an unset user event.)
+    pub fn mark_ready(this: &Arc<Obj<Event>>) -> Disposition {
+        let mut st = this.state.lock();
         st.phase = Phase::Ready;
-        if self.inline || self.dependency_failed.load(Ordering::Acquire) {
+        if this.dependency_failed.load(Ordering::Acquire) {
+            // Never submitted: it fails at once (QUEUED → the error).
+            return Disposition::Inline;
+        }
+        if this.profiling {
+            st.times[SUBMIT] = now_ns();
+        }
+        let fired = this.set_status(&mut st, CL_SUBMITTED);
+        let disposition = if this.inline {
             Disposition::Inline
         } else if st.waiters > 0 {
-            self.changed.notify_all();
             Disposition::Waiter
         } else {
             Disposition::Pool
+        };
+        drop(st);
+        Event::call_back(this, fired);
+        if disposition == Disposition::Waiter {
+            // The waiters were parked when we saw them under the lock, so
+            // this wakes them; they run the command (SUBMITTED callbacks
+            // first, as above).
+            this.changed.notify_all();
         }
+        disposition
     }
 
     /// Claim a ready command to run it: RUNNING, and its work. `None` if it is
@@ -272,13 +283,12 @@ impl Event {
             Err(e) if e.code < 0 => e.code,
             Err(_) => CL_OUT_OF_RESOURCES,
         };
-        let (fired, dependents) = {
+        let (fired, dependents, unrun) = {
             let mut st = this.state.lock();
             if st.phase == Phase::Done {
                 return;
             }
             st.phase = Phase::Done;
-            st.work = None;
             if this.profiling {
                 st.times[END] = now_ns();
             }
@@ -286,8 +296,12 @@ impl Event {
             if st.waiters > 0 {
                 this.changed.notify_all();
             }
-            (fired, std::mem::take(&mut st.dependents))
+            (fired, std::mem::take(&mut st.dependents), st.work.take())
         };
+        // Work that never ran (a dependency failed) is dropped with no lock
+        // held: it may hold the last reference to a memory object whose
+        // destructor callback calls into the API.
+        drop(unrun);
         // A command's own failure is reported to the context's callback (a
         // failure passed on from a dependency was reported there already).
         if let Err(e) = &result {

@@ -126,6 +126,9 @@ impl<T: ClObject> Obj<T> {
     }
 
     /// Validate a user array of handles (`num` entries at `list`).
+    // The pointer is the C caller's, passed through unchanged; its validity is
+    // the OpenCL API's contract with that caller, as for every entry point.
+    #[allow(clippy::not_unsafe_ptr_arg_deref)]
     pub fn get_list(list: *const T::Handle, num: usize) -> CLResult<Vec<Arc<Obj<T>>>> {
         if list.is_null() || num == 0 {
             return Ok(Vec::new());

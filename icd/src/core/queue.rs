@@ -6,6 +6,7 @@
 //! - in-order: the previous command (`last`);
 //! - out-of-order: the last barrier, and for a marker or barrier with an empty
 //!   wait list every command still outstanding.
+//!
 //! It holds those commands by `Weak` (a command holds its queue by `Arc`, so a
 //! strong link back would be a cycle); a command that is not complete is always
 //! kept alive by whatever will complete it (a dependency's list of dependents,
@@ -108,27 +109,20 @@ impl Queue {
         kind: Sequence,
         has_wait_list: bool,
     ) -> Vec<Arc<Obj<Event>>> {
-        let mut deps = Vec::new();
+        // Every event upgraded under the lock is dropped after it: dropping
+        // the last reference to an event may drop a command's work, and with
+        // it a memory object whose destructor calls the user back.
+        let mut found: Vec<Arc<Obj<Event>>> = Vec::new();
         let mut o = self.order.lock();
-        let live = |w: &Option<Weak<Obj<Event>>>| {
-            w.as_ref()
-                .and_then(Weak::upgrade)
-                .filter(|e| !e.is_complete())
-        };
-        if !self.out_of_order() {
-            deps.extend(live(&o.last));
+        let ordered = !self.out_of_order();
+        if ordered {
+            found.extend(o.last.as_ref().and_then(Weak::upgrade));
         } else {
-            let everything = kind != Sequence::Command && !has_wait_list;
-            if everything {
-                deps.extend(
-                    o.outstanding
-                        .iter()
-                        .filter_map(Weak::upgrade)
-                        .filter(|e| !e.is_complete()),
-                );
-                deps.extend(live(&o.last));
+            if kind != Sequence::Command && !has_wait_list {
+                found.extend(o.outstanding.iter().filter_map(Weak::upgrade));
+                found.extend(o.last.as_ref().and_then(Weak::upgrade));
             }
-            deps.extend(live(&o.barrier));
+            found.extend(o.barrier.as_ref().and_then(Weak::upgrade));
         }
         let weak = Arc::downgrade(event);
         if kind == Sequence::Barrier {
@@ -142,27 +136,44 @@ impl Queue {
         // In order, `last` stands for every earlier command (each waited for
         // the one before it); out of order each must be remembered.
         if let Some(prev) = o.last.replace(weak) {
-            if self.out_of_order() {
+            if !ordered {
                 o.outstanding.push(prev);
             }
         }
+        let mut pruned = Vec::new();
         if o.outstanding.len() > 64 && o.outstanding.len() > 2 * o.pruned_len {
-            o.outstanding
-                .retain(|w| w.upgrade().is_some_and(|e| !e.is_complete()));
+            o.outstanding.retain(|w| match w.upgrade() {
+                Some(e) if !e.is_complete() => {
+                    pruned.push(e);
+                    true
+                }
+                Some(e) => {
+                    pruned.push(e);
+                    false
+                }
+                None => false,
+            });
             o.pruned_len = o.outstanding.len();
         }
-        deps
+        drop(o);
+        drop(pruned);
+        found.retain(|e| !e.is_complete());
+        found
     }
 
     /// Every command of this queue that may not be complete yet (`clFinish`).
     pub fn unfinished(&self) -> Vec<Arc<Obj<Event>>> {
         let o = self.order.lock();
-        o.outstanding
+        let mut found: Vec<Arc<Obj<Event>>> = o
+            .outstanding
             .iter()
             .chain(o.last.iter())
             .chain(o.barrier.iter())
             .filter_map(Weak::upgrade)
-            .filter(|e| !e.is_complete())
-            .collect()
+            .collect();
+        drop(o);
+        // (Filtered after the lock is released: see `sequence`.)
+        found.retain(|e| !e.is_complete());
+        found
     }
 }

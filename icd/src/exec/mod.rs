@@ -11,6 +11,7 @@
 //! - a command a host thread is blocked on is run by that thread;
 //! - anything else goes to the device's worker pool (`pool`), a few threads
 //!   started on first need (loading the library starts none).
+//!
 //! A blocking enqueue whose command is ready at once runs it on the caller's
 //! thread: no hand-off, which is what keeps a small blocking write within a
 //! couple of microseconds. Kernel launches run their NDRange on a separate
@@ -80,7 +81,7 @@ pub fn validate_wait_list(
 /// Enqueue a command: validate the wait list, make the event, schedule `work`,
 /// write `*event` (one user reference) if `event` is not NULL, and if
 /// `blocking` wait for completion (an error if it or a dependency failed).
-#[allow(clippy::too_many_arguments)]
+#[allow(clippy::too_many_arguments, clippy::not_unsafe_ptr_arg_deref)]
 pub fn enqueue(
     queue: &Arc<Obj<Queue>>,
     command_type: cl_command_type,
@@ -103,7 +104,10 @@ pub fn enqueue(
 }
 
 /// `enqueue` with the wait list already validated (`validate_wait_list`) and
-/// the kind of command chosen.
+/// the kind of command chosen. `event` is the user's out-pointer, passed
+/// through from the entry point: NULL or a writable `cl_event` (the spec's
+/// contract for every `clEnqueue*`).
+#[allow(clippy::not_unsafe_ptr_arg_deref)]
 pub fn enqueue_command(
     queue: &Arc<Obj<Queue>>,
     command_type: cl_command_type,
@@ -133,12 +137,12 @@ pub fn enqueue_command(
     if Event::submit(&ev) {
         if blocking {
             // Ready now and the caller would only wait: run it right here.
-            ev.mark_ready();
+            Event::mark_ready(&ev);
             let mut ready = Vec::new();
             run(&ev, &mut ready);
             schedule(ready);
         } else {
-            schedule(vec![ev.clone()]);
+            schedule_one(&ev);
         }
     }
     if blocking {
@@ -156,11 +160,26 @@ pub fn enqueue_command(
 /// Dispose of commands that just became ready (see the module comment).
 pub fn schedule(mut ready: Vec<Arc<Obj<Event>>>) {
     while let Some(ev) = ready.pop() {
-        match ev.mark_ready() {
-            Disposition::Inline => run(&ev, &mut ready),
-            Disposition::Waiter => {}
-            Disposition::Pool => pool::submit(ev),
-        }
+        dispose(ev, &mut ready);
+    }
+}
+
+/// `schedule` of one command (no list to allocate on the common path).
+fn schedule_one(ev: &Arc<Obj<Event>>) {
+    let mut ready = Vec::new();
+    match Event::mark_ready(ev) {
+        Disposition::Inline => run(ev, &mut ready),
+        Disposition::Waiter => {}
+        Disposition::Pool => pool::submit(ev.clone()),
+    }
+    schedule(ready);
+}
+
+fn dispose(ev: Arc<Obj<Event>>, ready: &mut Vec<Arc<Obj<Event>>>) {
+    match Event::mark_ready(&ev) {
+        Disposition::Inline => run(&ev, ready),
+        Disposition::Waiter => {}
+        Disposition::Pool => pool::submit(ev),
     }
 }
 
