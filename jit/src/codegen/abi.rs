@@ -274,6 +274,7 @@ pub(crate) fn unpack_args(
 }
 
 /// The item entry: unpack the arguments and call the kernel once.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn item_entry(
     module: &mut JITModule,
     pcx: &ProgramCx<'_>,

@@ -6,7 +6,8 @@
 //! (and `group_id * enqueued_local_size + global_offset`, computed once per
 //! group) from registers when the dimension is a constant. The ids are also
 //! stored in the `ItemState` for functions the kernel calls. A `return` in the
-//! body continues with the next work-item.
+//! body continues with the next work-item. `regions.rs` reuses the loop nest
+//! for each region between barriers.
 
 use super::fx::{define, setup_locals, FunctionCx};
 use super::value::flags;
@@ -14,10 +15,145 @@ use super::{abi, ProgramCx};
 use crate::launch::ArgInfo;
 use crate::runtime::offsets as o;
 use crate::sema::hir::Function;
-use cranelift_codegen::ir::{condcodes::IntCC, types, InstBuilder, Value};
+use cranelift_codegen::ir::{condcodes::IntCC, types, Block, InstBuilder, Value};
 use cranelift_codegen::Context;
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
 use cranelift_jit::JITModule;
+
+/// The group's geometry, loaded once at entry.
+#[derive(Clone, Copy)]
+pub(crate) struct Geometry {
+    pub sizes: [Value; 3],
+    /// `group_id * enqueued_local_size + global_offset` per dimension.
+    pub bases: [Value; 3],
+}
+
+impl FunctionCx<'_, '_> {
+    pub(crate) fn load_geometry(&mut self) -> Geometry {
+        let item = self.item;
+        let g = self.b.ins().load(types::I64, flags(), item, o::ITEM_GROUP);
+        let mut sizes = [item; 3];
+        let mut bases = [item; 3];
+        for d in 0..3 {
+            let at = 8 * d as i32;
+            sizes[d] = self
+                .b
+                .ins()
+                .load(types::I64, flags(), g, o::GROUP_LOCAL_SIZE + at);
+            let gid = self
+                .b
+                .ins()
+                .load(types::I64, flags(), g, o::GROUP_GROUP_ID + at);
+            let els = self
+                .b
+                .ins()
+                .load(types::I64, flags(), g, o::GROUP_ENQUEUED_LOCAL_SIZE + at);
+            let off = self
+                .b
+                .ins()
+                .load(types::I64, flags(), g, o::GROUP_GLOBAL_OFFSET + at);
+            let first = self.b.ins().imul(gid, els);
+            bases[d] = self.b.ins().iadd(first, off);
+        }
+        Geometry { sizes, bases }
+    }
+
+    /// `for z { for y { for x { body } } }` over the group's work-items.
+    /// `body` runs with the ids in `inline_ids`; it may jump to the block it
+    /// is given to continue with the next work-item.
+    pub(crate) fn item_loop(
+        &mut self,
+        geo: Geometry,
+        body: impl FnOnce(&mut Self, [Value; 3], Block) -> Result<(), String>,
+    ) -> Result<(), String> {
+        let item = self.item;
+        let exit = self.b.create_block();
+        let headers = [
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+        ];
+        let latches = [
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+        ];
+        let ids: Vec<Value> = headers
+            .iter()
+            .map(|h| self.b.append_block_param(*h, types::I64))
+            .collect();
+        let zero = self.b.ins().iconst(types::I64, 0);
+        self.b.ins().jump(headers[2], &[zero.into()]);
+        self.terminated();
+        for d in (0..3).rev() {
+            self.enter(headers[d]);
+            let more = self
+                .b
+                .ins()
+                .icmp(IntCC::UnsignedLessThan, ids[d], geo.sizes[d]);
+            let body_block = self.b.create_block();
+            let out = if d == 2 { exit } else { latches[d + 1] };
+            self.b.ins().brif(more, body_block, &[], out, &[]);
+            self.terminated();
+            self.enter(body_block);
+            self.b
+                .ins()
+                .store(flags(), ids[d], item, o::ITEM_LOCAL_ID + 8 * d as i32);
+            if d > 0 {
+                let zero = self.b.ins().iconst(types::I64, 0);
+                self.b.ins().jump(headers[d - 1], &[zero.into()]);
+                self.terminated();
+            }
+        }
+        let ids = [ids[0], ids[1], ids[2]];
+        let saved = self.inline_ids.replace((ids, geo.bases));
+        let r = body(self, ids, latches[0]);
+        self.inline_ids = saved;
+        r?;
+        self.jump(latches[0]);
+        for d in 0..3 {
+            self.enter(latches[d]);
+            let next = self.b.ins().iadd_imm_s(ids[d], 1);
+            self.b.ins().jump(headers[d], &[next.into()]);
+            self.terminated();
+        }
+        self.enter(exit);
+        Ok(())
+    }
+}
+
+/// Declare and start an entry `(item, args)` for kernel `f`: returns the
+/// context (locals set up) and the unpacked argument values.
+pub(crate) fn start_entry<'a, 'p>(
+    module: &'a mut JITModule,
+    pcx: &'a ProgramCx<'p>,
+    ctx: &'a mut Context,
+    fbc: &'a mut FunctionBuilderContext,
+    f: &'p Function,
+    id: cranelift_module::FuncId,
+    args: &[ArgInfo],
+) -> Result<(FunctionCx<'a, 'p>, Vec<Value>), String> {
+    ctx.clear();
+    ctx.func.signature = cranelift_module::Module::declarations(module)
+        .get_function_decl(id)
+        .signature
+        .clone();
+    let b = FunctionBuilder::new(&mut ctx.func, fbc);
+    let (mut fx, params) = FunctionCx::new(b, module, pcx, f);
+    let item = fx.item;
+    let vals = abi::unpack_args(&mut fx.b, item, params[1], f, args)?;
+    setup_locals(&mut fx, f)?;
+    Ok((fx, vals))
+}
+
+/// Return, seal and define an entry.
+pub(crate) fn finish_entry(mut fx: FunctionCx<'_, '_>) -> Result<(), String> {
+    fx.b.ins().return_(&[]);
+    fx.terminated();
+    fx.b.seal_all_blocks();
+    fx.b.finalize(fx.pcx.config);
+    Ok(())
+}
 
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn compile_group_entry(
@@ -34,90 +170,16 @@ pub(crate) fn compile_group_entry(
         .as_ref()
         .ok_or_else(|| format!("kernel '{}' has no body", f.name))?;
     let id = abi::declare_entry(module, f, index, "group")?;
-    ctx.clear();
-    ctx.func.signature = cranelift_module::Module::declarations(module)
-        .get_function_decl(id)
-        .signature
-        .clone();
-    let b = FunctionBuilder::new(&mut ctx.func, fbc);
-    let (mut fx, params) = FunctionCx::new(b, module, pcx, f);
-    let item = fx.item;
-    let vals = abi::unpack_args(&mut fx.b, item, params[1], f, args)?;
-    setup_locals(&mut fx, f)?;
-
-    // The group's geometry, once.
-    let g = fx.b.ins().load(types::I64, flags(), item, o::ITEM_GROUP);
-    let mut sizes = [item; 3];
-    let mut bases = [item; 3];
-    for d in 0..3 {
-        let at = 8 * d as i32;
-        sizes[d] =
-            fx.b.ins()
-                .load(types::I64, flags(), g, o::GROUP_LOCAL_SIZE + at);
-        let gid =
-            fx.b.ins()
-                .load(types::I64, flags(), g, o::GROUP_GROUP_ID + at);
-        let els =
-            fx.b.ins()
-                .load(types::I64, flags(), g, o::GROUP_ENQUEUED_LOCAL_SIZE + at);
-        let off =
-            fx.b.ins()
-                .load(types::I64, flags(), g, o::GROUP_GLOBAL_OFFSET + at);
-        let first = fx.b.ins().imul(gid, els);
-        bases[d] = fx.b.ins().iadd(first, off);
+    {
+        let (mut fx, vals) = start_entry(module, pcx, ctx, fbc, f, id, args)?;
+        let geo = fx.load_geometry();
+        fx.item_loop(geo, |fx, _, next| {
+            fx.return_to = Some(next);
+            fx.bind_params(&vals)?;
+            fx.block(body)
+        })?;
+        finish_entry(fx)?;
     }
-
-    // for z { for y { for x { body } } }
-    let exit = fx.b.create_block();
-    let headers = [
-        fx.b.create_block(),
-        fx.b.create_block(),
-        fx.b.create_block(),
-    ];
-    let latches = [
-        fx.b.create_block(),
-        fx.b.create_block(),
-        fx.b.create_block(),
-    ];
-    let ids: Vec<Value> = headers
-        .iter()
-        .map(|h| fx.b.append_block_param(*h, types::I64))
-        .collect();
-    let zero = fx.b.ins().iconst(types::I64, 0);
-    fx.b.ins().jump(headers[2], &[zero.into()]);
-    fx.terminated();
-    for d in (0..3).rev() {
-        fx.enter(headers[d]);
-        let more = fx.b.ins().icmp(IntCC::UnsignedLessThan, ids[d], sizes[d]);
-        let body_block = fx.b.create_block();
-        let out = if d == 2 { exit } else { latches[d + 1] };
-        fx.b.ins().brif(more, body_block, &[], out, &[]);
-        fx.terminated();
-        fx.enter(body_block);
-        fx.b.ins()
-            .store(flags(), ids[d], item, o::ITEM_LOCAL_ID + 8 * d as i32);
-        if d > 0 {
-            let zero = fx.b.ins().iconst(types::I64, 0);
-            fx.b.ins().jump(headers[d - 1], &[zero.into()]);
-            fx.terminated();
-        }
-    }
-    fx.return_to = Some(latches[0]);
-    fx.inline_ids = Some(([ids[0], ids[1], ids[2]], bases));
-    fx.bind_params(&vals)?;
-    fx.block(body)?;
-    fx.jump(latches[0]);
-    for d in 0..3 {
-        fx.enter(latches[d]);
-        let next = fx.b.ins().iadd_imm_s(ids[d], 1);
-        fx.b.ins().jump(headers[d], &[next.into()]);
-        fx.terminated();
-    }
-    fx.enter(exit);
-    fx.b.ins().return_(&[]);
-    fx.terminated();
-    fx.b.seal_all_blocks();
-    fx.b.finalize(pcx.config);
     define(module, pcx, ctx, &f.name, id)?;
     Ok(id)
 }

@@ -22,6 +22,7 @@ mod expr;
 mod fx;
 mod group;
 mod num;
+mod regions;
 mod stmt;
 mod value;
 mod walk;
@@ -56,6 +57,9 @@ pub struct CodegenOptions {
     pub optimize: bool,
     /// Run the Cranelift verifier on every function.
     pub verify: bool,
+    /// Cut kernels with barriers into regions where that is provably
+    /// correct (otherwise, and when false, work-items are coroutines).
+    pub barrier_regions: bool,
     /// Functions with more Cranelift instructions than this are compiled
     /// with the single-pass register allocator.
     pub regalloc_budget: usize,
@@ -66,6 +70,7 @@ impl Default for CodegenOptions {
         CodegenOptions {
             optimize: true,
             verify: cfg!(debug_assertions),
+            barrier_regions: true,
             regalloc_budget: 20_000,
         }
     }
@@ -104,6 +109,8 @@ impl GlobalArena {
 enum Entry {
     Group(EntryFn),
     Item(EntryFn),
+    /// Barriers cut into regions; the frame size per work-item.
+    Regions(EntryFn, u64),
 }
 
 /// A program compiled to native code.
@@ -157,6 +164,17 @@ impl CompiledProgram {
     pub fn global_variable_total_size(&self) -> u64 {
         self.global_variable_total_size
     }
+    /// How groups of `kernel` run: `"loop"` (no barriers), `"regions"` or
+    /// `"coroutines"` (tests and diagnostics).
+    pub fn strategy(&self, kernel: usize) -> &'static str {
+        match self.entries.get(kernel) {
+            Some(Entry::Group(_)) => "loop",
+            Some(Entry::Regions(..)) => "regions",
+            Some(Entry::Item(_)) => "coroutines",
+            None => "none",
+        }
+    }
+
     /// Address of the program-scope variable arena (tests and debuggers).
     pub fn global_arena(&self) -> *const u8 {
         self.arena.ptr
@@ -225,6 +243,9 @@ impl CompiledProgram {
             // One work-item: its barriers have nobody to wait for.
             Entry::Item(f) if items == 1 => unsafe { runtime::run_loop(f, args.as_ptr(), &group) },
             Entry::Item(f) => return unsafe { runtime::run_coroutines(f, args.as_ptr(), &group) },
+            Entry::Regions(f, frame) => unsafe {
+                runtime::run_regions(f, args.as_ptr(), &group, frame)
+            },
         }
         Ok(())
     }
@@ -239,6 +260,7 @@ pub(crate) struct ProgramCx<'p> {
     pub global_addrs: Vec<u64>,
     pub config: cranelift_codegen::isa::TargetFrontendConfig,
     pub regalloc_budget: usize,
+    pub barrier_regions: bool,
     /// The same target with the single-pass register allocator.
     pub single_pass_isa: cranelift_codegen::isa::OwnedTargetIsa,
 }
@@ -361,6 +383,7 @@ pub fn compile(program: &Program, opts: &CodegenOptions) -> Result<CompiledProgr
         global_addrs: offs.iter().map(|o| arena.ptr as u64 + o).collect(),
         config: module.target_config(),
         regalloc_budget: opts.regalloc_budget,
+        barrier_regions: opts.barrier_regions,
         single_pass_isa: make_isa(opts, true)?,
     };
     let result = compile_into(&mut module, &mut pcx);
@@ -373,15 +396,15 @@ pub fn compile(program: &Program, opts: &CodegenOptions) -> Result<CompiledProgr
             }
             let entries = ids
                 .iter()
-                .map(|&(id, group)| {
+                .map(|&(id, kind)| {
                     // SAFETY: entries are generated with the `EntryFn` signature.
                     let f = unsafe {
                         std::mem::transmute::<*const u8, EntryFn>(module.get_finalized_function(id))
                     };
-                    if group {
-                        Entry::Group(f)
-                    } else {
-                        Entry::Item(f)
+                    match kind {
+                        EntryKind::Group => Entry::Group(f),
+                        EntryKind::Item => Entry::Item(f),
+                        EntryKind::Regions(frame) => Entry::Regions(f, frame),
                     }
                 })
                 .collect();
@@ -401,8 +424,16 @@ pub fn compile(program: &Program, opts: &CodegenOptions) -> Result<CompiledProgr
     }
 }
 
-/// The module id of a kernel's entry, and whether it is a group entry.
-type EntryIds = (cranelift_module::FuncId, bool);
+/// How a kernel's entry runs a group.
+#[derive(Clone, Copy)]
+enum EntryKind {
+    Group,
+    Item,
+    Regions(u64),
+}
+
+/// The module id of a kernel's entry and its kind.
+type EntryIds = (cranelift_module::FuncId, EntryKind);
 
 fn compile_into(
     module: &mut JITModule,
@@ -453,18 +484,24 @@ fn compile_into(
     for (fid, info) in kernels {
         let i = fid.0 as usize;
         let f = &prog.functions[i];
-        let entry = if info.uses_barriers {
+        let plan = if info.uses_barriers && pcx.barrier_regions {
+            regions::plan(prog, f)
+        } else {
+            None
+        };
+        let entry = if let Some(plan) = plan {
+            let id = regions::compile_region_entry(
+                module, pcx, &mut ctx, &mut fbc, f, i, &info.args, &plan,
+            )?;
+            (id, EntryKind::Regions(plan.frame_size))
+        } else if info.uses_barriers {
             let kernel_id =
                 pcx.func_ids[i].ok_or_else(|| format!("kernel '{}' was not compiled", f.name))?;
-            (
-                abi::item_entry(module, pcx, &mut ctx, &mut fbc, f, i, kernel_id, &info.args)?,
-                false,
-            )
+            let id = abi::item_entry(module, pcx, &mut ctx, &mut fbc, f, i, kernel_id, &info.args)?;
+            (id, EntryKind::Item)
         } else {
-            (
-                group::compile_group_entry(module, pcx, &mut ctx, &mut fbc, f, i, &info.args)?,
-                true,
-            )
+            let id = group::compile_group_entry(module, pcx, &mut ctx, &mut fbc, f, i, &info.args)?;
+            (id, EntryKind::Group)
         };
         infos.push(info);
         ids.push(entry);

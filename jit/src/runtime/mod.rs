@@ -91,6 +91,12 @@ pub struct ItemState {
     /// Bounds of this item's private stack (`to_private` classifies by them).
     pub private_lo: u64,
     pub private_hi: u64,
+    /// Region strategy: the group's private arena (one frame per work-item,
+    /// holding the private variables that live across barriers); an
+    /// address in `[arena_lo, arena_hi)` is private too.
+    pub arena: u64,
+    pub arena_lo: u64,
+    pub arena_hi: u64,
 }
 
 impl ItemState {
@@ -101,6 +107,9 @@ impl ItemState {
             yielder: std::ptr::null(),
             private_lo: 0,
             private_hi: 0,
+            arena: 0,
+            arena_lo: 0,
+            arena_hi: 0,
         }
     }
 }
@@ -121,6 +130,9 @@ pub mod offsets {
     pub const ITEM_LOCAL_ID: i32 = offset_of!(ItemState, local_id) as i32;
     pub const ITEM_PRIVATE_LO: i32 = offset_of!(ItemState, private_lo) as i32;
     pub const ITEM_PRIVATE_HI: i32 = offset_of!(ItemState, private_hi) as i32;
+    pub const ITEM_ARENA: i32 = offset_of!(ItemState, arena) as i32;
+    pub const ITEM_ARENA_LO: i32 = offset_of!(ItemState, arena_lo) as i32;
+    pub const ITEM_ARENA_HI: i32 = offset_of!(ItemState, arena_hi) as i32;
 }
 
 /// A generated entry: `(item, argument block)`.
@@ -183,6 +195,8 @@ unsafe impl Stack for ItemStack {
 }
 
 thread_local! {
+    /// The private arena of the region strategy, reused by every group this thread runs.
+    static ARENA: RefCell<Vec<u128>> = const { RefCell::new(Vec::new()) };
     static STACKS: RefCell<Vec<DefaultStack>> = const { RefCell::new(Vec::new()) };
 }
 
@@ -218,6 +232,37 @@ pub unsafe fn run_loop(entry: EntryFn, args: *const u8, group: &GroupState) {
     item.private_hi = here + 4096;
     // SAFETY: the caller guarantees `entry` matches `args`; `item` outlives the call.
     unsafe { entry(&mut item, args) }
+}
+
+/// Run a group with barriers cut into regions: the entry loops over the
+/// work-items once per region, keeping what lives across barriers in one
+/// `frame_size`-byte frame per work-item.
+///
+/// # Safety
+/// `entry` is a region entry generated for a kernel whose argument block is
+/// `args` and whose frames are `frame_size` bytes.
+pub unsafe fn run_regions(entry: EntryFn, args: *const u8, group: &GroupState, frame_size: u64) {
+    let bytes = (group.items() * frame_size) as usize;
+    ARENA.with(|a| {
+        let mut a = a.borrow_mut();
+        let words = bytes.div_ceil(16) + 8;
+        if a.len() < words {
+            a.resize(words, 0);
+        }
+        // 128-byte alignment for the frames (their size is a multiple of
+        // their alignment, at most 128).
+        let base = (a.as_mut_ptr() as u64).next_multiple_of(128);
+        let mut item = ItemState::new(group);
+        let here = &item as *const ItemState as u64;
+        item.private_lo = here.saturating_sub(64 << 20);
+        item.private_hi = here + 4096;
+        item.arena = base;
+        item.arena_lo = base;
+        item.arena_hi = base + bytes as u64;
+        // SAFETY: the arena holds `bytes` bytes from `base` (8 spare words
+        // cover the alignment); the caller guarantees `entry` matches `args`.
+        unsafe { entry(&mut item, args) }
+    })
 }
 
 /// Run a group with barriers: one coroutine per work-item.

@@ -69,6 +69,29 @@ pub fn build_full(src: &str) -> CompiledProgram {
     }
 }
 
+/// Build `src` (OpenCL C 3.0) with explicit code-generation options.
+pub fn build_cg(src: &str, cg: &CodegenOptions) -> CompiledProgram {
+    let opts = BuildOptions::parse("-cl-std=CL3.0").expect("build options");
+    let out = cranecl_jit::frontend::compile(src, "test.cl", &opts, &[]);
+    let Some(prog) = out.program else {
+        panic!("front end failed:\n{}", out.log)
+    };
+    codegen::compile(&prog, cg).unwrap_or_else(|e| panic!("codegen failed: {e}"))
+}
+
+/// Build `src` twice: barriers as regions (where they apply) and as coroutines.
+pub fn build_both(src: &str) -> [CompiledProgram; 2] {
+    let regions = CodegenOptions {
+        barrier_regions: true,
+        ..Default::default()
+    };
+    let coroutines = CodegenOptions {
+        barrier_regions: false,
+        ..Default::default()
+    };
+    [build_cg(src, &regions), build_cg(src, &coroutines)]
+}
+
 /// A kernel argument.
 pub enum Arg<'a> {
     /// A global (or constant) buffer: its host address is passed.

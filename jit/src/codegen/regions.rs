@@ -1,0 +1,595 @@
+//! The fast barrier strategy: a kernel body cut into regions at its
+//! barriers, each region a loop over the work-items of the group.
+//!
+//! Applies when every barrier is a statement of the kernel body itself, or of
+//! `if`/`for`/`while`/`do` statements (and blocks) that contain barriers —
+//! whose conditions are uniform across the work-group by the spec's rule —
+//! and the body has no `return`, `goto` or label, no `break`/`continue`
+//! leaving a region, and no call of a function that reaches a barrier.
+//! Anything else takes the coroutine strategy of `runtime/`.
+//!
+//! Every barrier-free stretch of statements, every condition, loop
+//! initialiser and step is a *piece*, run by all work-items in turn (the
+//! group entry's loop nest). A control statement around barriers runs its
+//! condition piece, then branches on the value the last work-item computed
+//! (they all agree). A private variable used in two pieces or more lives in
+//! the work-item's *frame* in the private arena (`ItemState::arena`, one
+//! frame per work-item); inside a piece it is loaded into Cranelift
+//! variables at the start of each work-item's turn and stored back at the
+//! end (unless its address is taken, then it is used in place). Kernel
+//! parameters that are never written stay shared by the whole group.
+
+use super::fx::{define, FunctionCx};
+use super::group::{finish_entry, start_entry, Geometry};
+use super::value::{clif_scalar, clif_type, flags, CPlace, CValue};
+use super::{abi, walk, ProgramCx};
+use crate::launch::ArgInfo;
+use crate::runtime::offsets as o;
+use crate::sema::hir::{Expr, ExprKind, Function, Program, Stmt, StmtKind, VarRef};
+use crate::sema::types::Type;
+use cranelift_codegen::ir::{types, InstBuilder, Value};
+use cranelift_codegen::Context;
+use cranelift_frontend::{FunctionBuilderContext, Variable};
+use cranelift_jit::JITModule;
+use std::collections::{HashMap, HashSet};
+
+/// A kernel body cut at its barriers.
+enum Node<'a> {
+    /// Barrier-free statements (piece id).
+    Region(usize, Vec<&'a Stmt>),
+    /// `if (c)` around barriers (condition piece id).
+    If(usize, &'a Expr, Vec<Node<'a>>, Vec<Node<'a>>),
+    /// A loop around barriers.
+    Loop {
+        init: Option<(usize, &'a Stmt)>,
+        cond: Option<(usize, &'a Expr)>,
+        step: Option<(usize, &'a Expr)>,
+        body: Vec<Node<'a>>,
+        post_test: bool,
+    },
+}
+
+/// How a kernel runs under the region strategy.
+pub(crate) struct Plan<'a> {
+    nodes: Vec<Node<'a>>,
+    /// Locals each piece refers to.
+    uses: Vec<HashSet<u32>>,
+    /// Offset of each frame-resident local in the work-item's frame.
+    frame: HashMap<u32, u64>,
+    pub frame_size: u64,
+    /// Locals whose address is taken (used in place, never promoted).
+    addressed: HashSet<u32>,
+}
+
+struct Planner<'a> {
+    prog: &'a Program,
+    uses: Vec<HashSet<u32>>,
+}
+
+fn is_barrier_stmt(s: &Stmt) -> bool {
+    let StmtKind::Expr(e) = &s.kind else {
+        return false;
+    };
+    let e = match &e.kind {
+        ExprKind::Cast(_, inner) => inner,
+        _ => e,
+    };
+    matches!(&e.kind, ExprKind::Builtin(b, _) if matches!(b.name.as_str(), "barrier" | "work_group_barrier"))
+}
+
+/// Statements whose control flow leaves them (`return`, `goto`, labels).
+fn has_nonlocal_flow(s: &Stmt) -> bool {
+    match &s.kind {
+        StmtKind::Return(_) | StmtKind::Goto(_) | StmtKind::Label(..) => true,
+        StmtKind::Block(b) => b.stmts.iter().any(has_nonlocal_flow),
+        StmtKind::If(_, t, e) => {
+            has_nonlocal_flow(t) || e.as_deref().is_some_and(has_nonlocal_flow)
+        }
+        StmtKind::While(_, b)
+        | StmtKind::DoWhile(b, _)
+        | StmtKind::Switch(_, b)
+        | StmtKind::For(_, _, _, b) => has_nonlocal_flow(b),
+        StmtKind::Case(_, b) | StmtKind::Default(b) => has_nonlocal_flow(b),
+        _ => false,
+    }
+}
+
+/// A `break` or `continue` that would leave `s` (one not inside a loop or
+/// switch of its own).
+fn has_free_jump(s: &Stmt, in_loop: bool, in_switch: bool) -> bool {
+    match &s.kind {
+        StmtKind::Break => !in_loop && !in_switch,
+        StmtKind::Continue => !in_loop,
+        StmtKind::Block(b) => b.stmts.iter().any(|s| has_free_jump(s, in_loop, in_switch)),
+        StmtKind::If(_, t, e) => {
+            has_free_jump(t, in_loop, in_switch)
+                || e.as_deref()
+                    .is_some_and(|e| has_free_jump(e, in_loop, in_switch))
+        }
+        StmtKind::While(_, b) | StmtKind::DoWhile(b, _) | StmtKind::For(_, _, _, b) => {
+            has_free_jump(b, true, in_switch)
+        }
+        StmtKind::Switch(_, b) => has_free_jump(b, in_loop, true),
+        StmtKind::Case(_, b) | StmtKind::Default(b) | StmtKind::Label(_, b) => {
+            has_free_jump(b, in_loop, in_switch)
+        }
+        _ => false,
+    }
+}
+
+fn decls(s: &Stmt, out: &mut HashSet<u32>) {
+    match &s.kind {
+        StmtKind::Decl(l, _) => {
+            out.insert(l.0);
+        }
+        StmtKind::Block(b) => b.stmts.iter().for_each(|s| decls(s, out)),
+        StmtKind::If(_, t, e) => {
+            decls(t, out);
+            if let Some(e) = e {
+                decls(e, out);
+            }
+        }
+        StmtKind::For(i, _, _, b) => {
+            if let Some(i) = i {
+                decls(i, out);
+            }
+            decls(b, out);
+        }
+        StmtKind::While(_, b)
+        | StmtKind::DoWhile(b, _)
+        | StmtKind::Switch(_, b)
+        | StmtKind::Case(_, b)
+        | StmtKind::Default(b)
+        | StmtKind::Label(_, b) => decls(b, out),
+        _ => {}
+    }
+}
+
+fn expr_locals(e: &Expr, out: &mut HashSet<u32>) {
+    walk::expr_tree(e, &mut |e| {
+        if let ExprKind::Var(VarRef::Local(l)) = &e.kind {
+            out.insert(l.0);
+        }
+    });
+}
+
+impl<'a> Planner<'a> {
+    fn contains_barrier(&self, s: &Stmt) -> bool {
+        let mut found = false;
+        walk::stmt_exprs(s, &mut |e| match &e.kind {
+            ExprKind::Builtin(b, _) if walk::is_barrier(&b.name, b.family) => found = true,
+            ExprKind::Call(f, _) if walk::uses_barrier(self.prog, *f) => found = true,
+            _ => {}
+        });
+        found
+    }
+
+    fn piece(&mut self, stmts: &[&Stmt], exprs: &[&Expr]) -> usize {
+        let mut set = HashSet::new();
+        for s in stmts {
+            decls(s, &mut set);
+            walk::stmt_exprs(s, &mut |e| {
+                if let ExprKind::Var(VarRef::Local(l)) = &e.kind {
+                    set.insert(l.0);
+                }
+            });
+        }
+        for e in exprs {
+            expr_locals(e, &mut set);
+        }
+        self.uses.push(set);
+        self.uses.len() - 1
+    }
+
+    fn flush(&mut self, cur: &mut Vec<&'a Stmt>, out: &mut Vec<Node<'a>>) -> Option<()> {
+        if cur.is_empty() {
+            return Some(());
+        }
+        if cur.iter().any(|s| has_free_jump(s, false, false)) {
+            return None;
+        }
+        let stmts = std::mem::take(cur);
+        let id = self.piece(&stmts, &[]);
+        out.push(Node::Region(id, stmts));
+        Some(())
+    }
+
+    fn nodes(&mut self, stmts: &'a [Stmt]) -> Option<Vec<Node<'a>>> {
+        let mut out = Vec::new();
+        let mut cur: Vec<&'a Stmt> = Vec::new();
+        for s in stmts {
+            if !self.contains_barrier(s) {
+                cur.push(s);
+                continue;
+            }
+            self.flush(&mut cur, &mut out)?;
+            if is_barrier_stmt(s) {
+                continue;
+            }
+            match &s.kind {
+                StmtKind::Block(b) => out.extend(self.nodes(&b.stmts)?),
+                StmtKind::If(c, t, e) => {
+                    let cid = self.piece(&[], &[c]);
+                    let t = self.nodes(std::slice::from_ref(t.as_ref()))?;
+                    let e = match e {
+                        Some(e) => self.nodes(std::slice::from_ref(e.as_ref()))?,
+                        None => Vec::new(),
+                    };
+                    out.push(Node::If(cid, c, t, e));
+                }
+                StmtKind::For(init, c, step, body) => {
+                    let init = match init {
+                        Some(i) if self.contains_barrier(i) => return None,
+                        Some(i) => Some((self.piece(&[i.as_ref()], &[]), i.as_ref())),
+                        None => None,
+                    };
+                    let cond = c.as_ref().map(|c| (self.piece(&[], &[c]), c));
+                    let step = step.as_ref().map(|st| (self.piece(&[], &[st]), st));
+                    let body = self.nodes(std::slice::from_ref(body.as_ref()))?;
+                    out.push(Node::Loop {
+                        init,
+                        cond,
+                        step,
+                        body,
+                        post_test: false,
+                    });
+                }
+                StmtKind::While(c, body) => {
+                    let cond = Some((self.piece(&[], &[c]), c));
+                    let body = self.nodes(std::slice::from_ref(body.as_ref()))?;
+                    out.push(Node::Loop {
+                        init: None,
+                        cond,
+                        step: None,
+                        body,
+                        post_test: false,
+                    });
+                }
+                StmtKind::DoWhile(body, c) => {
+                    let body = self.nodes(std::slice::from_ref(body.as_ref()))?;
+                    let cond = Some((self.piece(&[], &[c]), c));
+                    out.push(Node::Loop {
+                        init: None,
+                        cond,
+                        step: None,
+                        body,
+                        post_test: true,
+                    });
+                }
+                _ => return None,
+            }
+        }
+        self.flush(&mut cur, &mut out)?;
+        Some(out)
+    }
+}
+
+/// Locals written (assigned, incremented) or whose address escapes.
+fn written_locals(f: &Function) -> HashSet<u32> {
+    fn root(e: &Expr) -> Option<u32> {
+        match &e.kind {
+            ExprKind::Var(VarRef::Local(l)) => Some(l.0),
+            ExprKind::Member(a, _) | ExprKind::Swizzle(a, _) => root(a),
+            _ => None,
+        }
+    }
+    let mut set = HashSet::new();
+    if let Some(b) = &f.body {
+        walk::block_exprs(b, &mut |e| match &e.kind {
+            ExprKind::Assign { lhs: a, .. }
+            | ExprKind::IncDec { operand: a, .. }
+            | ExprKind::AddrOf(a) => {
+                if let Some(l) = root(a) {
+                    set.insert(l);
+                }
+            }
+            ExprKind::Cast(crate::sema::hir::CastKind::ArrayToPointer, a) => {
+                if let Some(l) = root(a) {
+                    set.insert(l);
+                }
+            }
+            _ => {}
+        });
+    }
+    set
+}
+
+/// Cut `f` at its barriers, or `None` if the region strategy does not apply.
+pub(crate) fn plan<'a>(prog: &'a Program, f: &'a Function) -> Option<Plan<'a>> {
+    let body = f.body.as_ref()?;
+    if body.stmts.iter().any(has_nonlocal_flow) {
+        return None;
+    }
+    let mut p = Planner {
+        prog,
+        uses: Vec::new(),
+    };
+    let nodes = p.nodes(&body.stmts)?;
+    let mut count: HashMap<u32, usize> = HashMap::new();
+    for set in &p.uses {
+        for l in set {
+            *count.entry(*l).or_default() += 1;
+        }
+    }
+    let written = written_locals(f);
+    let params: HashSet<u32> = f.params.iter().map(|p| p.local.0).collect();
+    let mut frame = HashMap::new();
+    let mut size = 0u64;
+    let mut align = 16u64;
+    for (i, l) in f.locals.iter().enumerate() {
+        let i = i as u32;
+        if l.space != crate::sema::addrspace::AddrSpace::Private {
+            continue;
+        }
+        let shared_param = params.contains(&i) && !written.contains(&i);
+        let per_item = if params.contains(&i) {
+            written.contains(&i)
+        } else {
+            count.get(&i).copied().unwrap_or(0) >= 2
+        };
+        if shared_param || !per_item {
+            continue;
+        }
+        let a = prog.records.align_of(&l.ty).max(1);
+        align = align.max(a);
+        size = size.next_multiple_of(a);
+        frame.insert(i, size);
+        size += prog.records.size_of(&l.ty).unwrap_or(0);
+    }
+    let mut addressed = walk::address_taken_locals(f);
+    addressed.extend(
+        f.locals
+            .iter()
+            .enumerate()
+            .filter(|(_, l)| l.address_taken)
+            .map(|(i, _)| i as u32),
+    );
+    Some(Plan {
+        nodes,
+        uses: p.uses,
+        frame,
+        frame_size: size.next_multiple_of(align).max(16),
+        addressed,
+    })
+}
+
+/// Per-entry state of the region emitter.
+struct Emitter<'p, 'a> {
+    plan: &'p Plan<'a>,
+    geo: Geometry,
+    arena: Value,
+}
+
+impl FunctionCx<'_, '_> {
+    /// Start a work-item's turn in `piece`: point its frame locals at its
+    /// frame, loading promotable ones into fresh variables.
+    fn enter_piece(
+        &mut self,
+        em: &Emitter<'_, '_>,
+        piece: usize,
+        ids: [Value; 3],
+    ) -> Vec<(u32, Value)> {
+        let [lx, ly, _] = em.geo.sizes;
+        let zy = self.b.ins().imul(ids[2], ly);
+        let zy = self.b.ins().iadd(zy, ids[1]);
+        let lin = self.b.ins().imul(zy, lx);
+        let lin = self.b.ins().iadd(lin, ids[0]);
+        let off = self.b.ins().imul_imm_s(lin, em.plan.frame_size as i64);
+        let base = self.b.ins().iadd(em.arena, off);
+        let mut promoted = Vec::new();
+        let mut used: Vec<u32> = em.plan.uses[piece]
+            .iter()
+            .copied()
+            .filter(|l| em.plan.frame.contains_key(l))
+            .collect();
+        used.sort_unstable();
+        for l in used {
+            let addr = self.b.ins().iadd_imm_s(base, em.plan.frame[&l] as i64);
+            let ty = self.func.locals[l as usize].ty.clone();
+            let promotable = !em.plan.addressed.contains(&l)
+                && (ty.is_vector() || clif_type(&ty).is_some())
+                && !ty.is_array();
+            if !promotable {
+                self.locals[l as usize] = CPlace::Addr(addr);
+                continue;
+            }
+            let (t, n) = match &ty {
+                Type::Vector(s, n) => (clif_scalar(*s), *n as usize),
+                t => (clif_type(t).unwrap_or(types::I64), 1),
+            };
+            let vars: Vec<Variable> = (0..n).map(|_| self.b.declare_var(t)).collect();
+            let place = CPlace::Var(vars);
+            if let Ok(v) = self.load(addr, &ty) {
+                let _ = self.write_place(&place, &ty, &v);
+            }
+            self.locals[l as usize] = place;
+            promoted.push((l, addr));
+        }
+        promoted
+    }
+
+    /// End a work-item's turn: store promoted locals back to its frame.
+    fn leave_piece(&mut self, promoted: &[(u32, Value)]) -> Result<(), String> {
+        for &(l, addr) in promoted {
+            let ty = self.func.locals[l as usize].ty.clone();
+            let place = self.locals[l as usize].clone();
+            let v = self.read_place(&place, &ty)?;
+            self.store(addr, &ty, &v)?;
+        }
+        Ok(())
+    }
+
+    /// Run `stmts` (and `cond`, whose truth is returned as the last work-item
+    /// saw it) for every work-item.
+    fn piece_loop(
+        &mut self,
+        em: &Emitter<'_, '_>,
+        piece: usize,
+        stmts: &[&Stmt],
+        cond: Option<&Expr>,
+    ) -> Result<Option<Value>, String> {
+        let decision = cond.map(|_| self.b.declare_var(types::I8));
+        self.item_loop(em.geo, |fx, ids, _| {
+            let promoted = fx.enter_piece(em, piece, ids);
+            for s in stmts {
+                fx.stmt(s)?;
+            }
+            if let (Some(c), Some(d)) = (cond, decision) {
+                let v = fx.expr(c)?;
+                let t = fx.truth(&v, &c.ty)?;
+                fx.b.def_var(d, t);
+            }
+            fx.leave_piece(&promoted)
+        })?;
+        Ok(decision.map(|d| self.b.use_var(d)))
+    }
+
+    fn emit_nodes(&mut self, em: &Emitter<'_, '_>, nodes: &[Node<'_>]) -> Result<(), String> {
+        for n in nodes {
+            match n {
+                Node::Region(id, stmts) => {
+                    self.piece_loop(em, *id, stmts, None)?;
+                }
+                Node::If(id, c, t, e) => {
+                    let d = self
+                        .piece_loop(em, *id, &[], Some(c))?
+                        .ok_or("internal: no decision")?;
+                    let (tb, eb, end) = (
+                        self.b.create_block(),
+                        self.b.create_block(),
+                        self.b.create_block(),
+                    );
+                    self.b.ins().brif(d, tb, &[], eb, &[]);
+                    self.terminated();
+                    self.enter(tb);
+                    self.emit_nodes(em, t)?;
+                    self.jump(end);
+                    self.enter(eb);
+                    self.emit_nodes(em, e)?;
+                    self.enter(end);
+                }
+                Node::Loop {
+                    init,
+                    cond,
+                    step,
+                    body,
+                    post_test,
+                } => {
+                    if let Some((id, s)) = init {
+                        self.piece_loop(em, *id, &[*s], None)?;
+                    }
+                    let (head, body_b, cont, end) = (
+                        self.b.create_block(),
+                        self.b.create_block(),
+                        self.b.create_block(),
+                        self.b.create_block(),
+                    );
+                    let test = |fx: &mut Self| -> Result<(), String> {
+                        match cond {
+                            Some((id, c)) => {
+                                let d = fx
+                                    .piece_loop(em, *id, &[], Some(c))?
+                                    .ok_or("internal: no decision")?;
+                                fx.b.ins().brif(d, body_b, &[], end, &[]);
+                                fx.terminated();
+                            }
+                            None => fx.jump(body_b),
+                        }
+                        Ok(())
+                    };
+                    if *post_test {
+                        self.enter(body_b);
+                    } else {
+                        self.enter(head);
+                        test(self)?;
+                        self.enter(body_b);
+                    }
+                    self.emit_nodes(em, body)?;
+                    self.enter(cont);
+                    if let Some((id, st)) = step {
+                        let st: &Expr = st;
+                        let s = Stmt {
+                            kind: StmtKind::Expr(st.clone()),
+                            span: st.span,
+                        };
+                        self.piece_loop(em, *id, &[&s], None)?;
+                    }
+                    if *post_test {
+                        test(self)?;
+                    } else {
+                        self.jump(head);
+                    }
+                    self.enter(end);
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Compile the region entry of a kernel with barriers.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn compile_region_entry(
+    module: &mut JITModule,
+    pcx: &ProgramCx<'_>,
+    ctx: &mut Context,
+    fbc: &mut FunctionBuilderContext,
+    f: &Function,
+    index: usize,
+    args: &[ArgInfo],
+    plan: &Plan<'_>,
+) -> Result<cranelift_module::FuncId, String> {
+    let id = abi::declare_entry(module, f, index, "regions")?;
+    {
+        let (mut fx, vals) = start_entry(module, pcx, ctx, fbc, f, id, args)?;
+        let geo = fx.load_geometry();
+        let item = fx.item;
+        let arena = fx.b.ins().load(types::I64, flags(), item, o::ITEM_ARENA);
+        let em = Emitter { plan, geo, arena };
+        // Shared parameters once; written ones into every work-item's frame.
+        let mut next = 0;
+        let mut per_item = Vec::new();
+        for p in &f.params {
+            let n = abi::param_count(&p.ty);
+            let vs = vals
+                .get(next..next + n)
+                .ok_or("internal: parameter count")?
+                .to_vec();
+            next += n;
+            let v = if super::value::is_aggregate(&p.ty) {
+                CValue::Ref(vs[0])
+            } else if p.ty.is_vector() {
+                CValue::Lanes(vs)
+            } else {
+                CValue::Scalar(vs[0])
+            };
+            if let Some(off) = plan.frame.get(&p.local.0) {
+                per_item.push((*off, p.ty.clone(), v));
+            } else {
+                let place = fx.locals[p.local.0 as usize].clone();
+                fx.write_place(&place, &p.ty, &v)?;
+            }
+        }
+        if !per_item.is_empty() {
+            let frame_size = plan.frame_size as i64;
+            fx.item_loop(geo, |fx, ids, _| {
+                let [lx, ly, _] = geo.sizes;
+                let zy = fx.b.ins().imul(ids[2], ly);
+                let zy = fx.b.ins().iadd(zy, ids[1]);
+                let lin = fx.b.ins().imul(zy, lx);
+                let lin = fx.b.ins().iadd(lin, ids[0]);
+                let off = fx.b.ins().imul_imm_s(lin, frame_size);
+                let base = fx.b.ins().iadd(arena, off);
+                for (o, ty, v) in &per_item {
+                    let a = fx.b.ins().iadd_imm_s(base, *o as i64);
+                    fx.store(a, ty, v)?;
+                }
+                Ok(())
+            })?;
+        }
+        fx.emit_nodes(&em, &plan.nodes)?;
+        finish_entry(fx)?;
+    }
+    define(module, pcx, ctx, &f.name, id)?;
+    Ok(id)
+}

@@ -1,0 +1,191 @@
+//! Kernels with barriers, each run under both strategies (regions where they
+//! apply, coroutines always) with the same results checked.
+
+mod run_common;
+use run_common::*;
+
+#[test]
+fn reduction_runs_as_regions_and_as_coroutines() {
+    let src = "kernel void reduce(global const int *in, global int *out, local int *scratch) {
+            local int total;
+            size_t l = get_local_id(0), n = get_local_size(0);
+            scratch[l] = in[get_global_id(0)];
+            if (l == 0) total = 0;
+            barrier(CLK_LOCAL_MEM_FENCE);
+            for (size_t s = n / 2; s > 0; s >>= 1) {
+                if (l < s) scratch[l] += scratch[l + s];
+                barrier(CLK_LOCAL_MEM_FENCE);
+            }
+            if (l == 0) { total = scratch[0]; }
+            barrier(CLK_LOCAL_MEM_FENCE);
+            if (l == n - 1) out[get_group_id(0)] = total;
+        }";
+    let [r, c] = build_both(src);
+    assert_eq!(r.strategy(0), "regions");
+    assert_eq!(c.strategy(0), "coroutines");
+    for p in [&r, &c] {
+        let n = 1024usize;
+        let mut input: Vec<i32> = (0..n as i32).map(|i| i * 3 - 7).collect();
+        let mut out = vec![0i32; n / 64];
+        run(
+            p,
+            "reduce",
+            &mut [buf(&mut input), buf(&mut out), Arg::Local(64 * 4)],
+            &[n as u64],
+            &[64],
+        );
+        for g in 0..n / 64 {
+            let want: i32 = input[g * 64..(g + 1) * 64].iter().sum();
+            assert_eq!(out[g], want, "{} group {g}", p.strategy(0));
+        }
+    }
+}
+
+#[test]
+fn tiled_matrix_multiply_with_local_tiles() {
+    let src = "#define TS 4
+        kernel void mm(global const float *A, global const float *B, global float *C, int N) {
+            local float As[TS][TS], Bs[TS][TS];
+            int lx = get_local_id(0), ly = get_local_id(1);
+            int col = get_global_id(0), row = get_global_id(1);
+            float acc = 0.0f;
+            int t = 0;
+            while (t < N / TS) {
+                As[ly][lx] = A[row * N + t * TS + lx];
+                Bs[ly][lx] = B[(t * TS + ly) * N + col];
+                barrier(CLK_LOCAL_MEM_FENCE);
+                for (int k = 0; k < TS; k++) acc += As[ly][k] * Bs[k][lx];
+                barrier(CLK_LOCAL_MEM_FENCE);
+                t++;
+            }
+            C[row * N + col] = acc;
+        }";
+    let both = build_both(src);
+    assert_eq!(both[0].strategy(0), "regions");
+    for p in both {
+        let n = 12usize;
+        let mut a: Vec<f32> = (0..n * n).map(|i| (i % 7) as f32 - 2.0).collect();
+        let mut b: Vec<f32> = (0..n * n).map(|i| (i % 5) as f32 * 0.5).collect();
+        let mut c = vec![0f32; n * n];
+        run(
+            &p,
+            "mm",
+            &mut [buf(&mut a), buf(&mut b), buf(&mut c), val(n as i32)],
+            &[n as u64, n as u64],
+            &[4, 4],
+        );
+        for r in 0..n {
+            for col in 0..n {
+                let want: f32 = (0..n).map(|k| a[r * n + k] * b[k * n + col]).sum();
+                assert_eq!(c[r * n + col], want, "{} C[{r}][{col}]", p.strategy(0));
+            }
+        }
+    }
+}
+
+#[test]
+fn values_live_across_barriers_in_uniform_ifs_and_do_loops() {
+    let src = "typedef struct { int a; int b; } pair;
+        kernel void k(global int *o, int rounds, int flag) {
+            local int t[16];
+            size_t l = get_local_id(0);
+            int priv[3] = {1, 2, 3};
+            pair p = {(int)l, 0};
+            int4 v = (int4)(l);
+            if (flag) {
+                t[l] = (int)l * 10;
+                barrier(CLK_LOCAL_MEM_FENCE);
+                p.b = t[(l + 1) % 16];
+            } else {
+                p.b = -1;
+            }
+            do {
+                priv[rounds % 3] += t[15 - l];
+                barrier(CLK_LOCAL_MEM_FENCE);
+                v += (int4)(1, 2, 3, 4);
+                rounds--;
+            } while (rounds > 0);
+            o[get_global_id(0)] = p.a + p.b + priv[0] + priv[1] + priv[2] + v.x + v.w;
+        }";
+    let both = build_both(src);
+    assert_eq!(both[0].strategy(0), "regions");
+    for p in both {
+        let mut o = vec![0i32; 32];
+        run(
+            &p,
+            "k",
+            &mut [buf(&mut o), val(3i32), val(1i32)],
+            &[32],
+            &[16],
+        );
+        for (i, got) in o.iter().enumerate() {
+            let l = (i % 16) as i32;
+            let pb = ((l + 1) % 16) * 10;
+            let privs = 6 + 3 * (15 - l) * 10;
+            let v = (l + 3) + (l + 12);
+            assert_eq!(*got, l + pb + privs + v, "{} item {i}", p.strategy(0));
+        }
+    }
+}
+
+#[test]
+fn barriers_reached_through_calls_and_returns_use_coroutines() {
+    let src = "void sync(void) { barrier(CLK_LOCAL_MEM_FENCE); }
+        kernel void k(global int *o) {
+            local int t[8];
+            t[get_local_id(0)] = get_local_id(0);
+            sync();
+            if (get_local_id(0) == 9) return;
+            o[get_global_id(0)] = t[7 - get_local_id(0)];
+        }";
+    let [r, _] = build_both(src);
+    assert_eq!(r.strategy(0), "coroutines");
+    let mut o = vec![0i32; 16];
+    run(&r, "k", &mut [buf(&mut o)], &[16], &[8]);
+    for (i, v) in o.iter().enumerate() {
+        assert_eq!(*v, 7 - (i % 8) as i32);
+    }
+}
+
+#[test]
+fn prefix_sum_with_a_barrier_in_a_loop_and_a_written_parameter() {
+    let src = "kernel void scan(global int *data, local int *tmp, int n) {
+            int l = get_local_id(0);
+            tmp[l] = data[get_global_id(0)];
+            barrier(CLK_LOCAL_MEM_FENCE);
+            for (int off = 1; off < n; off *= 2) {
+                int x = l >= off ? tmp[l - off] : 0;
+                barrier(CLK_LOCAL_MEM_FENCE);
+                tmp[l] += x;
+                barrier(CLK_LOCAL_MEM_FENCE);
+            }
+            n = tmp[l];
+            data[get_global_id(0)] = n;
+        }";
+    let both = build_both(src);
+    assert_eq!(both[0].strategy(0), "regions");
+    for p in both {
+        let mut d: Vec<i32> = (0..64).map(|i| (i * 7) % 11).collect();
+        let orig = d.clone();
+        run(
+            &p,
+            "scan",
+            &mut [buf(&mut d), Arg::Local(32 * 4), val(32i32)],
+            &[64],
+            &[32],
+        );
+        for g in 0..2 {
+            let mut acc = 0;
+            for i in 0..32 {
+                acc += orig[g * 32 + i];
+                assert_eq!(
+                    d[g * 32 + i],
+                    acc,
+                    "{} element {}",
+                    p.strategy(0),
+                    g * 32 + i
+                );
+            }
+        }
+    }
+}
