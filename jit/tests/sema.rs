@@ -479,3 +479,28 @@ fn half_values_need_fp16_but_half_pointers_do_not() {
         "half",
     );
 }
+
+/// Sema recurses on the tree: as deep as the parser allows, on its own stack
+/// (this test runs on a small test-thread stack).
+#[test]
+fn deep_expressions_and_statements_check_without_overflow() {
+    let chain = format!(
+        "kernel void k(global int *o) {{ o[0] = {}1; }}",
+        "1 + ".repeat(4000)
+    );
+    ok(&chain, CL12);
+    let ifs = format!(
+        "kernel void k(global int *o) {{ {} o[0] = 1; }}",
+        "if (o[1]) ".repeat(4000)
+    );
+    ok(&ifs, CL12);
+}
+
+/// A checked program can move to another thread (the API builds on one
+/// thread and launches on others).
+#[test]
+fn programs_are_send() {
+    fn is_send<T: Send>(_: &T) {}
+    let out = build("kernel void k(global int *o) { o[0] = 1; }", CL12);
+    is_send(&out.program);
+}

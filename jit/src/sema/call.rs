@@ -101,7 +101,7 @@ impl Checker<'_> {
                 };
                 self.error(at, msg);
                 for &id in ids {
-                    let sig = Type::Function(std::rc::Rc::new(self.signature_of(id)));
+                    let sig = Type::Function(std::sync::Arc::new(self.signature_of(id)));
                     let s = self.prog.function(id).span;
                     let text = format!("candidate function {}", self.ty_str(&sig));
                     self.note(s, text);

@@ -14,7 +14,7 @@ use super::types::{AddrSpace, Pointee, Scalar, Type};
 use super::Checker;
 use crate::parse::ast;
 use crate::source::Span;
-use std::rc::Rc;
+use std::sync::Arc;
 
 impl Checker<'_> {
     // (T){ init }
@@ -57,7 +57,7 @@ impl Checker<'_> {
         };
         let mut assigns = Vec::new();
         self.init_assigns(var.clone(), &ty, &init, &mut assigns);
-        let ptr_ty = Type::Pointer(Rc::new(Pointee {
+        let ptr_ty = Type::Pointer(Arc::new(Pointee {
             ty: ty.clone(),
             space: AddrSpace::Private,
             quals: qt.quals,

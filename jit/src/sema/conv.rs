@@ -8,7 +8,7 @@ use super::hir::{CastKind, Expr, ExprKind, ValueCat};
 use super::types::{Pointee, Scalar, Type};
 use super::Checker;
 use crate::source::Span;
-use std::rc::Rc;
+use std::sync::Arc;
 
 /// Where an implicit conversion happens, for messages.
 #[derive(Clone, Copy, Debug)]
@@ -92,7 +92,7 @@ impl Checker<'_> {
         }
         match &e.ty {
             Type::Array(elem, _) => {
-                let p = Type::Pointer(Rc::new(Pointee {
+                let p = Type::Pointer(Arc::new(Pointee {
                     ty: (**elem).clone(),
                     space: e.space,
                     quals: e.quals,
@@ -270,7 +270,7 @@ impl Checker<'_> {
         }
         if p.space != q.space {
             // A named space to generic (spec 6.7.1: implicit, never from constant).
-            let mid = Type::Pointer(Rc::new(Pointee {
+            let mid = Type::Pointer(Arc::new(Pointee {
                 ty: p.ty.clone(),
                 space: AddrSpace::Generic,
                 quals: p.quals,

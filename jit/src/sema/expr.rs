@@ -12,7 +12,7 @@ use super::types::{Pointee, Quals, Scalar, Type};
 use super::Checker;
 use crate::parse::ast::{self, FloatSuffix, UnaryOp};
 use crate::source::Span;
-use std::rc::Rc;
+use std::sync::Arc;
 
 pub(super) fn lvalue(kind: ExprKind, ty: Type, space: AddrSpace, quals: Quals, span: Span) -> Expr {
     Expr {
@@ -120,7 +120,7 @@ impl Checker<'_> {
                     params: f.params.iter().map(|p| p.ty.clone()).collect(),
                     variadic: false,
                 };
-                Expr::rvalue(ExprKind::Func(id), Type::Function(Rc::new(sig)), span)
+                Expr::rvalue(ExprKind::Func(id), Type::Function(Arc::new(sig)), span)
             }
             Some(Symbol::EnumConst(v)) => Expr::int(v, Type::INT, span),
             Some(Symbol::Typedef { .. }) => {
@@ -209,7 +209,7 @@ impl Checker<'_> {
     /// A string literal is an anonymous `constant char[n]` global.
     fn string_literal(&mut self, s: &str, span: Span) -> Expr {
         let bytes: Vec<u8> = s.bytes().chain(std::iter::once(0)).collect();
-        let ty = Type::Array(Rc::new(Type::CHAR), Some(bytes.len() as u64));
+        let ty = Type::Array(Arc::new(Type::CHAR), Some(bytes.len() as u64));
         let gid = match self.strings.get(s) {
             Some(g) => *g,
             None => {
@@ -336,7 +336,7 @@ impl Checker<'_> {
                     return Expr::error(span);
                 }
                 self.mark_address_taken(&x);
-                let ty = Type::Pointer(Rc::new(Pointee {
+                let ty = Type::Pointer(Arc::new(Pointee {
                     ty: x.ty.clone(),
                     space: x.space,
                     quals: x.quals,
@@ -582,7 +582,7 @@ impl Checker<'_> {
                 if kind == CastKind::Bitcast {
                     cast(x, kind, to.clone())
                 } else {
-                    let mid = Type::Pointer(Rc::new(Pointee {
+                    let mid = Type::Pointer(Arc::new(Pointee {
                         ty: p.ty.clone(),
                         space: q.space,
                         quals: p.quals,

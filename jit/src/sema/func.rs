@@ -13,7 +13,7 @@ use super::{Checker, FnCtx};
 use crate::parse::ast::{self, StorageClass};
 use crate::source::Span;
 use std::collections::HashMap;
-use std::rc::Rc;
+use std::sync::Arc;
 
 fn name_span_of(f: &ast::FunctionDef) -> Span {
     f.declarator.name.as_ref().map_or(f.span, |n| n.span)
@@ -26,7 +26,7 @@ impl Checker<'_> {
     pub fn declare_function(
         &mut self,
         name: &str,
-        sig: &Rc<FnSig>,
+        sig: &Arc<FnSig>,
         span: Span,
         overloadable: bool,
     ) -> FuncId {

@@ -9,7 +9,7 @@ use super::hir::{Expr, ExprKind, Init};
 use super::types::{Scalar, Type};
 use super::Checker;
 use crate::parse::ast;
-use std::rc::Rc;
+use std::sync::Arc;
 
 impl Checker<'_> {
     /// Check an initialiser for an object of type `ty`; returns the type
@@ -162,7 +162,7 @@ impl Checker<'_> {
                 }
                 let n = len.unwrap_or(slots.len() as u64);
                 slots.resize_with(n as usize, || Init::Zero);
-                (Type::Array(Rc::new(elem), Some(n)), Init::Array(slots))
+                (Type::Array(Arc::new(elem), Some(n)), Init::Array(slots))
             }
             Type::Record(r) => {
                 let r = *r;

@@ -126,7 +126,34 @@ impl SemaOptions {
 
 /// Check a translation unit. The program is complete even after errors
 /// (poisoned parts have `Type::Error`); callers look at `diags` first.
+///
+/// The checker recurses on the tree (as deep as the parser allows, 4096), so
+/// it runs on a thread of its own with a large stack, like the parser.
 pub fn check(tu: &ast::TranslationUnit, opts: &SemaOptions, diags: &mut Diagnostics) -> Program {
+    let mut result = None;
+    let mut sink = Some(&mut *diags);
+    std::thread::scope(|s| {
+        let _ = std::thread::Builder::new()
+            .name("cranecl-sema".into())
+            .stack_size(SEMA_STACK)
+            .spawn_scoped(s, || {
+                if let Some(d) = sink.take() {
+                    result = Some(check_here(tu, opts, d));
+                }
+            });
+    });
+    match (result, sink) {
+        (Some(p), _) => p,
+        // No thread could be started: check on the caller's stack.
+        (None, Some(d)) => check_here(tu, opts, d),
+        (None, None) => Program::default(),
+    }
+}
+
+/// The stack the checker runs on (reserved, not committed, until used).
+const SEMA_STACK: usize = 256 << 20;
+
+fn check_here(tu: &ast::TranslationUnit, opts: &SemaOptions, diags: &mut Diagnostics) -> Program {
     let mut c = Checker::new(opts, diags);
     for item in &tu.items {
         match item {

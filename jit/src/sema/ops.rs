@@ -10,7 +10,7 @@ use super::types::{Pointee, Type};
 use super::Checker;
 use crate::parse::ast::{self, BinaryOp};
 use crate::source::Span;
-use std::rc::Rc;
+use std::sync::Arc;
 
 impl Checker<'_> {
     pub(super) fn binary(
@@ -409,7 +409,7 @@ impl Checker<'_> {
                 self.warning(span, "pointer type mismatch in conditional expression");
                 Type::Void
             };
-            let t = Type::Pointer(Rc::new(Pointee {
+            let t = Type::Pointer(Arc::new(Pointee {
                 ty,
                 space,
                 quals: p.quals.union(q.quals),

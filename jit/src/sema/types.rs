@@ -2,7 +2,7 @@
 //! records (structs and unions) with C layout, functions, the opaque types
 //! (images, samplers, events) and the poison type `Error`.
 //!
-//! A [`Type`] is a small value (`Rc` inside) compared structurally; records are
+//! A [`Type`] is a small value (`Arc` inside, so programs can move between threads) compared structurally; records are
 //! named by a [`RecordId`] into the [`Records`] table that also computes their
 //! layout. `size_t`, `ptrdiff_t`, `intptr_t` and `uintptr_t` are the 64-bit
 //! integer types of the spir64 target (spec 6.1.1). Sizes and alignments follow
@@ -11,7 +11,7 @@
 #![forbid(unsafe_code)]
 
 use std::fmt;
-use std::rc::Rc;
+use std::sync::Arc;
 
 pub use super::addrspace::AddrSpace;
 
@@ -285,11 +285,11 @@ pub enum Type {
     Scalar(Scalar),
     /// A vector of 2, 3, 4, 8 or 16 elements.
     Vector(Scalar, u8),
-    Pointer(Rc<Pointee>),
+    Pointer(Arc<Pointee>),
     /// Element type and length (`None`: `[]`, incomplete).
-    Array(Rc<Type>, Option<u64>),
+    Array(Arc<Type>, Option<u64>),
     Record(RecordId),
-    Function(Rc<FnSig>),
+    Function(Arc<FnSig>),
     Image(ImageKind, Access),
     Sampler,
     Event,
@@ -312,7 +312,7 @@ impl Type {
     pub const CHAR: Type = Type::Scalar(Scalar::Char);
 
     pub fn ptr(ty: Type, space: AddrSpace, quals: Quals) -> Type {
-        Type::Pointer(Rc::new(Pointee { ty, space, quals }))
+        Type::Pointer(Arc::new(Pointee { ty, space, quals }))
     }
     pub fn vec_or_scalar(e: Scalar, n: u8) -> Type {
         if n <= 1 {

@@ -13,7 +13,7 @@ use super::Checker;
 use crate::parse::ast::{self, StorageClass, TypeQualifier, TypeSpecifier as TS};
 use crate::source::Span;
 use std::collections::HashMap;
-use std::rc::Rc;
+use std::sync::Arc;
 
 impl Checker<'_> {
     /// An address-space qualifier as written; `generic` exists only with the
@@ -440,7 +440,7 @@ impl Checker<'_> {
                         quals: cur.quals,
                     };
                     let mut q = QualType {
-                        ty: Type::Pointer(Rc::new(pointee)),
+                        ty: Type::Pointer(Arc::new(pointee)),
                         space: None,
                         quals: Quals::NONE,
                         access: None,
@@ -484,7 +484,7 @@ impl Checker<'_> {
                         self.error(a.span, "array has incomplete element type 'void'");
                         cur.ty = Type::Error;
                     }
-                    cur.ty = Type::Array(Rc::new(cur.ty), len);
+                    cur.ty = Type::Array(Arc::new(cur.ty), len);
                     if i == 0 && is_param {
                         // `int a[]` as a parameter is `int *a`.
                         let elem = cur.ty.array_elem().cloned().unwrap_or(Type::Error);
@@ -515,7 +515,7 @@ impl Checker<'_> {
                         variadic: false,
                     };
                     cur = QualType {
-                        ty: Type::Function(Rc::new(sig)),
+                        ty: Type::Function(Arc::new(sig)),
                         space: None,
                         quals: Quals::NONE,
                         access: None,

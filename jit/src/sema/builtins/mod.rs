@@ -395,13 +395,13 @@ fn concrete(
                 volatile: matches!(pt, Pt::VolS),
                 restrict: false,
             };
-            Type::Pointer(std::rc::Rc::new(Pointee {
+            Type::Pointer(std::sync::Arc::new(Pointee {
                 ty,
                 space: pick_space(spaces, arg, env),
                 quals,
             }))
         }
-        T::Atomic(spaces) => Type::Pointer(std::rc::Rc::new(Pointee {
+        T::Atomic(spaces) => Type::Pointer(std::sync::Arc::new(Pointee {
             ty: Type::Atomic(elem),
             space: pick_space(spaces, arg, env),
             quals: Quals {

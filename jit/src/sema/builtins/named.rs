@@ -11,7 +11,7 @@ use super::{
 };
 use crate::sema::addrspace::AddrSpace;
 use crate::sema::types::{Access, ImageKind, Pointee, Quals, Records, Scalar, Type};
-use std::rc::Rc;
+use std::sync::Arc;
 
 /// `Some` when `name` is one of the patterned built-ins.
 pub fn resolve_named(name: &str, args: &[Type], env: &BuiltinEnv) -> Option<Resolution> {
@@ -277,7 +277,7 @@ fn address_space_fn(name: &str, args: &[Type], env: &BuiltinEnv) -> Resolution {
             args[0].display(&Records::default())
         ));
     }
-    let param = Type::Pointer(Rc::new(Pointee {
+    let param = Type::Pointer(Arc::new(Pointee {
         ty: p.ty.clone(),
         space: AddrSpace::Generic,
         quals: p.quals,
@@ -290,7 +290,7 @@ fn address_space_fn(name: &str, args: &[Type], env: &BuiltinEnv) -> Resolution {
                 "to_local" => AddrSpace::Local,
                 _ => AddrSpace::Private,
             };
-            Type::Pointer(Rc::new(Pointee {
+            Type::Pointer(Arc::new(Pointee {
                 ty: p.ty.clone(),
                 space,
                 quals: p.quals,
