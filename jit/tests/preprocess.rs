@@ -370,12 +370,17 @@ fn if_evaluates_integer_constant_expressions() {
         ("'a' == 97 && '\\n' == 10 && '\\x41' == 65", true),
         ("'\\377' < 0", true), // char is signed
         ("-1 < 0", true),
-        ("-1 > 0u", true), // unsigned arithmetic
-        ("0xFFFFFFFFFFFFFFFF == -1", true),
+        ("-1 > 0u", true),                   // unsigned arithmetic
+        ("0xFFFFFFFFFFFFFFFF == -1", false), // 128-bit intmax_t, as clang
+        ("0xFFFFFFFFFFFFFFFF == 18446744073709551615", true),
+        (
+            "ULONG_MAX == 0xffffffffffffffff && LONG_MAX == 9223372036854775807",
+            true,
+        ),
         ("18446744073709551615u / 2 == 9223372036854775807", true),
         ("-7 / 2 == -3 && -7 % 2 == -1", true),
         ("1 << 4 == 16 && -16 >> 2 == -4", true),
-        ("(~0u >> 63) == 1", true),
+        ("(~0u >> 127) == 1", true),
         ("1 ? 2 : 0", true),
         ("0 ? 1 : 0", false),
         ("(0 ? 1u : -1) > 0", true), // ?: converts both arms

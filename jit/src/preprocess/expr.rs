@@ -1,5 +1,6 @@
 //! `#if` expressions (C99 §6.10.1): integer constant expressions evaluated
-//! in `intmax_t` / `uintmax_t` (64 bits here).
+//! in `intmax_t` / `uintmax_t`, 128 bits wide as in clang (OpenCL C
+//! reserves `long long` for a 128-bit type, and clang's `intmax_t` is it).
 //!
 //! The tokens arrive macro-expanded with `defined` already replaced. An
 //! identifier left over is 0 (`true` is 1, `false` 0: OpenCL C has `bool`).
@@ -22,30 +23,30 @@ const MAX_DEPTH: u32 = 256;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Value {
-    bits: u64,
+    bits: u128,
     unsigned: bool,
 }
 
 impl Value {
-    fn signed(v: i64) -> Value {
+    fn signed(v: i128) -> Value {
         Value {
-            bits: v as u64,
+            bits: v as u128,
             unsigned: false,
         }
     }
     fn truth(b: bool) -> Value {
-        Value::signed(i64::from(b))
+        Value::signed(i128::from(b))
     }
     fn is_true(self) -> bool {
         self.bits != 0
     }
-    fn as_i64(self) -> i64 {
-        self.bits as i64
+    fn as_i128(self) -> i128 {
+        self.bits as i128
     }
 }
 
 /// Evaluates an `#if` line; `None` after an error (already reported).
-pub(super) fn evaluate(toks: &[PTok], end: Span, diags: &mut Diagnostics) -> Option<i64> {
+pub(super) fn evaluate(toks: &[PTok], end: Span, diags: &mut Diagnostics) -> Option<i128> {
     let mut e = Eval {
         toks,
         pos: 0,
@@ -63,7 +64,7 @@ pub(super) fn evaluate(toks: &[PTok], end: Span, diags: &mut Diagnostics) -> Opt
         e.diags.error(t.tok.loc(), msg);
         return None;
     }
-    Some(v.as_i64())
+    Some(v.as_i128())
 }
 
 struct Eval<'t, 'd> {
@@ -191,7 +192,7 @@ impl Eval<'_, '_> {
         let v = v?;
         Ok(match op {
             Some(Punct::Minus) => {
-                if live && !v.unsigned && v.as_i64() == i64::MIN {
+                if live && !v.unsigned && v.as_i128() == i128::MIN {
                     self.diags
                         .warning(span, "integer overflow in preprocessor expression");
                 }
@@ -245,7 +246,7 @@ impl Eval<'_, '_> {
                     self.diags
                         .warning(span, "multi-character character constant");
                 }
-                Ok(Value::signed(v))
+                Ok(Value::signed(i128::from(v)))
             }
             TokenKind::Ident(name) => Ok(Value::truth(name == "true")),
             TokenKind::Eof => Err(self.error(span, "expected value in expression")),
@@ -264,7 +265,7 @@ impl Eval<'_, '_> {
         }
         let unsigned = lhs.unsigned || rhs.unsigned;
         let (a, b) = (lhs.bits, rhs.bits);
-        let (sa, sb) = (a as i64, b as i64);
+        let (sa, sb) = (a as i128, b as i128);
         let mut overflow = false;
         let bits = match op {
             Comma => return Ok(rhs),
@@ -275,7 +276,7 @@ impl Eval<'_, '_> {
                     _ => sa.overflowing_sub(sb),
                 };
                 overflow = o && !unsigned;
-                s as u64
+                s as u128
             }
             Slash | Percent => {
                 if b == 0 {
@@ -291,10 +292,10 @@ impl Eval<'_, '_> {
                     (true, Slash) => a / b,
                     (true, _) => a % b,
                     (false, Slash) => {
-                        overflow = sa == i64::MIN && sb == -1;
-                        sa.wrapping_div(sb) as u64
+                        overflow = sa == i128::MIN && sb == -1;
+                        sa.wrapping_div(sb) as u128
                     }
-                    (false, _) => sa.wrapping_rem(sb) as u64,
+                    (false, _) => sa.wrapping_rem(sb) as u128,
                 }
             }
             Lt | Gt | Le | Ge | EqEq | Ne => {
@@ -322,25 +323,25 @@ impl Eval<'_, '_> {
     }
 
     /// `<<` and `>>`: the result has the left operand's type; a count that is
-    /// negative or not below 64 is reported (as overflow) and clamped.
+    /// negative or not below 128 is reported (as overflow) and clamped.
     fn shift(&mut self, op: Punct, lhs: Value, rhs: Value, live: bool, span: Span) -> Value {
         let count = if rhs.unsigned {
-            rhs.bits.min(64)
+            rhs.bits.min(128)
         } else {
-            rhs.as_i64().clamp(0, 64) as u64
+            rhs.as_i128().clamp(0, 128) as u128
         };
-        let bad = count >= 64 || (!rhs.unsigned && rhs.as_i64() < 0);
+        let bad = count >= 128 || (!rhs.unsigned && rhs.as_i128() < 0);
         if bad && live {
             self.diags
                 .warning(span, "integer overflow in preprocessor expression");
         }
-        let c = count.min(63) as u32;
+        let c = count.min(127) as u32;
         let bits = match (op, lhs.unsigned) {
-            (Punct::Shl, _) if count >= 64 => 0,
+            (Punct::Shl, _) if count >= 128 => 0,
             (Punct::Shl, _) => lhs.bits << c,
-            (_, true) if count >= 64 => 0,
+            (_, true) if count >= 128 => 0,
             (_, true) => lhs.bits >> c,
-            (_, false) => (lhs.as_i64() >> c) as u64,
+            (_, false) => (lhs.as_i128() >> c) as u128,
         };
         Value {
             bits,
@@ -382,7 +383,7 @@ fn parse_integer(s: &str) -> Result<(Value, Option<&'static str>), String> {
     if digits.is_empty() && digits_start > 0 {
         return Err(format!("invalid integer constant '{s}'"));
     }
-    let mut v: u64 = 0;
+    let mut v: u128 = 0;
     for c in digits.chars() {
         let Some(d) = c.to_digit(radix) else {
             return Err(format!(
@@ -391,13 +392,13 @@ fn parse_integer(s: &str) -> Result<(Value, Option<&'static str>), String> {
             ));
         };
         v = v
-            .checked_mul(u64::from(radix))
-            .and_then(|v| v.checked_add(u64::from(d)))
+            .checked_mul(u128::from(radix))
+            .and_then(|v| v.checked_add(u128::from(d)))
             .ok_or("integer literal is too large to be represented in any integer type")?;
     }
     let mut unsigned = suffix.contains('u');
     let mut warning = None;
-    if v > i64::MAX as u64 && !unsigned {
+    if v > i128::MAX as u128 && !unsigned {
         unsigned = true;
         if radix == 10 {
             warning = Some(
@@ -495,13 +496,19 @@ mod tests {
         assert_eq!(v("0"), Ok((0, false)));
         assert_eq!(v("10u"), Ok((10, true)));
         assert_eq!(v("10ULL"), Ok((10, true)));
-        assert_eq!(v("0xFFFFFFFFFFFFFFFF"), Ok((u64::MAX, true)));
+        assert_eq!(v("0xFFFFFFFFFFFFFFFF"), Ok((u128::from(u64::MAX), false)));
+        assert_eq!(
+            v("0xffffffffffffffffffffffffffffffff"),
+            Ok((u128::MAX, true))
+        );
         assert!(v("08").unwrap_err().contains("invalid digit '8' in octal"));
         assert!(v("1.5").unwrap_err().contains("floating point"));
         assert!(v("1e3").unwrap_err().contains("floating point"));
         assert!(v("0x1p3").unwrap_err().contains("floating point"));
         assert!(v("12abc").unwrap_err().contains("invalid suffix 'abc'"));
-        assert!(v("99999999999999999999").unwrap_err().contains("too large"));
+        assert!(v("999999999999999999999999999999999999999999")
+            .unwrap_err()
+            .contains("too large"));
     }
 
     #[test]
