@@ -14,6 +14,7 @@ use super::{lexer, predefined, PTok, Preprocessor, MAX_INCLUDE_DEPTH};
 use crate::diag::Diagnostics;
 use crate::source::{LineMark, Span};
 use crate::token::{Punct, Token, TokenKind};
+use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
@@ -786,7 +787,16 @@ fn read_source_file(path: &Path) -> Option<String> {
     if !meta.is_file() || meta.len() > MAX_HEADER_BYTES {
         return None;
     }
-    let bytes = std::fs::read(path).ok()?;
+    // The size check again while reading: some files (under /proc) say 0.
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .ok()?
+        .take(MAX_HEADER_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .ok()?;
+    if bytes.len() as u64 > MAX_HEADER_BYTES {
+        return None;
+    }
     Some(match String::from_utf8(bytes) {
         Ok(s) => s,
         Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
