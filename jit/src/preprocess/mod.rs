@@ -3,7 +3,7 @@
 //!
 //! How it works. Each open file (the program, then every `#include`d header)
 //! has an on-demand [`lexer::Lexer`] on an include stack. Tokens are pulled
-//! one at a time through [`Preprocessor::next_expanded`]:
+//! one at a time through `Preprocessor::next_expanded`:
 //!
 //! - a `#` that starts a line in a file is a directive (`directives.rs`); a
 //!   false `#if` group is skipped by lexing it quietly, looking only at lines
@@ -22,7 +22,10 @@
 //! Locations: a token from a macro body keeps its span in the `#define` and
 //! gets `expanded_from` = the span of the outermost invocation in the user's
 //! text; a token from a macro argument keeps its own span (it is user text),
-//! so diagnostics and `__LINE__` point at what the user wrote.
+//! so diagnostics and `__LINE__` point at what the user wrote (`__LINE__` in a
+//! macro body gives the line where the invocation ends, as GCC and clang do).
+//! `#line` is recorded in the [`SourceMap`], so diagnostics name the presumed
+//! file and line.
 //!
 //! Nothing here can loop forever or overflow the stack: includes nest at most
 //! [`MAX_INCLUDE_DEPTH`] deep, argument pre-expansion at most
