@@ -6,7 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-pkgs=(ocl-icd-libopencl1 ocl-icd-opencl-dev opencl-headers opencl-c-headers clinfo pocl-opencl-icd clang-14)
+pkgs=(gcc libc6-dev ocl-icd-libopencl1 ocl-icd-opencl-dev opencl-headers opencl-c-headers clinfo pocl-opencl-icd clang-14)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
