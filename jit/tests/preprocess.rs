@@ -652,6 +652,30 @@ fn include_errors_and_limits() {
 }
 
 #[test]
+fn has_include_checks_the_search_path() {
+    let opts = PreprocessOptions {
+        embedded_headers: vec![("there.h".into(), "".into())],
+        ..Default::default()
+    };
+    let src =
+        "#if defined(__has_include) && __has_include(\"there.h\") && __has_include(<there.h>)\n\
+               yes\n#endif\n\
+               #define H \"missing_header_xyz.h\"\n\
+               #if __has_include(H) || __has_include(<missing_header_xyz.h>)\nno\n#endif\n";
+    let r = run_with(src, &opts);
+    assert_eq!(r.diags.items.len(), 0, "{}", r.log());
+    assert_eq!(r.text(), "yes");
+    check_error(
+        "#if __has_include\n#endif",
+        "missing '(' after '__has_include'",
+    );
+    check_error(
+        "#if __has_include(\n#endif",
+        "missing ')' after '__has_include'",
+    );
+}
+
+#[test]
 fn pragma_once_and_include_guards() {
     let opts = PreprocessOptions {
         embedded_headers: vec![

@@ -37,6 +37,10 @@ struct Found {
     dir: Option<PathBuf>,
 }
 
+/// The names `#if` knows as operators besides `defined`.
+const HAS_INCLUDE: &str = "__has_include";
+const HAS_INCLUDE_NEXT: &str = "__has_include_next";
+
 /// Larger files are not read by `#include`.
 const MAX_HEADER_BYTES: u64 = 64 << 20;
 
@@ -330,6 +334,8 @@ impl Preprocessor<'_> {
                 }
                 if t.ident() == Some("defined") {
                     out.push(pp.defined_operator(t));
+                } else if matches!(t.ident(), Some(HAS_INCLUDE | HAS_INCLUDE_NEXT)) {
+                    out.push(pp.has_include_operator(t));
                 } else if let Some(t) = pp.expand_ident(t) {
                     out.push(t);
                 }
@@ -345,7 +351,9 @@ impl Preprocessor<'_> {
             next = self.next_tok();
         }
         let value = match next.ident() {
-            Some(name) => self.macros.contains_key(name),
+            Some(name) => {
+                self.macros.contains_key(name) || matches!(name, HAS_INCLUDE | HAS_INCLUDE_NEXT)
+            }
             None => {
                 self.diags
                     .error(t.tok.loc(), "macro name missing after 'defined'");
@@ -360,6 +368,47 @@ impl Preprocessor<'_> {
                     .error(close.tok.loc(), "missing ')' after 'defined'");
                 self.pending.push(close);
             }
+        }
+        let mut tok = t.tok;
+        tok.kind = TokenKind::Number(if value { "1" } else { "0" }.into());
+        PTok::new(tok)
+    }
+
+    /// `__has_include("file")` / `__has_include(<file>)` (C23, clang) → `1`
+    /// when `#include` would find the file, else `0`.
+    fn has_include_operator(&mut self, t: PTok) -> PTok {
+        let name = t.ident().unwrap_or_default().to_string();
+        let mut value = false;
+        let open = self.next_tok();
+        if open.is_punct(Punct::LParen) {
+            let mut toks = Vec::new();
+            let mut depth = 0u32;
+            loop {
+                let a = self.next_tok();
+                if a.is_eof() {
+                    self.diags
+                        .error(t.tok.loc(), format!("missing ')' after '{name}'"));
+                    self.pending.push(a);
+                    break;
+                }
+                if a.is_punct(Punct::RParen) && depth == 0 {
+                    let toks = self.expand_isolated(toks);
+                    if let Some((file, angled, _)) = self.header_from_tokens(&toks, t.tok.loc()) {
+                        value = self.find_include(&file, angled).is_some();
+                    }
+                    break;
+                }
+                if a.is_punct(Punct::LParen) {
+                    depth += 1;
+                } else if a.is_punct(Punct::RParen) {
+                    depth -= 1;
+                }
+                toks.push(a);
+            }
+        } else {
+            self.diags
+                .error(t.tok.loc(), format!("missing '(' after '{name}'"));
+            self.pending.push(open);
         }
         let mut tok = t.tok;
         tok.kind = TokenKind::Number(if value { "1" } else { "0" }.into());
@@ -601,6 +650,15 @@ impl Preprocessor<'_> {
     fn computed_include(&mut self, directive: Span) -> Option<(String, bool, Span)> {
         let toks = self.line_tokens();
         let toks = self.expand_isolated(toks.into_iter().map(PTok::new).collect());
+        self.header_from_tokens(&toks, directive)
+    }
+
+    /// A header name spelled by tokens: a string literal, or `<` … `>`.
+    fn header_from_tokens(
+        &mut self,
+        toks: &[PTok],
+        directive: Span,
+    ) -> Option<(String, bool, Span)> {
         let bad = |pp: &mut Self, at: Span| {
             pp.diags.error(at, "expected \"FILENAME\" or <FILENAME>");
             None

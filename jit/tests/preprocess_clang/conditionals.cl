@@ -29,3 +29,6 @@ images_advertised
 #if 0xffffffffffffffff == -1
 not_taken_128_bit_intmax
 #endif
+#if defined(__has_include) && !__has_include("no_such_header_for_sure.h")
+has_include_works
+#endif
