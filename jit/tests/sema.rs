@@ -504,3 +504,21 @@ fn programs_are_send() {
     let out = build("kernel void k(global int *o) { o[0] = 1; }", CL12);
     is_send(&out.program);
 }
+
+/// `CL_KERNEL_ARG_TYPE_NAME` keeps typedef names and OpenCL spellings.
+#[test]
+fn kernel_arg_type_names_are_as_written() {
+    let out = build(
+        "typedef float4 vec_t;\ntypedef struct { int a; } rec_t;\n\
+         kernel void k(global vec_t *a, unsigned int n, global const uchar *c, global rec_t *r, long l, unsigned long u) {}",
+        CL12,
+    );
+    assert!(out.success, "{}", out.log);
+    let p = out.program.unwrap();
+    let (_, k) = p.kernels().next().unwrap();
+    let names: Vec<_> = k.params.iter().map(|p| p.type_name.as_str()).collect();
+    assert_eq!(
+        names,
+        ["vec_t*", "uint", "uchar*", "rec_t*", "long", "ulong"]
+    );
+}

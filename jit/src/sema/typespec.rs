@@ -555,7 +555,8 @@ impl Checker<'_> {
             if let Type::Function(_) = &qt.ty {
                 qt.ty = Type::ptr(qt.ty.clone(), AddrSpace::Private, Quals::NONE);
             }
-            let type_name = self.arg_type_name(&qt.ty);
+            let type_name = written_type_name(&p.specs, &p.declarator)
+                .unwrap_or_else(|| self.arg_type_name(&qt.ty));
             out.push(ParamInfo {
                 name: p.declarator.name_str().map(str::to_string),
                 qt,
@@ -604,4 +605,68 @@ impl Checker<'_> {
         let base = self.base_type(&t.specs);
         self.declarator(base, &t.declarator, false).qt
     }
+}
+
+/// The type name as written, for `CL_KERNEL_ARG_TYPE_NAME`: typedef names
+/// kept (`myfloat4*`), OpenCL spellings for C keywords (`unsigned int` is
+/// `uint`), one `*` per pointer (or array parameter) level, no qualifiers.
+/// `None` where the declarator is not a plain pointer/array chain.
+fn written_type_name(specs: &ast::DeclSpecifiers, d: &ast::Declarator) -> Option<String> {
+    let mut unsigned = false;
+    let mut longs = 0;
+    let mut base: Option<String> = None;
+    for ts in &specs.type_specs {
+        let name = match &ts.node {
+            TS::Unsigned => {
+                unsigned = true;
+                continue;
+            }
+            TS::Signed | TS::Int => continue,
+            TS::Long => {
+                longs += 1;
+                continue;
+            }
+            TS::Void => "void".to_string(),
+            TS::Char => "char".to_string(),
+            TS::Short => "short".to_string(),
+            TS::Float => "float".to_string(),
+            TS::Double => "double".to_string(),
+            TS::Half => "half".to_string(),
+            TS::Bool => "bool".to_string(),
+            TS::Scalar(s) => s.name().to_string(),
+            TS::Vector(s, n) => format!("{}{n}", s.name()),
+            TS::Opaque(o) => o.name().to_string(),
+            TS::Atomic(s) => format!("atomic_{}", s.name()),
+            TS::TypedefName(n) => n.clone(),
+            TS::Struct(s) => {
+                let kw = if s.kind == ast::StructKind::Union {
+                    "union"
+                } else {
+                    "struct"
+                };
+                format!("{kw} {}", s.name.as_ref()?.node)
+            }
+            TS::Enum(e) => format!("enum {}", e.name.as_ref()?.node),
+            TS::Invalid => return None,
+        };
+        base = Some(name);
+    }
+    let mut base = match base {
+        Some(b) => b,
+        None if longs > 0 => "long".to_string(),
+        None => "int".to_string(),
+    };
+    if unsigned && matches!(base.as_str(), "char" | "short" | "int" | "long") {
+        base.insert(0, 'u');
+    } else if longs > 0 && base == "int" {
+        base = "long".to_string();
+    }
+    let mut stars = 0;
+    for der in &d.derived {
+        match der {
+            ast::DerivedDeclarator::Pointer(_) | ast::DerivedDeclarator::Array(_) => stars += 1,
+            ast::DerivedDeclarator::Function(_) => return None,
+        }
+    }
+    Some(format!("{base}{}", "*".repeat(stars)))
 }
