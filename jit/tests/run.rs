@@ -569,3 +569,54 @@ fn struct_and_vector_arguments_by_value() {
     );
     assert_eq!(o, vec![5.5, 4321.0, 6.0, 7.25, 0.0]);
 }
+
+#[test]
+fn every_vector_width_and_element_type() {
+    let out: Vec<i64> = outputs(
+        "kernel void t(global long *o) {
+            char2 c2 = (char2)(100, -100); c2 += (char2)(100); o[0] = c2.x; o[1] = c2.y;
+            uchar3 u3 = (uchar3)(1, 2, 255); u3 = u3 + (uchar3)(1); o[2] = u3.z; o[3] = u3.s2 + u3.s0;
+            short8 s8 = (short8)(1, 2, 3, 4, 5, 6, 7, 8); s8 *= (short8)(1000); o[4] = s8.s7; o[5] = s8.hi.lo.y;
+            ushort16 u16 = (ushort16)(65535); u16 += (ushort16)(2); o[6] = u16.sF;
+            int16 i16 = (int16)(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+            o[7] = i16.sA + i16.odd.s7 + i16.even.hi.s3;
+            uint4 shl = (uint4)(1) << (uint4)(0, 31, 32, 33); o[8] = shl.y; o[9] = shl.z; o[10] = shl.w;
+            long2 l2 = (long2)(-1, 5) >> (long2)(1, 65); o[11] = l2.x; o[12] = l2.y;
+            ulong8 ul8 = (ulong8)(3); ul8 = ul8 / (ulong8)(0, 1, 2, 3, 4, 5, 6, 7); o[13] = ul8.s1 + ul8.s3;
+            double4 d4 = (double4)(0.5, 1.5, 2.5, 3.5); d4 = d4 * 2.0; o[14] = (long)(d4.x + d4.w);
+            float8 f8 = (float8)(1.0f); int8 cmp = f8 < (float8)(0.0f, 2.0f, 0.0f, 2.0f, 0.0f, 2.0f, 0.0f, 2.0f);
+            o[15] = cmp.s0; o[16] = cmp.s1;
+            int4 ia = (int4)(1, 2, 3, 4), ib = (int4)(4, 3, 2, 1);
+            int4 sel = ia > ib ? ia : ib; o[17] = sel.x * 1000 + sel.y * 100 + sel.z * 10 + sel.w;
+            int4 lnot = !ia; o[18] = lnot.x; int4 neg = -ia; o[19] = neg.w; int4 inv = ~ia; o[20] = inv.x;
+            long4 and4 = (long4)(1, 0, 1, 0) && (long4)(1, 1, 0, 0); o[21] = and4.x; o[22] = and4.y;
+        }",
+        23,
+    );
+    let want = vec![
+        -56,
+        -100 + 100,
+        0,
+        2,
+        8000,
+        6000,
+        1,
+        10 + 15 + 14,
+        1 << 31,
+        1,
+        2,
+        -1,
+        2,
+        3 + 1,
+        8,
+        0,
+        -1,
+        4000 + 300 + 30 + 4,
+        0,
+        -4,
+        -2,
+        -1,
+        0,
+    ];
+    assert_eq!(out, want);
+}

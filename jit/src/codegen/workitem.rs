@@ -173,3 +173,27 @@ impl FunctionCx<'_, '_> {
         self.b.ins().iadd(a, ids[0])
     }
 }
+
+impl FunctionCx<'_, '_> {
+    /// `[lo, hi)` of the current work-group's local arena (for `to_local`,
+    /// `get_fence` and friends).
+    pub fn local_range(&mut self) -> (Value, Value) {
+        let lo = self.group_field(o::GROUP_LOCAL_MEM);
+        let size = self.group_field(o::GROUP_LOCAL_MEM_SIZE);
+        let hi = self.b.ins().iadd(lo, size);
+        (lo, hi)
+    }
+
+    /// The two `[lo, hi)` ranges that hold the current work-item's private
+    /// memory: its stack, and its frame arena under the region strategy (an
+    /// empty range otherwise). An address that is neither local nor private
+    /// is global (for `to_global`, `to_private`).
+    pub fn private_ranges(&mut self) -> [(Value, Value); 2] {
+        let item = self.item;
+        let mut load = |off: i32| self.b.ins().load(types::I64, flags(), item, off);
+        [
+            (load(o::ITEM_PRIVATE_LO), load(o::ITEM_PRIVATE_HI)),
+            (load(o::ITEM_ARENA_LO), load(o::ITEM_ARENA_HI)),
+        ]
+    }
+}

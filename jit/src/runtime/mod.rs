@@ -31,6 +31,10 @@ use std::ffi::c_void;
 
 /// Bytes of stack per work-item coroutine (private arrays live there).
 pub const ITEM_STACK_SIZE: usize = 256 * 1024;
+/// On the calling thread's stack, private memory is taken to be this many
+/// bytes below the runtime's frame: private data is limited to 1 MiB (see
+/// `codegen::MAX_PRIVATE_ON_THREAD_STACK`) plus the frames of generated code.
+const THREAD_PRIVATE_WINDOW: u64 = 2 << 20;
 /// Most stacks one thread keeps for reuse.
 const POOL_LIMIT: usize = 4096;
 
@@ -126,6 +130,7 @@ pub mod offsets {
     pub const GROUP_GROUP_ID: i32 = offset_of!(GroupState, group_id) as i32;
     pub const GROUP_WORK_DIM: i32 = offset_of!(GroupState, work_dim) as i32;
     pub const GROUP_LOCAL_MEM: i32 = offset_of!(GroupState, local_mem) as i32;
+    pub const GROUP_LOCAL_MEM_SIZE: i32 = offset_of!(GroupState, local_mem_size) as i32;
     pub const ITEM_GROUP: i32 = offset_of!(ItemState, group) as i32;
     pub const ITEM_LOCAL_ID: i32 = offset_of!(ItemState, local_id) as i32;
     pub const ITEM_PRIVATE_LO: i32 = offset_of!(ItemState, private_lo) as i32;
@@ -228,7 +233,7 @@ pub unsafe fn run_loop(entry: EntryFn, args: *const u8, group: &GroupState) {
     let here = &item as *const ItemState as u64;
     // The calling thread's stack: an approximation generous enough for
     // `to_private` (the frames of generated code lie below `here`).
-    item.private_lo = here.saturating_sub(64 << 20);
+    item.private_lo = here.saturating_sub(THREAD_PRIVATE_WINDOW);
     item.private_hi = here + 4096;
     // SAFETY: the caller guarantees `entry` matches `args`; `item` outlives the call.
     unsafe { entry(&mut item, args) }
@@ -254,7 +259,7 @@ pub unsafe fn run_regions(entry: EntryFn, args: *const u8, group: &GroupState, f
         let base = (a.as_mut_ptr() as u64).next_multiple_of(128);
         let mut item = ItemState::new(group);
         let here = &item as *const ItemState as u64;
-        item.private_lo = here.saturating_sub(64 << 20);
+        item.private_lo = here.saturating_sub(THREAD_PRIVATE_WINDOW);
         item.private_hi = here + 4096;
         item.arena = base;
         item.arena_lo = base;
