@@ -624,6 +624,7 @@ typedef struct { char c; int i; } __attribute__((packed, aligned(8))) T;
 constant int big __attribute__((endian(host))) = 1;
 void f(void) __attribute__((overloadable));
 void h(global int * __attribute__((nosvm)) q);
+int two, __attribute__((aligned(8))) three;
 "#);
     let f = functions(&tu)[0];
     let names: Vec<&str> = f
@@ -676,6 +677,10 @@ void h(global int * __attribute__((nosvm)) q);
     assert_eq!(
         decls[2].declarators[0].declarator.attributes[0].name.node,
         "overloadable"
+    );
+    assert_eq!(
+        decls[4].declarators[1].declarator.attributes[0].name.node,
+        "aligned"
     );
 }
 

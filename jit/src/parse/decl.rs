@@ -455,6 +455,8 @@ impl<'a> Parser<'a> {
     fn declarator_inner(&mut self, mode: DeclMode) -> PResult<Declarator> {
         let start = self.loc();
         let first_pos = self.pos;
+        // GNU: attributes may open a declarator (`int a, __attribute__((x)) b;`).
+        let leading = self.attributes()?;
         let mut pointers = Vec::new();
         while self.is(Punct::Star) {
             let star = self.bump().loc();
@@ -508,6 +510,7 @@ impl<'a> Parser<'a> {
             }
         }
         derived.extend(pointers.into_iter().rev().map(DerivedDeclarator::Pointer));
+        attributes.splice(0..0, leading);
         attributes.extend(self.attributes()?);
         let span = if self.pos > first_pos {
             start.to(self.prev_loc())
