@@ -620,3 +620,53 @@ fn every_vector_width_and_element_type() {
     ];
     assert_eq!(out, want);
 }
+
+#[test]
+fn lvalue_swizzles_pointers_to_vectors_and_compound_forms() {
+    let out: Vec<i32> = outputs(
+        "typedef struct { int4 v; int n[2]; } S;
+        kernel void t(global int *o) {
+            int4 v = (int4)(1, 2, 3, 4);
+            v.xy += (int2)(10, 20); o[0] = v.x; o[1] = v.y;
+            v.s3++; o[2] = v.w;
+            v.wz = v.xy; o[3] = v.z; o[4] = v.w;
+            int4 arr[3] = {(int4)(0), (int4)(1), (int4)(2)};
+            int4 *p = arr; p[1].y = 7; (*(p + 2)).z = 9; o[5] = arr[1].y; o[6] = arr[2].z;
+            p++; o[7] = (*p).y;
+            S s; s.v = (int4)(5); s.v.x = 6; s.n[1] = 8; S *sp = &s; sp->n[0] = sp->v.x + sp->v.y;
+            o[8] = s.n[0]; o[9] = s.n[1];
+            int i = 0; i = (i++, i + 5); o[10] = i;
+            int a = 3; a <<= 2; a |= 1; a ^= 3; a %= 7; o[11] = a;
+            uchar bytes[4] = {1, 2, 3, 4}; int *ip = (int *)bytes; o[12] = *ip;
+            o[13] = (int)sizeof(S) + vec_step(int4);
+            int x = 5; int *xp = &x; *xp += 1; o[14] = x;
+            int3 t3 = (int3)(1, 2, 3); t3.zyx = t3; o[15] = t3.x * 100 + t3.y * 10 + t3.z;
+            float f = 2.5f; f *= 2; f -= 1; o[16] = (int)f;
+            int cc = 1 ? 2 ? 3 : 4 : 5; o[17] = cc;
+        }",
+        18,
+    );
+    assert_eq!(
+        out,
+        vec![
+            11,
+            22,
+            5,
+            22,
+            11,
+            7,
+            9,
+            7,
+            11,
+            8,
+            6,
+            0,
+            0x04030201,
+            32 + 4,
+            6,
+            321,
+            4,
+            3
+        ]
+    );
+}
