@@ -41,12 +41,15 @@ impl FunctionCx<'_, '_> {
                     return self.read_place(&p, &e.ty);
                 }
                 let v = self.expr(base)?.lanes()?;
+                // `.hi`/`.odd` of a 3-vector name the undefined fourth lane:
+                // it reads as the first.
                 let picked = lanes
                     .iter()
                     .map(|&l| {
                         v.get(l as usize)
+                            .or(v.first())
                             .copied()
-                            .ok_or("swizzle lane out of range")
+                            .ok_or("swizzle of an empty vector")
                     })
                     .collect::<Result<Vec<_>, _>>()?;
                 Ok(if e.ty.is_vector() {

@@ -212,10 +212,12 @@ impl FunctionCx<'_, '_> {
     /// Lane `i` of a vector place whose element type is `ty`'s.
     fn read_lane(&mut self, place: &CPlace, ty: &Type, i: usize) -> Result<Value, String> {
         match place {
+            // The undefined fourth lane of a 3-vector reads as the first.
             CPlace::Var(vars) => vars
                 .get(i)
+                .or(vars.first())
                 .map(|v| self.b.use_var(*v))
-                .ok_or_else(|| "internal: lane out of range".into()),
+                .ok_or_else(|| "internal: lane of an empty vector".into()),
             CPlace::Addr(a) => {
                 let s = ty.elem().ok_or("internal: lane of a non-vector")?;
                 Ok(self
@@ -233,8 +235,10 @@ impl FunctionCx<'_, '_> {
     fn write_lane(&mut self, place: &CPlace, ty: &Type, i: usize, v: Value) -> Result<(), String> {
         match place {
             CPlace::Var(vars) => {
-                let var = *vars.get(i).ok_or("internal: lane out of range")?;
-                self.b.def_var(var, v);
+                // Writes to the undefined fourth lane of a 3-vector vanish.
+                if let Some(var) = vars.get(i) {
+                    self.b.def_var(*var, v);
+                }
                 Ok(())
             }
             CPlace::Addr(a) => {
