@@ -74,7 +74,10 @@ fn is_barrier_stmt(s: &Stmt) -> bool {
         ExprKind::Cast(_, inner) => inner,
         _ => e,
     };
-    matches!(&e.kind, ExprKind::Builtin(b, _) if matches!(b.name.as_str(), "barrier" | "work_group_barrier"))
+    // `wait_group_events` synchronises like a barrier (the copies it waits
+    // for complete when they are issued).
+    matches!(&e.kind, ExprKind::Builtin(b, _)
+        if matches!(b.name.as_str(), "barrier" | "work_group_barrier" | "wait_group_events"))
 }
 
 /// Statements whose control flow leaves them (`return`, `goto`, labels).

@@ -119,7 +119,8 @@ pub fn address_taken_locals(f: &Function) -> HashSet<u32> {
 
 /// Whether the built-in synchronises the work-group.
 pub fn is_barrier(name: &str, family: Family) -> bool {
-    matches!(name, "barrier" | "work_group_barrier") || family == Family::WorkGroup
+    matches!(name, "barrier" | "work_group_barrier" | "wait_group_events")
+        || family == Family::WorkGroup
 }
 
 /// Whether `f` (or a function it calls) reaches a barrier.

@@ -98,9 +98,7 @@ impl FunctionCx<'_, '_> {
                 self.linearize(&ids, &sizes)
             }
             "barrier" | "work_group_barrier" => {
-                let f = crate::runtime::cranecl_barrier as *const u8;
-                let item = self.item;
-                self.call_host(f, &[types::I64], &[], &[item]);
+                self.emit_barrier();
                 return Ok(Some(CValue::Void));
             }
             "mem_fence" | "read_mem_fence" | "write_mem_fence" | "atomic_work_item_fence" => {
@@ -175,6 +173,16 @@ impl FunctionCx<'_, '_> {
 }
 
 impl FunctionCx<'_, '_> {
+    /// Wait until every work-item of the group arrives here (a barrier).
+    /// A built-in that synchronises the group (`wait_group_events`, the
+    /// work-group collectives) calls this; `walk::is_barrier` must name it
+    /// so that its kernels get a barrier strategy.
+    pub fn emit_barrier(&mut self) {
+        let f = crate::runtime::cranecl_barrier as *const u8;
+        let item = self.item;
+        self.call_host(f, &[types::I64], &[], &[item]);
+    }
+
     /// `[lo, hi)` of the current work-group's local arena (for `to_local`,
     /// `get_fence` and friends).
     pub fn local_range(&mut self) -> (Value, Value) {
