@@ -48,6 +48,18 @@ impl Checker<'_> {
         }
     }
 
+    /// The value of an integer constant expression in C's strict sense
+    /// (C99 6.6p6: integer operands only; a floating constant only as the
+    /// immediate operand of a cast to an integer type; no variables) — for
+    /// `case` labels, enumerators and `_Static_assert`.
+    pub fn const_ice(&self, e: &Expr) -> Option<i128> {
+        if is_ice(e) {
+            self.const_int(e)
+        } else {
+            None
+        }
+    }
+
     /// Fold an expression; `None` when it is not constant.
     pub fn eval(&self, e: &Expr) -> Option<CVal> {
         let elem = e.ty.elem();
@@ -281,6 +293,20 @@ impl Checker<'_> {
                 self.write_init(&t, it, off + o, out)
             }
         }
+    }
+}
+
+fn is_ice(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::IntConst(_) => e.ty.is_integer(),
+        ExprKind::Cast(CastKind::FloatToInt, inner) => {
+            matches!(inner.kind, ExprKind::FloatConst(_))
+        }
+        ExprKind::Cast(CastKind::LvalueToRvalue, _) => false,
+        ExprKind::Cast(_, inner) | ExprKind::Unary(_, inner) => e.ty.is_integer() && is_ice(inner),
+        ExprKind::Binary(_, l, r) => e.ty.is_integer() && is_ice(l) && is_ice(r),
+        ExprKind::Cond(c, a, b) => is_ice(c) && is_ice(a) && is_ice(b),
+        _ => false,
     }
 }
 

@@ -84,6 +84,15 @@ pub fn common_scalar(a: Scalar, b: Scalar) -> Scalar {
     }
 }
 
+fn nested_spaces_differ(a: &Type, b: &Type) -> bool {
+    match (a, b) {
+        (Type::Pointer(x), Type::Pointer(y)) => {
+            x.space != y.space || nested_spaces_differ(&x.ty, &y.ty)
+        }
+        _ => false,
+    }
+}
+
 impl Checker<'_> {
     /// Use an expression as a value: decay arrays, read lvalues.
     pub fn rvalue(&mut self, e: Expr) -> Expr {
@@ -161,7 +170,7 @@ impl Checker<'_> {
             }
             _ => {
                 e.ty.is_integer()
-                    && self.const_int(e) == Some(0)
+                    && self.const_ice(e) == Some(0)
                     && !matches!(e.kind, ExprKind::Var(_))
             }
         }
@@ -247,6 +256,18 @@ impl Checker<'_> {
         let span = e.span;
         if let Err(err) = implicit_conversion(p.space, q.space) {
             self.space_error(span, err, &e.ty, to, ctx);
+            return Expr::error(span);
+        }
+        // `int **pp = &g` with `global int *g`: the spaces of the inner
+        // pointers must match exactly (no implicit conversion inside).
+        if nested_spaces_differ(&p.ty, &q.ty) {
+            let msg = format!(
+                "{} {} with an expression of type {} changes address space of nested pointer",
+                ctx.verb(),
+                self.ty_str(to),
+                self.ty_str(&e.ty)
+            );
+            self.error(span, msg);
             return Expr::error(span);
         }
         let compatible =

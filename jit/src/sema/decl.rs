@@ -130,7 +130,7 @@ impl Checker<'_> {
 
     /// A declaration at file scope: typedefs, prototypes, program-scope variables.
     pub fn file_declaration(&mut self, d: &ast::Declaration) {
-        let storage = self.check_storage(&d.specs, false);
+        let storage = self.check_storage(&d.specs);
         let base = self.base_type(&d.specs);
         for id in &d.declarators {
             let Some(name) = id.declarator.name.as_ref() else {
@@ -300,6 +300,33 @@ impl Checker<'_> {
             }
             None => None,
         };
+        let quals = if space == AddrSpace::Constant {
+            qt.quals.union(Quals::CONST)
+        } else {
+            qt.quals
+        };
+        // The name is in scope from the end of its declarator, so the
+        // initialiser may use it (`global N n0 = { &n0, 3 };`, C99 6.2.1p7).
+        let fresh = prev.is_none().then(|| {
+            let gid = GlobalId(self.prog.globals.len() as u32);
+            self.prog.globals.push(hir::Global {
+                name: name.to_string(),
+                ty: ty.clone(),
+                space,
+                quals,
+                is_static,
+                init: None,
+                span,
+            });
+            let sym = Symbol::Var {
+                var: VarRef::Global(gid),
+                ty: ty.clone(),
+                space,
+                quals,
+            };
+            self.scopes.insert(name, sym, span);
+            gid
+        });
         let hinit = init.map(|i| {
             let (t, init) = self.initializer(&ty, i);
             ty = t;
@@ -325,21 +352,13 @@ impl Checker<'_> {
             }
             return g;
         }
-        let quals = if space == AddrSpace::Constant {
-            qt.quals.union(Quals::CONST)
-        } else {
-            qt.quals
+        let Some(gid) = fresh else {
+            return GlobalId(0);
         };
-        let gid = GlobalId(self.prog.globals.len() as u32);
-        self.prog.globals.push(hir::Global {
-            name: name.to_string(),
-            ty: ty.clone(),
-            space,
-            quals,
-            is_static,
-            init: const_init,
-            span,
-        });
+        if let Some(g) = self.prog.globals.get_mut(gid.0 as usize) {
+            g.ty = ty.clone();
+            g.init = const_init;
+        }
         self.scopes.insert(
             name,
             Symbol::Var {
@@ -355,7 +374,7 @@ impl Checker<'_> {
 
     /// A declaration inside a function body; the statements it becomes.
     pub fn local_declaration(&mut self, d: &ast::Declaration) -> Vec<hir::Stmt> {
-        let storage = self.check_storage(&d.specs, false);
+        let storage = self.check_storage(&d.specs);
         let base = self.base_type(&d.specs);
         let mut out = Vec::new();
         for id in &d.declarators {
@@ -404,9 +423,46 @@ impl Checker<'_> {
             return None;
         }
         let gname = format!("{fname}.{name}");
+        // extern int e;  — refers to a program-scope variable.
+        if storage == Some(StorageClass::Extern) {
+            let space = qt.space.unwrap_or(if self.opts.program_scope_globals {
+                AddrSpace::Global
+            } else {
+                AddrSpace::Private
+            });
+            let ok = space == AddrSpace::Constant
+                || (self.opts.program_scope_globals && space == AddrSpace::Global);
+            if !ok {
+                self.error(
+                    span,
+                    "extern variable must reside in constant address space",
+                );
+            }
+            if init.is_some() {
+                self.error(span, "'extern' variable cannot have an initializer");
+            }
+            if let Some(
+                sym @ Symbol::Var {
+                    var: VarRef::Global(_),
+                    ..
+                },
+            ) = self.scopes.lookup(name).cloned()
+            {
+                self.scopes.insert(name, sym, span);
+                return None;
+            }
+            let space = if ok { space } else { AddrSpace::Global };
+            self.define_global(name, span, &qt, space, false, None);
+            return None;
+        }
         // static int x;  — a function-scope static lives in global (or constant) memory.
         if storage == Some(StorageClass::Static) {
             let space = match qt.space {
+                // OpenCL C 1.x has no function-scope statics at all.
+                _ if self.opts.version < 20 => {
+                    self.error(span, "variables in function scope cannot be declared static (a static variable needs the global address space of OpenCL C 2.0)");
+                    AddrSpace::Global
+                }
                 Some(AddrSpace::Constant) => AddrSpace::Constant,
                 Some(AddrSpace::Global) | None if self.opts.program_scope_globals => {
                     AddrSpace::Global

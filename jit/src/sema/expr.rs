@@ -426,14 +426,6 @@ impl Checker<'_> {
                     self.error(span, msg);
                     return Expr::error(span);
                 }
-                if x.ty.is_vector() && x.ty.is_float_like() {
-                    let msg = format!(
-                        "invalid argument type {} to unary expression",
-                        self.ty_str(&x.ty)
-                    );
-                    self.error(span, msg);
-                    return Expr::error(span);
-                }
                 let ty = Self::bool_result(&x.ty);
                 Expr::rvalue(ExprKind::Unary(UnOp::LogNot, Box::new(x)), ty, span)
             }
@@ -478,6 +470,15 @@ impl Checker<'_> {
     /// (spec 6.7.3: "writing to such a variable results in a compile-time error").
     pub fn check_modifiable(&mut self, x: &Expr, span: Span) -> bool {
         if x.ty.is_error() {
+            return false;
+        }
+        if matches!(x.ty, Type::Image(..) | Type::Sampler) {
+            let msg = format!(
+                "invalid operands to binary expression ({} and {})",
+                self.ty_str(&x.ty),
+                self.ty_str(&x.ty)
+            );
+            self.error(span, msg);
             return false;
         }
         if x.ty.elem() == Some(Scalar::Half) && !self.opts.fp16 {

@@ -141,7 +141,7 @@ impl Checker<'_> {
             self.error(f.declarator.span, "expected a function declarator");
             return;
         };
-        let storage = self.check_storage(&f.specs, true);
+        let storage = self.check_storage(&f.specs);
         if is_kernel && name == "main" {
             self.error(name_span_of(f), "kernel cannot be called 'main'");
         }

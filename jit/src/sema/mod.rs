@@ -239,7 +239,7 @@ impl<'a> Checker<'a> {
     /// `_Static_assert(cond, "msg");`
     pub fn static_assert(&mut self, s: &ast::StaticAssert) {
         let e = self.expr(&s.cond);
-        match self.const_int(&e) {
+        match self.const_ice(&e) {
             Some(0) => {
                 let msg = s
                     .message

@@ -153,6 +153,14 @@ impl Checker<'_> {
                     || (op == B::Add && r.ty.is_pointer() && l.ty.is_integer()) =>
             {
                 let (p, i) = if l.ty.is_pointer() { (l, r) } else { (r, l) };
+                // void *p + n steps bytes (GNU C, as clang accepts): done on char *.
+                if let Some(pt) = p.ty.pointee().filter(|pt| pt.ty.is_void()) {
+                    let vp = p.ty.clone();
+                    let cp = Type::ptr(Type::CHAR, pt.space, pt.quals);
+                    let p = cast(p, CastKind::Bitcast, cp);
+                    let sum = self.pointer_binary(op, p, i, span);
+                    return cast(sum, CastKind::Bitcast, vp);
+                }
                 if let Some(pt) = p.ty.pointee() {
                     if self.prog.records.size_of(&pt.ty).is_none() && !pt.ty.is_error() {
                         let msg = format!(
@@ -311,10 +319,10 @@ impl Checker<'_> {
                         return Expr::error(span);
                     }
                 };
-                if ty.is_vector() && !op_ty.is_vector() {
-                    return Expr::error(span);
-                }
-                if ty.is_vector() && op_ty != ty {
+                if ty.is_vector() != op_ty.is_vector()
+                    || (ty.is_vector() && op_ty.width() != ty.width())
+                    || (ty.is_vector() && op_ty != ty)
+                {
                     let msg = format!(
                         "assigning to {} from incompatible type {}",
                         self.ty_str(&ty),
@@ -360,8 +368,23 @@ impl Checker<'_> {
             let Some((a, b, ty)) = self.usual_arith(a, b, "?:", span) else {
                 return Expr::error(span);
             };
-            if !ty.is_vector() || ty.width() != c.ty.width() {
+            // Scalar arms are splatted to the condition's width.
+            let (a, b, ty) = match &ty {
+                Type::Scalar(s) => {
+                    let vt = Type::Vector(*s, c.ty.width());
+                    let a = self.arith_convert(a, &vt);
+                    let b = self.arith_convert(b, &vt);
+                    (a, b, vt)
+                }
+                _ => (a, b, ty),
+            };
+            if ty.width() != c.ty.width() {
                 let msg = format!("vector condition type {} and result type {} do not have the same number of elements", self.ty_str(&c.ty), self.ty_str(&ty));
+                self.error(span, msg);
+                return Expr::error(span);
+            }
+            if ty.elem().map(|s| s.size()) != c.ty.elem().map(|s| s.size()) {
+                let msg = format!("vector condition type {} and result type {} do not have elements of the same size", self.ty_str(&c.ty), self.ty_str(&ty));
                 self.error(span, msg);
                 return Expr::error(span);
             }

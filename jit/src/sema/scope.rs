@@ -56,9 +56,6 @@ impl Scopes {
             self.tags.pop();
         }
     }
-    pub fn at_file_scope(&self) -> bool {
-        self.ordinary.len() == 1
-    }
     pub fn lookup(&self, name: &str) -> Option<&Symbol> {
         self.ordinary
             .iter()

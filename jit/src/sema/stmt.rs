@@ -171,7 +171,7 @@ impl Checker<'_> {
                     self.error(span, "'case' statement not in switch statement");
                 }
                 let x = self.value(value);
-                let v = match self.const_int(&x) {
+                let v = match self.const_ice(&x) {
                     // The value converted to the controlling expression's type (C99 6.8.4.2p5).
                     Some(v) => match self.fx.as_ref().and_then(|f| f.switch_types.last()) {
                         Some(s) => super::consteval::wrap(v, *s),

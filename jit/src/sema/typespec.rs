@@ -131,7 +131,16 @@ impl Checker<'_> {
                         self.error(ts.span, "atomic types require OpenCL C 2.0 or later");
                         Type::Error
                     } else {
-                        Type::Atomic(ast_scalar(*s))
+                        let e = ast_scalar(*s);
+                        let has = |n: &str| self.opts.extensions.iter().any(|x| x == n);
+                        let int64 = has("cl_khr_int64_base_atomics")
+                            && has("cl_khr_int64_extended_atomics");
+                        if e.size() == 8 && (!int64 || (e == Scalar::Double && !self.opts.fp64)) {
+                            self.error(ts.span, format!("unknown type name 'atomic_{}': 64-bit atomic types need cl_khr_int64_base_atomics and cl_khr_int64_extended_atomics", s.name()));
+                            Type::Error
+                        } else {
+                            Type::Atomic(e)
+                        }
                     }
                 }
                 TS::Struct(s) => self.struct_spec(s),
@@ -226,6 +235,13 @@ impl Checker<'_> {
     fn opaque_type(&mut self, o: ast::OpaqueType, span: Span) -> Type {
         use ast::OpaqueType as O;
         match o {
+            O::Sampler if !self.opts.images => {
+                self.error(
+                    span,
+                    "use of type 'sampler_t' requires __opencl_c_images support",
+                );
+                Type::Error
+            }
             O::Sampler => Type::Sampler,
             O::Event => Type::Event,
             O::AtomicFlag if self.opts.version >= 20 => Type::AtomicFlag,
@@ -386,7 +402,7 @@ impl Checker<'_> {
             for en in list {
                 if let Some(v) = &en.value {
                     let x = self.expr(v);
-                    match self.const_int(&x) {
+                    match self.const_ice(&x) {
                         Some(v) => next = v,
                         None if x.ty.is_error() => {}
                         None => {
@@ -494,6 +510,29 @@ impl Checker<'_> {
                     }
                 }
                 ast::DerivedDeclarator::Function(f) => {
+                    match &cur.ty {
+                        Type::Array(..) => {
+                            let msg = format!(
+                                "function cannot return array type {}",
+                                self.ty_str(&cur.ty)
+                            );
+                            self.error(f.span, msg);
+                            cur.ty = Type::Error;
+                        }
+                        Type::Function(_) => {
+                            self.error(f.span, "function cannot return function type");
+                            cur.ty = Type::Error;
+                        }
+                        Type::Image(..) | Type::Sampler => {
+                            let msg = format!(
+                                "declaring function return value of type {} is not allowed",
+                                self.ty_str(&cur.ty)
+                            );
+                            self.error(f.span, msg);
+                            cur.ty = Type::Error;
+                        }
+                        _ => {}
+                    }
                     if let Some(s) = cur.space {
                         let _ = s;
                         self.error(
@@ -579,11 +618,7 @@ impl Checker<'_> {
     }
 
     /// `typedef`/`extern`/`static`: at most one storage class.
-    pub fn check_storage(
-        &mut self,
-        specs: &ast::DeclSpecifiers,
-        is_fn: bool,
-    ) -> Option<StorageClass> {
+    pub fn check_storage(&mut self, specs: &ast::DeclSpecifiers) -> Option<StorageClass> {
         if specs.storage.len() > 1 {
             self.error(
                 specs.storage[1].span,
@@ -591,11 +626,21 @@ impl Checker<'_> {
             );
         }
         let s = specs.storage.first()?;
-        if matches!(s.node, StorageClass::Auto | StorageClass::Register)
-            && self.scopes.at_file_scope()
-            && !is_fn
-        {
-            self.error(s.span, "illegal storage class on file-scoped variable");
+        if matches!(s.node, StorageClass::Auto | StorageClass::Register) {
+            let kw = if s.node == StorageClass::Auto {
+                "auto"
+            } else {
+                "register"
+            };
+            let v = self.opts.version;
+            self.error(
+                s.span,
+                format!(
+                    "OpenCL C version {}.{} does not support the '{kw}' storage class specifier",
+                    v / 10,
+                    v % 10
+                ),
+            );
         }
         Some(s.node)
     }
