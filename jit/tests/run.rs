@@ -670,3 +670,29 @@ fn lvalue_swizzles_pointers_to_vectors_and_compound_forms() {
         ]
     );
 }
+
+#[test]
+fn parameters_written_by_one_work_item_are_fresh_for_the_next() {
+    let p = build(
+        "typedef struct { int base; int scale; } cfg;
+        kernel void k(global int *o, int n, cfg c) {
+            size_t i = get_global_id(0);
+            n += (int)i;
+            o[i] = n * c.scale + c.base;
+            if (i == 3) return;
+            o[i] += 1000;
+        }",
+    );
+    let mut o = vec![0i32; 8];
+    run(
+        &p,
+        "k",
+        &mut [buf(&mut o), val(10i32), val([7i32, 2])],
+        &[8],
+        &[4],
+    );
+    for (i, v) in o.iter().enumerate() {
+        let want = (10 + i as i32) * 2 + 7 + if i == 3 { 0 } else { 1000 };
+        assert_eq!(*v, want, "item {i}");
+    }
+}

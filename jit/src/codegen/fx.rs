@@ -283,6 +283,18 @@ impl<'a, 'p> FunctionCx<'a, 'p> {
     /// Move incoming parameter values (flattened as the ABI passes them)
     /// into the parameters' places.
     pub(crate) fn bind_params(&mut self, vals: &[Value]) -> Result<(), String> {
+        self.bind_params_where(vals, &|_| true, None)
+    }
+
+    /// Bind the parameters `bind` selects. With `alias_unwritten`, a struct
+    /// parameter the body never writes (nor takes the address of) is used in
+    /// place at the incoming address instead of being copied.
+    pub(crate) fn bind_params_where(
+        &mut self,
+        vals: &[Value],
+        bind: &dyn Fn(u32) -> bool,
+        alias_unwritten: Option<&std::collections::HashSet<u32>>,
+    ) -> Result<(), String> {
         let f = self.func;
         let mut next = 0;
         for p in &f.params {
@@ -291,14 +303,22 @@ impl<'a, 'p> FunctionCx<'a, 'p> {
                 .get(next..next + n)
                 .ok_or("internal: parameter count")?;
             next += n;
+            let l = p.local.0;
+            if !bind(l) {
+                continue;
+            }
             let v = if is_aggregate(&p.ty) {
+                if alias_unwritten.is_some_and(|w| !w.contains(&l)) {
+                    self.locals[l as usize] = CPlace::Addr(vs[0]);
+                    continue;
+                }
                 CValue::Ref(vs[0])
             } else if p.ty.is_vector() {
                 CValue::Lanes(vs.to_vec())
             } else {
                 CValue::Scalar(vs[0])
             };
-            let place = self.locals[p.local.0 as usize].clone();
+            let place = self.locals[l as usize].clone();
             self.write_place(&place, &p.ty, &v)?;
         }
         Ok(())

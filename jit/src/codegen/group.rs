@@ -11,7 +11,7 @@
 
 use super::fx::{define, setup_locals, FunctionCx};
 use super::value::flags;
-use super::{abi, ProgramCx};
+use super::{abi, walk, ProgramCx};
 use crate::launch::ArgInfo;
 use crate::runtime::offsets as o;
 use crate::sema::hir::Function;
@@ -173,9 +173,13 @@ pub(crate) fn compile_group_entry(
     {
         let (mut fx, vals) = start_entry(module, pcx, ctx, fbc, f, id, args)?;
         let geo = fx.load_geometry();
+        // Parameters the body never writes are bound once for the group
+        // (structs in place in the argument block); the others per item.
+        let written = walk::written_locals(f);
+        fx.bind_params_where(&vals, &|l| !written.contains(&l), Some(&written))?;
         fx.item_loop(geo, |fx, _, next| {
             fx.return_to = Some(next);
-            fx.bind_params(&vals)?;
+            fx.bind_params_where(&vals, &|l| written.contains(&l), None)?;
             fx.block(body)
         })?;
         finish_entry(fx)?;

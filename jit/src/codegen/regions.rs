@@ -267,36 +267,6 @@ impl<'a> Planner<'a> {
     }
 }
 
-/// Locals written (assigned, incremented) or whose address escapes.
-fn written_locals(f: &Function) -> HashSet<u32> {
-    fn root(e: &Expr) -> Option<u32> {
-        match &e.kind {
-            ExprKind::Var(VarRef::Local(l)) => Some(l.0),
-            ExprKind::Member(a, _) | ExprKind::Swizzle(a, _) => root(a),
-            _ => None,
-        }
-    }
-    let mut set = HashSet::new();
-    if let Some(b) = &f.body {
-        walk::block_exprs(b, &mut |e| match &e.kind {
-            ExprKind::Assign { lhs: a, .. }
-            | ExprKind::IncDec { operand: a, .. }
-            | ExprKind::AddrOf(a) => {
-                if let Some(l) = root(a) {
-                    set.insert(l);
-                }
-            }
-            ExprKind::Cast(crate::sema::hir::CastKind::ArrayToPointer, a) => {
-                if let Some(l) = root(a) {
-                    set.insert(l);
-                }
-            }
-            _ => {}
-        });
-    }
-    set
-}
-
 /// Cut `f` at its barriers, or `None` if the region strategy does not apply.
 pub(crate) fn plan<'a>(prog: &'a Program, f: &'a Function) -> Option<Plan<'a>> {
     let body = f.body.as_ref()?;
@@ -314,7 +284,7 @@ pub(crate) fn plan<'a>(prog: &'a Program, f: &'a Function) -> Option<Plan<'a>> {
             *count.entry(*l).or_default() += 1;
         }
     }
-    let written = written_locals(f);
+    let written = walk::written_locals(f);
     let params: HashSet<u32> = f.params.iter().map(|p| p.local.0).collect();
     let mut frame = HashMap::new();
     let mut size = 0u64;

@@ -177,3 +177,33 @@ pub fn private_bytes(prog: &Program, f: FuncId) -> u64 {
     }
     total
 }
+
+/// Locals written (assigned, incremented) or whose address escapes.
+pub fn written_locals(f: &Function) -> HashSet<u32> {
+    fn root(e: &Expr) -> Option<u32> {
+        match &e.kind {
+            ExprKind::Var(VarRef::Local(l)) => Some(l.0),
+            ExprKind::Member(a, _) | ExprKind::Swizzle(a, _) => root(a),
+            _ => None,
+        }
+    }
+    let mut set = HashSet::new();
+    if let Some(b) = &f.body {
+        block_exprs(b, &mut |e| match &e.kind {
+            ExprKind::Assign { lhs: a, .. }
+            | ExprKind::IncDec { operand: a, .. }
+            | ExprKind::AddrOf(a) => {
+                if let Some(l) = root(a) {
+                    set.insert(l);
+                }
+            }
+            ExprKind::Cast(crate::sema::hir::CastKind::ArrayToPointer, a) => {
+                if let Some(l) = root(a) {
+                    set.insert(l);
+                }
+            }
+            _ => {}
+        });
+    }
+    set
+}
