@@ -458,6 +458,10 @@ fn conditional_groups() {
         "#if 0\n#if 1\nx\n#else\ny\n#endif\nit's skipped ` @\n#elif 1\nz\n#endif",
         "z",
     );
+    // Even the first token after the directive is lexed quietly.
+    check("#if 0\n'unterminated\n#else\nok\n#endif", "ok");
+    check("#ifdef NOPE\n\"unterminated\n#elif 0\n@\n#endif", "");
+    check("#if 1\nok\n#else\n'unterminated\n#endif", "ok");
 }
 
 #[test]

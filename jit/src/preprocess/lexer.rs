@@ -29,6 +29,8 @@ pub struct Lexer {
     at_line_start: bool,
     /// Skipped-group mode: literal and character errors are not reported.
     pub quiet: bool,
+    /// `at_line_end` skipped whitespace the next token should know of.
+    space_skipped: bool,
 }
 
 /// A `#include` operand written directly: `<name>` (angled) or `"name"`.
@@ -46,6 +48,7 @@ impl Lexer {
             pos: 0,
             at_line_start: true,
             quiet: false,
+            space_skipped: false,
         }
     }
 
@@ -173,10 +176,18 @@ impl Lexer {
         }
     }
 
+    /// Whether the current line has no more tokens (only spaces and
+    /// comments before the newline or the end). Lexes nothing of the next
+    /// line, so a directive can end without reading into a skipped group.
+    pub fn at_line_end(&mut self, diags: &mut Diagnostics) -> bool {
+        self.space_skipped |= self.skip_space(diags, true);
+        matches!(self.peek(), None | Some(b'\n'))
+    }
+
     /// The next token; `Eof` at the end (and on every call after).
     pub fn next_token(&mut self, diags: &mut Diagnostics) -> Token {
         loop {
-            let space = self.skip_space(diags, false);
+            let space = self.skip_space(diags, false) | std::mem::take(&mut self.space_skipped);
             let line_start = self.at_line_start;
             let lo = self.here();
             let Some(kind) = self.token_kind(diags) else {

@@ -295,15 +295,23 @@ impl<'a> Preprocessor<'a> {
         }
     }
 
-    /// The rest of the current directive's line, unexpanded.
+    /// The rest of the current directive's line, unexpanded. The next
+    /// line's first token is not lexed (it may be in a skipped group).
     fn line_tokens(&mut self) -> Vec<Token> {
         let mut out = Vec::new();
-        while let Some(t) = self.raw_token() {
-            if t.at_line_start || t.kind == TokenKind::Eof {
-                self.unread(t);
+        while let Some(f) = self.files.last_mut() {
+            if let Some(t) = f.lookahead.take() {
+                if t.at_line_start || t.kind == TokenKind::Eof {
+                    f.lookahead = Some(t);
+                    break;
+                }
+                out.push(t);
+                continue;
+            }
+            if f.lexer.at_line_end(self.diags) {
                 break;
             }
-            out.push(t);
+            out.push(f.lexer.next_token(self.diags));
         }
         out
     }
