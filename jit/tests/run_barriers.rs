@@ -189,3 +189,68 @@ fn prefix_sum_with_a_barrier_in_a_loop_and_a_written_parameter() {
         }
     }
 }
+
+#[test]
+fn three_dimensional_non_uniform_groups_with_barriers() {
+    let src = "kernel void k(global int *o) {
+            local int t[64];
+            size_t l = get_local_linear_id();
+            size_t n = get_local_size(0) * get_local_size(1) * get_local_size(2);
+            t[l] = (int)(get_global_id(0) + 10 * get_global_id(1) + 100 * get_global_id(2));
+            barrier(CLK_LOCAL_MEM_FENCE);
+            size_t gx = get_global_size(0), gy = get_global_size(1);
+            o[get_global_id(0) + gx * (get_global_id(1) + gy * get_global_id(2))] = t[n - 1 - l];
+        }";
+    let both = build_both(src);
+    assert_eq!(both[0].strategy(0), "regions");
+    for p in both {
+        let (gx, gy, gz) = (5u64, 3u64, 2u64);
+        let mut o = vec![-1i32; (gx * gy * gz) as usize];
+        run(&p, "k", &mut [buf(&mut o)], &[gx, gy, gz], &[2, 2, 2]);
+        // Each group reverses its own items; check group by group.
+        for z0 in (0..gz).step_by(2) {
+            for y0 in (0..gy).step_by(2) {
+                for x0 in (0..gx).step_by(2) {
+                    let items: Vec<(u64, u64, u64)> = (z0..(z0 + 2).min(gz))
+                        .flat_map(|z| {
+                            (y0..(y0 + 2).min(gy))
+                                .flat_map(move |y| (x0..(x0 + 2).min(gx)).map(move |x| (x, y, z)))
+                        })
+                        .collect();
+                    for (k, &(x, y, z)) in items.iter().enumerate() {
+                        let (rx, ry, rz) = items[items.len() - 1 - k];
+                        let got = o[(x + gx * (y + gy * z)) as usize];
+                        assert_eq!(
+                            got,
+                            (rx + 10 * ry + 100 * rz) as i32,
+                            "{} item {x},{y},{z}",
+                            p.strategy(0)
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn divergent_barriers_do_not_hang_or_crash() {
+    // Undefined behaviour in OpenCL; the host must survive it.
+    let src = "kernel void k(global int *o) {
+            if (get_local_id(0) < 2) barrier(CLK_LOCAL_MEM_FENCE);
+            o[get_global_id(0)] = 1;
+        }";
+    for p in build_both(src) {
+        let mut o = vec![0i32; 8];
+        run(&p, "k", &mut [buf(&mut o)], &[8], &[4]);
+    }
+    let src = "kernel void k(global int *o) {
+            if (get_local_id(0) == 0) return;
+            barrier(CLK_LOCAL_MEM_FENCE);
+            o[get_global_id(0)] = 1;
+        }";
+    let [p, _] = build_both(src);
+    let mut o = vec![0i32; 8];
+    run(&p, "k", &mut [buf(&mut o)], &[8], &[4]);
+    assert_eq!(o, vec![0, 1, 1, 1, 0, 1, 1, 1]);
+}
