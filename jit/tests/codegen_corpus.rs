@@ -4,7 +4,6 @@
 //! documented limitation), never with an internal error.
 
 #[path = "corpus/harness.rs"]
-#[allow(dead_code)]
 mod harness;
 
 use cranecl_jit::codegen::{self, CodegenOptions};
