@@ -175,10 +175,21 @@ fn error_limit_stops_parsing() {
 
 #[test]
 fn unsupported_gnu_extensions_say_so() {
+    // `a ?: b` is `a ? a : b` when `a` has no side effects.
     assert_eq!(
-        errors("int f(int a, int b) { return a ?: b; }"),
-        ["1:32: the GNU '?:' operator with an omitted middle operand is not supported"]
+        errors("int f(int a, int b) { return a++ ?: b; }"),
+        ["1:34: the GNU '?:' operator with an omitted middle operand is not supported here"]
     );
+    let tu = run("int f(int a, int b) { return a ?: b; }").tu;
+    let f = functions(&tu)[0];
+    let BlockItem::Statement(Stmt {
+        kind: StmtKind::Return(Some(e)),
+        ..
+    }) = &f.body.items[0]
+    else {
+        panic!("{:?}", f.body.items)
+    };
+    assert_eq!(dump::expr(e), "(? a a b)");
     assert_eq!(
         errors("void f(int a) { switch (a) { case 1 ... 3: break; } }"),
         ["1:37: case ranges ('case A ... B:') are not supported"]

@@ -125,12 +125,28 @@ impl<'a> Parser<'a> {
         }
         let q = self.bump().loc();
         if self.is(Punct::Colon) {
-            // GNU `a ?: b` evaluates `a` once; the tree has no node for it.
-            self.error(
-                q,
-                "the GNU '?:' operator with an omitted middle operand is not supported",
-            );
-            return Err(Fail);
+            // GNU `a ?: b` is `a ? a : b` with `a` evaluated once: the tree
+            // has no node for that, so it is accepted only where evaluating
+            // `a` twice cannot be told apart (no side effects).
+            if has_side_effects(&c) {
+                self.error(
+                    q,
+                    "the GNU '?:' operator with an omitted middle operand is not supported here",
+                );
+                return Err(Fail);
+            }
+            self.bump();
+            let else_ = self.deeper(|p| p.cond())?;
+            let span = c.span.to(else_.span);
+            let then = Box::new(c.clone());
+            return Ok(Expr {
+                kind: ExprKind::Conditional {
+                    cond: Box::new(c),
+                    then,
+                    else_: Box::new(else_),
+                },
+                span,
+            });
         }
         let then = self.deeper(|p| p.expr())?;
         self.expect_close(Punct::Colon, Punct::Question, q)?;
@@ -499,5 +515,33 @@ impl<'a> Parser<'a> {
             kind: ExprKind::StringLit(text),
             span,
         }
+    }
+}
+
+/// Whether evaluating `e` may change state (assignments, `++`/`--`, calls).
+/// Recursion is bounded by the parser's nesting limits.
+fn has_side_effects(e: &Expr) -> bool {
+    use ExprKind::*;
+    match &e.kind {
+        Ident(_) | IntLit(_) | FloatLit(_) | CharLit(_) | StringLit(_) => false,
+        SizeofExpr(_) | SizeofType(_) | AlignofType(_) | AlignofExpr(_) | VecStepExpr(_)
+        | VecStepType(_) => false,
+        Assign { .. } | Call { .. } | CompoundLiteral { .. } => true,
+        Unary { op, operand } => {
+            matches!(
+                op,
+                UnaryOp::PreInc | UnaryOp::PreDec | UnaryOp::PostInc | UnaryOp::PostDec
+            ) || has_side_effects(operand)
+        }
+        Binary { lhs, rhs, .. }
+        | Index {
+            base: lhs,
+            index: rhs,
+        } => has_side_effects(lhs) || has_side_effects(rhs),
+        Conditional { cond, then, else_ } => {
+            has_side_effects(cond) || has_side_effects(then) || has_side_effects(else_)
+        }
+        Cast { expr, .. } | Member { base: expr, .. } => has_side_effects(expr),
+        VectorLiteral { elems, .. } => elems.iter().any(has_side_effects),
     }
 }
