@@ -180,14 +180,11 @@ impl Checker<'_> {
                 }
                 (Scalar::Half, l.value)
             }
-            FloatSuffix::L => {
-                self.error(span, "'long double' is not supported in OpenCL");
-                return Expr::error(span);
-            }
-            FloatSuffix::None if self.opts.single_precision_constant => {
+            // `1.0L`: clang takes it as a double constant (there is no long double).
+            FloatSuffix::None | FloatSuffix::L if self.opts.single_precision_constant => {
                 (Scalar::Float, f64::from(l.value_f32))
             }
-            FloatSuffix::None if !self.opts.fp64 => {
+            FloatSuffix::None | FloatSuffix::L if !self.opts.fp64 => {
                 let what = if self.opts.version >= 30 {
                     "cl_khr_fp64 and __opencl_c_fp64"
                 } else {
@@ -201,7 +198,7 @@ impl Checker<'_> {
                 );
                 (Scalar::Float, f64::from(l.value_f32))
             }
-            FloatSuffix::None => (Scalar::Double, l.value),
+            FloatSuffix::None | FloatSuffix::L => (Scalar::Double, l.value),
         };
         Expr::rvalue(ExprKind::FloatConst(v), Type::Scalar(s), span)
     }

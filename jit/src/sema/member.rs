@@ -124,7 +124,9 @@ impl Checker<'_> {
                                 })
                                 .fields[i];
                             let ty = f.ty.clone();
-                            let (cat, space, quals) = (cur.cat, cur.space, cur.quals);
+                            let (cat, space) = (cur.cat, cur.space);
+                            let mut quals = cur.quals;
+                            quals.konst |= f.konst;
                             cur = Expr {
                                 kind: ExprKind::Member(Box::new(cur), i),
                                 ty,

@@ -204,6 +204,18 @@ impl Checker<'_> {
                 if self.fx.as_ref().is_none_or(|f| f.switch_depth == 0) {
                     self.error(span, "'default' statement not in switch statement");
                 }
+                // A second `default:` in one switch (the sentinel i128::MIN
+                // marks the default in the case list).
+                let dup = self.fx.as_mut().and_then(|fx| {
+                    let list = fx.cases.last_mut()?;
+                    let prev = list.iter().find(|(v, _)| *v == i128::MIN).map(|(_, s)| *s);
+                    list.push((i128::MIN, span));
+                    prev
+                });
+                if let Some(prev) = dup {
+                    self.error(span, "multiple default labels in one switch");
+                    self.note(prev, "previous case defined here");
+                }
                 let inner = Box::new(self.stmt(s));
                 stmt(StmtKind::Default(inner), span)
             }

@@ -412,6 +412,8 @@ pub struct Field {
     pub offset: u64,
     /// Bit-field width, where one was written.
     pub bits: Option<u32>,
+    /// Declared `const` (the member is not assignable).
+    pub konst: bool,
 }
 
 /// A struct or union: its tag, fields and layout.
@@ -483,6 +485,7 @@ impl Records {
                     ty,
                     offset: 0,
                     bits,
+                    konst: false,
                 });
                 continue;
             }
@@ -496,6 +499,7 @@ impl Records {
                             ty,
                             offset: uo,
                             bits,
+                            konst: false,
                         });
                         continue;
                     }
@@ -507,6 +511,7 @@ impl Records {
                     ty,
                     offset,
                     bits,
+                    konst: false,
                 });
                 offset += fsize;
                 continue;
@@ -518,6 +523,7 @@ impl Records {
                 ty,
                 offset,
                 bits,
+                konst: false,
             });
             offset += fsize;
         }

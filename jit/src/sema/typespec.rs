@@ -311,12 +311,14 @@ impl Checker<'_> {
             return Type::Record(id);
         };
         let mut laid = Vec::new();
+        let mut consts = Vec::new();
         let mut seen: HashMap<String, Span> = HashMap::new();
         for fd in fields {
             let base = self.base_type(&fd.specs);
             if fd.declarators.is_empty() {
                 // Anonymous struct/union member.
                 laid.push((None, base.ty, None));
+                consts.push(base.quals.konst);
                 continue;
             }
             for d in &fd.declarators {
@@ -368,6 +370,7 @@ impl Checker<'_> {
                     }
                 }
                 laid.push((name, ty, bits));
+                consts.push(base.quals.konst);
             }
         }
         let packed = s.attributes.iter().any(|a| a.name.node == "packed");
@@ -384,12 +387,32 @@ impl Checker<'_> {
             }
         }
         self.prog.records.complete(id, laid, packed, align);
+        if let Some(def) = self.prog.records.defs.get_mut(id.0 as usize) {
+            for (f, k) in def.fields.iter_mut().zip(consts) {
+                f.konst = k;
+            }
+        }
         Type::Record(id)
     }
 
     /// `enum E { A, B = 3 }`: enumerators are `int` constants.
     fn enum_spec(&mut self, e: &ast::EnumSpec) -> Type {
         if let Some(n) = &e.name {
+            let clash = if e.enumerators.is_some() {
+                self.scopes.lookup_tag_current(&n.node)
+            } else {
+                self.scopes.lookup_tag(&n.node)
+            };
+            if let Some(Tag::Record(_)) = clash {
+                self.error(
+                    n.span,
+                    format!(
+                        "use of '{}' with tag type that does not match previous declaration",
+                        n.node
+                    ),
+                );
+                return Type::Error;
+            }
             if e.enumerators.is_none() && self.scopes.lookup_tag(&n.node).is_none() {
                 self.scopes.insert_tag(&n.node, Tag::Enum);
             }
@@ -437,6 +460,13 @@ impl Checker<'_> {
         for (i, der) in d.derived.iter().enumerate().rev() {
             match der {
                 ast::DerivedDeclarator::Pointer(p) => {
+                    if cur.quals.restrict && !cur.ty.is_pointer() && !cur.ty.is_error() {
+                        let msg = format!(
+                            "restrict requires a pointer or reference ({} is invalid)",
+                            self.ty_str(&cur.ty)
+                        );
+                        self.error(p.span, msg);
+                    }
                     match &cur.ty {
                         Type::Function(_) => {
                             self.error(p.span, "pointers to functions are not allowed in OpenCL")
@@ -561,6 +591,13 @@ impl Checker<'_> {
                     };
                 }
             }
+        }
+        if cur.quals.restrict && !cur.ty.is_pointer() && !cur.ty.is_error() && !cur.ty.is_array() {
+            let msg = format!(
+                "restrict requires a pointer or reference ({} is invalid)",
+                self.ty_str(&cur.ty)
+            );
+            self.error(d.span, msg);
         }
         Declared { qt: cur, params }
     }
