@@ -161,7 +161,7 @@ impl Preprocessor<'_> {
     /// The macro name operand of `#define`, `#undef`, `#ifdef`.
     fn macro_name(&mut self, t: Option<&Token>, directive: Span) -> Option<String> {
         let Some(t) = t else {
-            self.diags.error(directive, "macro name missing");
+            self.diags.error(end_of(directive), "macro name missing");
             return None;
         };
         match ident(t) {
@@ -276,8 +276,9 @@ impl Preprocessor<'_> {
                 .and_then(ident)
                 .is_some_and(|n| params.iter().any(|p| p == n));
             if !names_param {
+                let at = body.get(k + 1).map_or(t.span, |n| n.span);
                 self.diags
-                    .error(t.span, "'#' is not followed by a macro parameter");
+                    .error(at, "'#' is not followed by a macro parameter");
                 return false;
             }
         }
@@ -313,7 +314,8 @@ impl Preprocessor<'_> {
     pub(super) fn eval_if_line(&mut self, directive: Span) -> bool {
         let toks = self.line_tokens();
         let Some(last) = toks.last().map(|t| t.span) else {
-            self.diags.error(directive, "#if with no expression");
+            self.diags
+                .error(end_of(directive), "expected value in expression");
             return false;
         };
         let toks = self.expand_if_line(toks);
@@ -355,8 +357,7 @@ impl Preprocessor<'_> {
                 self.macros.contains_key(name) || matches!(name, HAS_INCLUDE | HAS_INCLUDE_NEXT)
             }
             None => {
-                self.diags
-                    .error(t.tok.loc(), "macro name missing after 'defined'");
+                self.diags.error(next.tok.loc(), "macro name missing");
                 self.pending.push(next);
                 false
             }
@@ -571,10 +572,8 @@ impl Preprocessor<'_> {
         toks.extend(self.line_tokens());
         let toks = self.expand_isolated(toks.into_iter().map(PTok::new).collect());
         let Some(num) = toks.first() else {
-            self.diags.error(
-                hash.span,
-                "#line directive requires a simple digit sequence",
-            );
+            let msg = "#line directive requires a positive integer argument";
+            self.diags.error(hash.span, msg);
             return;
         };
         let value = match &num.tok.kind {
@@ -584,10 +583,11 @@ impl Preprocessor<'_> {
             _ => None,
         };
         let Some(value) = value else {
-            self.diags.error(
-                num.tok.loc(),
-                "#line directive requires a simple digit sequence",
-            );
+            let msg = match num.tok.kind {
+                TokenKind::Number(_) => "#line directive requires a simple digit sequence",
+                _ => "#line directive requires a positive integer argument",
+            };
+            self.diags.error(num.tok.loc(), msg);
             return;
         };
         let name = match toks.get(1).map(|t| &t.tok.kind) {
@@ -664,7 +664,7 @@ impl Preprocessor<'_> {
             None
         };
         let Some(first) = toks.first() else {
-            return bad(self, directive);
+            return bad(self, end_of(directive));
         };
         let span = first.tok.loc();
         match &first.tok.kind {
@@ -748,10 +748,8 @@ impl Preprocessor<'_> {
                             .is_some_and(|s| matches!(s, "ON" | "OFF" | "DEFAULT"));
                         if !ok {
                             let at = toks.get(2).map_or(directive, |t| t.span);
-                            self.diags.warning(
-                                at,
-                                "expected 'ON' or 'OFF' or 'DEFAULT' in pragma - ignoring",
-                            );
+                            self.diags
+                                .warning(at, "expected 'ON' or 'OFF' or 'DEFAULT' in pragma");
                         }
                     }
                     _ => {
@@ -791,9 +789,14 @@ impl Preprocessor<'_> {
             return;
         }
         if name != "all" && !predefined::language_extensions().any(|e| e == name) {
+            let what = if predefined::KNOWN_LANGUAGE_EXTENSIONS.contains(&name) {
+                "unsupported"
+            } else {
+                "unknown"
+            };
             self.diags.warning(
                 at(0),
-                format!("unsupported OpenCL extension '{name}' - ignoring"),
+                format!("{what} OpenCL extension '{name}' - ignoring"),
             );
         }
     }
@@ -816,7 +819,7 @@ impl Preprocessor<'_> {
         let s = self.next_tok();
         let TokenKind::Str(text) = &s.tok.kind else {
             self.diags
-                .error(s.tok.loc(), "_Pragma takes a parenthesized string literal");
+                .error(t.tok.loc(), "_Pragma takes a parenthesized string literal");
             self.pending.push(s);
             return;
         };
@@ -824,7 +827,7 @@ impl Preprocessor<'_> {
         let rp = self.next_tok();
         if !rp.is_punct(Punct::RParen) {
             self.diags
-                .error(rp.tok.loc(), "_Pragma takes a parenthesized string literal");
+                .error(t.tok.loc(), "_Pragma takes a parenthesized string literal");
             self.pending.push(rp);
             return;
         }
@@ -837,6 +840,11 @@ impl Preprocessor<'_> {
         }
         self.pragma(&toks, loc);
     }
+}
+
+/// The empty span just past `s` (where a missing operand would be).
+fn end_of(s: Span) -> Span {
+    Span::new(s.file, s.hi, s.hi)
 }
 
 /// A header's text, if `path` is a regular file of reasonable size.

@@ -249,11 +249,12 @@ impl Eval<'_, '_> {
                 Ok(Value::signed(i128::from(v)))
             }
             TokenKind::Ident(name) => Ok(Value::truth(name == "true")),
-            TokenKind::Eof => Err(self.error(span, "expected value in expression")),
-            TokenKind::Punct(_) | TokenKind::Str(_) if self.pos == 1 => {
-                Err(self.error(span, "invalid token at start of a preprocessor expression"))
+            // clang's wording: a missing operand is "expected value"; any
+            // other token where a value should start is an "invalid token".
+            TokenKind::Eof | TokenKind::Punct(Punct::RParen) => {
+                Err(self.error(span, "expected value in expression"))
             }
-            _ => Err(self.error(span, "expected value in expression")),
+            _ => Err(self.error(span, "invalid token at start of a preprocessor expression")),
         }
     }
 
@@ -381,7 +382,8 @@ fn parse_integer(s: &str) -> Result<(Value, Option<&'static str>), String> {
         ));
     }
     if digits.is_empty() && digits_start > 0 {
-        return Err(format!("invalid integer constant '{s}'"));
+        // `0x` alone: clang reads the `x` as a suffix of `0`.
+        return Err(format!("invalid suffix '{}' on integer constant", &s[1..]));
     }
     let mut v: u128 = 0;
     for c in digits.chars() {

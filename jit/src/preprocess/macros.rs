@@ -523,8 +523,16 @@ impl Preprocessor<'_> {
         toks: Vec<PTok>,
         f: impl FnOnce(&mut Self) -> R,
     ) -> R {
+        let end = match (toks.last(), self.isolated) {
+            (Some(t), _) => {
+                let l = t.tok.loc();
+                Span::new(l.file, l.hi, l.hi)
+            }
+            (None, Some(e)) => e,
+            (None, None) => self.eof_token().span,
+        };
         let saved = std::mem::replace(&mut self.pending, toks.into_iter().rev().collect());
-        let was_isolated = std::mem::replace(&mut self.isolated, true);
+        let was_isolated = std::mem::replace(&mut self.isolated, Some(end));
         self.depth += 1;
         let r = f(self);
         self.depth -= 1;

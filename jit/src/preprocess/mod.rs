@@ -171,8 +171,9 @@ struct Preprocessor<'a> {
     files: Vec<FileState>,
     /// Tokens to read before the file's (top = next).
     pending: Vec<PTok>,
-    /// Reading past `pending` gives `Eof` (argument pre-expansion, `#if`).
-    isolated: bool,
+    /// Reading past `pending` gives `Eof` (argument pre-expansion, `#if`),
+    /// placed at this span (just past the isolated tokens).
+    isolated: Option<Span>,
     /// Nesting of argument pre-expansion.
     depth: u32,
     /// Tokens macro expansion may still produce.
@@ -196,7 +197,7 @@ impl<'a> Preprocessor<'a> {
             hidesets: HideSets::new(),
             files: Vec::new(),
             pending: Vec::new(),
-            isolated: false,
+            isolated: None,
             depth: 0,
             budget: MAX_EXPANDED_TOKENS,
             budget_reported: false,
@@ -231,8 +232,10 @@ impl<'a> Preprocessor<'a> {
         if let Some(t) = self.pending.pop() {
             return t;
         }
-        if self.isolated {
-            return PTok::new(self.eof_token());
+        if let Some(end) = self.isolated {
+            let mut eof = self.eof_token();
+            eof.span = end;
+            return PTok::new(eof);
         }
         self.next_file_token()
     }

@@ -45,6 +45,45 @@ const API_ONLY_PREFIXES: &[&str] = &[
     "cl_khr_command_buffer",
 ];
 
+/// OpenCL C extensions of the Khronos registry (and a few vendors' that
+/// kernels enable): `#pragma OPENCL EXTENSION` calls one of these
+/// "unsupported" when the device does not advertise it, any other name
+/// "unknown" (clang's wording).
+pub(super) const KNOWN_LANGUAGE_EXTENSIONS: &[&str] = &[
+    "cl_khr_fp16",
+    "cl_khr_fp64",
+    "cl_khr_int64_base_atomics",
+    "cl_khr_int64_extended_atomics",
+    "cl_khr_global_int32_base_atomics",
+    "cl_khr_global_int32_extended_atomics",
+    "cl_khr_local_int32_base_atomics",
+    "cl_khr_local_int32_extended_atomics",
+    "cl_khr_byte_addressable_store",
+    "cl_khr_3d_image_writes",
+    "cl_khr_depth_images",
+    "cl_khr_gl_msaa_sharing",
+    "cl_khr_mipmap_image",
+    "cl_khr_mipmap_image_writes",
+    "cl_khr_srgb_image_writes",
+    "cl_khr_subgroups",
+    "cl_khr_subgroup_extended_types",
+    "cl_khr_subgroup_non_uniform_vote",
+    "cl_khr_subgroup_ballot",
+    "cl_khr_subgroup_non_uniform_arithmetic",
+    "cl_khr_subgroup_shuffle",
+    "cl_khr_subgroup_shuffle_relative",
+    "cl_khr_subgroup_clustered_reduce",
+    "cl_khr_integer_dot_product",
+    "cl_khr_extended_bit_ops",
+    "cl_khr_select_fprounding_mode",
+    "cl_ext_float_atomics",
+    "cl_amd_fp64",
+    "cl_amd_media_ops",
+    "cl_amd_media_ops2",
+    "cl_intel_subgroups",
+    "cl_intel_subgroups_short",
+];
+
 /// The advertised extensions that are OpenCL C extensions.
 pub(super) fn language_extensions() -> impl Iterator<Item = &'static str> {
     features::EXTENSIONS.iter().map(|e| e.name).filter(|n| {
