@@ -532,7 +532,7 @@ impl Preprocessor<'_> {
             (None, None) => self.eof_token().span,
         };
         let saved = std::mem::replace(&mut self.pending, toks.into_iter().rev().collect());
-        let was_isolated = std::mem::replace(&mut self.isolated, Some(end));
+        let was_isolated = self.isolated.replace(end);
         self.depth += 1;
         let r = f(self);
         self.depth -= 1;
