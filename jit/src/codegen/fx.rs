@@ -335,10 +335,20 @@ pub(crate) fn define(
     name: &str,
     id: cranelift_module::FuncId,
 ) -> Result<(), String> {
+    let err = |e: &dyn std::fmt::Debug| format!("compiling '{name}': {e:?}");
+    if pcx.inline {
+        let bodies = pcx.bodies.borrow();
+        ctx.inline(&*bodies).map_err(|e| err(&e))?;
+    }
     if std::env::var_os("CRANECL_DUMP_CLIF").is_some() {
         eprintln!("{}", ctx.func.display());
     }
-    let err = |e: &dyn std::fmt::Debug| format!("compiling '{name}': {e:?}");
+    if pcx.inline && ctx.func.dfg.num_insts() <= super::inline::INLINE_BUDGET {
+        pcx.bodies
+            .borrow_mut()
+            .map
+            .insert(id.as_u32(), ctx.func.clone());
+    }
     if ctx.func.dfg.num_insts() <= pcx.regalloc_budget {
         return module.define_function(id, ctx).map_err(|e| err(&e));
     }

@@ -21,6 +21,7 @@ mod abi;
 mod expr;
 mod fx;
 mod group;
+mod inline;
 mod num;
 mod regions;
 mod stmt;
@@ -261,6 +262,10 @@ pub(crate) struct ProgramCx<'p> {
     pub config: cranelift_codegen::isa::TargetFrontendConfig,
     pub regalloc_budget: usize,
     pub barrier_regions: bool,
+    /// Function bodies kept for inlining (callees are compiled first).
+    pub bodies: std::cell::RefCell<inline::Bodies>,
+    /// Inline small functions into their callers.
+    pub inline: bool,
     /// The same target with the single-pass register allocator.
     pub single_pass_isa: cranelift_codegen::isa::OwnedTargetIsa,
 }
@@ -384,6 +389,8 @@ pub fn compile(program: &Program, opts: &CodegenOptions) -> Result<CompiledProgr
         config: module.target_config(),
         regalloc_budget: opts.regalloc_budget,
         barrier_regions: opts.barrier_regions,
+        bodies: Default::default(),
+        inline: opts.optimize,
         single_pass_isa: make_isa(opts, true)?,
     };
     let result = compile_into(&mut module, &mut pcx);
@@ -475,9 +482,10 @@ fn compile_into(
     }
     let mut ctx = module.make_context();
     let mut fbc = cranelift_frontend::FunctionBuilderContext::new();
-    for (i, f) in prog.functions.iter().enumerate() {
+    // Callees before callers, so that their bodies can be inlined.
+    for i in callees_first(prog) {
         let Some(id) = pcx.func_ids[i] else { continue };
-        fx::compile_function(module, pcx, &mut ctx, &mut fbc, f, id)?;
+        fx::compile_function(module, pcx, &mut ctx, &mut fbc, &prog.functions[i], id)?;
     }
     let mut infos = Vec::new();
     let mut ids = Vec::new();
@@ -507,6 +515,29 @@ fn compile_into(
         ids.push(entry);
     }
     Ok((infos, ids))
+}
+
+/// Function indices in post-order of the call graph (cycles, which the
+/// language forbids, are cut anywhere).
+fn callees_first(prog: &Program) -> Vec<usize> {
+    fn visit(prog: &Program, i: usize, seen: &mut [bool], out: &mut Vec<usize>) {
+        if seen[i] {
+            return;
+        }
+        seen[i] = true;
+        for c in &prog.functions[i].callees {
+            if (c.0 as usize) < prog.functions.len() {
+                visit(prog, c.0 as usize, seen, out);
+            }
+        }
+        out.push(i);
+    }
+    let mut seen = vec![false; prog.functions.len()];
+    let mut out = Vec::new();
+    for i in 0..prog.functions.len() {
+        visit(prog, i, &mut seen, &mut out);
+    }
+    out
 }
 
 /// The HIR function `id` (for messages).
