@@ -728,11 +728,14 @@ fn model_rect(
     }
 }
 
+/// (region, buffer origin, buffer pitches, host origin, host pitches).
+type RectCase = ([usize; 3], [usize; 3], [usize; 2], [usize; 3], [usize; 2]);
+
 #[test]
 fn rect_transfers_match_the_host_model_byte_by_byte() {
     let env = Env::new();
     const N: usize = 8192;
-    let cases: [([usize; 3], [usize; 3], [usize; 2], [usize; 3], [usize; 2]); 5] = [
+    let cases: [RectCase; 5] = [
         // (region, buffer origin, buffer pitches, host origin, host pitches)
         ([5, 3, 2], [1, 2, 1], [16, 64], [2, 0, 1], [7, 28]),
         ([16, 4, 1], [0, 0, 0], [0, 0], [3, 1, 0], [20, 0]),
