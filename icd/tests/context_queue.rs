@@ -166,9 +166,10 @@ fn context_creation_errors() {
     }
 }
 
-static DESTROYED: Mutex<Vec<usize>> = Mutex::new(Vec::new());
-unsafe extern "C" fn destroyed(_: cl_context, data: *mut c_void) {
-    DESTROYED.lock().unwrap().push(data as usize);
+/// (context, user data) of each destructor callback.
+static DESTROYED: Mutex<Vec<(usize, usize)>> = Mutex::new(Vec::new());
+unsafe extern "C" fn destroyed(c: cl_context, data: *mut c_void) {
+    DESTROYED.lock().unwrap().push((c as usize, data as usize));
 }
 
 #[test]
@@ -200,12 +201,12 @@ fn destructor_callbacks_run_in_reverse_when_the_last_object_goes() {
     release_context(c);
     release_queue(q);
     let mine = || {
-        DESTROYED
-            .lock()
-            .unwrap()
+        let calls = DESTROYED.lock().unwrap();
+        // The callback receives the context's own handle.
+        calls
             .iter()
-            .copied()
-            .filter(|t| (11..=13).contains(t))
+            .filter(|d| d.0 == c as usize)
+            .map(|d| d.1)
             .collect::<Vec<_>>()
     };
     assert!(mine().is_empty(), "destroyed while objects remain");

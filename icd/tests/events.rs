@@ -478,7 +478,7 @@ fn event_info_and_wait_list_errors() {
 #[test]
 fn eight_threads_with_cross_queue_dependencies() {
     const THREADS: usize = 8;
-    const PER_THREAD: usize = 1500;
+    const PER_THREAD: usize = 10_000;
     let ctx = context();
     let queues: Vec<(usize, usize)> = (0..THREADS)
         .map(|_| {
@@ -493,6 +493,7 @@ fn eight_threads_with_cross_queue_dependencies() {
         Arc::new((0..THREADS).map(|_| Mutex::new(None)).collect());
     let ran = Arc::new(AtomicUsize::new(0));
     let gate = user_event(ctx) as usize;
+    let ctx_handle = ctx as usize;
     let threads: Vec<_> = (0..THREADS)
         .map(|t| {
             let (inq, ooq) = queues[t];
@@ -500,6 +501,7 @@ fn eight_threads_with_cross_queue_dependencies() {
             std::thread::spawn(move || {
                 let order = Arc::new(AtomicUsize::new(0));
                 let mut mine = Vec::new();
+                let mut own_gate = None;
                 for i in 0..PER_THREAD {
                     let mut wait_on = Vec::new();
                     // Another thread's latest event (no event is released
@@ -513,16 +515,33 @@ fn eight_threads_with_cross_queue_dependencies() {
                     if i == 0 {
                         wait_on.push(gate as cl_event);
                     }
+                    // Mid-stream, a gate of this thread's own holds a command
+                    // (and its in-order followers) for a hundred enqueues.
+                    if i == PER_THREAD / 2 {
+                        let g = user_event(ctx_handle as cl_context);
+                        own_gate = Some(g);
+                        wait_on.push(g);
+                    }
+                    if i == PER_THREAD / 2 + 100 {
+                        if let Some(g) = own_gate.take() {
+                            assert_eq!(set_status(g, CL_COMPLETE), CL_SUCCESS);
+                            release_event(g);
+                        }
+                    }
                     let (q, in_order) = if i % 3 == 0 {
                         (ooq, false)
                     } else {
                         (inq, true)
                     };
                     let (o, r) = (order.clone(), ran.clone());
+                    // Some blocking commands, but none while a thread's own
+                    // gate may be closed (it opens it itself, later).
+                    let gated = (PER_THREAD / 2..=PER_THREAD / 2 + 100).contains(&i);
+                    let blocking = i % 50 == 7 && !gated;
                     let e = match i % 4 {
                         0 => marker(q as cl_command_queue, &wait_on),
                         1 if !in_order => barrier(q as cl_command_queue, &wait_on),
-                        _ => command(q as cl_command_queue, &wait_on, i % 50 == 7, move || {
+                        _ => command(q as cl_command_queue, &wait_on, blocking, move || {
                             if in_order {
                                 // In-order commands of this thread run in order.
                                 let prev = o.fetch_max(i, Ordering::SeqCst);

@@ -40,7 +40,7 @@ pub const OPENCL_C_VERSIONS: &[NameVersion] = &[
 
 /// Whether the compiler is complete enough to build programs
 /// (`CL_DEVICE_COMPILER_AVAILABLE`, `CL_DEVICE_LINKER_AVAILABLE`).
-pub const COMPILER_AVAILABLE: bool = false;
+pub const COMPILER_AVAILABLE: bool = true;
 
 /// The space-separated extension string (`CL_DEVICE_EXTENSIONS`).
 pub fn extension_string() -> String {

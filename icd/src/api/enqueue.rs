@@ -240,32 +240,6 @@ pub unsafe extern "C" fn clEnqueueUnmapMemObject(
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn clEnqueueNDRangeKernel(
-    command_queue: cl_command_queue,
-    kernel: cl_kernel,
-    work_dim: cl_uint,
-    global_work_offset: *const size_t,
-    global_work_size: *const size_t,
-    local_work_size: *const size_t,
-    num_events_in_wait_list: cl_uint,
-    event_wait_list: *const cl_event,
-    event: *mut cl_event,
-) -> cl_int {
-    api_call(|| pending("clEnqueueNDRangeKernel"))
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn clEnqueueTask(
-    command_queue: cl_command_queue,
-    kernel: cl_kernel,
-    num_events_in_wait_list: cl_uint,
-    event_wait_list: *const cl_event,
-    event: *mut cl_event,
-) -> cl_int {
-    api_call(|| pending("clEnqueueTask"))
-}
-
-#[no_mangle]
 pub unsafe extern "C" fn clEnqueueNativeKernel(
     command_queue: cl_command_queue,
     user_func: Option<unsafe extern "C" fn(arg1: *mut c_void)>,

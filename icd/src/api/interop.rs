@@ -35,9 +35,36 @@ fn no_gl_object<T>(memobj: cl_mem) -> CLResult<T> {
     err(CL_INVALID_GL_OBJECT, "the memory object has no GL object")
 }
 
-/// Device lookups by D3D/DX9 object: no device corresponds to one.
-fn no_d3d_device<T>(platform: cl_platform_id) -> CLResult<T> {
+/// Device lookups by D3D/DX9 object, checked in the extension's order:
+/// CL_INVALID_PLATFORM; CL_INVALID_VALUE if the source/adapter type or the
+/// device set is not a valid value, or num_entries is 0 and devices is not
+/// NULL, or both devices and num_devices are NULL; then CL_DEVICE_NOT_FOUND,
+/// since no device corresponds to a Direct3D object.
+fn no_d3d_device<T>(
+    platform: cl_platform_id,
+    source_ok: bool,
+    set_ok: bool,
+    num_entries: cl_uint,
+    devices: *mut cl_device_id,
+    num_devices: *mut cl_uint,
+) -> CLResult<T> {
     super::platform::platform_or_default(platform)?;
+    check(
+        source_ok,
+        CL_INVALID_VALUE,
+        "invalid Direct3D device source or adapter type",
+    )?;
+    check(set_ok, CL_INVALID_VALUE, "invalid device set")?;
+    check(
+        num_entries != 0 || devices.is_null(),
+        CL_INVALID_VALUE,
+        "num_entries is 0",
+    )?;
+    check(
+        !(devices.is_null() && num_devices.is_null()),
+        CL_INVALID_VALUE,
+        "both outputs NULL",
+    )?;
     err(
         CL_DEVICE_NOT_FOUND,
         "no device corresponds to the Direct3D object",
@@ -146,14 +173,29 @@ pub unsafe extern "C" fn clGetGLContextInfoKHR(
 #[no_mangle]
 pub unsafe extern "C" fn clGetDeviceIDsFromD3D10KHR(
     platform: cl_platform_id,
-    _d3d_device_source: cl_d3d10_device_source_khr,
+    d3d_device_source: cl_d3d10_device_source_khr,
     _d3d_object: *mut c_void,
-    _d3d_device_set: cl_d3d10_device_set_khr,
-    _num_entries: cl_uint,
-    _devices: *mut cl_device_id,
-    _num_devices: *mut cl_uint,
+    d3d_device_set: cl_d3d10_device_set_khr,
+    num_entries: cl_uint,
+    devices: *mut cl_device_id,
+    num_devices: *mut cl_uint,
 ) -> cl_int {
-    api_call(|| no_d3d_device(platform))
+    let source_ok = [CL_D3D10_DEVICE_KHR, CL_D3D10_DXGI_ADAPTER_KHR].contains(&d3d_device_source);
+    let set_ok = [
+        CL_PREFERRED_DEVICES_FOR_D3D10_KHR,
+        CL_ALL_DEVICES_FOR_D3D10_KHR,
+    ]
+    .contains(&d3d_device_set);
+    api_call(|| {
+        no_d3d_device(
+            platform,
+            source_ok,
+            set_ok,
+            num_entries,
+            devices,
+            num_devices,
+        )
+    })
 }
 
 #[no_mangle]
@@ -236,14 +278,29 @@ pub unsafe extern "C" fn clCreateFromGLTexture(
 #[no_mangle]
 pub unsafe extern "C" fn clGetDeviceIDsFromD3D11KHR(
     platform: cl_platform_id,
-    _d3d_device_source: cl_d3d11_device_source_khr,
+    d3d_device_source: cl_d3d11_device_source_khr,
     _d3d_object: *mut c_void,
-    _d3d_device_set: cl_d3d11_device_set_khr,
-    _num_entries: cl_uint,
-    _devices: *mut cl_device_id,
-    _num_devices: *mut cl_uint,
+    d3d_device_set: cl_d3d11_device_set_khr,
+    num_entries: cl_uint,
+    devices: *mut cl_device_id,
+    num_devices: *mut cl_uint,
 ) -> cl_int {
-    api_call(|| no_d3d_device(platform))
+    let source_ok = [CL_D3D11_DEVICE_KHR, CL_D3D11_DXGI_ADAPTER_KHR].contains(&d3d_device_source);
+    let set_ok = [
+        CL_PREFERRED_DEVICES_FOR_D3D11_KHR,
+        CL_ALL_DEVICES_FOR_D3D11_KHR,
+    ]
+    .contains(&d3d_device_set);
+    api_call(|| {
+        no_d3d_device(
+            platform,
+            source_ok,
+            set_ok,
+            num_entries,
+            devices,
+            num_devices,
+        )
+    })
 }
 
 #[no_mangle]
@@ -317,15 +374,39 @@ pub unsafe extern "C" fn clEnqueueReleaseD3D11ObjectsKHR(
 #[no_mangle]
 pub unsafe extern "C" fn clGetDeviceIDsFromDX9MediaAdapterKHR(
     platform: cl_platform_id,
-    _num_media_adapters: cl_uint,
-    _media_adapter_type: *mut cl_dx9_media_adapter_type_khr,
-    _media_adapters: *mut c_void,
-    _media_adapter_set: cl_dx9_media_adapter_set_khr,
-    _num_entries: cl_uint,
-    _devices: *mut cl_device_id,
-    _num_devices: *mut cl_uint,
+    num_media_adapters: cl_uint,
+    media_adapter_type: *mut cl_dx9_media_adapter_type_khr,
+    media_adapters: *mut c_void,
+    media_adapter_set: cl_dx9_media_adapter_set_khr,
+    num_entries: cl_uint,
+    devices: *mut cl_device_id,
+    num_devices: *mut cl_uint,
 ) -> cl_int {
-    api_call(|| no_d3d_device(platform))
+    // CL_INVALID_VALUE if num_media_adapters is 0, media_adapter_type or
+    // media_adapters is NULL, or a media_adapter_type value is not valid.
+    let types_ok = num_media_adapters > 0
+        && !media_adapter_type.is_null()
+        && !media_adapters.is_null()
+        // SAFETY: num_media_adapters entries at a non-NULL media_adapter_type
+        // (the extension's contract with the caller).
+        && unsafe { std::slice::from_raw_parts(media_adapter_type, num_media_adapters as usize) }
+            .iter()
+            .all(|t| [CL_ADAPTER_D3D9_KHR, CL_ADAPTER_D3D9EX_KHR, CL_ADAPTER_DXVA_KHR].contains(t));
+    let set_ok = [
+        CL_PREFERRED_DEVICES_FOR_DX9_MEDIA_ADAPTER_KHR,
+        CL_ALL_DEVICES_FOR_DX9_MEDIA_ADAPTER_KHR,
+    ]
+    .contains(&media_adapter_set);
+    api_call(|| {
+        no_d3d_device(
+            platform,
+            types_ok,
+            set_ok,
+            num_entries,
+            devices,
+            num_devices,
+        )
+    })
 }
 
 #[no_mangle]

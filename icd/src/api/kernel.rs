@@ -1,8 +1,44 @@
-//! Kernel objects: create, arguments, info, work-group info.
+//! Kernel objects: create, arguments, info, work-group info. Each entry point
+//! checks its arguments in the order of the spec's error list (the spec's
+//! sentence above each check); the argument values live in `core::kernel`.
 
-#![allow(non_snake_case, clippy::missing_safety_doc, unused_variables)]
+#![allow(non_snake_case, clippy::missing_safety_doc)]
 
 use super::prelude::*;
+use crate::core::device::{self as dev, Device};
+use crate::core::kernel::{ArgValue, Kernel};
+use crate::core::mem::Mem;
+use crate::core::program::Program;
+use cranecl_jit::launch::ArgKind;
+use std::ffi::CStr;
+
+fn create_kernel(program: cl_program, kernel_name: *const c_char) -> CLResult<cl_kernel> {
+    // CL_INVALID_PROGRAM if program is not a valid program object.
+    let p = Obj::<Program>::get(program)?;
+    // CL_INVALID_PROGRAM_EXECUTABLE if there is no successfully built executable for program.
+    let exe = p.executable().ok_or_else(|| {
+        ClError::new(
+            CL_INVALID_PROGRAM_EXECUTABLE,
+            "the program has no successfully built executable",
+        )
+    })?;
+    // CL_INVALID_VALUE if kernel_name is NULL.
+    check(
+        !kernel_name.is_null(),
+        CL_INVALID_VALUE,
+        "kernel_name is NULL",
+    )?;
+    // SAFETY: a NUL-terminated string (the API's contract).
+    let name = unsafe { CStr::from_ptr(kernel_name) }.to_string_lossy();
+    // CL_INVALID_KERNEL_NAME if kernel_name is not found in program.
+    let Some(index) = exe.code.kernel_index(&name) else {
+        return err(
+            CL_INVALID_KERNEL_NAME,
+            format!("no kernel named '{name}' in the program"),
+        );
+    };
+    Ok(Obj::into_handle(Kernel::new(p, exe, index)))
+}
 
 #[no_mangle]
 pub unsafe extern "C" fn clCreateKernel(
@@ -10,19 +46,190 @@ pub unsafe extern "C" fn clCreateKernel(
     kernel_name: *const c_char,
     errcode_ret: *mut cl_int,
 ) -> cl_kernel {
-    api_create(errcode_ret, std::ptr::null_mut(), || {
-        pending("clCreateKernel")
-    })
+    // SAFETY: errcode_ret is the caller's (the API's contract).
+    unsafe {
+        api_create(errcode_ret, ptr::null_mut(), || {
+            create_kernel(program, kernel_name)
+        })
+    }
+}
+
+fn create_kernels_in_program(
+    program: cl_program,
+    num_kernels: cl_uint,
+    kernels: *mut cl_kernel,
+    num_kernels_ret: *mut cl_uint,
+) -> CLResult<()> {
+    // CL_INVALID_PROGRAM if program is not a valid program object.
+    let p = Obj::<Program>::get(program)?;
+    // CL_INVALID_PROGRAM_EXECUTABLE if there is no successfully built
+    // executable for any device in program.
+    let exe = p.executable().ok_or_else(|| {
+        ClError::new(
+            CL_INVALID_PROGRAM_EXECUTABLE,
+            "the program has no successfully built executable",
+        )
+    })?;
+    let n = exe.code.kernels().len();
+    // CL_INVALID_VALUE if kernels is not NULL and num_kernels is less than the
+    // number of kernels in program.
+    check(
+        kernels.is_null() || num_kernels as usize >= n,
+        CL_INVALID_VALUE,
+        "num_kernels is less than the number of kernels in the program",
+    )?;
+    if !kernels.is_null() {
+        for i in 0..n {
+            let k = Obj::into_handle(Kernel::new(p.clone(), exe.clone(), i));
+            // SAFETY: the caller gave num_kernels >= n writable entries.
+            unsafe { kernels.add(i).write(k) };
+        }
+    }
+    if !num_kernels_ret.is_null() {
+        // SAFETY: a non-NULL num_kernels_ret points at a cl_uint.
+        unsafe { num_kernels_ret.write(n as cl_uint) };
+    }
+    Ok(())
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clCreateKernelsInProgram(
+    program: cl_program,
+    num_kernels: cl_uint,
+    kernels: *mut cl_kernel,
+    num_kernels_ret: *mut cl_uint,
+) -> cl_int {
+    api_call(|| create_kernels_in_program(program, num_kernels, kernels, num_kernels_ret))
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn clRetainKernel(kernel: cl_kernel) -> cl_int {
-    api_call(|| pending("clRetainKernel"))
+    api_call(|| Obj::<Kernel>::retain(kernel))
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn clReleaseKernel(kernel: cl_kernel) -> cl_int {
-    api_call(|| pending("clReleaseKernel"))
+    api_call(|| Obj::<Kernel>::release(kernel).map(|_| ()))
+}
+
+/// The kernel and its argument `arg_index`, or CL_INVALID_ARG_INDEX.
+fn kernel_arg(kernel: cl_kernel, arg_index: cl_uint) -> CLResult<(Arc<Obj<Kernel>>, usize)> {
+    // CL_INVALID_KERNEL if kernel is not a valid kernel.
+    let k = Obj::<Kernel>::get(kernel)?;
+    // CL_INVALID_ARG_INDEX if arg_index is not a valid argument index.
+    let i = arg_index as usize;
+    if i >= k.info().args.len() {
+        return err(
+            CL_INVALID_ARG_INDEX,
+            format!(
+                "argument index {arg_index}, kernel '{}' has {} arguments",
+                k.info().name,
+                k.info().args.len()
+            ),
+        );
+    }
+    Ok((k, i))
+}
+
+fn set_kernel_arg(
+    kernel: cl_kernel,
+    arg_index: cl_uint,
+    arg_size: size_t,
+    arg_value: *const c_void,
+) -> CLResult<()> {
+    let (k, i) = kernel_arg(kernel, arg_index)?;
+    let arg = &k.info().args[i];
+    let value = match arg.kind {
+        // If the argument is a pointer to the global or constant address
+        // space, arg_value must point to a buffer memory object or NULL, or
+        // arg_value must be NULL; then the argument is a NULL pointer.
+        ArgKind::GlobalPtr | ArgKind::ConstantPtr => {
+            if arg_value.is_null() {
+                ArgValue::Mem(None)
+            } else {
+                // CL_INVALID_ARG_SIZE if arg_value points to a memory object
+                // and arg_size is not equal to sizeof(cl_mem).
+                check(
+                    arg_size == std::mem::size_of::<cl_mem>(),
+                    CL_INVALID_ARG_SIZE,
+                    "a buffer argument's size must be sizeof(cl_mem)",
+                )?;
+                // SAFETY: arg_value points at arg_size == sizeof(cl_mem)
+                // readable bytes (the API's contract).
+                let h = unsafe { (arg_value as *const cl_mem).read_unaligned() };
+                if h.is_null() {
+                    ArgValue::Mem(None)
+                } else {
+                    // CL_INVALID_MEM_OBJECT if arg_value does not point to a
+                    // valid memory object.
+                    let m = Obj::<Mem>::get(h)?;
+                    // CL_INVALID_CONTEXT if the context associated with kernel
+                    // and an OpenCL object pointed to by arg_value are not the same.
+                    check(
+                        Arc::ptr_eq(m.context(), k.context()),
+                        CL_INVALID_CONTEXT,
+                        "the memory object belongs to another context",
+                    )?;
+                    ArgValue::Mem(Some(m))
+                }
+            }
+        }
+        // If the argument is a pointer to the local address space, arg_value
+        // must be NULL and arg_size is the memory to allocate.
+        ArgKind::LocalPtr => {
+            check(
+                arg_value.is_null(),
+                CL_INVALID_ARG_VALUE,
+                "a local pointer argument takes a NULL arg_value",
+            )?;
+            // CL_INVALID_ARG_SIZE if the argument is a pointer to the local
+            // address space and arg_size is zero.
+            check(
+                arg_size != 0,
+                CL_INVALID_ARG_SIZE,
+                "a local pointer argument needs arg_size > 0",
+            )?;
+            ArgValue::Local(arg_size as u64)
+        }
+        ArgKind::Value { size, .. } => {
+            // CL_INVALID_ARG_SIZE if arg_size does not match the size of the
+            // data type for the argument.
+            if arg_size != size as usize {
+                return err(
+                    CL_INVALID_ARG_SIZE,
+                    format!(
+                        "argument {i} ('{}' of type {}) takes {size} bytes, not {arg_size}",
+                        arg.name, arg.type_name
+                    ),
+                );
+            }
+            check(
+                !arg_value.is_null(),
+                CL_INVALID_ARG_VALUE,
+                "arg_value is NULL for an argument passed by value",
+            )?;
+            // SAFETY: arg_value points at arg_size readable bytes.
+            let b = unsafe { std::slice::from_raw_parts(arg_value as *const u8, arg_size) };
+            ArgValue::Bytes(b.to_vec())
+        }
+        // Images and samplers: the device has none, so no value is valid.
+        ArgKind::Unsupported => {
+            let code = if arg.type_name.contains("sampler") {
+                CL_INVALID_SAMPLER
+            } else {
+                CL_INVALID_MEM_OBJECT
+            };
+            return err(
+                code,
+                format!(
+                    "argument {i} is a {}: the device has no images",
+                    arg.type_name
+                ),
+            );
+        }
+    };
+    k.set_arg(i, value);
+    Ok(())
 }
 
 #[no_mangle]
@@ -32,7 +239,22 @@ pub unsafe extern "C" fn clSetKernelArg(
     arg_size: size_t,
     arg_value: *const c_void,
 ) -> cl_int {
-    api_call(|| pending("clSetKernelArg"))
+    api_call(|| set_kernel_arg(kernel, arg_index, arg_size, arg_value))
+}
+
+fn kernel_info(kernel: cl_kernel, param: cl_kernel_info, out: InfoOut) -> CLResult<()> {
+    // CL_INVALID_KERNEL if kernel is a not a valid kernel object.
+    let k = Obj::<Kernel>::get(kernel)?;
+    let info = k.info();
+    match param {
+        CL_KERNEL_FUNCTION_NAME => out.string(&info.name),
+        CL_KERNEL_NUM_ARGS => out.value::<cl_uint>(info.args.len() as cl_uint),
+        CL_KERNEL_REFERENCE_COUNT => out.value::<cl_uint>(k.ref_count()),
+        CL_KERNEL_CONTEXT => out.value(Obj::handle(k.context())),
+        CL_KERNEL_PROGRAM => out.value(Obj::handle(k.program())),
+        CL_KERNEL_ATTRIBUTES => out.string(&info.attributes),
+        _ => err(CL_INVALID_VALUE, format!("unknown kernel info 0x{param:x}")),
+    }
 }
 
 #[no_mangle]
@@ -43,7 +265,68 @@ pub unsafe extern "C" fn clGetKernelInfo(
     param_value: *mut c_void,
     param_value_size_ret: *mut size_t,
 ) -> cl_int {
-    api_call(|| pending("clGetKernelInfo"))
+    api_call(|| {
+        kernel_info(
+            kernel,
+            param_name,
+            InfoOut::new(param_value_size, param_value, param_value_size_ret),
+        )
+    })
+}
+
+/// CL_INVALID_DEVICE if device is not in the list of devices associated with
+/// kernel or if device is NULL but there is more than one device associated
+/// with kernel.
+fn check_kernel_device(k: &Kernel, device: cl_device_id) -> CLResult<()> {
+    match Obj::<Device>::get_opt(device)? {
+        None => check(
+            k.program().devices().len() == 1,
+            CL_INVALID_DEVICE,
+            "device is NULL and the kernel has several devices",
+        ),
+        Some(d) => check(
+            k.program().has_device(&d),
+            CL_INVALID_DEVICE,
+            "device is not associated with the kernel",
+        ),
+    }
+}
+
+/// `CL_KERNEL_WORK_GROUP_SIZE`: the kernel's own limit, within the device's.
+pub fn kernel_work_group_size(k: &Kernel) -> usize {
+    (k.info().max_work_group_size as usize).min(dev::MAX_WORK_GROUP_SIZE)
+}
+
+fn kernel_work_group_info(
+    kernel: cl_kernel,
+    device: cl_device_id,
+    param: cl_kernel_work_group_info,
+    out: InfoOut,
+) -> CLResult<()> {
+    // CL_INVALID_KERNEL if kernel is a not a valid kernel object.
+    let k = Obj::<Kernel>::get(kernel)?;
+    check_kernel_device(&k, device)?;
+    let info = k.info();
+    match param {
+        // CL_INVALID_VALUE if param_name is CL_KERNEL_GLOBAL_WORK_SIZE and
+        // kernel is not a built-in kernel.
+        CL_KERNEL_GLOBAL_WORK_SIZE => err(
+            CL_INVALID_VALUE,
+            "CL_KERNEL_GLOBAL_WORK_SIZE is only for built-in kernels",
+        ),
+        CL_KERNEL_WORK_GROUP_SIZE => out.value::<usize>(kernel_work_group_size(&k)),
+        CL_KERNEL_COMPILE_WORK_GROUP_SIZE => {
+            let r = info.reqd_work_group_size.unwrap_or([0; 3]);
+            out.slice(&r.map(|v| v as usize))
+        }
+        CL_KERNEL_LOCAL_MEM_SIZE => out.value::<cl_ulong>(k.local_mem_size()),
+        CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE => out.value::<usize>(8),
+        CL_KERNEL_PRIVATE_MEM_SIZE => out.value::<cl_ulong>(info.private_mem_size),
+        _ => err(
+            CL_INVALID_VALUE,
+            format!("unknown kernel work-group info 0x{param:x}"),
+        ),
+    }
 }
 
 #[no_mangle]
@@ -55,7 +338,58 @@ pub unsafe extern "C" fn clGetKernelWorkGroupInfo(
     param_value: *mut c_void,
     param_value_size_ret: *mut size_t,
 ) -> cl_int {
-    api_call(|| pending("clGetKernelWorkGroupInfo"))
+    api_call(|| {
+        kernel_work_group_info(
+            kernel,
+            device,
+            param_name,
+            InfoOut::new(param_value_size, param_value, param_value_size_ret),
+        )
+    })
+}
+
+fn kernel_arg_info(
+    kernel: cl_kernel,
+    arg_index: cl_uint,
+    param: cl_kernel_arg_info,
+    out: InfoOut,
+) -> CLResult<()> {
+    let (k, i) = kernel_arg(kernel, arg_index)?;
+    // CL_INVALID_VALUE if param_name is not one of the supported values.
+    check(
+        matches!(
+            param,
+            CL_KERNEL_ARG_ADDRESS_QUALIFIER
+                | CL_KERNEL_ARG_ACCESS_QUALIFIER
+                | CL_KERNEL_ARG_TYPE_NAME
+                | CL_KERNEL_ARG_TYPE_QUALIFIER
+                | CL_KERNEL_ARG_NAME
+        ),
+        CL_INVALID_VALUE,
+        "unknown kernel argument info",
+    )?;
+    // CL_KERNEL_ARG_INFO_NOT_AVAILABLE if the argument information is not
+    // available for kernel (built without -cl-kernel-arg-info).
+    check(
+        k.executable().kernel_arg_info,
+        CL_KERNEL_ARG_INFO_NOT_AVAILABLE,
+        "argument information needs the -cl-kernel-arg-info build option",
+    )?;
+    let a = &k.info().args[i];
+    match param {
+        CL_KERNEL_ARG_ADDRESS_QUALIFIER => {
+            out.value::<cl_kernel_arg_address_qualifier>(a.address_qualifier)
+        }
+        CL_KERNEL_ARG_ACCESS_QUALIFIER => {
+            out.value::<cl_kernel_arg_access_qualifier>(a.access_qualifier)
+        }
+        CL_KERNEL_ARG_TYPE_NAME => out.string(&a.type_name),
+        CL_KERNEL_ARG_TYPE_QUALIFIER => {
+            // A cl_bitfield in the C headers (opencl-sys says cl_uint).
+            out.value::<cl_bitfield>(a.type_qualifier)
+        }
+        _ => out.string(&a.name),
+    }
 }
 
 #[no_mangle]
@@ -67,7 +401,54 @@ pub unsafe extern "C" fn clGetKernelArgInfo(
     param_value: *mut c_void,
     param_value_size_ret: *mut size_t,
 ) -> cl_int {
-    api_call(|| pending("clGetKernelArgInfo"))
+    api_call(|| {
+        kernel_arg_info(
+            kernel,
+            arg_index,
+            param_name,
+            InfoOut::new(param_value_size, param_value, param_value_size_ret),
+        )
+    })
+}
+
+fn set_kernel_exec_info(
+    kernel: cl_kernel,
+    param: cl_kernel_exec_info,
+    size: size_t,
+    value: *const c_void,
+) -> CLResult<()> {
+    // CL_INVALID_KERNEL if kernel is a not a valid kernel object.
+    Obj::<Kernel>::get(kernel)?;
+    match param {
+        // CL_INVALID_OPERATION if param_name is CL_KERNEL_EXEC_INFO_SVM_PTRS and
+        // no devices in the context associated with kernel support SVM.
+        CL_KERNEL_EXEC_INFO_SVM_PTRS => err(
+            CL_INVALID_OPERATION,
+            "the device does not support shared virtual memory",
+        ),
+        CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM => {
+            // CL_INVALID_VALUE if param_value is NULL or the size is not valid.
+            check(
+                !value.is_null() && size == std::mem::size_of::<cl_bool>(),
+                CL_INVALID_VALUE,
+                "CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM takes a cl_bool",
+            )?;
+            // SAFETY: value points at a cl_bool (size checked).
+            let on = unsafe { (value as *const cl_bool).read_unaligned() } != CL_FALSE;
+            // CL_INVALID_OPERATION if param_value is CL_TRUE and no devices
+            // support fine-grain system SVM allocations.
+            check(
+                !on,
+                CL_INVALID_OPERATION,
+                "the device does not support fine-grain system SVM",
+            )
+        }
+        // CL_INVALID_VALUE if param_name is not valid.
+        _ => err(
+            CL_INVALID_VALUE,
+            format!("unknown kernel exec info 0x{param:x}"),
+        ),
+    }
 }
 
 #[no_mangle]
@@ -77,21 +458,33 @@ pub unsafe extern "C" fn clSetKernelExecInfo(
     param_value_size: size_t,
     param_value: *const c_void,
 ) -> cl_int {
-    api_call(|| pending("clSetKernelExecInfo"))
+    api_call(|| set_kernel_exec_info(kernel, param_name, param_value_size, param_value))
+}
+
+/// `clGetKernelSubGroupInfo[KHR]`: the device has no sub-groups.
+fn kernel_sub_group_info(kernel: cl_kernel, device: cl_device_id) -> CLResult<()> {
+    // CL_INVALID_KERNEL if kernel is a not a valid kernel object.
+    let k = Obj::<Kernel>::get(kernel)?;
+    check_kernel_device(&k, device)?;
+    // CL_INVALID_OPERATION if device does not support sub-groups.
+    err(
+        CL_INVALID_OPERATION,
+        "the device does not support sub-groups",
+    )
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn clGetKernelSubGroupInfoKHR(
     in_kernel: cl_kernel,
     in_device: cl_device_id,
-    param_name: cl_kernel_sub_group_info,
-    input_value_size: size_t,
-    input_value: *const c_void,
-    param_value_size: size_t,
-    param_value: *mut c_void,
-    param_value_size_ret: *mut size_t,
+    _param_name: cl_kernel_sub_group_info,
+    _input_value_size: size_t,
+    _input_value: *const c_void,
+    _param_value_size: size_t,
+    _param_value: *mut c_void,
+    _param_value_size_ret: *mut size_t,
 ) -> cl_int {
-    api_call(|| pending("clGetKernelSubGroupInfoKHR"))
+    api_call(|| kernel_sub_group_info(in_kernel, in_device))
 }
 
 #[no_mangle]
@@ -99,21 +492,26 @@ pub unsafe extern "C" fn clCloneKernel(
     source_kernel: cl_kernel,
     errcode_ret: *mut cl_int,
 ) -> cl_kernel {
-    api_create(errcode_ret, std::ptr::null_mut(), || {
-        pending("clCloneKernel")
-    })
+    // SAFETY: errcode_ret is the caller's (the API's contract).
+    unsafe {
+        api_create(errcode_ret, ptr::null_mut(), || {
+            // CL_INVALID_KERNEL if kernel is not a valid kernel object.
+            let k = Obj::<Kernel>::get(source_kernel)?;
+            Ok(Obj::into_handle(k.clone_kernel()))
+        })
+    }
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn clGetKernelSubGroupInfo(
     kernel: cl_kernel,
     device: cl_device_id,
-    param_name: cl_kernel_sub_group_info,
-    input_value_size: size_t,
-    input_value: *const c_void,
-    param_value_size: size_t,
-    param_value: *mut c_void,
-    param_value_size_ret: *mut size_t,
+    _param_name: cl_kernel_sub_group_info,
+    _input_value_size: size_t,
+    _input_value: *const c_void,
+    _param_value_size: size_t,
+    _param_value: *mut c_void,
+    _param_value_size_ret: *mut size_t,
 ) -> cl_int {
-    api_call(|| pending("clGetKernelSubGroupInfo"))
+    api_call(|| kernel_sub_group_info(kernel, device))
 }

@@ -69,11 +69,12 @@ fn mem_properties(
     let first = unsafe { properties.read() };
     // CL_INVALID_PROPERTY if a property name in properties is not a supported
     // property name.
-    check(
-        first == 0,
-        CL_INVALID_PROPERTY,
-        &format!("unsupported memory property {first:#x}"),
-    )?;
+    if first != 0 {
+        return err(
+            CL_INVALID_PROPERTY,
+            format!("unsupported memory property {first:#x}"),
+        );
+    }
     Ok(Some(vec![0]))
 }
 
@@ -249,14 +250,15 @@ fn create_sub_buffer(
     // associated with buffer for which the origin field of the
     // cl_buffer_region structure passed in buffer_create_info is aligned to
     // the CL_DEVICE_MEM_BASE_ADDR_ALIGN value.
-    check(
-        region.origin % MEM_BASE_ADDR_ALIGN == 0,
-        CL_MISALIGNED_SUB_BUFFER_OFFSET,
-        &format!(
-            "origin {} is not a multiple of {MEM_BASE_ADDR_ALIGN} bytes",
-            region.origin
-        ),
-    )?;
+    if region.origin % MEM_BASE_ADDR_ALIGN != 0 {
+        return err(
+            CL_MISALIGNED_SUB_BUFFER_OFFSET,
+            format!(
+                "origin {} is not a multiple of {MEM_BASE_ADDR_ALIGN} bytes",
+                region.origin
+            ),
+        );
+    }
     let sub = Mem::new_sub_buffer(&parent, flags, region.origin, region.size);
     Ok(Obj::into_handle(sub))
 }

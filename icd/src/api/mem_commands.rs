@@ -48,27 +48,33 @@ fn buffer_of(queue: &Queue, buffer: cl_mem, what: &str) -> CLResult<Arc<Obj<Mem>
         .map_err(|e| ClError::new(e.code, format!("{what}: {}", e.message)))?;
     // CL_INVALID_CONTEXT if the context associated with command_queue and
     // buffer are not the same.
-    check(
-        Arc::ptr_eq(mem.context(), queue.context()),
-        CL_INVALID_CONTEXT,
-        &format!("{what} belongs to another context than the queue"),
-    )?;
+    if !Arc::ptr_eq(mem.context(), queue.context()) {
+        return err(
+            CL_INVALID_CONTEXT,
+            format!("{what} belongs to another context than the queue"),
+        );
+    }
     Ok(mem)
 }
 
 /// CL_INVALID_VALUE if the region specified by offset and size is out of
 /// bounds of the buffer.
 fn check_range(mem: &Mem, offset: usize, size: usize, what: &str) -> CLResult<()> {
-    check(
-        in_bounds(offset, size, mem.size()),
-        CL_INVALID_VALUE,
-        &format!("{what} region ({offset}, {size} bytes) is out of bounds"),
-    )
+    if in_bounds(offset, size, mem.size()) {
+        Ok(())
+    } else {
+        err(
+            CL_INVALID_VALUE,
+            format!("{what} region ({offset}, {size} bytes) is out of bounds"),
+        )
+    }
 }
 
 /// A `const size_t[3]` argument; CL_INVALID_VALUE if NULL.
 fn triple(p: *const usize, what: &str) -> CLResult<[usize; 3]> {
-    check(!p.is_null(), CL_INVALID_VALUE, &format!("{what} is NULL"))?;
+    if p.is_null() {
+        return err(CL_INVALID_VALUE, format!("{what} is NULL"));
+    }
     // SAFETY: a non-NULL origin or region points at three size_t (the spec's
     // contract); read unaligned in case the caller's array is packed.
     Ok(unsafe { (p as *const [usize; 3]).read_unaligned() })
@@ -229,7 +235,7 @@ pub fn copy_buffer(
     })
 }
 
-/// The geometry of a `*Rect` command's two sides; `first`/`second` name them.
+/// The geometry of a `*Rect` command's two sides (`a`: the first named).
 struct RectArgs {
     region: [usize; 3],
     a: RectSide,
@@ -239,6 +245,7 @@ struct RectArgs {
 #[allow(clippy::too_many_arguments)]
 fn rect_args(
     names: [&str; 2],
+    origin_names: [&str; 2],
     a_origin: *const usize,
     b_origin: *const usize,
     region: *const usize,
@@ -246,8 +253,8 @@ fn rect_args(
     b_pitches: [usize; 2],
 ) -> CLResult<RectArgs> {
     // CL_INVALID_VALUE if the origins or region is NULL.
-    let a_origin = triple(a_origin, &format!("{}_origin", names[0]))?;
-    let b_origin = triple(b_origin, &format!("{}_origin", names[1]))?;
+    let a_origin = triple(a_origin, origin_names[0])?;
+    let b_origin = triple(b_origin, origin_names[1])?;
     let region = triple(region, "region")?;
     // CL_INVALID_VALUE if any region array element is zero.
     check_region(region)?;
@@ -280,6 +287,7 @@ pub fn read_write_buffer_rect(
     let mem = buffer_of(&q, buffer, "buffer")?;
     let r = rect_args(
         ["buffer", "host"],
+        ["buffer_origin", "host_origin"],
         buffer_origin,
         host_origin,
         region,
@@ -341,6 +349,7 @@ pub fn copy_buffer_rect(
     let dst = buffer_of(&q, dst_buffer, "dst_buffer")?;
     let r = rect_args(
         ["src", "dst"],
+        ["src_origin", "dst_origin"],
         src_origin,
         dst_origin,
         region,

@@ -6,11 +6,9 @@ use opencl_sys::*;
 
 pub use super::context::Context;
 pub use super::event::Event;
+pub use super::kernel::Kernel;
+pub use super::program::Program;
 pub use super::queue::Queue;
-pub struct Program;
-crate::cl_object!(Program, cl_program, CL_INVALID_PROGRAM, "program");
-pub struct Kernel;
-crate::cl_object!(Kernel, cl_kernel, CL_INVALID_KERNEL, "kernel");
 /// Never created: the device has no image support.
 pub struct Sampler;
 crate::cl_object!(Sampler, cl_sampler, CL_INVALID_SAMPLER, "sampler");

@@ -177,3 +177,57 @@ impl Queue {
         found
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::device::device;
+
+    fn outstanding(q: &Queue) -> usize {
+        q.order.lock().outstanding.len()
+    }
+
+    /// An out-of-order queue forgets completed commands as it goes: its list
+    /// stays bounded however many commands pass through it.
+    #[test]
+    fn outstanding_list_is_pruned() {
+        let ctx = Context::new(vec![device().clone()], Vec::new(), false, None);
+        let q = Queue::new(
+            ctx,
+            device().clone(),
+            CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE,
+            Vec::new(),
+        );
+        let mut most = 0;
+        for _ in 0..10_000 {
+            crate::exec::enqueue_command(
+                &q,
+                CL_COMMAND_MARKER,
+                &[],
+                std::ptr::null_mut(),
+                false,
+                crate::exec::Kind::Small,
+                None,
+            )
+            .unwrap();
+            most = most.max(outstanding(&q));
+        }
+        assert!(most <= 130, "outstanding grew to {most}");
+        // An in-order queue needs only its last command.
+        let q = Queue::new(q.context().clone(), device().clone(), 0, Vec::new());
+        for _ in 0..100 {
+            crate::exec::enqueue_command(
+                &q,
+                CL_COMMAND_MARKER,
+                &[],
+                std::ptr::null_mut(),
+                false,
+                crate::exec::Kind::Marker,
+                None,
+            )
+            .unwrap();
+        }
+        assert_eq!(outstanding(&q), 0);
+        assert!(q.unfinished().is_empty());
+    }
+}

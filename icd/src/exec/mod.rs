@@ -18,6 +18,7 @@
 //! rayon pool from inside a command's work; the command workers are not rayon
 //! threads.
 
+pub mod ndrange;
 pub mod pool;
 
 use crate::core::context::Context;

@@ -1,0 +1,321 @@
+//! `clEnqueueNDRangeKernel` and `clEnqueueTask`: check the launch in the
+//! order of the spec's error list, choose a work-group size when the user
+//! gives none, capture the kernel's arguments (the argument block, and the
+//! memory objects it points into, kept alive until the command completes),
+//! and enqueue the launch (`exec::ndrange` runs it).
+
+#![allow(non_snake_case, clippy::missing_safety_doc)]
+
+use super::kernel::kernel_work_group_size;
+use super::prelude::*;
+use crate::core::device::{self as dev, LOCAL_MEM_SIZE};
+use crate::core::kernel::Kernel;
+use crate::core::queue::Queue;
+use crate::exec::{self, ndrange::Launch};
+
+/// Largest work-group we choose when the user gives no local size.
+const CHOSEN_GROUP_LIMIT: u64 = 256;
+
+/// A user array of `work_dim` sizes (NULL → `None`), unused dimensions 1 (or
+/// `fill`).
+fn dims(p: *const size_t, work_dim: usize, fill: u64) -> Option<[u64; 3]> {
+    if p.is_null() {
+        return None;
+    }
+    let mut a = [fill; 3];
+    for (d, v) in a.iter_mut().enumerate().take(work_dim) {
+        // SAFETY: the caller gave work_dim entries at p (the API's contract).
+        *v = unsafe { p.add(d).read() } as u64;
+    }
+    Some(a)
+}
+
+/// The largest divisor of `n` that is at most `cap`.
+fn largest_divisor(n: u64, cap: u64) -> u64 {
+    (1..=cap.min(n)).rev().find(|&d| n.is_multiple_of(d)).unwrap_or(1)
+}
+
+/// A work-group size for a launch whose local size is NULL: groups of up to
+/// [`CHOSEN_GROUP_LIMIT`] items, filled from dimension 0; dividing the global
+/// size when groups must be uniform (or when a divisor at least a quarter of
+/// the limit exists), else the limit with a smaller last group.
+fn choose_local_size(global: &[u64; 3], work_dim: usize, max: u64, uniform: bool) -> [u64; 3] {
+    let mut local = [1u64; 3];
+    let mut room = max.clamp(1, CHOSEN_GROUP_LIMIT);
+    for d in 0..work_dim {
+        let g = global[d];
+        let l = if g <= room {
+            g
+        } else {
+            let div = largest_divisor(g, room);
+            if uniform || div * 4 >= room {
+                div
+            } else {
+                room
+            }
+        };
+        local[d] = l.max(1);
+        room = (room / local[d]).max(1);
+    }
+    local
+}
+
+#[allow(clippy::too_many_arguments)]
+fn enqueue_ndrange(
+    command_type: cl_command_type,
+    command_queue: cl_command_queue,
+    kernel: cl_kernel,
+    work_dim: cl_uint,
+    global_work_offset: *const size_t,
+    global_work_size: *const size_t,
+    local_work_size: *const size_t,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> CLResult<()> {
+    // CL_INVALID_COMMAND_QUEUE if command_queue is not a valid host command-queue.
+    let q = Obj::<Queue>::get(command_queue)?;
+    // CL_INVALID_KERNEL if kernel is not a valid kernel.
+    let k = Obj::<Kernel>::get(kernel)?;
+    // CL_INVALID_PROGRAM_EXECUTABLE if there is no successfully built program
+    // executable available for the device: a kernel exists only for a built
+    // program, and holds its executable.
+    // CL_INVALID_CONTEXT if the context associated with command_queue and
+    // kernel are not the same.
+    check(
+        Arc::ptr_eq(q.context(), k.context()),
+        CL_INVALID_CONTEXT,
+        "the kernel and the command queue belong to different contexts",
+    )?;
+    // CL_INVALID_KERNEL_ARGS if any kernel arguments for kernel have not been set.
+    if let Some(i) = k.first_unset_arg() {
+        let info = k.info();
+        return err(
+            CL_INVALID_KERNEL_ARGS,
+            format!(
+                "argument {i} ('{}') of kernel '{}' is not set",
+                info.args[i].name, info.name
+            ),
+        );
+    }
+    // CL_INVALID_WORK_DIMENSION if work_dim is not valid for the device.
+    if !(1..=3).contains(&work_dim) {
+        return err(
+            CL_INVALID_WORK_DIMENSION,
+            format!("work_dim is {work_dim}; it must be 1, 2 or 3"),
+        );
+    }
+    let wd = work_dim as usize;
+    let offset = dims(global_work_offset, wd, 0).unwrap_or([0; 3]);
+    let global = dims(global_work_size, wd, 1);
+    // CL_INVALID_GLOBAL_OFFSET if the value specified in global_work_size plus
+    // the corresponding value in global_work_offset for any dimensions is
+    // greater than the maximum value representable by size_t.
+    if let Some(g) = global {
+        check(
+            (0..wd).all(|d| (g[d] as usize).checked_add(offset[d] as usize).is_some()),
+            CL_INVALID_GLOBAL_OFFSET,
+            "global_work_offset + global_work_size overflows size_t",
+        )?;
+    }
+    let info = k.info();
+    let exe = k.executable().clone();
+    let uniform = exe.uniform_work_groups;
+    let max_wg = kernel_work_group_size(&k) as u64;
+    let local = dims(local_work_size, wd, 1);
+    if let Some(l) = local {
+        // CL_INVALID_WORK_GROUP_SIZE if the work-group size must be uniform and
+        // the global_work_size is not evenly divisible by the local_work_size.
+        if let Some(g) = global {
+            if uniform && (0..wd).any(|d| l[d] != 0 && g[d] % l[d] != 0) {
+                return err(
+                    CL_INVALID_WORK_GROUP_SIZE,
+                    format!(
+                        "global size {:?} is not a multiple of local size {:?}, and work-groups must be uniform (OpenCL C below 2.0, or -cl-uniform-work-group-size)",
+                        &g[..wd],
+                        &l[..wd]
+                    ),
+                );
+            }
+        }
+        // CL_INVALID_WORK_GROUP_SIZE if the total number of work-items in the
+        // work-group is zero, or greater than CL_KERNEL_WORK_GROUP_SIZE.
+        let total = l.iter().try_fold(1u64, |a, &b| a.checked_mul(b));
+        check(
+            total != Some(0),
+            CL_INVALID_WORK_GROUP_SIZE,
+            "local_work_size has a zero",
+        )?;
+        if total.is_none_or(|t| t > max_wg) {
+            return err(
+                CL_INVALID_WORK_GROUP_SIZE,
+                format!(
+                    "work-group of {:?} items; kernel '{}' allows at most {max_wg}",
+                    &l[..wd],
+                    info.name
+                ),
+            );
+        }
+        // CL_INVALID_WORK_GROUP_SIZE if local_work_size does not match the
+        // required work-group size for kernel.
+        if let Some(r) = info.reqd_work_group_size {
+            check(
+                l == r,
+                CL_INVALID_WORK_GROUP_SIZE,
+                "local_work_size differs from the kernel's reqd_work_group_size",
+            )?;
+        }
+        // CL_INVALID_WORK_ITEM_SIZE if the number of work-items specified in
+        // any dimension of local_work_size is greater than
+        // CL_DEVICE_MAX_WORK_ITEM_SIZES.
+        check(
+            l.iter().all(|&v| v <= dev::MAX_WORK_GROUP_SIZE as u64),
+            CL_INVALID_WORK_ITEM_SIZE,
+            "a dimension of local_work_size exceeds CL_DEVICE_MAX_WORK_ITEM_SIZES",
+        )?;
+    }
+    // CL_MISALIGNED_SUB_BUFFER_OFFSET if a kernel argument is a sub-buffer
+    // whose offset is not aligned to CL_DEVICE_MEM_BASE_ADDR_ALIGN.
+    let captured = k.capture()?;
+    check(
+        captured
+            .keep
+            .iter()
+            .all(|m| m.offset() % dev::MEM_BASE_ADDR_ALIGN == 0),
+        CL_MISALIGNED_SUB_BUFFER_OFFSET,
+        "a sub-buffer argument's offset is not aligned to CL_DEVICE_MEM_BASE_ADDR_ALIGN",
+    )?;
+    // CL_OUT_OF_RESOURCES if there is a failure to allocate resources
+    // required: the local memory the kernel needs exceeds CL_DEVICE_LOCAL_MEM_SIZE.
+    if captured.local_mem_size > LOCAL_MEM_SIZE {
+        return err(
+            CL_OUT_OF_RESOURCES,
+            format!(
+                "kernel '{}' needs {} bytes of local memory; the device has {LOCAL_MEM_SIZE}",
+                info.name, captured.local_mem_size
+            ),
+        );
+    }
+    // A NULL global size, or a zero in it: the command trivially succeeds
+    // once its dependencies are met (OpenCL 2.1 and newer devices).
+    let Some(global) = global.filter(|g| g[..wd].iter().all(|&v| v > 0)) else {
+        return exec::enqueue(
+            &q,
+            command_type,
+            num_events_in_wait_list,
+            event_wait_list,
+            event,
+            false,
+            Box::new(|| Ok(())),
+        );
+    };
+    let local = match (local, info.reqd_work_group_size) {
+        (Some(l), _) => l,
+        (None, Some(r)) => {
+            // With a required size, that is the size; uniform groups then
+            // need the global size to be a multiple of it.
+            if uniform && (0..wd).any(|d| global[d] % r[d].max(1) != 0) {
+                return err(
+                    CL_INVALID_WORK_GROUP_SIZE,
+                    "the global size is not a multiple of the kernel's reqd_work_group_size",
+                );
+            }
+            r
+        }
+        (None, None) => choose_local_size(&global, wd, max_wg, uniform),
+    };
+    let launch = Launch {
+        exe,
+        kernel: k.index(),
+        block: captured.block,
+        keep: captured.keep,
+        work_dim,
+        global_size: global,
+        global_offset: offset,
+        local_size: local,
+        local_mem_size: captured.local_mem_size,
+    };
+    exec::enqueue(
+        &q,
+        command_type,
+        num_events_in_wait_list,
+        event_wait_list,
+        event,
+        false,
+        Box::new(move || launch.run()),
+    )
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clEnqueueNDRangeKernel(
+    command_queue: cl_command_queue,
+    kernel: cl_kernel,
+    work_dim: cl_uint,
+    global_work_offset: *const size_t,
+    global_work_size: *const size_t,
+    local_work_size: *const size_t,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> cl_int {
+    api_call(|| {
+        enqueue_ndrange(
+            CL_COMMAND_NDRANGE_KERNEL,
+            command_queue,
+            kernel,
+            work_dim,
+            global_work_offset,
+            global_work_size,
+            local_work_size,
+            num_events_in_wait_list,
+            event_wait_list,
+            event,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clEnqueueTask(
+    command_queue: cl_command_queue,
+    kernel: cl_kernel,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> cl_int {
+    // Equivalent to clEnqueueNDRangeKernel with work_dim 1, no offset, a
+    // global size of 1 and a local size of 1 (a reqd_work_group_size other
+    // than (1, 1, 1) is then CL_INVALID_WORK_GROUP_SIZE).
+    let one: size_t = 1;
+    api_call(|| {
+        enqueue_ndrange(
+            CL_COMMAND_TASK,
+            command_queue,
+            kernel,
+            1,
+            ptr::null(),
+            &one,
+            &one,
+            num_events_in_wait_list,
+            event_wait_list,
+            event,
+        )
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn chosen_sizes_divide_when_uniform() {
+        assert_eq!(choose_local_size(&[1024, 1, 1], 1, 1024, true), [256, 1, 1]);
+        assert_eq!(choose_local_size(&[1000, 1, 1], 1, 1024, true), [250, 1, 1]);
+        assert_eq!(choose_local_size(&[1009, 1, 1], 1, 1024, true), [1, 1, 1]);
+        assert_eq!(
+            choose_local_size(&[1009, 1, 1], 1, 1024, false),
+            [256, 1, 1]
+        );
+        assert_eq!(choose_local_size(&[7, 1024, 1], 2, 1024, true), [7, 32, 1]);
+        assert_eq!(choose_local_size(&[10, 1, 1], 1, 4, true), [2, 1, 1]);
+    }
+}

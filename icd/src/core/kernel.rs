@@ -1,0 +1,199 @@
+//! Kernel objects: one `__kernel` function of a built program, and the
+//! argument values set on it.
+//!
+//! A kernel holds its program (`Arc`: the program lives while a kernel of it
+//! does, and counts it as attached so that it cannot be rebuilt) and the
+//! program's executable (`Arc`: the code it runs). Each argument is kept as
+//! what `clSetKernelArg` gave, checked against the parameter's [`ArgKind`]:
+//! bytes for a value, a memory object (an `Arc`, so a buffer set as an
+//! argument stays alive while the kernel might use it) or NULL for a global
+//! or constant pointer, a size for a local pointer. [`Kernel::capture`] turns
+//! them into the argument block the compiled kernel reads, at enqueue time.
+
+use super::context::Context;
+use super::device::LOCAL_MEM_SIZE;
+use super::handle::Obj;
+use super::mem::Mem;
+use super::program::{Executable, Program};
+use crate::error::{err, CLResult};
+use cranecl_jit::launch::{ArgKind, KernelInfo};
+use opencl_sys::*;
+use parking_lot::Mutex;
+use std::sync::Arc;
+
+/// Alignment of each region of the local arena.
+pub const LOCAL_ALIGN: u64 = 128;
+
+/// One argument's value.
+#[derive(Clone)]
+pub enum ArgValue {
+    Unset,
+    /// A value passed by copy.
+    Bytes(Vec<u8>),
+    /// A global or constant pointer: a memory object, or NULL.
+    Mem(Option<Arc<Obj<Mem>>>),
+    /// A local pointer: the bytes to allocate.
+    Local(u64),
+}
+
+pub struct Kernel {
+    program: Arc<Obj<Program>>,
+    exe: Arc<Executable>,
+    index: usize,
+    args: Mutex<Vec<ArgValue>>,
+}
+crate::cl_object!(Kernel, cl_kernel, CL_INVALID_KERNEL, "kernel");
+
+/// What an enqueue captures: the argument block and the memory objects it
+/// points into (kept alive until the command completes).
+pub struct Captured {
+    pub block: Vec<u8>,
+    pub keep: Vec<Arc<Obj<Mem>>>,
+    /// Bytes of the local arena: kernel-scope locals, then local arguments.
+    pub local_mem_size: u64,
+}
+
+impl Kernel {
+    pub fn new(program: Arc<Obj<Program>>, exe: Arc<Executable>, index: usize) -> Arc<Obj<Kernel>> {
+        let n = exe.code.kernels().get(index).map_or(0, |k| k.args.len());
+        Kernel::with_args(program, exe, index, vec![ArgValue::Unset; n])
+    }
+
+    fn with_args(
+        program: Arc<Obj<Program>>,
+        exe: Arc<Executable>,
+        index: usize,
+        args: Vec<ArgValue>,
+    ) -> Arc<Obj<Kernel>> {
+        program.attach_kernel();
+        Obj::new(Kernel {
+            program,
+            exe,
+            index,
+            args: Mutex::new(args),
+        })
+    }
+
+    /// `clCloneKernel`: same function, a copy of the argument values.
+    pub fn clone_kernel(&self) -> Arc<Obj<Kernel>> {
+        let args = self.args.lock().clone();
+        Kernel::with_args(self.program.clone(), self.exe.clone(), self.index, args)
+    }
+
+    pub fn program(&self) -> &Arc<Obj<Program>> {
+        &self.program
+    }
+    pub fn context(&self) -> &Arc<Obj<Context>> {
+        self.program.context()
+    }
+    pub fn executable(&self) -> &Arc<Executable> {
+        &self.exe
+    }
+    pub fn index(&self) -> usize {
+        self.index
+    }
+
+    /// The compiled kernel's description.
+    pub fn info(&self) -> &KernelInfo {
+        // `index` came from `kernel_index` / `kernels()` of this executable.
+        &self.exe.code.kernels()[self.index]
+    }
+
+    /// `clSetKernelArg` after the entry point has read the user's bytes.
+    pub fn set_arg(&self, index: usize, value: ArgValue) {
+        if let Some(slot) = self.args.lock().get_mut(index) {
+            *slot = value;
+        }
+    }
+
+    /// Bytes of local memory the kernel uses with the local arguments set
+    /// now (`CL_KERNEL_LOCAL_MEM_SIZE`, and the enqueue check).
+    pub fn local_mem_size(&self) -> u64 {
+        let args = self.args.lock();
+        local_layout(self.info(), &args).1
+    }
+
+    /// Whether every argument has been set.
+    pub fn first_unset_arg(&self) -> Option<usize> {
+        self.args
+            .lock()
+            .iter()
+            .position(|a| matches!(a, ArgValue::Unset))
+    }
+
+    /// Build the argument block from the values set now.
+    pub fn capture(&self) -> CLResult<Captured> {
+        let info = self.info();
+        let args = self.args.lock();
+        let mut block = vec![0u8; info.args_size as usize];
+        let mut keep = Vec::new();
+        let (offsets, local_mem_size) = local_layout(info, &args);
+        for (i, (a, ai)) in args.iter().zip(&info.args).enumerate() {
+            let at = ai.offset as usize;
+            let bytes: Vec<u8> = match a {
+                ArgValue::Unset => {
+                    return err(
+                        CL_INVALID_KERNEL_ARGS,
+                        format!(
+                            "argument {i} ('{}') of kernel '{}' is not set",
+                            ai.name, info.name
+                        ),
+                    )
+                }
+                ArgValue::Bytes(b) => b.clone(),
+                ArgValue::Mem(None) => 0u64.to_le_bytes().to_vec(),
+                ArgValue::Mem(Some(m)) => {
+                    keep.push(m.clone());
+                    (m.base() as u64).to_le_bytes().to_vec()
+                }
+                ArgValue::Local(_) => offsets[i].to_le_bytes().to_vec(),
+            };
+            let Some(dst) = block.get_mut(at..at + bytes.len()) else {
+                return err(
+                    CL_OUT_OF_RESOURCES,
+                    format!(
+                        "argument {i} of kernel '{}' lies outside its block",
+                        info.name
+                    ),
+                );
+            };
+            dst.copy_from_slice(&bytes);
+        }
+        Ok(Captured {
+            block,
+            keep,
+            local_mem_size,
+        })
+    }
+}
+
+/// Where each local argument's region starts in the arena, and the arena's
+/// size: kernel-scope locals first, then each local argument, every region
+/// aligned to [`LOCAL_ALIGN`].
+fn local_layout(info: &KernelInfo, args: &[ArgValue]) -> (Vec<u64>, u64) {
+    let mut at = info.local_mem_size.next_multiple_of(LOCAL_ALIGN);
+    let offsets = args
+        .iter()
+        .zip(&info.args)
+        .map(|(a, ai)| match (a, ai.kind) {
+            (ArgValue::Local(n), ArgKind::LocalPtr) => {
+                let here = at;
+                at = at.saturating_add(n.checked_next_multiple_of(LOCAL_ALIGN).unwrap_or(u64::MAX));
+                here
+            }
+            _ => 0,
+        })
+        .collect();
+    (offsets, at)
+}
+
+/// Whether a launch's local memory fits the device.
+pub fn local_fits(size: u64) -> bool {
+    size <= LOCAL_MEM_SIZE
+}
+
+impl Drop for Kernel {
+    fn drop(&mut self) {
+        self.program.detach_kernel();
+    }
+}

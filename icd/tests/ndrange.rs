@@ -1,0 +1,390 @@
+//! clEnqueueNDRangeKernel and clEnqueueTask through the rlib: the spec's
+//! errors in order, geometry (offsets, 3-D, non-uniform groups, chosen local
+//! sizes), local memory arguments, many groups in parallel, and kernel
+//! faults reported as failed events, never a crash.
+
+mod common;
+mod program_common;
+
+use common::*;
+use program_common::*;
+use std::sync::Mutex;
+
+fn built(ctx: cl_context, src: &str, opts: &str) -> cl_program {
+    let p = source(ctx, &[src]);
+    assert_eq!(build(p, opts), CL_SUCCESS, "{}", build_log(p));
+    p
+}
+
+fn nd(
+    q: cl_command_queue,
+    k: cl_kernel,
+    dim: u32,
+    off: Option<&[usize]>,
+    g: Option<&[usize]>,
+    l: Option<&[usize]>,
+) -> cl_int {
+    let o = off.map_or(ptr::null(), |v| v.as_ptr());
+    let gp = g.map_or(ptr::null(), |v| v.as_ptr());
+    let lp = l.map_or(ptr::null(), |v| v.as_ptr());
+    // SAFETY: arrays of `dim` entries (or NULL).
+    unsafe { clEnqueueNDRangeKernel(q, k, dim, o, gp, lp, 0, ptr::null(), ptr::null_mut()) }
+}
+
+const IDS: &str = "
+kernel void ids(global uint *out) {
+    size_t i = (get_global_id(2) - get_global_offset(2)) * get_global_size(1) * get_global_size(0)
+             + (get_global_id(1) - get_global_offset(1)) * get_global_size(0)
+             + (get_global_id(0) - get_global_offset(0));
+    out[i] = (uint)(get_global_id(0) * 1000000 + get_global_id(1) * 1000 + get_global_id(2));
+}
+__attribute__((reqd_work_group_size(2, 1, 1)))
+kernel void two(global int *out) { out[get_global_id(0)] = 1; }
+kernel void big_local(global int *out) {
+    local int t[70000];
+    t[get_local_id(0)] = 1;
+    out[0] = t[0];
+}
+kernel void la(global int *out, local int *t) { t[0] = 1; out[0] = t[0]; }
+";
+
+/// OpenCL C 2.0 and newer only (get_enqueued_local_size).
+const SIZES: &str = "
+kernel void sizes(global uint *out) {
+    size_t i = get_global_id(0);
+    out[i] = (uint)(get_local_size(0) * 1000 + get_enqueued_local_size(0));
+}";
+
+#[test]
+fn errors_in_spec_order() {
+    let ctx = context();
+    let p = built(ctx, IDS, "");
+    let k = kernel(p, "ids");
+    let q = queue(ctx, 0);
+    let g = [8usize];
+    // Unset argument.
+    assert_eq!(nd(q, k, 1, None, Some(&g), None), CL_INVALID_KERNEL_ARGS);
+    let m = buffer(ctx, 4096);
+    assert_eq!(set_mem_arg(k, 0, m), CL_SUCCESS);
+    assert_eq!(
+        nd(ptr::null_mut(), k, 1, None, Some(&g), None),
+        CL_INVALID_COMMAND_QUEUE
+    );
+    assert_eq!(
+        nd(q, ptr::null_mut(), 1, None, Some(&g), None),
+        CL_INVALID_KERNEL
+    );
+    let ctx2 = context();
+    let q2 = queue(ctx2, 0);
+    assert_eq!(nd(q2, k, 1, None, Some(&g), None), CL_INVALID_CONTEXT);
+    assert_eq!(nd(q, k, 0, None, Some(&g), None), CL_INVALID_WORK_DIMENSION);
+    assert_eq!(
+        nd(q, k, 4, None, Some(&[1, 1, 1, 1]), None),
+        CL_INVALID_WORK_DIMENSION
+    );
+    assert_eq!(
+        nd(q, k, 1, Some(&[usize::MAX]), Some(&g), None),
+        CL_INVALID_GLOBAL_OFFSET
+    );
+    // Built for OpenCL C 1.2: groups must be uniform.
+    assert_eq!(
+        nd(q, k, 1, None, Some(&[10]), Some(&[4])),
+        CL_INVALID_WORK_GROUP_SIZE
+    );
+    assert_eq!(
+        nd(q, k, 1, None, Some(&g), Some(&[0])),
+        CL_INVALID_WORK_GROUP_SIZE
+    );
+    assert_eq!(
+        nd(q, k, 2, None, Some(&[4096, 4096]), Some(&[4096, 4096])),
+        CL_INVALID_WORK_GROUP_SIZE
+    );
+    let two = kernel(p, "two");
+    assert_eq!(set_mem_arg(two, 0, m), CL_SUCCESS);
+    assert_eq!(
+        nd(q, two, 1, None, Some(&g), Some(&[4])),
+        CL_INVALID_WORK_GROUP_SIZE
+    );
+    assert_eq!(nd(q, two, 1, None, Some(&g), Some(&[2])), CL_SUCCESS);
+    assert_eq!(nd(q, two, 1, None, Some(&g), None), CL_SUCCESS);
+    // SAFETY: valid handles.
+    assert_eq!(
+        unsafe { clEnqueueTask(q, two, 0, ptr::null(), ptr::null_mut()) },
+        CL_INVALID_WORK_GROUP_SIZE
+    );
+    // Too much local memory: an error at enqueue.
+    let big = kernel(p, "big_local");
+    assert_eq!(set_mem_arg(big, 0, m), CL_SUCCESS);
+    assert_eq!(
+        nd(q, big, 1, None, Some(&[4]), Some(&[4])),
+        CL_OUT_OF_RESOURCES
+    );
+    let la = kernel(p, "la");
+    assert_eq!(set_mem_arg(la, 0, m), CL_SUCCESS);
+    // SAFETY: a local argument: NULL value.
+    assert_eq!(
+        unsafe { clSetKernelArg(la, 1, 1 << 30, ptr::null()) },
+        CL_SUCCESS
+    );
+    assert_eq!(nd(q, la, 1, None, Some(&[1]), None), CL_OUT_OF_RESOURCES);
+    // SAFETY: as above.
+    assert_eq!(
+        unsafe { clSetKernelArg(la, 1, 64, ptr::null()) },
+        CL_SUCCESS
+    );
+    assert_eq!(nd(q, la, 1, None, Some(&[1]), None), CL_SUCCESS);
+    // Wait-list rules come from the executor.
+    // SAFETY: made to fail.
+    assert_eq!(
+        unsafe {
+            clEnqueueNDRangeKernel(
+                q,
+                k,
+                1,
+                ptr::null(),
+                g.as_ptr(),
+                ptr::null(),
+                1,
+                ptr::null(),
+                ptr::null_mut(),
+            )
+        },
+        CL_INVALID_EVENT_WAIT_LIST
+    );
+    // A NULL global size (or a zero in it): the command succeeds, doing nothing.
+    let mut ev = ptr::null_mut();
+    // SAFETY: valid handles.
+    assert_eq!(
+        unsafe {
+            clEnqueueNDRangeKernel(
+                q,
+                k,
+                1,
+                ptr::null(),
+                ptr::null(),
+                ptr::null(),
+                0,
+                ptr::null(),
+                &mut ev,
+            )
+        },
+        CL_SUCCESS
+    );
+    assert_eq!(wait(&[ev]), CL_SUCCESS);
+    release_event(ev);
+    assert_eq!(nd(q, k, 2, None, Some(&[4, 0]), None), CL_SUCCESS);
+    finish(q);
+    for kk in [k, two, big, la] {
+        release_kernel(kk);
+    }
+    release_mem(m);
+    release_queue(q2);
+    release_context(ctx2);
+    release_queue(q);
+    release_program(p);
+    release_context(ctx);
+}
+
+#[test]
+fn three_dimensions_with_offsets() {
+    let ctx = context();
+    let p = built(ctx, IDS, "");
+    let k = kernel(p, "ids");
+    let q = queue(ctx, 0);
+    let (g, o, l) = ([6usize, 4, 3], [10usize, 20, 30], [3usize, 2, 1]);
+    let n = g.iter().product::<usize>();
+    let m = buffer(ctx, n * 4);
+    assert_eq!(set_mem_arg(k, 0, m), CL_SUCCESS);
+    assert_eq!(nd(q, k, 3, Some(&o), Some(&g), Some(&l)), CL_SUCCESS);
+    let out: Vec<u32> = read(q, m, n);
+    let mut want = Vec::new();
+    for z in 0..g[2] {
+        for y in 0..g[1] {
+            for x in 0..g[0] {
+                want.push(((x + o[0]) * 1000000 + (y + o[1]) * 1000 + (z + o[2])) as u32);
+            }
+        }
+    }
+    assert_eq!(out, want);
+    release_mem(m);
+    release_kernel(k);
+    release_queue(q);
+    release_program(p);
+    release_context(ctx);
+}
+
+#[test]
+fn non_uniform_groups_under_cl20() {
+    let ctx = context();
+    let p = built(ctx, SIZES, "-cl-std=CL2.0");
+    let k = kernel(p, "sizes");
+    let q = queue(ctx, 0);
+    let m = buffer(ctx, 10 * 4);
+    assert_eq!(set_mem_arg(k, 0, m), CL_SUCCESS);
+    assert_eq!(nd(q, k, 1, None, Some(&[10]), Some(&[4])), CL_SUCCESS);
+    let out: Vec<u32> = read(q, m, 10);
+    assert_eq!(
+        out,
+        [4004, 4004, 4004, 4004, 4004, 4004, 4004, 4004, 2004, 2004]
+    );
+    release_program(p);
+    // -cl-uniform-work-group-size turns it off again.
+    let p = built(ctx, SIZES, "-cl-std=CL2.0 -cl-uniform-work-group-size");
+    let k2 = kernel(p, "sizes");
+    assert_eq!(set_mem_arg(k2, 0, m), CL_SUCCESS);
+    assert_eq!(
+        nd(q, k2, 1, None, Some(&[10]), Some(&[4])),
+        CL_INVALID_WORK_GROUP_SIZE
+    );
+    // With no local size we choose uniform groups that divide 10.
+    assert_eq!(nd(q, k2, 1, None, Some(&[10]), None), CL_SUCCESS);
+    let out: Vec<u32> = read(q, m, 10);
+    let l = out[0] / 1000;
+    assert!(
+        10 % l == 0 && out.iter().all(|&v| v == l * 1000 + l),
+        "{out:?}"
+    );
+    release_kernel(k2);
+    release_kernel(k);
+    release_mem(m);
+    release_queue(q);
+    release_program(p);
+    release_context(ctx);
+}
+
+#[test]
+fn many_groups_in_parallel_with_local_reduction() {
+    let ctx = context();
+    let src = "
+kernel void partial_sums(global const float *in, global float *out, local float *t) {
+    size_t l = get_local_id(0), n = get_local_size(0);
+    t[l] = in[get_global_id(0)];
+    for (size_t s = n / 2; s > 0; s /= 2) {
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (l < s) t[l] += t[l + s];
+    }
+    if (l == 0) out[get_group_id(0)] = t[0];
+}";
+    let p = built(ctx, src, "");
+    let k = kernel(p, "partial_sums");
+    let q = queue(ctx, 0);
+    let n = 1 << 16;
+    let local = 64usize;
+    let input: Vec<f32> = (0..n).map(|i| (i % 97) as f32).collect();
+    let a = buffer(ctx, n * 4);
+    let b = buffer(ctx, n / local * 4);
+    write(q, a, &input);
+    assert_eq!(set_mem_arg(k, 0, a), CL_SUCCESS);
+    assert_eq!(set_mem_arg(k, 1, b), CL_SUCCESS);
+    // SAFETY: a local argument: NULL value.
+    assert_eq!(
+        unsafe { clSetKernelArg(k, 2, local * 4, ptr::null()) },
+        CL_SUCCESS
+    );
+    assert_eq!(enqueue(q, k, &[n], Some(&[local])), CL_SUCCESS);
+    let sums: Vec<f32> = read(q, b, n / local);
+    let want: Vec<f32> = input.chunks(local).map(|c| c.iter().sum()).collect();
+    assert_eq!(sums, want);
+    release_mem(b);
+    release_mem(a);
+    release_kernel(k);
+    release_queue(q);
+    release_program(p);
+    release_context(ctx);
+}
+
+static NOTES: Mutex<Vec<String>> = Mutex::new(Vec::new());
+unsafe extern "C" fn on_note(
+    info: *const std::ffi::c_char,
+    _: *const c_void,
+    _: usize,
+    _: *mut c_void,
+) {
+    // SAFETY: the ICD passes a NUL-terminated message.
+    let s = unsafe { std::ffi::CStr::from_ptr(info) }
+        .to_string_lossy()
+        .into_owned();
+    NOTES.lock().unwrap().push(s);
+}
+
+#[test]
+fn a_kernel_fault_fails_the_event_and_notifies() {
+    let d = device();
+    let mut rc = 0;
+    // SAFETY: one valid device and a callback.
+    let ctx =
+        unsafe { clCreateContext(ptr::null(), 1, &d, Some(on_note), ptr::null_mut(), &mut rc) };
+    assert_eq!(rc, CL_SUCCESS);
+    // Private memory far beyond what a work-item may have: a KernelFault.
+    let src = "kernel void huge(global int *out) { int a[4000000]; a[get_global_id(0)] = 1; out[0] = a[out[1]]; }";
+    let p = built(ctx, src, "");
+    let k = kernel(p, "huge");
+    let m = buffer(ctx, 16);
+    assert_eq!(set_mem_arg(k, 0, m), CL_SUCCESS);
+    let q = queue(ctx, 0);
+    let mut ev = ptr::null_mut();
+    let g = [4usize];
+    // SAFETY: valid handles.
+    let rc = unsafe {
+        clEnqueueNDRangeKernel(
+            q,
+            k,
+            1,
+            ptr::null(),
+            g.as_ptr(),
+            ptr::null(),
+            0,
+            ptr::null(),
+            &mut ev,
+        )
+    };
+    assert_eq!(rc, CL_SUCCESS);
+    assert_eq!(wait(&[ev]), CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+    assert!(status(ev) < 0, "{}", status(ev));
+    let notes = NOTES.lock().unwrap().clone();
+    assert!(notes.iter().any(|n| n.contains("huge")), "{notes:?}");
+    release_event(ev);
+    release_mem(m);
+    release_kernel(k);
+    release_queue(q);
+    release_program(p);
+    release_context(ctx);
+}
+
+#[test]
+fn task_runs_one_work_item() {
+    let ctx = context();
+    let p = built(ctx, "kernel void t(global int *o) { o[0] = (int)(get_global_size(0) * 10 + get_local_size(0)); }", "");
+    let k = kernel(p, "t");
+    let m = buffer(ctx, 4);
+    assert_eq!(set_mem_arg(k, 0, m), CL_SUCCESS);
+    let q = queue(ctx, 0);
+    let mut ev = ptr::null_mut();
+    // SAFETY: valid handles.
+    assert_eq!(
+        unsafe { clEnqueueTask(q, k, 0, ptr::null(), &mut ev) },
+        CL_SUCCESS
+    );
+    let mut ty: cl_command_type = 0;
+    // SAFETY: valid out-pointer.
+    unsafe {
+        assert_eq!(
+            clGetEventInfo(
+                ev,
+                CL_EVENT_COMMAND_TYPE,
+                4,
+                (&mut ty as *mut u32).cast(),
+                ptr::null_mut()
+            ),
+            CL_SUCCESS
+        );
+    }
+    assert_eq!(ty, CL_COMMAND_TASK);
+    assert_eq!(read::<i32>(q, m, 1), vec![11]);
+    release_event(ev);
+    release_mem(m);
+    release_kernel(k);
+    release_queue(q);
+    release_program(p);
+    release_context(ctx);
+}
