@@ -74,11 +74,11 @@ impl Preprocessor<'_> {
             "include" | "include_next" => self.include_directive(span),
             "if" => {
                 let v = self.eval_if_line(span);
-                self.open_group(hash.span.to(span), v);
+                self.open_group(span, v);
             }
             "ifdef" | "ifndef" => {
                 let v = self.ifdef_value(span, &name) == (name == "ifdef");
-                self.open_group(hash.span.to(span), v);
+                self.open_group(span, v);
             }
             "elif" | "else" => self.else_in_taken_group(span, &name),
             "endif" => self.endif_directive(span),
@@ -255,12 +255,10 @@ impl Preprocessor<'_> {
     /// `#` must name a parameter; `##` cannot start or end the body.
     fn check_body(&mut self, m: &Macro) -> bool {
         let body = &m.body;
-        for end in [body.first(), body.last()].into_iter().flatten() {
-            if end.is_punct(Punct::HashHash) {
-                self.diags.error(
-                    end.span,
-                    "'##' cannot appear at either end of a macro expansion",
-                );
+        for (end, which) in [(body.first(), "start"), (body.last(), "end")] {
+            if let Some(t) = end.filter(|t| t.is_punct(Punct::HashHash)) {
+                let msg = format!("'##' cannot appear at {which} of macro expansion");
+                self.diags.error(t.span, msg);
                 return false;
             }
         }

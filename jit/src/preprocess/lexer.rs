@@ -564,41 +564,50 @@ impl Lexer {
     }
 
     /// The raw text up to the end of the line (for `#error` and `#warning`),
-    /// comments removed, splices joined; the newline is not consumed.
+    /// as clang shows it: verbatim, comments included, splices joined, outer
+    /// whitespace trimmed. The newline is not consumed.
     pub fn rest_of_line(&mut self, diags: &mut Diagnostics) -> (String, Span) {
-        let mut out = String::new();
+        self.skip_horizontal_space();
         let lo = self.here();
+        let start = self.pos;
         loop {
-            if self.skip_space(diags, true) && !out.is_empty() {
-                out.push(' ');
-            }
             match self.peek() {
                 None | Some(b'\n') => break,
-                Some(b'\'' | b'"') => {
-                    // Quoted text keeps its spelling; unterminated quotes are fine here.
-                    let quote = self.peek();
-                    let start = self.pos;
+                Some(b'/') if self.peek_at(1) == Some(b'*') => {
+                    let at = self.here();
                     self.bump();
-                    while !matches!(self.peek(), None | Some(b'\n')) && self.peek() != quote {
+                    self.bump();
+                    self.block_comment(diags, at);
+                }
+                Some(b'/') if self.peek_at(1) == Some(b'/') => {
+                    while !matches!(self.peek(), Some(b'\n') | None) {
+                        self.bump();
+                    }
+                }
+                Some(quote @ (b'\'' | b'"')) => {
+                    // A quote hides comment openers; unterminated is fine here.
+                    self.bump();
+                    while !matches!(self.peek(), None | Some(b'\n')) && self.peek() != Some(quote) {
                         if self.peek() == Some(b'\\') {
                             self.bump();
                         }
                         self.bump();
                     }
-                    if self.peek() == quote {
+                    if self.peek() == Some(quote) {
                         self.bump();
                     }
-                    out.push_str(&self.spelled(start));
                 }
-                Some(_) => {
-                    let start = self.pos;
-                    self.bump_utf8();
-                    out.push_str(&self.spelled(start));
-                }
+                Some(_) => self.bump_utf8(),
             }
         }
-        let text = out.trim_end().to_string();
+        let text = self.spelled(start).trim_end().to_string();
         (text, self.span(lo))
+    }
+
+    fn skip_horizontal_space(&mut self) {
+        while matches!(self.peek(), Some(b' ' | b'\t' | b'\r' | 0x0b | 0x0c)) {
+            self.bump();
+        }
     }
 }
 
@@ -697,7 +706,7 @@ mod tests {
         let t = lx.next_token(&mut d);
         assert_eq!(t.kind, TokenKind::Ident("text".into()));
         let (text, _) = lx.rest_of_line(&mut d);
-        assert_eq!(text, "more 'st  r'");
+        assert_eq!(text, "more   'st  r' // c");
         assert!(d.items.is_empty());
     }
 

@@ -277,7 +277,7 @@ impl Preprocessor<'_> {
             Some(s) => s,
             None => t.tok.span.to(rparen.tok.loc()),
         };
-        let args = self.check_arg_count(origin, m, args)?;
+        let args = self.check_arg_count(&rparen, m, args)?;
         let hs = self.hidesets.intersect(t.hs, rparen.hs);
         let hs = self.hidesets.add(hs, m.id);
         let out = self.subst(m, &args, hs, origin);
@@ -320,7 +320,7 @@ impl Preprocessor<'_> {
 
     fn check_arg_count(
         &mut self,
-        invocation: Span,
+        rparen: &PTok,
         m: &Macro,
         mut args: Vec<Vec<PTok>>,
     ) -> Option<Vec<Vec<PTok>>> {
@@ -336,12 +336,21 @@ impl Preprocessor<'_> {
         if args.len() == nparams {
             return Some(args);
         }
-        let msg = if args.len() > nparams {
-            "too many arguments provided to function-like macro invocation"
+        // As clang: "too many" at the first extra argument, "too few" at `)`.
+        let (msg, at) = if args.len() > nparams {
+            let first_extra = args.get(nparams).and_then(|a| a.first());
+            let at = first_extra.map_or(rparen.tok.loc(), |t| t.tok.loc());
+            (
+                "too many arguments provided to function-like macro invocation",
+                at,
+            )
         } else {
-            "too few arguments provided to function-like macro invocation"
+            (
+                "too few arguments provided to function-like macro invocation",
+                rparen.tok.loc(),
+            )
         };
-        self.diags.error(invocation, msg);
+        self.diags.error(at, msg);
         self.note_defined_here(m);
         None
     }
