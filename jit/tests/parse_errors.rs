@@ -154,6 +154,10 @@ fn syntax_error_messages() {
         ),
         ("int *;", "1:6: expected identifier or '('"),
         ("void f(void) { ) ; }", "1:16: expected expression"),
+        (
+            "kernel void k(global , global float *out) {}",
+            "1:15: expected parameter declarator",
+        ),
     ];
     for (src, want) in cases {
         let errs = errors(src);
@@ -193,5 +197,14 @@ fn unsupported_gnu_extensions_say_so() {
     assert_eq!(
         errors("void f(int a) { switch (a) { case 1 ... 3: break; } }"),
         ["1:37: case ranges ('case A ... B:') are not supported"]
+    );
+}
+
+/// Found by the fuzzer: a `\x` escape with many digits overflowed.
+#[test]
+fn long_hex_escape_is_out_of_range_not_a_crash() {
+    assert_eq!(
+        errors("int c = '\\x1111111111111111';"),
+        ["1:9: hex escape sequence out of range"]
     );
 }

@@ -609,6 +609,19 @@ impl<'a> Parser<'a> {
                 }
                 let specs = self.decl_specifiers(true)?;
                 let declarator = self.declarator(DeclMode::Either)?;
+                // Like clang: an address space alone (`f(global, int y)`) does
+                // not make a parameter; `const` alone is an implicit int.
+                let only_space = specs.storage.is_empty()
+                    && specs.type_specs.is_empty()
+                    && specs.functions.is_empty()
+                    && specs
+                        .qualifiers
+                        .iter()
+                        .all(|q| matches!(q.node, TypeQualifier::AddressSpace(_)));
+                if only_space && declarator.name.is_none() && declarator.derived.is_empty() {
+                    self.error(start, "expected parameter declarator");
+                    return Err(Fail);
+                }
                 if let Some(n) = &declarator.name {
                     self.declare(&n.node, Ordinary::Object);
                 }

@@ -371,7 +371,9 @@ fn unescape(s: &str, span: Span, diags: &mut Diagnostics) -> Vec<u8> {
                 let start = i;
                 let mut v: u32 = 0;
                 while i < b.len() && b[i].is_ascii_hexdigit() {
-                    v = v.saturating_mul(16) + (b[i] as char).to_digit(16).unwrap_or(0);
+                    v = v
+                        .saturating_mul(16)
+                        .saturating_add((b[i] as char).to_digit(16).unwrap_or(0));
                     i += 1;
                 }
                 if i == start {
