@@ -308,12 +308,10 @@ pub fn character(spelling: &str, span: Span, diags: &mut Diagnostics) -> CharLit
         .strip_prefix('\'')
         .and_then(|s| s.strip_suffix('\''))
         .unwrap_or("");
-    let bytes = unescape(inner, span, diags);
+    // The lexer already checked the escapes and reported an empty constant.
+    let bytes = unescape(inner);
     let value = match bytes.len() {
-        0 => {
-            diags.error(span, "empty character constant");
-            0
-        }
+        0 => 0,
         // A char is signed in OpenCL C.
         1 => bytes[0] as i8 as i32,
         _ => {
@@ -329,8 +327,9 @@ pub fn character(spelling: &str, span: Span, diags: &mut Diagnostics) -> CharLit
     }
 }
 
-/// The bytes a character constant's body denotes, escapes processed.
-fn unescape(s: &str, span: Span, diags: &mut Diagnostics) -> Vec<u8> {
+/// The bytes a character constant's body denotes, escapes processed (the
+/// lexer has diagnosed bad escapes; here they get a best-effort value).
+fn unescape(s: &str) -> Vec<u8> {
     let b = s.as_bytes();
     let mut out = Vec::new();
     let mut i = 0;
@@ -353,7 +352,6 @@ fn unescape(s: &str, span: Span, diags: &mut Diagnostics) -> Vec<u8> {
             b'b' => 8,
             b'f' => 12,
             b'v' => 11,
-            b'\\' | b'\'' | b'"' | b'?' => c,
             b'0'..=b'7' => {
                 let mut v = (c - b'0') as u32;
                 let mut n = 1;
@@ -362,13 +360,9 @@ fn unescape(s: &str, span: Span, diags: &mut Diagnostics) -> Vec<u8> {
                     i += 1;
                     n += 1;
                 }
-                if v > 255 {
-                    diags.error(span, "octal escape sequence out of range");
-                }
                 v as u8
             }
             b'x' => {
-                let start = i;
                 let mut v: u32 = 0;
                 while i < b.len() && b[i].is_ascii_hexdigit() {
                     v = v
@@ -376,17 +370,10 @@ fn unescape(s: &str, span: Span, diags: &mut Diagnostics) -> Vec<u8> {
                         .saturating_add((b[i] as char).to_digit(16).unwrap_or(0));
                     i += 1;
                 }
-                if i == start {
-                    diags.error(span, "\\x used with no following hex digits");
-                } else if v > 255 {
-                    diags.error(span, "hex escape sequence out of range");
-                }
                 v as u8
             }
-            _ => {
-                diags.warning(span, format!("unknown escape sequence '\\{}'", c as char));
-                c
-            }
+            // `\\ \' \" \?` and unknown escapes stand for the character.
+            _ => c,
         };
         out.push(v);
     }
