@@ -79,6 +79,7 @@ fn casts_vector_literals_and_compound_literals() {
         ("(float4)(1.0f).x", "(. (vec float4 1.0f) x)"),
         ("(V)(a, b)", "(vec V a b)"),
         ("(W)(a, b)", "(cast W (, a b))"),
+        ("(X)(a, b)", "(vec X a b)"),
         ("(int)(a, b)", "(cast int (, a b))"),
         ("(global float *)p", "(cast global float * p)"),
         (
@@ -95,7 +96,10 @@ fn casts_vector_literals_and_compound_literals() {
         ("(size_t)a * 4", "(* (cast size_t a) 4)"),
         ("(__attribute__((packed)) float4)(a)", "(vec float4 a)"),
     ];
-    let prelude = format!("{DECLS} typedef float2 V; typedef int W;");
+    let prelude = format!(
+        "{DECLS} typedef float2 V; typedef int W; \
+         typedef float X __attribute__((ext_vector_type(2)));"
+    );
     for (src, want) in cases {
         assert_eq!(e(&prelude, src), want, "{src}");
     }

@@ -831,14 +831,21 @@ impl<'a> Parser<'a> {
     fn declare_declarator(&mut self, specs: &DeclSpecifiers, d: &Declarator) {
         let Some(name) = &d.name else { return };
         let what = if specs.is_typedef() {
+            // clang's `__attribute__((ext_vector_type(N)))` makes a vector too.
+            let ext_vector = specs
+                .attributes
+                .iter()
+                .chain(&d.attributes)
+                .any(|a| a.name.node == "ext_vector_type");
             let vector = d.derived.is_empty()
-                && specs.type_specs.iter().any(|t| match &t.node {
-                    TypeSpecifier::Vector(..) => true,
-                    TypeSpecifier::TypedefName(n) => {
-                        matches!(self.lookup(n), Some(Ordinary::Typedef { vector: true }))
-                    }
-                    _ => false,
-                });
+                && (ext_vector
+                    || specs.type_specs.iter().any(|t| match &t.node {
+                        TypeSpecifier::Vector(..) => true,
+                        TypeSpecifier::TypedefName(n) => {
+                            matches!(self.lookup(n), Some(Ordinary::Typedef { vector: true }))
+                        }
+                        _ => false,
+                    }));
             Ordinary::Typedef { vector }
         } else {
             Ordinary::Object
