@@ -6,8 +6,9 @@
 //! [`keywords`] (which identifiers are keywords or built-in type names),
 //! `decl` (specifiers, declarators, struct/enum, initializers, attributes),
 //! `stmt` (statements and blocks), `expr` (expressions by precedence
-//! climbing), [`literal`] (numbers and characters) and [`dump`]
-//! (S-expressions, for tests and debugging).
+//! climbing), [`literal`] (numbers and characters), `depth` (the finished
+//! tree's depth, measured without recursion) and [`dump`] (S-expressions, for
+//! tests and debugging).
 //!
 //! **Typedef names.** C's grammar is ambiguous without knowing which
 //! identifiers name types (`T * x;`). The parser keeps a stack of scopes
@@ -45,8 +46,9 @@ use crate::source::Span;
 use crate::token::{Punct, Token, TokenKind};
 use std::collections::HashMap;
 
-/// How deeply parentheses, braces, statements, declarators and unary
-/// operators may nest before the parser gives up on the construct.
+/// How deeply brackets may nest (parentheses, `[]`, braces of blocks,
+/// initializers and struct bodies, nested declarators) before the parser
+/// gives up on the construct, like clang's `-fbracket-depth`.
 pub const MAX_NESTING: u32 = 256;
 
 /// How deeply statements and operands may nest in all (`if ... else if`
