@@ -263,7 +263,7 @@ impl<'a> Parser<'a> {
         let open_idx = self.pos;
         let open = self.bump().loc();
         let r = self.expr().and_then(|e| {
-            self.expect_close(Punct::RParen, Punct::LParen, open)?;
+            self.close_paren_before_body(open)?;
             Ok(e)
         });
         match r {
@@ -275,6 +275,17 @@ impl<'a> Parser<'a> {
             }
             Err(Fail) => Err(Fail),
         }
+    }
+
+    /// The `)` closing a condition or `for` header. Missing before a `{`
+    /// (`if (a > 0 {`), it is reported and taken as written, so the body
+    /// still parses.
+    fn close_paren_before_body(&mut self, open: Span) -> PResult<()> {
+        let r = self.expect_close(Punct::RParen, Punct::LParen, open);
+        if r.is_err() && self.is(Punct::LBrace) {
+            return Ok(());
+        }
+        r.map(|_| ())
     }
 
     /// After an error inside the parentheses opened at token `open_idx`:
@@ -353,7 +364,7 @@ impl<'a> Parser<'a> {
         } else {
             Some(self.expr()?)
         };
-        self.expect_close(Punct::RParen, Punct::LParen, open)?;
+        self.close_paren_before_body(open)?;
         Ok((init, cond, step))
     }
 
