@@ -209,3 +209,49 @@ fn long_hex_escape_is_out_of_range_not_a_crash() {
         ["1:10: hex escape sequence out of range"]
     );
 }
+
+/// Recovery keeps every function and reports each mistake once; the lines
+/// and columns are clang-14's except line 9, where clang says "expected
+/// statement" at 10:1 after its own recovery of the `for`.
+#[test]
+fn recovery_across_functions() {
+    let src = r#"kernel void a(global float *x) {
+    float y = sin(x[0];
+    x[1] = y * 2.0f;
+}
+kernel void b(global float *x) {
+    for (int i = 0; i < 4; i++ {
+        x[i] = i;
+    }
+    x[5] = 1.0f
+}
+kernel void c(global float *x) {
+    struct { int a; } s = { .a = 1 };
+    x[0] = s.a +;
+    if (x[0] > 1) { x[1] = 2; } else { x[1] = 3 }
+}
+kernel void d(global float *x) { x[0] = 1.0f; }
+"#;
+    assert_eq!(
+        errors(src),
+        [
+            "2:23: expected ')'",
+            "6:32: expected ')'",
+            "9:16: expected ';' after expression",
+            "13:17: expected expression",
+            "14:48: expected ';' after expression",
+        ]
+    );
+    let tu = run(src).tu;
+    let names: Vec<&str> = functions(&tu).iter().map(|f| f.name()).collect();
+    assert_eq!(names, ["a", "b", "c", "d"]);
+    // The `for` with the missing `)` kept its body.
+    let b = functions(&tu)[1];
+    assert!(matches!(
+        &b.body.items[0],
+        BlockItem::Statement(Stmt {
+            kind: StmtKind::For { body, .. },
+            ..
+        }) if matches!(body.kind, StmtKind::Compound(_))
+    ));
+}
