@@ -190,6 +190,12 @@ fn token_pasting() {
     check("#define V float ## 4\nV", "float4");
     let r = check_error("#define cat(a, b) a ## b\ncat(+, /)", "pasting formed '+/'");
     assert_eq!(r.text(), "+ /", "both tokens are kept");
+    assert!(
+        r.log()
+            .contains("prog.cl:1:21: note: expanded from macro 'cat'"),
+        "{}",
+        r.log()
+    );
 }
 
 #[test]

@@ -431,6 +431,11 @@ impl Preprocessor<'_> {
                 match (out.pop(), rest.next()) {
                     (Some(lhs), Some(first)) => {
                         let pasted = self.paste(lhs, first, origin);
+                        if pasted.len() == 2 {
+                            // Failed: show where in the macro the `##` is.
+                            let note = format!("expanded from macro '{}'", m.name);
+                            self.diags.note(b.span, note);
+                        }
                         out.extend(pasted);
                     }
                     (lhs, first) => out.extend(lhs.into_iter().chain(first)),
