@@ -35,11 +35,28 @@
 //!   family built-ins and `wait_group_events` already are). Scratch memory
 //!   shared by the group for collectives is not provided yet: ask codegen.
 //!
-//! This file is the hook; the library proper is written by the built-ins work.
+//! The library is split by family (one module each); every family works
+//! lane by lane on the values above, with inline Cranelift IR where an
+//! instruction has the spec's semantics and Rust host functions (registered
+//! by name, see [`host_symbols`]) elsewhere.
+
+mod addrspace;
+mod async_copy;
+mod atomic;
+mod common;
+mod convert;
+mod geometric;
+pub mod host;
+mod integer;
+mod math;
+pub mod printf;
+mod relational;
+mod vload;
 
 use crate::codegen::{CValue, FunctionCx};
-use crate::sema::builtins::BuiltinFn;
-use crate::sema::types::Type;
+use crate::sema::builtins::{BuiltinFn, Family};
+use crate::sema::types::{Scalar, Type};
+use cranelift_codegen::ir::{types, InstBuilder, MemFlagsData, Value};
 
 /// Emit a call of the built-in overload `f`. An unsupported built-in is an
 /// error value (it becomes a build failure), never a panic; its message
@@ -50,14 +67,119 @@ pub fn emit_builtin(
     args: &[CValue],
     arg_tys: &[Type],
 ) -> Result<CValue, String> {
-    let _ = (fx, args, arg_tys);
-    Err(format!(
-        "the built-in function '{}' is not supported yet",
-        f.name
-    ))
+    let r = match f.family {
+        Family::Math => math::emit(fx, f, args),
+        Family::Integer => integer::emit(fx, f, args),
+        Family::Common => common::emit(fx, f, args),
+        Family::Geometric => geometric::emit(fx, f, args),
+        Family::Relational => relational::emit(fx, f, args),
+        Family::Convert { sat, rounding } => convert::convert(fx, f, args, arg_tys, sat, rounding),
+        Family::Reinterpret => convert::reinterpret(fx, f, args, arg_tys),
+        Family::Shuffle => convert::shuffle(fx, f, args, arg_tys),
+        Family::VectorLoadStore => vload::emit(fx, f, args, arg_tys),
+        Family::Atomic | Family::AtomicC11 => atomic::emit(fx, f, args, arg_tys),
+        Family::AsyncCopy => async_copy::emit(fx, f, args, arg_tys),
+        Family::AddressSpace => addrspace::emit(fx, f, args),
+        Family::Printf => printf::emit(fx, args, arg_tys),
+        _ => None,
+    };
+    r.unwrap_or_else(|| Err(unsupported(f)))
+}
+
+/// The error for a built-in (or an overload of one) with no implementation.
+pub(crate) fn unsupported(f: &BuiltinFn) -> String {
+    format!("the built-in function '{}' is not supported yet", f.name)
 }
 
 /// Host functions generated code may call by name (registered as JIT symbols).
 pub fn host_symbols() -> Vec<(&'static str, *const u8)> {
-    Vec::new()
+    let mut v = host::symbols();
+    v.extend(printf::symbols());
+    v
+}
+
+/// The Cranelift type of a scalar (as `codegen::value` represents it).
+pub(crate) fn clif(s: Scalar) -> types::Type {
+    match s {
+        Scalar::Bool | Scalar::Char | Scalar::UChar => types::I8,
+        Scalar::Short | Scalar::UShort | Scalar::Half => types::I16,
+        Scalar::Int | Scalar::UInt => types::I32,
+        Scalar::Long | Scalar::ULong => types::I64,
+        Scalar::Float => types::F32,
+        Scalar::Double => types::F64,
+    }
+}
+
+/// Plain memory flags (no alignment or trap assumptions).
+pub(crate) fn mem() -> MemFlagsData {
+    MemFlagsData::new()
+}
+
+/// The element type of a scalar or vector type.
+pub(crate) fn elem(ty: &Type) -> Result<Scalar, String> {
+    match ty {
+        Type::Scalar(s) | Type::Vector(s, _) => Ok(*s),
+        t => Err(format!("internal: built-in on a non-arithmetic type {t:?}")),
+    }
+}
+
+/// The lanes of `v`, a scalar splatted to `n` lanes.
+pub(crate) fn lanes(v: &CValue, n: usize) -> Result<Vec<Value>, String> {
+    let l = v.lanes()?;
+    Ok(if l.len() == 1 && n > 1 {
+        vec![l[0]; n]
+    } else {
+        l
+    })
+}
+
+/// A result of type `ty` from its lanes.
+pub(crate) fn result(ty: &Type, l: Vec<Value>) -> CValue {
+    if ty.is_vector() {
+        CValue::Lanes(l)
+    } else {
+        CValue::from_lanes(l)
+    }
+}
+
+/// Apply `op` lane by lane to the arguments (scalar arguments splatted to
+/// the result's width) and build a result of type `ret`.
+pub(crate) fn map_lanes(
+    fx: &mut FunctionCx<'_, '_>,
+    ret: &Type,
+    args: &[CValue],
+    mut op: impl FnMut(&mut FunctionCx<'_, '_>, &[Value]) -> Result<Value, String>,
+) -> Result<CValue, String> {
+    let n = args
+        .iter()
+        .map(|a| a.lanes().map(|l| l.len()).unwrap_or(1))
+        .max()
+        .unwrap_or(1)
+        .max(ret.width() as usize);
+    let cols = args
+        .iter()
+        .map(|a| lanes(a, n))
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut out = Vec::with_capacity(n);
+    for i in 0..n {
+        let row: Vec<Value> = cols.iter().map(|c| c[i]).collect();
+        out.push(op(fx, &row)?);
+    }
+    Ok(result(ret, out))
+}
+
+/// The pointee of a pointer type.
+pub(crate) fn pointee(ty: &Type) -> Result<&Type, String> {
+    ty.pointee()
+        .map(|p| &p.ty)
+        .ok_or_else(|| format!("internal: expected a pointer, found {ty:?}"))
+}
+
+/// Reinterpret the bits of `v` as type `t` (same size).
+pub(crate) fn bitcast(fx: &mut FunctionCx<'_, '_>, t: types::Type, v: Value) -> Value {
+    if fx.b.func.dfg.value_type(v) == t {
+        v
+    } else {
+        fx.b.ins().bitcast(t, mem(), v)
+    }
 }

@@ -1,0 +1,514 @@
+//! Math built-ins (spec 6.15.2) run on many inputs and compared with host
+//! references within the ULP limits of spec 7.4 (full profile). The
+//! references are Rust's `f64` methods (the system C library), rounded to
+//! `float` for the single-precision functions.
+
+mod run_common;
+use run_common::*;
+
+/// Inputs: special values, then pseudo-random finite values over several ranges.
+fn inputs_f32(n: usize) -> Vec<f32> {
+    let mut v = vec![
+        0.0,
+        -0.0,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        f32::NAN,
+        f32::MIN_POSITIVE,
+        -f32::MIN_POSITIVE,
+        f32::from_bits(1),
+        f32::from_bits(0x8000_0001),
+        f32::MAX,
+        f32::MIN,
+        1.0,
+        -1.0,
+        0.5,
+        -0.5,
+        2.0,
+        3.0,
+        -2.5,
+        std::f32::consts::PI,
+        100.0,
+        1e10,
+        -1e10,
+        1e-10,
+    ];
+    let mut s: u64 = 0x9e37_79b9_7f4a_7c15;
+    while v.len() < n {
+        s = s
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        let r = (s >> 33) as u32;
+        let x = match v.len() % 4 {
+            0 => f32::from_bits(r),
+            1 => (r as f32 / u32::MAX as f32 - 0.5) * 20.0,
+            2 => (r as f32 / u32::MAX as f32 - 0.5) * 2000.0,
+            _ => (r as f32 / u32::MAX as f32) * 2.0 - 1.0,
+        };
+        if x.is_finite() {
+            v.push(x);
+        }
+    }
+    v
+}
+
+fn inputs_f64(n: usize) -> Vec<f64> {
+    let mut v: Vec<f64> = inputs_f32(n / 2).into_iter().map(f64::from).collect();
+    v.extend([
+        f64::MIN_POSITIVE,
+        f64::from_bits(1),
+        f64::MAX,
+        f64::MIN,
+        1e300,
+        -1e-300,
+    ]);
+    let mut s: u64 = 12345;
+    while v.len() < n {
+        s = s
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        let x = match v.len() % 3 {
+            0 => f64::from_bits(s),
+            1 => ((s >> 11) as f64 / (1u64 << 53) as f64 - 0.5) * 40.0,
+            _ => ((s >> 11) as f64 / (1u64 << 53) as f64 - 0.5) * 4000.0,
+        };
+        if x.is_finite() {
+            v.push(x);
+        }
+    }
+    v
+}
+
+/// Distance in ulps between a result and a reference known in double.
+fn ulps_f32(got: f32, want: f64) -> f64 {
+    if got.is_nan() || want.is_nan() {
+        return if got.is_nan() && want.is_nan() {
+            0.0
+        } else {
+            f64::INFINITY
+        };
+    }
+    if got.is_infinite() || want.is_infinite() || (want as f32).is_infinite() {
+        return if f64::from(got) == want || (got.is_infinite() && (want as f32) == got) {
+            0.0
+        } else if got.is_infinite() != (want as f32).is_infinite() {
+            // f32::MAX vs inf: one ulp apart at the edge.
+            let w = want as f32;
+            if (got.abs() == f32::MAX && w.is_infinite()) || (w.abs() == f32::MAX) {
+                1.0
+            } else {
+                f64::INFINITY
+            }
+        } else {
+            f64::INFINITY
+        };
+    }
+    let w = want as f32;
+    // ulp of the reference, with denormal spacing at the bottom.
+    let e = if w == 0.0 {
+        -149
+    } else {
+        (libm::ilogbf(w) - 23).max(-149)
+    };
+    ((f64::from(got) - want).abs()) / libm::scalbn(1.0, e)
+}
+
+fn ulps_f64(got: f64, want: f64) -> f64 {
+    if got.is_nan() || want.is_nan() {
+        return if got.is_nan() && want.is_nan() {
+            0.0
+        } else {
+            f64::INFINITY
+        };
+    }
+    if got == want {
+        return 0.0;
+    }
+    if got.is_infinite() || want.is_infinite() {
+        return f64::INFINITY;
+    }
+    let e = if want == 0.0 {
+        -1074
+    } else {
+        (libm::ilogb(want) - 52).max(-1074)
+    };
+    (got - want).abs() / libm::scalbn(1.0, e)
+}
+
+/// Run `o[i] = expr` over inputs `x` (and `y`) of the element type `ty`.
+fn run_elementwise<T: Copy + Default>(ty: &str, expr: &str, x: &mut [T], y: &mut [T]) -> Vec<T> {
+    let src = format!(
+        "kernel void t(global const {ty} *x, global const {ty} *y, global {ty} *o) {{
+            size_t i = get_global_id(0);
+            {ty} a = x[i]; {ty} b = y[i];
+            o[i] = {expr};
+        }}"
+    );
+    let p = build_full(&src);
+    let mut o = vec![T::default(); x.len()];
+    let n = x.len() as u64;
+    run(&p, "t", &mut [buf(x), buf(y), buf(&mut o)], &[n], &[1]);
+    o
+}
+
+type F1 = fn(f64) -> f64;
+
+/// (name, reference, float ulp limit, double ulp limit)
+const UNARY: &[(&str, F1, f64, f64)] = &[
+    ("sin", f64::sin, 4.0, 4.0),
+    ("cos", f64::cos, 4.0, 4.0),
+    ("tan", f64::tan, 5.0, 5.0),
+    ("asin", f64::asin, 4.0, 4.0),
+    ("acos", f64::acos, 4.0, 4.0),
+    ("atan", f64::atan, 5.0, 5.0),
+    ("sinh", f64::sinh, 4.0, 4.0),
+    ("cosh", f64::cosh, 4.0, 4.0),
+    ("tanh", f64::tanh, 5.0, 5.0),
+    // Rust's own asinh/acosh/atanh formulas lose accuracy (and overflow);
+    // the libm crate's are within 1 ulp (checked against decimal expansions).
+    ("asinh", libm::asinh, 4.0, 4.0),
+    ("acosh", acosh, 4.0, 4.0),
+    ("atanh", libm::atanh, 5.0, 5.0),
+    ("exp", f64::exp, 3.0, 3.0),
+    ("exp2", f64::exp2, 3.0, 3.0),
+    ("expm1", f64::exp_m1, 3.0, 3.0),
+    ("log", f64::ln, 3.0, 3.0),
+    ("log2", f64::log2, 3.0, 3.0),
+    ("log10", f64::log10, 3.0, 3.0),
+    ("log1p", f64::ln_1p, 2.0, 2.0),
+    ("cbrt", f64::cbrt, 2.0, 2.0),
+    ("sqrt", f64::sqrt, 0.5, 0.5),
+    ("rsqrt", rsqrt, 2.0, 2.0),
+    ("fabs", f64::abs, 0.0, 0.0),
+    ("floor", f64::floor, 0.0, 0.0),
+    ("ceil", f64::ceil, 0.0, 0.0),
+    ("trunc", f64::trunc, 0.0, 0.0),
+    ("round", f64::round, 0.0, 0.0),
+    ("rint", f64::round_ties_even, 0.0, 0.0),
+    ("exp10", exp10, 3.0, 3.0),
+    ("sinpi", sinpi, 4.0, 4.0),
+    ("cospi", cospi, 4.0, 4.0),
+    ("asinpi", asinpi, 5.0, 5.0),
+    ("acospi", acospi, 5.0, 5.0),
+    ("atanpi", atanpi, 5.0, 5.0),
+    ("logb", logb, 0.0, 0.0),
+    ("native_sin", f64::sin, 4.0, 4.0),
+    ("half_exp", f64::exp, 3.0, 3.0),
+];
+
+fn rsqrt(x: f64) -> f64 {
+    1.0 / x.sqrt()
+}
+fn exp10(x: f64) -> f64 {
+    10f64.powf(x)
+}
+fn acosh(x: f64) -> f64 {
+    if x < 1.0 {
+        f64::NAN
+    } else {
+        libm::acosh(x)
+    }
+}
+/// sin(pi x) = (-1)^n sin(pi f) with x = n + f, |f| <= 1/2 (exact split).
+fn sinpi(x: f64) -> f64 {
+    if x.is_infinite() {
+        return f64::NAN;
+    }
+    let n = x.round();
+    let f = x - n;
+    if f == 0.0 {
+        return 0f64.copysign(x);
+    }
+    let v = (std::f64::consts::PI * f).sin();
+    if n % 2.0 == 0.0 {
+        v
+    } else {
+        -v
+    }
+}
+fn cospi(x: f64) -> f64 {
+    if x.is_infinite() {
+        return f64::NAN;
+    }
+    let n = x.round();
+    let f = x - n;
+    if f.abs() == 0.5 {
+        return 0.0;
+    }
+    // Near the zeros, cos(pi f) = sin(pi (1/2 - |f|)), 1/2 - |f| exact.
+    let v = if f.abs() <= 0.25 {
+        (std::f64::consts::PI * f).cos()
+    } else {
+        (std::f64::consts::PI * (0.5 - f.abs())).sin()
+    };
+    if n % 2.0 == 0.0 {
+        v
+    } else {
+        -v
+    }
+}
+fn asinpi(x: f64) -> f64 {
+    x.asin() / std::f64::consts::PI
+}
+fn acospi(x: f64) -> f64 {
+    x.acos() / std::f64::consts::PI
+}
+fn atanpi(x: f64) -> f64 {
+    x.atan() / std::f64::consts::PI
+}
+fn logb(x: f64) -> f64 {
+    if x == 0.0 {
+        f64::NEG_INFINITY
+    } else if x.is_infinite() {
+        f64::INFINITY
+    } else if x.is_nan() {
+        x
+    } else {
+        f64::from(libm::ilogb(x))
+    }
+}
+
+#[test]
+fn unary_float_functions_within_ulp_limits() {
+    let mut x = inputs_f32(2048);
+    let mut y = x.clone();
+    let mut failures = Vec::new();
+    for &(name, reference, limit, _) in UNARY {
+        let o = run_elementwise("float", &format!("{name}(a)"), &mut x, &mut y);
+        for (i, (&xi, &oi)) in x.iter().zip(&o).enumerate() {
+            let want = reference(f64::from(xi));
+            let u = ulps_f32(oi, want);
+            if u > limit {
+                failures.push(format!(
+                    "{name}({xi:e}) [{i}] = {oi:e}, want {want:e} ({u} ulp > {limit})"
+                ));
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures[..failures.len().min(40)].join("\n")
+    );
+}
+
+#[test]
+fn unary_double_functions_within_ulp_limits() {
+    let mut x = inputs_f64(2048);
+    let mut y = x.clone();
+    let mut failures = Vec::new();
+    for &(name, reference, _, limit) in UNARY {
+        if name.starts_with("native_") || name.starts_with("half_") {
+            continue;
+        }
+        let o = run_elementwise("double", &format!("{name}(a)"), &mut x, &mut y);
+        for (i, (&xi, &oi)) in x.iter().zip(&o).enumerate() {
+            let want = reference(xi);
+            let u = ulps_f64(oi, want);
+            if u > limit {
+                failures.push(format!(
+                    "{name}({xi:e}) [{i}] = {oi:e}, want {want:e} ({u} ulp > {limit})"
+                ));
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures[..failures.len().min(40)].join("\n")
+    );
+}
+
+type F2 = fn(f64, f64) -> f64;
+
+fn fmin_ref(x: f64, y: f64) -> f64 {
+    x.min(y) // Rust's min returns the non-NaN operand, as OpenCL's fmin.
+}
+fn fmax_ref(x: f64, y: f64) -> f64 {
+    x.max(y)
+}
+fn fdim_ref(x: f64, y: f64) -> f64 {
+    if x.is_nan() || y.is_nan() {
+        f64::NAN
+    } else if x > y {
+        x - y
+    } else {
+        0.0
+    }
+}
+fn fmod_ref(x: f64, y: f64) -> f64 {
+    x % y
+}
+fn maxmag_ref(x: f64, y: f64) -> f64 {
+    if x.abs() > y.abs() {
+        x
+    } else if y.abs() > x.abs() {
+        y
+    } else {
+        x.max(y)
+    }
+}
+
+const BINARY: &[(&str, F2, f64)] = &[
+    ("atan2", f64::atan2, 6.0),
+    ("pow", f64::powf, 16.0),
+    ("hypot", f64::hypot, 4.0),
+    ("fmin", fmin_ref, 0.0),
+    ("fmax", fmax_ref, 0.0),
+    ("fdim", fdim_ref, 0.5),
+    ("fmod", fmod_ref, 0.0),
+    ("copysign", f64::copysign, 0.0),
+    ("maxmag", maxmag_ref, 0.0),
+    ("max", fmax_ref, 0.0),
+    ("min", fmin_ref, 0.0),
+];
+
+#[test]
+fn binary_float_functions_within_ulp_limits() {
+    let mut x = inputs_f32(1024);
+    let mut y: Vec<f32> = x.iter().rev().copied().collect();
+    // A few pairs with exact special behaviour.
+    y[0] = f32::NAN;
+    x[1] = f32::NAN;
+    let mut failures = Vec::new();
+    for &(name, reference, limit) in BINARY {
+        let o = run_elementwise("float", &format!("{name}(a, b)"), &mut x, &mut y);
+        for i in 0..x.len() {
+            let want = reference(f64::from(x[i]), f64::from(y[i]));
+            let u = ulps_f32(o[i], want);
+            if u > limit {
+                failures.push(format!(
+                    "{name}({:e}, {:e}) = {:e}, want {want:e} ({u} ulp)",
+                    x[i], y[i], o[i]
+                ));
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures[..failures.len().min(40)].join("\n")
+    );
+}
+
+#[test]
+fn binary_double_functions_within_ulp_limits() {
+    let mut x = inputs_f64(1024);
+    let mut y: Vec<f64> = x.iter().rev().copied().collect();
+    y[0] = f64::NAN;
+    x[1] = f64::NAN;
+    let mut failures = Vec::new();
+    for &(name, reference, limit) in BINARY {
+        let o = run_elementwise("double", &format!("{name}(a, b)"), &mut x, &mut y);
+        for i in 0..x.len() {
+            let want = reference(x[i], y[i]);
+            let u = ulps_f64(o[i], want);
+            if u > limit {
+                failures.push(format!(
+                    "{name}({:e}, {:e}) = {:e}, want {want:e} ({u} ulp)",
+                    x[i], y[i], o[i]
+                ));
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures[..failures.len().min(40)].join("\n")
+    );
+}
+
+#[test]
+fn fma_mad_and_vectors() {
+    let p = build_full(
+        "kernel void t(global float *o, global float4 *v) {
+            o[0] = fma(0x1.000002p0f, 0x1.000002p0f, -1.0f);
+            o[1] = mad(2.0f, 3.0f, 1.0f);
+            float4 a = (float4)(1.0f, -4.0f, 9.0f, 16.0f);
+            v[0] = sqrt(fabs(a));
+            v[1] = fmin(a, 2.0f);
+            v[2] = pow(a, (float4)(2.0f));
+            v[3] = clamp(a, -1.0f, 10.0f);
+            v[4] = mix(a, (float4)(0.0f), 0.5f);
+            v[5] = step(2.0f, a);
+            v[6] = sign((float4)(-0.0f, 3.0f, -2.0f, NAN));
+            v[7] = radians(degrees(a));
+        }",
+    );
+    let mut o = vec![0f32; 2];
+    let mut v = vec![[0f32; 4]; 8];
+    run(&p, "t", &mut [buf(&mut o), buf(&mut v)], &[1], &[1]);
+    let e = f32::from_bits(0x3f80_0001);
+    assert_eq!(o[0], e.mul_add(e, -1.0), "fma is fused");
+    assert_eq!(o[1], 7.0);
+    assert_eq!(v[0], [1.0, 2.0, 3.0, 4.0]);
+    assert_eq!(v[1], [1.0, -4.0, 2.0, 2.0]);
+    assert_eq!(v[2], [1.0, 16.0, 81.0, 256.0]);
+    assert_eq!(v[3], [1.0, -1.0, 9.0, 10.0]);
+    assert_eq!(v[4], [0.5, -2.0, 4.5, 8.0]);
+    assert_eq!(v[5], [0.0, 0.0, 1.0, 1.0]);
+    assert_eq!(v[6][0].to_bits(), (-0.0f32).to_bits());
+    assert_eq!(&v[6][1..3], &[1.0, -1.0]);
+    assert_eq!(v[6][3], 0.0);
+    for (i, want) in [1.0f32, -4.0, 9.0, 16.0].iter().enumerate() {
+        assert!(
+            ulps_f32(v[7][i], f64::from(*want)) <= 2.0,
+            "radians(degrees)"
+        );
+    }
+}
+
+#[test]
+fn functions_with_pointer_outputs_in_every_space() {
+    let p = build_full(
+        "kernel void t(global float *o, global int *e) {
+            local float lf[4];
+            float pf;
+            int pi;
+            o[0] = frexp(12.0f, &pi); e[0] = pi;
+            o[1] = modf(-3.75f, &pf); o[2] = pf;
+            o[3] = fract(-1.25f, &lf[0]); o[4] = lf[0];
+            o[5] = sincos(0.5f, &o[6]);
+            o[7] = remquo(10.0f, 3.0f, &e[1]);
+            float2 ip2;
+            float2 fr = fract((float2)(2.5f, -0.5f), &ip2);
+            o[8] = fr.x; o[9] = fr.y; o[10] = ip2.x; o[11] = ip2.y;
+            int4 ex;
+            float4 m = frexp((float4)(1.0f, 0.0f, -6.0f, 1e-40f), &ex);
+            vstore4(m, 3, o);
+            vstore4(ex, 1, e);
+            o[16] = lgamma_r(-2.5f, &e[8]);
+            o[17] = ldexp(3.0f, 4);
+            e[9] = ilogb(1e-40f);
+            o[18] = rootn(-27.0f, 3);
+            o[19] = pown(2.0f, -3);
+            o[20] = nan(5u) != nan(5u) ? 1.0f : 0.0f;
+            o[21] = nextafter(1.0f, 2.0f);
+        }",
+    );
+    let mut o = vec![0f32; 22];
+    let mut e = vec![0i32; 10];
+    run(&p, "t", &mut [buf(&mut o), buf(&mut e)], &[1], &[1]);
+    assert_eq!((o[0], e[0]), (0.75, 4));
+    assert_eq!((o[1], o[2]), (-0.75, -3.0));
+    assert_eq!((o[3], o[4]), (0.75, -2.0));
+    assert!(ulps_f32(o[5], 0.5f64.sin()) <= 4.0 && ulps_f32(o[6], 0.5f64.cos()) <= 4.0);
+    assert_eq!((o[7], e[1] & 7), (1.0, 3));
+    assert_eq!(&o[8..12], &[0.5, 0.5, 2.0, -1.0]);
+    let (m4, e4) = libm::frexpf(1e-40);
+    assert_eq!(&o[12..16], &[0.5, 0.0, -0.75, m4]);
+    assert_eq!(&e[4..8], &[1, 0, 3, e4]);
+    let (lg, sg) = libm::lgammaf_r(-2.5);
+    assert!(ulps_f32(o[16], f64::from(lg)) <= 4.0);
+    assert_eq!(e[8], sg);
+    assert_eq!(o[17], 48.0);
+    assert_eq!(e[9], libm::ilogbf(1e-40));
+    assert_eq!(o[18], -3.0);
+    assert_eq!(o[19], 0.125);
+    assert_eq!(o[20], 1.0, "nan() is a NaN");
+    assert_eq!(o[21], f32::from_bits(0x3f80_0001));
+}
