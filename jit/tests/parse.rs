@@ -476,6 +476,29 @@ void f(void) {
 }
 
 #[test]
+fn typedef_scopes_end_with_parameters_and_ignore_members() {
+    // A parameter hides a typedef in the body only; a struct member named
+    // like a typedef hides nothing; an enumerator does.
+    let tu = ok(r#"
+typedef int T;
+int y;
+void f(int T) { T * y; }
+struct S { float T; };
+void g(void) { T * p; }
+void h(void) { enum { T = 3 }; T * y; }
+"#);
+    let shapes: Vec<&str> = functions(&tu)
+        .iter()
+        .map(|f| match &f.body.items.last().unwrap() {
+            BlockItem::Declaration(_) => "decl",
+            BlockItem::Statement(_) => "expr",
+            BlockItem::StaticAssert(_) => "assert",
+        })
+        .collect();
+    assert_eq!(shapes, ["expr", "decl", "expr"]);
+}
+
+#[test]
 fn declarators_read_from_the_name_outward() {
     let tu = ok(r#"
 int *a[3];
