@@ -2,11 +2,15 @@
 //! calling the entry points of the rlib directly (no loader):
 //! - an empty marker: enqueue, wait for its event, release it;
 //! - an empty marker without an event, then clFinish;
-//! - a 4-byte blocking write.
+//! - a 4-byte blocking write;
+//! - an in-order chain of commands run by the worker pool, per command.
 //!
 //! Run: `cargo run --release -p cranecl --example latency`.
 
 use cranecl::api::*;
+use cranecl::core::handle::Obj;
+use cranecl::core::queue::Queue;
+use cranecl::exec;
 use opencl_sys::*;
 use std::ffi::c_void;
 use std::ptr;
@@ -96,6 +100,48 @@ fn main() {
         } else {
             println!("4-byte blocking write: clCreateBuffer answered {rc}");
         }
+        // A chain of commands with (trivial) work on an in-order queue, held
+        // by a user event and then released: the executor's hand-off cost
+        // per command when commands run on the worker pool.
+        let queue = Obj::<Queue>::get(q).expect("a valid queue");
+        let chain = 10_000;
+        let mut best = f64::MAX;
+        for _ in 0..10 {
+            let gate = clCreateUserEvent(ctx, &mut rc);
+            for i in 0..chain {
+                let wait: &[cl_event] = if i == 0 {
+                    std::slice::from_ref(&gate)
+                } else {
+                    &[]
+                };
+                let list = if wait.is_empty() {
+                    ptr::null()
+                } else {
+                    wait.as_ptr()
+                };
+                exec::enqueue(
+                    &queue,
+                    CL_COMMAND_USER,
+                    wait.len() as cl_uint,
+                    list,
+                    ptr::null_mut(),
+                    false,
+                    Box::new(|| Ok(())),
+                )
+                .expect("enqueue");
+            }
+            let start = Instant::now();
+            clSetUserEventStatus(gate, CL_COMPLETE);
+            clFinish(q);
+            best = best.min(start.elapsed().as_nanos() as f64 / chain as f64);
+            clReleaseEvent(gate);
+        }
+        println!(
+            "{:<42} {best:>6.0} ns",
+            "in-order chain of worker commands, each:"
+        );
+        drop(queue);
+
         clReleaseCommandQueue(q);
         clReleaseContext(ctx);
     }

@@ -7,8 +7,11 @@
 //! least 2). Idle workers sleep on a condition variable; nothing polls. A
 //! queued command may also be claimed by a host thread blocked on it (see
 //! `Event::wait`); the worker that pops it later finds it claimed and skips it.
+//! A worker that finishes a command runs one of the commands it made ready
+//! itself, next, rather than queueing it.
 
 use super::{run, schedule};
+use crate::core::event::Disposition;
 use crate::core::event::Event;
 use crate::core::handle::Obj;
 use parking_lot::{Condvar, Mutex};
@@ -78,19 +81,41 @@ pub fn submit(ev: Arc<Obj<Event>>) {
 
 fn worker() {
     let p = pool();
-    let mut st = p.state.lock();
+    let mut next: Option<Arc<Obj<Event>>> = None;
     loop {
-        if let Some(ev) = st.queue.pop_front() {
-            drop(st);
-            let mut ready = Vec::new();
-            run(&ev, &mut ready);
-            drop(ev);
-            schedule(ready);
-            st = p.state.lock();
-            continue;
-        }
-        st.idle += 1;
-        p.work_available.wait(&mut st);
-        st.idle -= 1;
+        let ev = match next.take() {
+            Some(ev) => ev,
+            None => {
+                let mut st = p.state.lock();
+                loop {
+                    if let Some(ev) = st.queue.pop_front() {
+                        break ev;
+                    }
+                    st.idle += 1;
+                    p.work_available.wait(&mut st);
+                    st.idle -= 1;
+                }
+            }
+        };
+        let mut ready = Vec::new();
+        run(&ev, &mut ready);
+        drop(ev);
+        next = dispose_keeping_one(ready);
     }
+}
+
+/// `schedule` for a worker that just finished a command: of the commands it
+/// made ready that need a worker, keep one to run next on this thread (an
+/// in-order chain then stays on one thread, with no hand-off per command).
+fn dispose_keeping_one(mut ready: Vec<Arc<Obj<Event>>>) -> Option<Arc<Obj<Event>>> {
+    let mut keep = None;
+    while let Some(ev) = ready.pop() {
+        match Event::mark_ready(&ev) {
+            Disposition::Inline => run(&ev, &mut ready),
+            Disposition::Waiter => {}
+            Disposition::Pool if keep.is_none() => keep = Some(ev),
+            Disposition::Pool => submit(ev),
+        }
+    }
+    keep
 }
