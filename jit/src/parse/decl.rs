@@ -18,6 +18,7 @@
 #![forbid(unsafe_code)]
 
 use super::ast::*;
+use super::attr::is_attribute_kw;
 use super::keywords;
 use super::{Fail, Ordinary, PResult, Parser};
 use crate::source::{Span, Spanned};
@@ -373,79 +374,6 @@ impl<'a> Parser<'a> {
         })
     }
 
-    // ----- attributes -----
-
-    /// Zero or more `__attribute__((...))`.
-    pub(crate) fn attributes(&mut self) -> PResult<Vec<Attribute>> {
-        let mut out = Vec::new();
-        while self.ident().is_some_and(is_attribute_kw) {
-            self.bump();
-            let open1 = self.expect(Punct::LParen)?;
-            let open2 = self.expect(Punct::LParen)?;
-            loop {
-                if self.is(Punct::RParen) {
-                    break;
-                }
-                if self.eat(Punct::Comma) {
-                    continue;
-                }
-                out.push(self.attribute()?);
-                if !self.eat(Punct::Comma) {
-                    break;
-                }
-            }
-            // clang reports these just after the previous token.
-            for _ in [open2, open1] {
-                if !self.eat(Punct::RParen) {
-                    self.error(self.after_prev(), "expected ')'");
-                    return Err(Fail);
-                }
-            }
-        }
-        Ok(out)
-    }
-
-    /// `name ("(" (type-name | assign) ("," ...)* ")")?`
-    fn attribute(&mut self) -> PResult<Attribute> {
-        let Some(raw) = self.ident() else {
-            self.error(self.loc(), "expected identifier");
-            return Err(Fail);
-        };
-        let loc = self.bump().loc();
-        let name = raw
-            .strip_prefix("__")
-            .and_then(|s| s.strip_suffix("__"))
-            .filter(|s| !s.is_empty())
-            .unwrap_or(raw)
-            .to_string();
-        let mut args = Vec::new();
-        let mut end = loc;
-        if self.is(Punct::LParen) {
-            let open = self.bump().loc();
-            if !self.is(Punct::RParen) {
-                loop {
-                    if self.starts_type_name_at(0) {
-                        args.push(AttributeArg::Type(self.type_name()?));
-                    } else {
-                        args.push(AttributeArg::Expr(self.nested(|p| p.assign())?));
-                    }
-                    if !self.eat(Punct::Comma) {
-                        break;
-                    }
-                }
-            }
-            end = self.expect_close(Punct::RParen, Punct::LParen, open)?;
-        }
-        if !keywords::KNOWN_ATTRIBUTES.contains(&name.as_str()) {
-            self.warning(loc, format!("unknown attribute '{name}' ignored"));
-        }
-        Ok(Attribute {
-            name: Spanned::new(name, loc),
-            args,
-            span: loc.to(end),
-        })
-    }
-
     // ----- declarators -----
 
     pub(crate) fn declarator(&mut self, mode: DeclMode) -> PResult<Declarator> {
@@ -654,69 +582,6 @@ impl<'a> Parser<'a> {
             declarator,
             span: start.to(self.prev_loc()),
         })
-    }
-
-    // ----- initializers -----
-
-    /// `initializer = "{" ... "}" | assign`
-    fn initializer(&mut self) -> PResult<Initializer> {
-        if self.is(Punct::LBrace) {
-            let (items, span) = self.init_list()?;
-            Ok(Initializer::List(items, span))
-        } else {
-            Ok(Initializer::Expr(Box::new(self.assign()?)))
-        }
-    }
-
-    /// `"{" (designator* "=" initializer | initializer) ("," ...)* ","? "}"`
-    pub(crate) fn init_list(&mut self) -> PResult<(Vec<InitItem>, Span)> {
-        self.nested(|p| p.init_list_inner())
-    }
-
-    fn init_list_inner(&mut self) -> PResult<(Vec<InitItem>, Span)> {
-        let open = self.bump().loc();
-        let mut items = Vec::new();
-        while !self.is(Punct::RBrace) {
-            let start = self.loc();
-            let mut designators = Vec::new();
-            loop {
-                if self.eat(Punct::Dot) {
-                    let Some(n) = self.ident() else {
-                        self.error(
-                            self.loc(),
-                            "expected a field designator, such as '.field = 4'",
-                        );
-                        return Err(Fail);
-                    };
-                    let loc = self.bump().loc();
-                    designators.push(Designator::Member(Spanned::new(n.to_string(), loc)));
-                } else if self.is(Punct::LBracket) {
-                    let lb = self.bump().loc();
-                    let index = self.const_expr()?;
-                    self.expect_close(Punct::RBracket, Punct::LBracket, lb)?;
-                    designators.push(Designator::Index(index));
-                } else {
-                    break;
-                }
-            }
-            // `[2] 3` without `=` is an old GNU form clang accepts.
-            let gnu = matches!(designators.as_slice(), [Designator::Index(_)]);
-            if !designators.is_empty() && !self.eat(Punct::Eq) && !gnu {
-                self.error(self.loc(), "expected '=' or another designator");
-                return Err(Fail);
-            }
-            let init = self.initializer()?;
-            items.push(InitItem {
-                designators,
-                init,
-                span: start.to(self.prev_loc()),
-            });
-            if !self.eat(Punct::Comma) {
-                break;
-            }
-        }
-        let close = self.expect_close(Punct::RBrace, Punct::LBrace, open)?;
-        Ok((items, open.to(close)))
     }
 
     // ----- declarations -----
@@ -934,8 +799,3 @@ impl<'a> Parser<'a> {
 
 /// The message for a `for` clause missing its `;`.
 pub(crate) const FOR_SEMI: &str = "expected ';' in 'for' statement specifier";
-
-/// `__attribute__` or `__attribute`.
-fn is_attribute_kw(s: &str) -> bool {
-    s == "__attribute__" || s == "__attribute"
-}

@@ -4,7 +4,8 @@
 //! additions (address-space and access qualifiers, `kernel`, vector types and
 //! literals, `__attribute__((...))`). It is split by concern:
 //! [`keywords`] (which identifiers are keywords or built-in type names),
-//! `decl` (specifiers, declarators, struct/enum, initializers, attributes),
+//! `decl` (specifiers, declarators, struct/enum, declarations), `attr`
+//! (`__attribute__`), `init` (initializers),
 //! `stmt` (statements and blocks), `expr` (expressions by precedence
 //! climbing), [`literal`] (numbers and characters), `depth` (the finished
 //! tree's depth, measured without recursion) and [`dump`] (S-expressions, for
@@ -33,10 +34,12 @@
 #![forbid(unsafe_code)]
 
 pub mod ast;
+mod attr;
 mod decl;
 mod depth;
 pub mod dump;
 mod expr;
+mod init;
 pub mod keywords;
 pub mod literal;
 mod stmt;
