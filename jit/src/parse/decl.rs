@@ -1,15 +1,14 @@
 //! Declarations (C99 6.7, OpenCL C 6.5–6.11): specifiers, declarators,
-//! struct/union/enum bodies, initializers, attributes and function
-//! definitions.
+//! struct/union/enum bodies and function definitions (attributes are in
+//! `attr`, initializers in `init`).
 //!
 //! ```text
 //! external-decl = static-assert | decl-specs (";" | declarator (body | init-decls ";"))
 //! decl-specs    = (storage | qualifier | address-space | access | "kernel" | "inline"
 //!                 | attribute | type-specifier)+
-//! declarator    = ("*" (qualifier | attribute)*)* direct ("[" .. "]" | "(" params ")")* attribute*
+//! declarator    = attribute* ("*" (qualifier | attribute)*)* direct
+//!                 ("[" .. "]" | "(" params ")")* attribute*
 //! direct        = ident | "(" declarator ")" | ε (abstract)
-//! initializer   = assign | "{" (designator* "="? initializer ","?)* "}"
-//! attribute     = "__attribute__" "(" "(" (name ("(" args ")")?)? ("," ...)* ")" ")"
 //! ```
 //!
 //! A declarator's derivations are collected in reading order from the name
