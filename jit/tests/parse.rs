@@ -781,12 +781,23 @@ kernel void k(read_only image2d_t img, __write_only image3d_t out, sampler_t s,
 }
 
 #[test]
-fn implicit_int_function_at_file_scope() {
+fn implicit_int_at_file_scope() {
     // clang accepts C89's implicit int here; sema warns about it.
     let tu = ok("inc(int *p) { *p += 1; return *p; }");
     let f = functions(&tu)[0];
     assert_eq!(f.name(), "inc");
     assert!(f.specs.type_specs.is_empty());
+    // Any declarator, as clang takes it (with a warning from sema).
+    let tu = ok("x = 1; *p; y[3], z;");
+    let shapes: Vec<String> = file_decls(&tu)
+        .iter()
+        .flat_map(|d| {
+            d.declarators
+                .iter()
+                .map(|i| dump::declarator(&i.declarator))
+        })
+        .collect();
+    assert_eq!(shapes, ["x", "*p", "y[3]", "z"]);
 }
 
 #[test]

@@ -728,9 +728,9 @@ impl<'a> Parser<'a> {
             .is_some_and(|s| !self.is_keyword(s) && self.lookup(s).is_none());
         let unknown_type =
             unknown && (self.unknown_type_then_ident() || self.is_at(1, Punct::Star));
-        // `f(int x) { ... }`: C89's implicit `int` (clang accepts it; sema
-        // warns about the missing type specifier).
-        let implicit_int = unknown && self.is_at(1, Punct::LParen);
+        // `f(int x) { ... }`, `x = 1;`, `*p;`: C89's implicit `int`. clang
+        // accepts any declarator here; sema warns about the missing type.
+        let implicit_int = unknown || self.is(Punct::Star) || self.is(Punct::LParen);
         if !self.starts_declaration() && !unknown_type && !implicit_int {
             self.error(start, "expected identifier or '('");
             return Err(Fail);
