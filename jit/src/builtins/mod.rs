@@ -110,6 +110,16 @@ pub(crate) fn clif(s: Scalar) -> types::Type {
     }
 }
 
+/// The Cranelift type of a scalar, pointer or vector element.
+pub(crate) fn value_type(ty: &Type) -> Result<types::Type, String> {
+    match ty {
+        Type::Scalar(s) | Type::Vector(s, _) | Type::Atomic(s) => Ok(clif(*s)),
+        Type::Pointer(_) | Type::Event => Ok(types::I64),
+        Type::AtomicFlag | Type::Sampler => Ok(types::I32),
+        t => Err(format!("internal: no register type for {t:?}")),
+    }
+}
+
 /// Plain memory flags (no alignment or trap assumptions).
 pub(crate) fn mem() -> MemFlagsData {
     MemFlagsData::new()
