@@ -57,7 +57,7 @@ pub fn compile(
     let program = {
         let mut so = SemaOptions::for_std(std);
         so.single_precision_constant = options.single_precision_constant;
-        let p = sema::check(&tu, &so, &mut diags);
+        let p = sema::check_with_sources(&tu, &so, &mut diags, Some(&sm));
         (!diags.has_errors()).then_some(p)
     };
     let success = program.is_some();

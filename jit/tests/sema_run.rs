@@ -76,3 +76,22 @@ fn constant_tables_and_folded_sizes() {
     );
     assert_eq!(out, [4, 32, 8]);
 }
+
+#[test]
+fn elements_not_initialised_explicitly_are_zero() {
+    let out = outputs(
+        "kernel void t(global int *o) {
+            int junk[16];
+            for (int i = 0; i < 16; i++) junk[i] = 77;
+            o[15] = junk[3];
+            int a[8] = { 1, 2 };
+            uchar s[6] = \"\\xff\";
+            o[0] = a[1]; o[1] = a[5]; o[2] = a[7];
+            o[3] = s[0]; o[4] = s[1] + s[5];
+            int b[4] = { [2] = 9 };
+            o[5] = b[0] + b[1] + b[3]; o[6] = b[2];
+         }",
+        16,
+    );
+    assert_eq!(&out[..7], &[2, 0, 0, 255, 0, 0, 9]);
+}

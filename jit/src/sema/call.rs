@@ -137,7 +137,16 @@ impl Checker<'_> {
                 params.len(),
                 argv.len()
             );
-            self.error(name_span, msg);
+            // clang points at the closing parenthesis.
+            let close = Span::new(span.file, span.hi.saturating_sub(1), span.hi);
+            self.error(
+                if close.file == name_span.file {
+                    close
+                } else {
+                    name_span
+                },
+                msg,
+            );
             self.note(decl_span, format!("'{name}' declared here"));
             return Expr::error(span);
         }

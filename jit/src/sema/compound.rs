@@ -16,6 +16,9 @@ use crate::parse::ast;
 use crate::source::Span;
 use std::sync::Arc;
 
+/// The most elements a compound literal is zero-filled with, one store each.
+const MAX_ZERO_STORES: u64 = 1 << 12;
+
 impl Checker<'_> {
     // (T){ init }
     pub(super) fn compound_literal(
@@ -105,6 +108,10 @@ impl Checker<'_> {
                     out.push(assign(lv, z, ty));
                 }
                 Type::Array(e, Some(n)) => {
+                    if *n > MAX_ZERO_STORES {
+                        self.error(span, "compound literal too large to initialise");
+                        return;
+                    }
                     let e = (**e).clone();
                     for i in 0..*n {
                         let el = self.element(&lv, &e, i);
@@ -136,6 +143,18 @@ impl Checker<'_> {
                 for (i, it) in items.iter().enumerate() {
                     let el = self.element(&lv, &e, i as u64);
                     self.init_assigns(el, &e, it, out);
+                }
+                // The elements not listed are zero.
+                if let Type::Array(_, Some(n)) = ty {
+                    let rest = n.saturating_sub(items.len() as u64);
+                    if rest > MAX_ZERO_STORES {
+                        self.error(span, "compound literal too large to initialise");
+                        return;
+                    }
+                    for i in items.len() as u64..*n {
+                        let el = self.element(&lv, &e, i);
+                        self.init_assigns(el, &e, &Init::Zero, out);
+                    }
                 }
             }
             Init::Struct(items) => {

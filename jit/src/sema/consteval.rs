@@ -8,6 +8,9 @@ use super::hir::{BinOp, CastKind, ConstInit, Expr, ExprKind, GlobalId, Init, Rel
 use super::types::{Scalar, Type};
 use super::Checker;
 
+/// The largest offset at which a non-zero initialiser byte is stored.
+const MAX_INIT_BYTES: usize = 1 << 30;
+
 /// A folded value.
 #[derive(Clone, Debug, PartialEq)]
 pub enum CVal {
@@ -231,9 +234,9 @@ impl Checker<'_> {
 
     /// Serialise a global's initialiser; reports non-constant elements.
     pub fn fold_global_init(&mut self, ty: &Type, init: &Init) -> Option<ConstInit> {
-        let size = self.prog.records.size_of(ty)? as usize;
+        self.prog.records.size_of(ty)?;
         let mut out = ConstInit {
-            bytes: vec![0; size],
+            bytes: Vec::new(),
             relocs: Vec::new(),
         };
         if self.write_init(ty, init, 0, &mut out) {
@@ -251,7 +254,16 @@ impl Checker<'_> {
                     return false;
                 }
                 match self.eval(e) {
-                    Some(v) => write_val(ty, &v, off, out),
+                    Some(v) => {
+                        let ok = write_val(ty, &v, off, out);
+                        if !ok {
+                            self.error(
+                                e.span,
+                                "initializer element is not a compile-time constant",
+                            );
+                        }
+                        ok
+                    }
                     None => {
                         self.error(e.span, "initializer element is not a compile-time constant");
                         false
@@ -331,10 +343,21 @@ fn write_scalar(s: Scalar, v: &CVal, off: u64, out: &mut ConstInit) -> bool {
         (CVal::Float(v), s) => return write_scalar(s, &CVal::Int(v.trunc() as i128), off, out),
         _ => return false,
     };
-    let o = off as usize;
-    if let Some(dst) = out.bytes.get_mut(o..o + n) {
-        dst.copy_from_slice(&bytes);
+    // Only what is written is stored; the bytes before it that were never
+    // written are zero.
+    let Ok(o) = usize::try_from(off) else {
+        return false;
+    };
+    if bytes.iter().all(|b| *b == 0) {
+        return true;
     }
+    if out.bytes.len() < o + n {
+        if o + n > MAX_INIT_BYTES {
+            return false;
+        }
+        out.bytes.resize(o + n, 0);
+    }
+    out.bytes[o..o + n].copy_from_slice(&bytes);
     true
 }
 

@@ -181,10 +181,13 @@ impl Checker<'_> {
     /// scalar splats to a vector, pointers keep to their address space or
     /// become generic.
     pub fn assign_convert(&mut self, e: Expr, to: &Type, ctx: Ctx) -> Expr {
+        // Where a bad conversion is reported: clang's place (the variable's
+        // name for `T x = e;`, the `=` of an assignment), else the expression.
+        let site = self.init_site.take();
         if e.ty.is_error() || to.is_error() || e.ty == *to {
             return e;
         }
-        let span = e.span;
+        let span = site.unwrap_or(e.span);
         match (&e.ty, to) {
             (Type::Scalar(_), Type::Scalar(_) | Type::Vector(..)) => self.arith_convert(e, to),
             (Type::Scalar(s), Type::Event) if s.is_integer() && self.is_null_constant(&e) => {
@@ -199,7 +202,7 @@ impl Checker<'_> {
             }
             (Type::Pointer(p), Type::Pointer(q)) => {
                 let (p, q) = (p.clone(), q.clone());
-                self.pointer_convert(e, &p, &q, to, ctx)
+                self.pointer_convert(e, &p, &q, to, ctx, span)
             }
             (Type::Scalar(s), Type::Pointer(_)) if s.is_integer() => {
                 if self.is_null_constant(&e) {
@@ -252,8 +255,15 @@ impl Checker<'_> {
 
     /// Pointer to pointer: the address-space rule first (an error), then
     /// pointee compatibility and qualifiers (warnings, as in C).
-    fn pointer_convert(&mut self, e: Expr, p: &Pointee, q: &Pointee, to: &Type, ctx: Ctx) -> Expr {
-        let span = e.span;
+    fn pointer_convert(
+        &mut self,
+        e: Expr,
+        p: &Pointee,
+        q: &Pointee,
+        to: &Type,
+        ctx: Ctx,
+        span: Span,
+    ) -> Expr {
         if let Err(err) = implicit_conversion(p.space, q.space) {
             self.space_error(span, err, &e.ty, to, ctx);
             return Expr::error(span);
@@ -427,6 +437,13 @@ impl Checker<'_> {
 
     /// Scalar condition (`if`, `while`, `?:`, `!`, `&&`): arithmetic or pointer.
     pub fn condition(&mut self, e: Expr) -> Expr {
+        let at = e.span;
+        self.condition_at(e, at)
+    }
+
+    /// A statement's condition; a bad one is reported at `at` (the
+    /// statement's keyword, where clang reports it).
+    pub fn condition_at(&mut self, e: Expr, at: Span) -> Expr {
         let e = self.rvalue(e);
         if e.ty.is_error() || e.ty.is_c_scalar() {
             return e;
@@ -435,7 +452,7 @@ impl Checker<'_> {
             "statement requires expression of scalar type ({} invalid)",
             self.ty_str(&e.ty)
         );
-        self.error(e.span, msg);
+        self.error(at, msg);
         Expr::error(e.span)
     }
 }

@@ -328,6 +328,7 @@ impl Checker<'_> {
             gid
         });
         let hinit = init.map(|i| {
+            self.decl_name = Some(span);
             let (t, init) = self.initializer(&ty, i);
             ty = t;
             init
@@ -564,6 +565,7 @@ impl Checker<'_> {
                 self.check_storable(&qt.ty, span, false);
                 let mut qt = qt;
                 let init = init.map(|i| {
+                    self.decl_name = Some(span);
                     let (t, init) = self.initializer(&qt.ty, i);
                     qt.ty = t;
                     init

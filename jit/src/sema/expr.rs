@@ -25,6 +25,20 @@ pub(super) fn lvalue(kind: ExprKind, ty: Type, space: AddrSpace, quals: Quals, s
     }
 }
 
+/// The bytes a string literal stands for. The lexer hands escapes of 0x80
+/// and above as the chars U+0080..U+00FF (a `String` cannot hold a lone
+/// byte), so those become one byte each; other characters are UTF-8.
+pub(super) fn literal_bytes(s: &str) -> Vec<u8> {
+    let mut out = Vec::with_capacity(s.len());
+    for c in s.chars() {
+        match u8::try_from(u32::from(c)) {
+            Ok(b) => out.push(b),
+            Err(_) => out.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes()),
+        }
+    }
+    out
+}
+
 impl Checker<'_> {
     /// Check an expression; the result may be an lvalue.
     pub fn expr(&mut self, e: &ast::Expr) -> Expr {
@@ -205,7 +219,10 @@ impl Checker<'_> {
 
     /// A string literal is an anonymous `constant char[n]` global.
     fn string_literal(&mut self, s: &str, span: Span) -> Expr {
-        let bytes: Vec<u8> = s.bytes().chain(std::iter::once(0)).collect();
+        let bytes: Vec<u8> = literal_bytes(s)
+            .into_iter()
+            .chain(std::iter::once(0))
+            .collect();
         let ty = Type::Array(Arc::new(Type::CHAR), Some(bytes.len() as u64));
         let gid = match self.strings.get(s) {
             Some(g) => *g,

@@ -66,7 +66,9 @@ pub struct Global {
 }
 
 /// A constant-folded initialiser: the object's bytes (little-endian, layout
-/// as [`Records`] computes) and the places where an address is to be added.
+/// as [`Records`] computes; bytes past the end of `bytes` are zero, so a
+/// huge mostly-zero array costs nothing) and the places where an address is
+/// to be added.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct ConstInit {
     pub bytes: Vec<u8>,
@@ -184,7 +186,8 @@ pub enum StmtKind {
 #[derive(Clone, Debug)]
 pub enum Init {
     Expr(Expr),
-    /// Array elements (as many as the array has; missing ones are `Zero`).
+    /// Array elements from the first; the elements after the last one
+    /// listed are zero (`int a[100] = {1}` lists one), as are `Zero` ones.
     Array(Vec<Init>),
     /// Struct fields, one per field.
     Struct(Vec<Init>),

@@ -9,15 +9,24 @@ use super::hir::{Expr, ExprKind, Init};
 use super::types::{Scalar, Type};
 use super::Checker;
 use crate::parse::ast;
+use crate::source::Span;
 use std::sync::Arc;
+
+/// The most array elements an initialiser may name one by one (a designator
+/// beyond this is refused rather than allocating a slot per element).
+const MAX_INIT_SLOTS: usize = 1 << 24;
 
 impl Checker<'_> {
     /// Check an initialiser for an object of type `ty`; returns the type
     /// completed (`int a[] = {1, 2}` → `int[2]`) and the initialiser.
     pub fn initializer(&mut self, ty: &Type, init: &ast::Initializer) -> (Type, Init) {
         match init {
-            ast::Initializer::Expr(e) => self.init_expr(ty, e),
+            ast::Initializer::Expr(e) => {
+                let name = self.decl_name.take();
+                self.init_expr_at(ty, e, name)
+            }
             ast::Initializer::List(items, span) => {
+                self.decl_name = None;
                 if ty.is_error() {
                     return (Type::Error, Init::Zero);
                 }
@@ -74,18 +83,34 @@ impl Checker<'_> {
     }
 
     fn init_expr(&mut self, ty: &Type, e: &ast::Expr) -> (Type, Init) {
+        self.init_expr_at(ty, e, None)
+    }
+
+    /// `site`: where a bad conversion is reported (the declared name).
+    fn init_expr_at(&mut self, ty: &Type, e: &ast::Expr, site: Option<Span>) -> (Type, Init) {
         // char s[] = "abc";
         if let (Type::Array(elem, len), ast::ExprKind::StringLit(s)) = (ty, &e.kind) {
             if matches!(**elem, Type::Scalar(Scalar::Char | Scalar::UChar)) {
-                let mut bytes: Vec<u8> = s.bytes().collect();
+                let mut bytes: Vec<u8> = super::expr::literal_bytes(s);
                 let n = len.unwrap_or(bytes.len() as u64 + 1);
                 if bytes.len() as u64 > n {
                     self.warning(e.span, "initializer-string for char array is too long");
                 }
-                bytes.resize(n as usize, 0);
+                // The characters and the terminating zero, as far as they fit;
+                // the rest of the array is zero (not listed).
+                bytes.push(0);
+                bytes.truncate(usize::try_from(n).unwrap_or(usize::MAX));
+                let signed = matches!(**elem, Type::Scalar(Scalar::Char));
                 let items = bytes
                     .iter()
-                    .map(|b| Init::Expr(Expr::int(i128::from(*b as i8), (**elem).clone(), e.span)))
+                    .map(|b| {
+                        let v = if signed {
+                            i128::from(*b as i8)
+                        } else {
+                            i128::from(*b)
+                        };
+                        Init::Expr(Expr::int(v, (**elem).clone(), e.span))
+                    })
                     .collect();
                 return (Type::Array(elem.clone(), Some(n)), Init::Array(items));
             }
@@ -95,6 +120,7 @@ impl Checker<'_> {
             self.error(e.span, "array initializer must be an initializer list");
             return (ty.clone(), Init::Zero);
         }
+        self.init_site = site;
         let v = self.assign_convert(v, ty, Ctx::Init);
         (ty.clone(), Init::Expr(v))
     }
@@ -149,8 +175,13 @@ impl Checker<'_> {
                         }
                         break;
                     }
-                    let init = self.item(&elem, items, pos);
                     let i = idx as usize;
+                    if i >= MAX_INIT_SLOTS {
+                        self.error(it.span, format!("array designator index {i} is beyond what cranecl initialises element by element ({MAX_INIT_SLOTS})"));
+                        *pos = items.len();
+                        break;
+                    }
+                    let init = self.item(&elem, items, pos);
                     if slots.len() <= i {
                         slots.resize_with(i + 1, || Init::Zero);
                     }
@@ -160,8 +191,9 @@ impl Checker<'_> {
                         break;
                     }
                 }
+                // Elements after the last one written are zero: not stored,
+                // so `int a[1 << 30] = {1}` costs one slot (hir::Init::Array).
                 let n = len.unwrap_or(slots.len() as u64);
-                slots.resize_with(n as usize, || Init::Zero);
                 (Type::Array(Arc::new(elem), Some(n)), Init::Array(slots))
             }
             Type::Record(r) => {

@@ -96,6 +96,8 @@ impl Checker<'_> {
         if b.ty.is_error() {
             return b;
         }
+        // Diagnostics point at the `.` or `->`, as clang's do.
+        let at = self.op_span(base.span, member.span, member.span);
         if arrow {
             let p = self.rvalue(b);
             if !matches!(&p.ty, Type::Pointer(pt) if pt.ty.is_record()) {
@@ -103,7 +105,7 @@ impl Checker<'_> {
                     "member reference type {} is not a pointer to a structure or union",
                     self.ty_str(&p.ty)
                 );
-                self.error(span, msg);
+                self.error(at, msg);
                 return Expr::error(span);
             }
             b = self.deref(p, span);
@@ -144,14 +146,14 @@ impl Checker<'_> {
                             member.node,
                             self.ty_str(&b.ty)
                         );
-                        self.error(member.span, msg);
+                        self.error(at, msg);
                         Expr::error(span)
                     }
                 }
             }
             Type::Vector(_, n) => {
                 let n = *n;
-                match self.swizzle_lanes(&member.node, n, member.span, &b.ty) {
+                match self.swizzle_lanes(&member.node, n, at, &b.ty) {
                     Some(lanes) => self.swizzle_of(b, lanes, span),
                     None => Expr::error(span),
                 }
@@ -161,7 +163,7 @@ impl Checker<'_> {
                     "member reference base type {} is not a structure or union",
                     self.ty_str(&b.ty)
                 );
-                self.error(span, msg);
+                self.error(at, msg);
                 Expr::error(span)
             }
         }

@@ -36,7 +36,7 @@ use crate::diag::Diagnostics;
 use crate::features;
 use crate::options::ClStd;
 use crate::parse::ast;
-use crate::source::Span;
+use crate::source::{SourceMap, Span};
 use addrspace::AddrSpace;
 use builtins::BuiltinEnv;
 use hir::{FuncId, Function, Program};
@@ -130,6 +130,17 @@ impl SemaOptions {
 /// The checker recurses on the tree (as deep as the parser allows, 4096), so
 /// it runs on a thread of its own with a large stack, like the parser.
 pub fn check(tu: &ast::TranslationUnit, opts: &SemaOptions, diags: &mut Diagnostics) -> Program {
+    check_with_sources(tu, opts, diags, None)
+}
+
+/// [`check`], with the source text at hand so diagnostics can point at an
+/// operator (`a + b`: the `+`) the way clang does; the front end uses this.
+pub fn check_with_sources(
+    tu: &ast::TranslationUnit,
+    opts: &SemaOptions,
+    diags: &mut Diagnostics,
+    sources: Option<&SourceMap>,
+) -> Program {
     let mut result = None;
     let mut sink = Some(&mut *diags);
     std::thread::scope(|s| {
@@ -138,14 +149,14 @@ pub fn check(tu: &ast::TranslationUnit, opts: &SemaOptions, diags: &mut Diagnost
             .stack_size(SEMA_STACK)
             .spawn_scoped(s, || {
                 if let Some(d) = sink.take() {
-                    result = Some(check_here(tu, opts, d));
+                    result = Some(check_here(tu, opts, d, sources));
                 }
             });
     });
     match (result, sink) {
         (Some(p), _) => p,
         // No thread could be started: check on the caller's stack.
-        (None, Some(d)) => check_here(tu, opts, d),
+        (None, Some(d)) => check_here(tu, opts, d, sources),
         (None, None) => Program::default(),
     }
 }
@@ -153,8 +164,14 @@ pub fn check(tu: &ast::TranslationUnit, opts: &SemaOptions, diags: &mut Diagnost
 /// The stack the checker runs on (reserved, not committed, until used).
 const SEMA_STACK: usize = 256 << 20;
 
-fn check_here(tu: &ast::TranslationUnit, opts: &SemaOptions, diags: &mut Diagnostics) -> Program {
+fn check_here(
+    tu: &ast::TranslationUnit,
+    opts: &SemaOptions,
+    diags: &mut Diagnostics,
+    sources: Option<&SourceMap>,
+) -> Program {
     let mut c = Checker::new(opts, diags);
+    c.sources = sources;
     for item in &tu.items {
         match item {
             ast::ExternalDecl::Function(f) => c.function_def(f),
@@ -198,6 +215,13 @@ pub(crate) struct Checker<'a> {
     pub overloads: HashMap<String, Vec<FuncId>>,
     /// Counter for string-literal globals.
     pub strings: HashMap<String, hir::GlobalId>,
+    /// The program text, for operator positions in diagnostics.
+    pub sources: Option<&'a SourceMap>,
+    /// While checking `T x = e;`: the name `x`, where clang reports a bad
+    /// conversion of `e`.
+    pub init_site: Option<Span>,
+    /// The name being declared while its initialiser is checked.
+    pub decl_name: Option<Span>,
 }
 
 impl<'a> Checker<'a> {
@@ -212,6 +236,9 @@ impl<'a> Checker<'a> {
             defined: HashMap::new(),
             overloads: HashMap::new(),
             strings: HashMap::new(),
+            sources: None,
+            init_site: None,
+            decl_name: None,
         };
         c.declare_predefined();
         c
@@ -231,6 +258,49 @@ impl<'a> Checker<'a> {
         self.diags.note(span, msg);
     }
 
+    /// The operator written between two operands (`a + b`: the `+`): the
+    /// first token after `lhs` that is not blank or a comment. Without the
+    /// source text (or across files/macros), the whole expression.
+    pub fn op_span(&self, lhs: Span, rhs: Span, whole: Span) -> Span {
+        let Some(file) = self.sources.and_then(|sm| sm.get(lhs.file)) else {
+            return whole;
+        };
+        if lhs.file != rhs.file || lhs.hi > rhs.lo {
+            return whole;
+        }
+        let Some(gap) = file.text.get(lhs.hi as usize..rhs.lo as usize) else {
+            return whole;
+        };
+        let b = gap.as_bytes();
+        let mut i = 0;
+        while i < b.len() {
+            match b[i] {
+                b' ' | b'\t' | b'\n' | b'\r' | b')' | b']' => i += 1,
+                b'/' if b.get(i + 1) == Some(&b'*') => {
+                    i = gap[i + 2..].find("*/").map_or(b.len(), |j| i + 2 + j + 2);
+                }
+                b'/' if b.get(i + 1) == Some(&b'/') => {
+                    i = gap[i..].find('\n').map_or(b.len(), |j| i + j + 1);
+                }
+                _ => break,
+            }
+        }
+        if i >= b.len() {
+            return whole;
+        }
+        let mut j = i;
+        while j < b.len()
+            && !b[j].is_ascii_whitespace()
+            && !b[j].is_ascii_alphanumeric()
+            && b[j] != b'('
+            && b[j] != b'_'
+        {
+            j += 1;
+        }
+        let lo = lhs.hi + i as u32;
+        Span::new(lhs.file, lo, lhs.hi + j.max(i + 1) as u32)
+    }
+
     /// A type for messages: `'__global int *'`.
     pub fn ty_str(&self, t: &types::Type) -> String {
         format!("'{}'", t.display(&self.prog.records))
@@ -246,7 +316,7 @@ impl<'a> Checker<'a> {
                     .as_ref()
                     .map(|m| format!(" \"{}\"", m.node))
                     .unwrap_or_default();
-                self.error(s.cond.span, format!("static_assert failed{msg}"));
+                self.error(s.span, format!("static_assert failed{msg}"));
             }
             Some(_) => {}
             None if e.ty.is_error() => {}

@@ -56,6 +56,8 @@ impl Checker<'_> {
 
     /// `l op r` on rvalues; also the operation of `l op= r`.
     pub fn binary_values(&mut self, op: BinaryOp, l: Expr, r: Expr, span: Span) -> Expr {
+        // Diagnostics point at the operator, as clang's do.
+        let at = self.op_span(l.span, r.span, span);
         if l.ty.is_error() || r.ty.is_error() {
             return Expr::error(span);
         }
@@ -74,7 +76,7 @@ impl Checker<'_> {
                 c.ty_str(&l.ty),
                 c.ty_str(&r.ty)
             );
-            c.error(span, msg);
+            c.error(at, msg);
             Expr::error(span)
         };
         if !l.ty.is_arithmetic() || !r.ty.is_arithmetic() {
@@ -109,7 +111,7 @@ impl Checker<'_> {
                 span,
             ),
             _ => {
-                let Some((l, r, ty)) = self.usual_arith(l, r, op.as_str(), span) else {
+                let Some((l, r, ty)) = self.usual_arith(l, r, op.as_str(), at) else {
                     return Expr::error(span);
                 };
                 if matches!(op, B::Div | B::Rem) && ty.is_integer() && self.const_int(&r) == Some(0)
@@ -136,6 +138,7 @@ impl Checker<'_> {
     }
 
     pub(super) fn pointer_binary(&mut self, op: BinaryOp, l: Expr, r: Expr, span: Span) -> Expr {
+        let at = self.op_span(l.span, r.span, span);
         use BinaryOp as B;
         let invalid = |c: &mut Self, l: &Expr, r: &Expr| {
             let msg = format!(
@@ -143,7 +146,7 @@ impl Checker<'_> {
                 c.ty_str(&l.ty),
                 c.ty_str(&r.ty)
             );
-            c.error(span, msg);
+            c.error(at, msg);
             Expr::error(span)
         };
         match op {
@@ -167,7 +170,7 @@ impl Checker<'_> {
                             "arithmetic on a pointer to an incomplete type {}",
                             self.ty_str(&pt.ty)
                         );
-                        self.error(span, msg);
+                        self.error(at, msg);
                         return Expr::error(span);
                     }
                 }
@@ -222,7 +225,7 @@ impl Checker<'_> {
                             (l, r)
                         } else {
                             let msg = format!("comparison between ({} and {}) which are pointers to non-overlapping address spaces", self.ty_str(&l.ty), self.ty_str(&r.ty));
-                            self.error(span, msg);
+                            self.error(at, msg);
                             return Expr::error(span);
                         }
                     } else {
@@ -281,13 +284,16 @@ impl Checker<'_> {
         if l.ty.is_error() || r.ty.is_error() {
             return Expr::error(span);
         }
-        if !self.check_modifiable(&l, lhs.span) {
+        let at = self.op_span(lhs.span, rhs.span, span);
+        if !self.check_modifiable(&l, at) {
             return Expr::error(span);
         }
         let ty = l.ty.clone();
         match op {
             None => {
+                self.init_site = Some(at);
                 let r = self.assign_convert(r, &ty, Ctx::Assign);
+                self.init_site = None;
                 Expr::rvalue(
                     ExprKind::Assign {
                         op: None,
@@ -315,7 +321,7 @@ impl Checker<'_> {
                         (ty.clone(), *i)
                     }
                     _ => {
-                        self.error(span, "invalid compound assignment");
+                        self.error(at, "invalid compound assignment");
                         return Expr::error(span);
                     }
                 };
@@ -328,7 +334,7 @@ impl Checker<'_> {
                         self.ty_str(&ty),
                         self.ty_str(&op_ty)
                     );
-                    self.error(span, msg);
+                    self.error(at, msg);
                     return Expr::error(span);
                 }
                 Expr::rvalue(
@@ -356,6 +362,7 @@ impl Checker<'_> {
         let c = self.value(cond);
         let a = self.value(then);
         let b = self.value(else_);
+        let at = self.op_span(cond.span, then.span, span);
         if c.ty.is_error() || a.ty.is_error() || b.ty.is_error() {
             return Expr::error(span);
         }
@@ -365,7 +372,7 @@ impl Checker<'_> {
                 self.error(c.span, "used type where integer vector is required");
                 return Expr::error(span);
             }
-            let Some((a, b, ty)) = self.usual_arith(a, b, "?:", span) else {
+            let Some((a, b, ty)) = self.usual_arith(a, b, "?:", at) else {
                 return Expr::error(span);
             };
             // Scalar arms are splatted to the condition's width.
@@ -380,12 +387,12 @@ impl Checker<'_> {
             };
             if ty.width() != c.ty.width() {
                 let msg = format!("vector condition type {} and result type {} do not have the same number of elements", self.ty_str(&c.ty), self.ty_str(&ty));
-                self.error(span, msg);
+                self.error(at, msg);
                 return Expr::error(span);
             }
             if ty.elem().map(|s| s.size()) != c.ty.elem().map(|s| s.size()) {
                 let msg = format!("vector condition type {} and result type {} do not have elements of the same size", self.ty_str(&c.ty), self.ty_str(&ty));
-                self.error(span, msg);
+                self.error(at, msg);
                 return Expr::error(span);
             }
             return Expr::rvalue(
@@ -396,7 +403,7 @@ impl Checker<'_> {
         }
         let c = self.condition(c);
         let (a, b, ty) = if a.ty.is_arithmetic() && b.ty.is_arithmetic() {
-            match self.usual_arith(a, b, "?:", span) {
+            match self.usual_arith(a, b, "?:", at) {
                 Some(x) => x,
                 None => return Expr::error(span),
             }
@@ -421,7 +428,7 @@ impl Checker<'_> {
                 p.space
             } else {
                 let msg = format!("conditional operator with the second and third operands of type ({} and {}) which are pointers to non-overlapping address spaces", self.ty_str(&a.ty), self.ty_str(&b.ty));
-                self.error(span, msg);
+                self.error(at, msg);
                 return Expr::error(span);
             };
             let ty = if p.ty == q.ty || q.ty.is_void() {
@@ -446,7 +453,7 @@ impl Checker<'_> {
                 self.ty_str(&a.ty),
                 self.ty_str(&b.ty)
             );
-            self.error(span, msg);
+            self.error(at, msg);
             return Expr::error(span);
         };
         Expr::rvalue(

@@ -65,9 +65,9 @@ impl Checker<'_> {
         Box::new(r)
     }
 
-    fn cond_expr(&mut self, e: &ast::Expr) -> hir::Expr {
+    fn cond_expr(&mut self, e: &ast::Expr, stmt_span: Span) -> hir::Expr {
         let x = self.expr(e);
-        self.condition(x)
+        self.condition_at(x, stmt_span)
     }
 
     pub fn stmt(&mut self, s: &ast::Stmt) -> hir::Stmt {
@@ -87,21 +87,21 @@ impl Checker<'_> {
             ast::StmtKind::Null => stmt(StmtKind::Empty, span),
             // if (c) a else b
             ast::StmtKind::If { cond, then, else_ } => {
-                let c = self.cond_expr(cond);
+                let c = self.cond_expr(cond, span);
                 let t = self.sub(then);
                 let e = else_.as_ref().map(|e| self.sub(e));
                 stmt(StmtKind::If(c, t, e), span)
             }
             // while (c) body
             ast::StmtKind::While { cond, body } => {
-                let c = self.cond_expr(cond);
+                let c = self.cond_expr(cond, span);
                 let b = self.in_loop(|me| me.sub(body));
                 stmt(StmtKind::While(c, b), span)
             }
             // do body while (c);
             ast::StmtKind::DoWhile { body, cond } => {
                 let b = self.in_loop(|me| me.sub(body));
-                let c = self.cond_expr(cond);
+                let c = self.cond_expr(cond, span);
                 stmt(StmtKind::DoWhile(b, c), span)
             }
             // for (init; cond; step) body
@@ -123,7 +123,7 @@ impl Checker<'_> {
                             Box::new(stmt(StmtKind::Block(Block { stmts }), d.span))
                         }
                     });
-                    let cond = cond.as_ref().map(|c| me.cond_expr(c));
+                    let cond = cond.as_ref().map(|c| me.cond_expr(c, span));
                     let step = step.as_ref().map(|e| me.value(e));
                     let body = me.in_loop(|me| me.sub(body));
                     stmt(StmtKind::For(init, cond, step, body), span)
@@ -145,7 +145,7 @@ impl Checker<'_> {
                             "statement requires expression of integer type ({} invalid)",
                             self.ty_str(&c.ty)
                         );
-                        self.error(cond.span, msg);
+                        self.error(span, msg);
                         hir::Expr::error(cond.span)
                     }
                 };
@@ -262,7 +262,7 @@ impl Checker<'_> {
                         if ret.is_void() {
                             if !x.ty.is_void() && !x.ty.is_error() {
                                 self.error(
-                                    e.span,
+                                    span,
                                     format!("void function '{fname}' should not return a value"),
                                 );
                             }

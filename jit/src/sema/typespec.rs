@@ -96,6 +96,7 @@ impl Checker<'_> {
     ) -> Type {
         let (mut signed, mut unsigned, mut longs) = (false, false, 0);
         let mut base: Option<Type> = None;
+        let mut base_span = specs.span;
         let mut int_kw = false;
         let span = specs.span;
         for ts in &specs.type_specs {
@@ -170,6 +171,7 @@ impl Checker<'_> {
                 return Type::Error;
             }
             base = Some(t);
+            base_span = ts.span;
         }
         let ty = match base {
             Some(Type::Scalar(Scalar::Char)) if unsigned => Type::Scalar(Scalar::UChar),
@@ -211,7 +213,7 @@ impl Checker<'_> {
         if signed && unsigned {
             self.error(span, "'signed' and 'unsigned' cannot be combined");
         }
-        self.gate_type(&ty, span)
+        self.gate_type(&ty, base_span)
     }
 
     /// `double` needs fp64; `half` values need fp16 (pointers to half are
@@ -638,7 +640,8 @@ impl Checker<'_> {
                 qt,
                 type_name,
                 kernel_forbidden: forbidden,
-                span: p.span,
+                // Diagnostics about a parameter point at its name, as clang's do.
+                span: p.declarator.name.as_ref().map_or(p.span, |n| n.span),
             });
         }
         out
