@@ -259,6 +259,14 @@ impl FunctionCx<'_, '_> {
                     .cloned()
                     .ok_or("array initialiser for a non-array")?;
                 let esize = self.size_of(&elem);
+                // sema lists elements up to the last one written; the rest are zero.
+                if let Type::Array(_, Some(n)) = ty {
+                    let listed = items.len() as u64;
+                    if *n > listed {
+                        let a = self.b.ins().iadd_imm_s(addr, (listed * esize) as i64);
+                        self.memset(a, 0, (*n - listed) * esize);
+                    }
+                }
                 for (i, it) in items.iter().enumerate() {
                     let a = self.b.ins().iadd_imm_s(addr, (i as u64 * esize) as i64);
                     self.init_place(&CPlace::Addr(a), &elem, it)?;
