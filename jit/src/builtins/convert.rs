@@ -88,7 +88,9 @@ pub(super) fn convert_scalar(
                 Rounding::Rtn => fx.b.ins().floor(x),
             };
             let wide = if tt.bits() < 32 { types::I32 } else { tt };
-            let v = if to.is_signed() {
+            // 8/16-bit results go through a signed 32-bit conversion (their
+            // whole range fits) and a clamp.
+            let v = if to.is_signed() || wide != tt {
                 fx.b.ins().fcvt_to_sint_sat(wide, r)
             } else {
                 fx.b.ins().fcvt_to_uint_sat(wide, r)
