@@ -43,7 +43,7 @@ pub fn resolve_named(name: &str, args: &[Type], env: &BuiltinEnv) -> Option<Reso
             || name.starts_with("write_image")
             || name.starts_with("get_image_") =>
         {
-            image_fn(name, args)
+            image_fn(name, args, env.fp16)
         }
         _ => None,
     }
@@ -314,7 +314,7 @@ fn coord_width(k: ImageKind) -> u8 {
 // coord, color), get_image_width(img)...: spec 6.15.15. The first argument
 // must be an image; coordinates are int (or float with a sampler) with the
 // image's dimension.
-fn image_fn(name: &str, args: &[Type]) -> Option<Resolution> {
+fn image_fn(name: &str, args: &[Type], fp16: bool) -> Option<Resolution> {
     let Some(Type::Image(kind, access)) = args.first() else {
         if args.first().is_some_and(Type::is_error) {
             return Some(one(name, Family::Image, Type::Error, args.to_vec()));
@@ -335,7 +335,7 @@ fn image_fn(name: &str, args: &[Type]) -> Option<Resolution> {
             "f" => Scalar::Float,
             "i" => Scalar::Int,
             "ui" => Scalar::UInt,
-            "h" => Scalar::Half,
+            "h" if fp16 => Scalar::Half,
             _ => return None,
         })
     };
