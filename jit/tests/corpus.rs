@@ -42,34 +42,34 @@ fn corpus_directives_are_valid() {
     );
 }
 
-/// Builds one program, turning a panic into a reported failure.
+/// Builds one program with `frontend::compile`: its success flag and log.
 fn build(program: &Program) -> Result<(bool, String), String> {
     use cranecl_jit::{frontend, options::BuildOptions};
     let options = BuildOptions::parse(&program.options())
         .map_err(|e| format!("build options `{}` rejected: {e}", program.options()))?;
-    let run = || frontend::compile(&program.source, &program.file_name, &options, &[]);
-    match std::panic::catch_unwind(run) {
-        Ok(out) => Ok((out.success, out.log)),
-        Err(payload) => {
-            let msg = payload
-                .downcast_ref::<String>()
-                .cloned()
-                .or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string()))
-                .unwrap_or_else(|| "non-string panic".into());
-            Err(format!("panicked: {msg}"))
-        }
-    }
+    let out = frontend::compile(&program.source, &program.file_name, &options, &[]);
+    Ok((out.success, out.log))
 }
 
+/// The child side of [`corpus_programs_build_as_expected`]: builds the one
+/// program the parent names (see `harness::child_main`); does nothing when
+/// run as an ordinary test.
+#[test]
+fn corpus_child() {
+    harness::child_main(build);
+}
+
+/// Every corpus program builds (or fails) as its directives say, each in its
+/// own process, so an abort or a hang is reported against its program.
 #[test]
 fn corpus_programs_build_as_expected() {
     let programs = load_corpus(&harness::corpus_root())
         .unwrap_or_else(|problems| panic!("malformed corpus:\n{}", problems.join("\n")));
     let mut failures = Vec::new();
-    for program in &programs {
-        let problems = match build(program) {
-            Ok((success, log)) => {
-                let p = check_build(program, success, &log);
+    for (program, result) in harness::build_in_children(&programs, "corpus_child") {
+        let problems = match result {
+            Ok((verdict, log)) => {
+                let p = check_build(program, verdict == Verdict::Ok, &log);
                 if p.is_empty() {
                     continue;
                 }
@@ -341,4 +341,36 @@ fn check_build_errors_in_headers() {
         parse_directives("// RUN:\n// EXPECT: error\n// ERROR: 4: expected ':' after\n").unwrap();
     assert_eq!(d.errors[0].message, "expected ':' after");
     assert!(parse_directives("// RUN:\n// EXPECT: error\n// ERROR: a b:4: x\n").is_err());
+}
+
+/// A child that dies: the probe for [`children_report_crashes_and_results`].
+#[test]
+fn child_crash_probe() {
+    harness::child_main(|_| std::process::abort());
+}
+
+#[test]
+fn children_report_crashes_and_results() {
+    let root = harness::corpus_root();
+    let path = root.join("seeds/generic_06_generic_to_named_needs_cast.cl");
+    let source = std::fs::read_to_string(&path).unwrap();
+    let program = Program {
+        display: "seeds/generic_06.cl".into(),
+        file_name: "generic_06_generic_to_named_needs_cast.cl".into(),
+        directives: parse_directives(&source).unwrap(),
+        source,
+        path,
+    };
+    let programs = [program];
+    // A child that aborts is a failure naming how it died, not a lost run.
+    let crashed = harness::build_in_children(&programs, "child_crash_probe");
+    let err = crashed[0].1.as_ref().unwrap_err();
+    assert!(err.starts_with("crashed"), "{err}");
+    // A child that builds returns the same verdict and log as a build in this process.
+    let built = harness::build_in_children(&programs, "corpus_child");
+    let (verdict, log) = built[0].1.as_ref().unwrap();
+    let (success, direct_log) = build(&programs[0]).unwrap();
+    assert_eq!(*verdict == Verdict::Ok, success);
+    assert_eq!(log, &direct_log);
+    assert!(log.contains(": error: "), "{log}");
 }

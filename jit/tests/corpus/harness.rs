@@ -325,3 +325,169 @@ pub fn excerpt(log: &str, max: usize) -> String {
     }
     s.replace('\n', "\n    ")
 }
+
+// ---- running each build in its own process ----
+//
+// A front-end bug may abort the process (a failed allocation, a stack
+// overflow) or hang, which no `catch_unwind` survives. So each program is
+// built by a child: the test binary itself, re-run with `CHILD_ENV` naming the
+// program and a filter selecting the test that calls [`child_main`]. The child
+// prints the verdict and log between markers; the parent reads them, and
+// reports a child that died or ran past [`CHILD_TIMEOUT`] as a failure.
+
+/// Names the program a child process builds.
+pub const CHILD_ENV: &str = "CRANECL_CORPUS_CHILD";
+/// How long one build may take before it counts as a hang.
+pub const CHILD_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(60);
+const VERDICT_MARK: &str = "@@cranecl-verdict ";
+const LOG_MARK: &str = "@@cranecl-log\n";
+const END_MARK: &str = "@@cranecl-end\n";
+
+/// What building one program in a child gave: its verdict and log, or how
+/// the child failed (a panic, an abort, a hang).
+pub type ChildResult = Result<(Verdict, String), String>;
+
+/// In the child: if `CHILD_ENV` names a program, build it with `build`
+/// (success flag and log) and print the result for the parent.
+pub fn child_main(build: impl FnOnce(&Program) -> Result<(bool, String), String>) {
+    let Ok(path) = std::env::var(CHILD_ENV) else {
+        return; // Not a child: nothing to do.
+    };
+    let path = PathBuf::from(path);
+    let source =
+        std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let directives =
+        parse_directives(&source).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let file_name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let program = Program {
+        display: file_name.clone(),
+        path,
+        file_name,
+        source,
+        directives,
+    };
+    match build(&program) {
+        Ok((success, log)) => {
+            let verdict = if success { Verdict::Ok } else { Verdict::Error };
+            println!("{VERDICT_MARK}{verdict}\n{LOG_MARK}{log}{END_MARK}");
+        }
+        Err(e) => panic!("{e}"),
+    }
+}
+
+/// In the parent: builds every program in a child process of the test
+/// binary, `child_test` being the test that calls [`child_main`]; as many
+/// children at once as there are cores.
+pub fn build_in_children<'p>(
+    programs: &'p [Program],
+    child_test: &str,
+) -> Vec<(&'p Program, ChildResult)> {
+    let workers = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let results = std::sync::Mutex::new(Vec::new());
+    std::thread::scope(|scope| {
+        for _ in 0..workers {
+            scope.spawn(|| loop {
+                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some(program) = programs.get(i) else {
+                    break;
+                };
+                let result = build_in_child(program, child_test);
+                results
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .push((i, result));
+            });
+        }
+    });
+    let mut results = results.into_inner().unwrap_or_else(|e| e.into_inner());
+    results.sort_by_key(|(i, _)| *i);
+    results
+        .into_iter()
+        .map(|(i, r)| (&programs[i], r))
+        .collect()
+}
+
+/// All of a child's pipe, read to its end (lossy: a log is text).
+fn read_all(pipe: Option<impl std::io::Read>) -> String {
+    let mut bytes = Vec::new();
+    if let Some(mut p) = pipe {
+        let _ = p.read_to_end(&mut bytes);
+    }
+    String::from_utf8_lossy(&bytes).into_owned()
+}
+
+/// Runs one child and waits for it (polling, so a hang can be killed).
+fn build_in_child(program: &Program, child_test: &str) -> ChildResult {
+    use std::process::{Command, Stdio};
+    // `/proc/self/exe` still runs this binary after a concurrent `cargo test`
+    // has replaced the file on disk (the shared target folder); elsewhere, its path.
+    let proc_self = Path::new("/proc/self/exe");
+    let exe = if proc_self.exists() {
+        proc_self.to_path_buf()
+    } else {
+        std::env::current_exe().map_err(|e| format!("no test binary path: {e}"))?
+    };
+    let mut child = Command::new(exe)
+        .args([child_test, "--exact", "--nocapture", "--test-threads=1"])
+        .env(CHILD_ENV, &program.path)
+        .env("RUST_BACKTRACE", "0")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("cannot start the child: {e}"))?;
+    // Drain both pipes on threads, so a large log cannot block the child.
+    let stdout = child.stdout.take();
+    let stderr = child.stderr.take();
+    let (out, err, status) = std::thread::scope(|scope| {
+        let out = scope.spawn(|| read_all(stdout));
+        let err = scope.spawn(|| read_all(stderr));
+        let start = std::time::Instant::now();
+        let status = loop {
+            match child.try_wait() {
+                Ok(Some(status)) => break Ok(status),
+                Ok(None) if start.elapsed() > CHILD_TIMEOUT => {
+                    let _ = child.kill();
+                    let _ = child.wait();
+                    break Err(format!(
+                        "hung: no result after {} s",
+                        CHILD_TIMEOUT.as_secs()
+                    ));
+                }
+                Ok(None) => std::thread::sleep(std::time::Duration::from_millis(2)),
+                Err(e) => break Err(format!("cannot wait for the child: {e}")),
+            }
+        };
+        (
+            out.join().unwrap_or_default(),
+            err.join().unwrap_or_default(),
+            status,
+        )
+    });
+    let status = status?;
+    let parsed = out.split_once(VERDICT_MARK).and_then(|(_, rest)| {
+        let (verdict, rest) = rest.split_once('\n')?;
+        let (log, _) = rest.strip_prefix(LOG_MARK)?.split_once(END_MARK)?;
+        let verdict = match verdict {
+            "ok" => Verdict::Ok,
+            "error" => Verdict::Error,
+            _ => return None,
+        };
+        Some((verdict, log.to_string()))
+    });
+    match parsed {
+        Some(result) if status.success() => Ok(result),
+        _ => {
+            let why = err
+                .lines()
+                .filter(|l| !l.trim().is_empty() && !l.starts_with("note: run with"))
+                .take(6)
+                .collect::<Vec<_>>()
+                .join("\n    ");
+            Err(format!("crashed ({status}): {why}"))
+        }
+    }
+}
