@@ -81,9 +81,7 @@ fn corpus_programs_parse() {
             }
             Verdict::Error => {
                 for want in &program.directives.errors {
-                    let syntactic = PARSER_MESSAGES
-                        .iter()
-                        .any(|m| want.message.starts_with(m));
+                    let syntactic = PARSER_MESSAGES.iter().any(|m| want.message.starts_with(m));
                     if !syntactic || want.file.is_some() {
                         continue;
                     }

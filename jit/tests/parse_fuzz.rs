@@ -52,9 +52,38 @@ fn corpus_programs() -> Vec<(String, String)> {
 const ROUNDS: usize = 25;
 
 const INSERTS: &[&str] = &[
-    "(", ")", "{", "}", "[", "]", ";", ",", "*", "=", "?", ":", ".", "->", "int", "struct",
-    "typedef", "__attribute__", "if", "else", "for", "case", "default", "sizeof", "float4",
-    "global", "kernel", "enum", "...", "_Static_assert", "goto", "return",
+    "(",
+    ")",
+    "{",
+    "}",
+    "[",
+    "]",
+    ";",
+    ",",
+    "*",
+    "=",
+    "?",
+    ":",
+    ".",
+    "->",
+    "int",
+    "struct",
+    "typedef",
+    "__attribute__",
+    "if",
+    "else",
+    "for",
+    "case",
+    "default",
+    "sizeof",
+    "float4",
+    "global",
+    "kernel",
+    "enum",
+    "...",
+    "_Static_assert",
+    "goto",
+    "return",
 ];
 
 fn mutate(toks: &[Token], rng: &mut Rng, extra: &[Token]) -> Vec<Token> {
@@ -138,7 +167,9 @@ fn token_soup_never_crashes_the_parser() {
     let mut rng = Rng(42);
     for _ in 0..3000 {
         let n = rng.below(60);
-        let mut v: Vec<Token> = (0..n).map(|_| pool[rng.below(pool.len())].clone()).collect();
+        let mut v: Vec<Token> = (0..n)
+            .map(|_| pool[rng.below(pool.len())].clone())
+            .collect();
         v.push(eof.clone());
         parse_tokens(&v);
     }
@@ -169,7 +200,9 @@ fn a_punctuator_only_program_reports_and_ends() {
     let mut sm = SourceMap::new();
     let file = sm.add("p.cl", ")))]]]}}};;;");
     let toks = lex(&sm, file, &mut Diagnostics::new());
-    assert!(toks.iter().any(|t| t.kind == TokenKind::Punct(Punct::RParen)));
+    assert!(toks
+        .iter()
+        .any(|t| t.kind == TokenKind::Punct(Punct::RParen)));
     let d = parse_tokens(&toks);
     assert!(d.error_count() >= 1);
 }
