@@ -51,7 +51,7 @@ fn reference(k: usize, a: i128, b: i128, c: i128, bits: u32, signed: bool) -> i1
         6 => a.max(b),
         7 => a.min(b),
         8 => a.clamp(b.min(c), b.max(c)),
-        9 => i128::from(bits) - (128 - ubits(a).leading_zeros() as i128) as i128,
+        9 => i128::from(bits) - (128 - ubits(a).leading_zeros() as i128),
         10 => i128::from(ubits(a).count_ones()),
         11 => mul_hi,
         12 => mul_hi + c,

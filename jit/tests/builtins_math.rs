@@ -502,8 +502,13 @@ fn functions_with_pointer_outputs_in_every_space() {
     let (m4, e4) = libm::frexpf(1e-40);
     assert_eq!(&o[12..16], &[0.5, 0.0, -0.75, m4]);
     assert_eq!(&e[4..8], &[1, 0, 3, e4]);
-    let (lg, sg) = libm::lgammaf_r(-2.5);
-    assert!(ulps_f32(o[16], f64::from(lg)) <= 4.0);
+    // (libm's float lgammaf_r is off by several ulp here; its double one is not.)
+    let (lg, sg) = libm::lgamma_r(-2.5);
+    assert!(
+        ulps_f32(o[16], lg) <= 4.0,
+        "lgamma_r(-2.5) = {}, want {lg}",
+        o[16]
+    );
     assert_eq!(e[8], sg);
     assert_eq!(o[17], 48.0);
     assert_eq!(e[9], libm::ilogbf(1e-40));

@@ -95,6 +95,7 @@ pub(crate) fn unsupported(f: &BuiltinFn) -> String {
 pub fn host_symbols() -> Vec<(&'static str, *const u8)> {
     let mut v = host::symbols();
     v.extend(printf::symbols());
+    v.extend(async_copy::symbols());
     v
 }
 
