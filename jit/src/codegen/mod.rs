@@ -216,10 +216,9 @@ impl CompiledProgram {
         }
         // Private memory lives on the native stack: refuse what cannot fit
         // rather than overflow it.
-        let stack = if info.uses_barriers {
-            runtime::ITEM_STACK_SIZE as u64
-        } else {
-            MAX_PRIVATE_ON_THREAD_STACK
+        let stack = match e {
+            Entry::Item(_) => runtime::ITEM_STACK_SIZE as u64,
+            Entry::Group(_) | Entry::Regions(..) => MAX_PRIVATE_ON_THREAD_STACK,
         };
         if info.private_mem_size + PRIVATE_STACK_RESERVE > stack {
             return fault(format!(
