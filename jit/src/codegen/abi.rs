@@ -85,10 +85,20 @@ pub fn signature(
     Ok(sig)
 }
 
+/// Bytes of group-shared scratch at the start of the local arena of a
+/// kernel that reaches a work-group collective built-in (one 8-byte slot
+/// per work-item of the largest group).
+pub const GROUP_SCRATCH_SIZE: u64 = 8 * MAX_WORK_GROUP_SIZE;
+
 /// Offsets of kernel-scope `local` variables in the local arena (by local
-/// index) and their total size.
-pub fn local_layout(records: &Records, f: &Function) -> (Vec<Option<u64>>, u64) {
-    let mut off = 0u64;
+/// index) and the arena's used size; they start after the group scratch
+/// when the kernel needs one.
+pub fn local_layout(prog: &crate::sema::hir::Program, f: &Function) -> (Vec<Option<u64>>, u64) {
+    let records = &prog.records;
+    let fid = prog.functions.iter().position(|g| std::ptr::eq(g, f));
+    let scratch =
+        f.kernel.is_some() && fid.is_some_and(|i| walk::uses_collectives(prog, FuncId(i as u32)));
+    let mut off = if scratch { GROUP_SCRATCH_SIZE } else { 0 };
     let offs = f
         .locals
         .iter()
@@ -170,7 +180,7 @@ pub(crate) fn kernel_info(pcx: &ProgramCx<'_>, fid: FuncId, f: &Function) -> Ker
         .map(|p| arg_info(records, p, &mut offset))
         .collect();
     let args_size = offset.next_multiple_of(8);
-    let (_, local_mem_size) = local_layout(records, f);
+    let (_, local_mem_size) = local_layout(pcx.prog, f);
     let private_mem_size = walk::private_bytes(pcx.prog, fid);
     let attrs = f
         .kernel

@@ -398,7 +398,7 @@ pub(crate) fn compile_function(
 /// Decide where every local lives.
 pub(crate) fn setup_locals(fx: &mut FunctionCx<'_, '_>, f: &Function) -> Result<(), String> {
     let addressed = walk::address_taken_locals(f);
-    let local_offsets = abi::local_layout(fx.records(), f).0;
+    let local_offsets = abi::local_layout(fx.pcx.prog, f).0;
     let mut local_base = None;
     for (i, l) in f.locals.iter().enumerate() {
         let place = if l.space == AddrSpace::Local {

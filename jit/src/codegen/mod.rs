@@ -29,6 +29,7 @@ mod value;
 mod walk;
 mod workitem;
 
+pub use abi::GROUP_SCRATCH_SIZE;
 pub use fx::FunctionCx;
 pub use value::{CPlace, CValue};
 

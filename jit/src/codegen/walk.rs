@@ -125,6 +125,21 @@ pub fn is_barrier(name: &str, family: Family) -> bool {
 
 /// Whether `f` (or a function it calls) reaches a barrier.
 pub fn uses_barrier(prog: &Program, f: FuncId) -> bool {
+    reaches(prog, f, &|b| is_barrier(&b.name, b.family))
+}
+
+/// Whether `f` (or a function it calls) reaches a work-group collective
+/// built-in (which needs the group scratch).
+pub fn uses_collectives(prog: &Program, f: FuncId) -> bool {
+    reaches(prog, f, &|b| b.family == Family::WorkGroup)
+}
+
+/// Whether `f` or a function it calls has a built-in call that `pred` accepts.
+fn reaches(
+    prog: &Program,
+    f: FuncId,
+    pred: &dyn Fn(&crate::sema::builtins::BuiltinFn) -> bool,
+) -> bool {
     let mut seen = HashSet::new();
     let mut stack = vec![f];
     while let Some(id) = stack.pop() {
@@ -137,7 +152,7 @@ pub fn uses_barrier(prog: &Program, f: FuncId) -> bool {
         let Some(body) = &func.body else { continue };
         let mut found = false;
         block_exprs(body, &mut |e| match &e.kind {
-            ExprKind::Builtin(b, _) if is_barrier(&b.name, b.family) => found = true,
+            ExprKind::Builtin(b, _) if pred(b) => found = true,
             ExprKind::Call(c, _) => stack.push(*c),
             _ => {}
         });

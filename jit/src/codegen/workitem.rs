@@ -183,6 +183,14 @@ impl FunctionCx<'_, '_> {
         self.call_host(f, &[types::I64], &[], &[item]);
     }
 
+    /// The group-shared scratch of kernels that reach a work-group collective
+    /// (`GROUP_SCRATCH_SIZE` bytes at the start of the local arena): one
+    /// 8-byte slot per work-item, indexed by `get_local_linear_id`. Write your
+    /// slot, `emit_barrier`, read, `emit_barrier` again before reuse.
+    pub fn group_scratch(&mut self) -> Value {
+        self.group_field(o::GROUP_LOCAL_MEM)
+    }
+
     /// `[lo, hi)` of the current work-group's local arena (for `to_local`,
     /// `get_fence` and friends).
     pub fn local_range(&mut self) -> (Value, Value) {
