@@ -447,23 +447,32 @@ fn compile_into(
     pcx: &mut ProgramCx<'_>,
 ) -> Result<(Vec<KernelInfo>, Vec<EntryIds>), String> {
     let prog = pcx.prog;
-    // A kernel without barriers that no function calls is only compiled
-    // inlined into its group entry.
     let called: std::collections::HashSet<u32> = prog
         .functions
         .iter()
         .flat_map(|f| f.callees.iter().map(|c| c.0))
         .collect();
-    let kernels: Vec<(hir::FuncId, KernelInfo)> = prog
+    let barrier_regions = pcx.barrier_regions;
+    let kernels: Vec<(hir::FuncId, KernelInfo, Option<regions::Plan<'_>>)> = prog
         .kernels()
-        .map(|(fid, f)| (fid, abi::kernel_info(pcx, fid, f)))
+        .map(|(fid, f)| {
+            let info = abi::kernel_info(pcx, fid, f);
+            let plan = if info.uses_barriers && barrier_regions {
+                regions::plan(prog, f)
+            } else {
+                None
+            };
+            (fid, info, plan)
+        })
         .collect();
+    // A kernel is compiled as a function of its own only when something
+    // calls it, or when it runs as coroutines (barriers without a plan).
     let standalone = |i: usize| {
         let f = &prog.functions[i];
-        let barrier_kernel = kernels
+        let coroutine_kernel = kernels
             .iter()
-            .any(|(k, info)| k.0 as usize == i && info.uses_barriers);
-        f.kernel.is_none() || barrier_kernel || called.contains(&(i as u32))
+            .any(|(k, info, plan)| k.0 as usize == i && info.uses_barriers && plan.is_none());
+        f.kernel.is_none() || coroutine_kernel || called.contains(&(i as u32))
     };
     for (i, f) in prog.functions.iter().enumerate() {
         if f.body.is_none() || !standalone(i) {
@@ -489,14 +498,9 @@ fn compile_into(
     }
     let mut infos = Vec::new();
     let mut ids = Vec::new();
-    for (fid, info) in kernels {
+    for (fid, info, plan) in kernels {
         let i = fid.0 as usize;
         let f = &prog.functions[i];
-        let plan = if info.uses_barriers && pcx.barrier_regions {
-            regions::plan(prog, f)
-        } else {
-            None
-        };
         let entry = if let Some(plan) = plan {
             let id = regions::compile_region_entry(
                 module, pcx, &mut ctx, &mut fbc, f, i, &info.args, &plan,
