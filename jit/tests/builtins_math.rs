@@ -517,3 +517,134 @@ fn functions_with_pointer_outputs_in_every_space() {
     assert_eq!(o[20], 1.0, "nan() is a NaN");
     assert_eq!(o[21], f32::from_bits(0x3f80_0001));
 }
+
+/// (expression of a and b, reference, float ulp limit): the rest of 6.15.2.
+type Ref2 = fn(f64, f64) -> f64;
+const MORE: &[(&str, Ref2, f64)] = &[
+    ("tgamma(a)", |a, _| libm::tgamma(a), 16.0),
+    ("lgamma(a)", |a, _| libm::lgamma(a), 16.0),
+    ("erf(a)", |a, _| libm::erf(a), 16.0),
+    ("erfc(a)", |a, _| libm::erfc(a), 16.0),
+    ("tanpi(a)", |a, _| sinpi(a) / cospi(a), 6.0),
+    (
+        "atan2pi(a, b)",
+        |a, b| a.atan2(b) / std::f64::consts::PI,
+        6.0,
+    ),
+    ("pown(a, (int)b)", |a, b| a.powi(b as i32), 16.0),
+    ("rootn(a, (int)b)", rootn_ref, 16.0),
+    ("powr(fabs(a), b)", |a, b| a.abs().powf(b), 16.0),
+    ("remainder(a, b)", |a, b| libm::remainder(a, b), 0.0),
+    ("minmag(a, b)", minmag_ref, 0.0),
+    ("ldexp(a, (int)b)", |a, b| a * 2f64.powi(b as i32), 0.5),
+    ("native_divide(a, b)", |a, b| a / b, 0.5),
+    ("half_recip(a)", |a, _| 1.0 / a, 0.5),
+    ("native_rsqrt(a)", |a, _| 1.0 / a.sqrt(), 2.0),
+    ("exp10(a)", |a, _| 10f64.powf(a), 3.0),
+    ("log1p(a)", |a, _| a.ln_1p(), 2.0),
+];
+
+fn rootn_ref(a: f64, b: f64) -> f64 {
+    let n = b as i32;
+    if n == 0 || (a < 0.0 && n % 2 == 0) {
+        return f64::NAN;
+    }
+    if a == 0.0 && n < 0 {
+        // +inf for even n, the sign of a for odd n (spec 7.5.1).
+        return if n % 2 == 0 {
+            f64::INFINITY
+        } else {
+            f64::INFINITY.copysign(a)
+        };
+    }
+    a.abs().powf(1.0 / f64::from(n)).copysign(a)
+}
+
+fn minmag_ref(x: f64, y: f64) -> f64 {
+    if x.abs() < y.abs() {
+        x
+    } else if y.abs() < x.abs() {
+        y
+    } else {
+        x.min(y)
+    }
+}
+
+#[test]
+fn remaining_float_functions_within_ulp_limits() {
+    let mut x: Vec<f32> = inputs_f32(1024)
+        .into_iter()
+        .map(|v| if v.abs() > 1e4 { v * 1e-6 } else { v })
+        .collect();
+    // Exponents and root degrees: small integers, some zero or negative.
+    let mut y: Vec<f32> = (0..x.len()).map(|i| ((i * 7) % 23) as f32 - 11.0).collect();
+    let mut failures = Vec::new();
+    for &(expr, reference, limit) in MORE {
+        let o = run_elementwise("float", expr, &mut x, &mut y);
+        for i in 0..x.len() {
+            let (a, b) = (f64::from(x[i]), f64::from(y[i]));
+            // Skip arguments where the reference (f64 powi/powf) overflows
+            // differently from the float result, and poles.
+            let want = reference(a, b);
+            let u = ulps_f32(o[i], want);
+            if u > limit {
+                failures.push(format!(
+                    "{expr} a={a:e} b={b}: got {:e}, want {want:e} ({u} ulp)",
+                    o[i]
+                ));
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures[..failures.len().min(40)].join("\n")
+    );
+}
+
+#[test]
+fn special_values_of_the_spec() {
+    let p = build_full(
+        "kernel void t(global float *o, global int *q) {
+            float ip;
+            o[0] = fract(INFINITY, &ip); o[1] = ip;
+            o[2] = fract(-0x1p-30f, &ip); o[3] = ip;
+            o[4] = modf(-INFINITY, &ip); o[5] = ip;
+            o[6] = rootn(-0.0f, -3); o[7] = rootn(-8.0f, 2);
+            o[8] = powr(0.0f, 0.0f); o[9] = powr(-1.0f, 2.0f); o[10] = powr(2.0f, 3.0f);
+            o[11] = pown(0.0f, -1); o[12] = pown(-2.0f, 3);
+            o[13] = sinpi(-3.0f); o[14] = cospi(0.5f); o[15] = tanpi(0.5f);
+            o[16] = logb(0.0f); o[17] = fmin(NAN, 1.0f); o[18] = fmax(-0.0f, NAN);
+            o[19] = fdim(1.0f, NAN); o[20] = nextafter(0.0f, -1.0f);
+            q[0] = ilogb(0.0f); q[1] = ilogb(NAN); q[2] = ilogb(INFINITY);
+            int quo;
+            o[21] = remquo(-7.0f, 2.0f, &quo); q[3] = quo;
+        }",
+    );
+    let mut o = vec![0f32; 22];
+    let mut q = vec![0i32; 4];
+    run(&p, "t", &mut [buf(&mut o), buf(&mut q)], &[1], &[1]);
+    assert_eq!((o[0], o[1]), (0.0, f32::INFINITY));
+    // fract(x) = fmin(x - floor(x), 0x1.fffffep-1f): never 1.0.
+    assert_eq!((o[2], o[3]), (f32::from_bits(0x3f7f_ffff), -1.0));
+    assert_eq!(
+        (o[4].to_bits(), o[5]),
+        ((-0.0f32).to_bits(), f32::NEG_INFINITY)
+    );
+    assert_eq!(o[6], f32::NEG_INFINITY);
+    assert!(o[7].is_nan() && o[8].is_nan() && o[9].is_nan());
+    assert_eq!(o[10], 8.0);
+    assert_eq!((o[11], o[12]), (f32::INFINITY, -8.0));
+    assert_eq!(o[13].to_bits(), (-0.0f32).to_bits(), "sinpi(-3) is -0");
+    assert_eq!(o[14], 0.0);
+    assert_eq!(o[15], f32::INFINITY);
+    assert_eq!(o[16], f32::NEG_INFINITY);
+    assert_eq!((o[17], o[18].to_bits()), (1.0, (-0.0f32).to_bits()));
+    assert!(o[19].is_nan());
+    assert_eq!(o[20], -f32::from_bits(1));
+    assert_eq!(&q[..3], &[i32::MIN, i32::MAX, i32::MAX]);
+    assert_eq!(o[21], 1.0);
+    assert_eq!(q[3].abs() & 7, 4, "low bits of |round(x / y)| = 4");
+    assert!(q[3] < 0, "the quotient has the sign of x / y");
+}

@@ -32,8 +32,8 @@
 //!   (`wait_group_events`, work-group collectives) calls
 //!   `fx.emit_barrier()`; `codegen::walk::is_barrier` lists such names so
 //!   that their kernels are run with a barrier strategy (all `WorkGroup`
-//!   family built-ins and `wait_group_events` already are). Scratch memory
-//!   shared by the group for collectives is not provided yet: ask codegen.
+//!   family built-ins and `wait_group_events` already are); the collectives
+//!   keep their shared operands on the host (see `workgroup`).
 //!
 //! The library is split by family (one module each); every family works
 //! lane by lane on the values above, with inline Cranelift IR where an
@@ -52,6 +52,7 @@ mod math;
 pub mod printf;
 mod relational;
 mod vload;
+mod workgroup;
 
 use crate::codegen::{CValue, FunctionCx};
 use crate::sema::builtins::{BuiltinFn, Family};
@@ -81,6 +82,7 @@ pub fn emit_builtin(
         Family::AsyncCopy => async_copy::emit(fx, f, args, arg_tys),
         Family::AddressSpace => addrspace::emit(fx, f, args),
         Family::Printf => printf::emit(fx, args, arg_tys),
+        Family::WorkGroup => workgroup::emit(fx, f, args),
         _ => None,
     };
     r.unwrap_or_else(|| Err(unsupported(f)))
@@ -96,6 +98,7 @@ pub fn host_symbols() -> Vec<(&'static str, *const u8)> {
     let mut v = host::symbols();
     v.extend(printf::symbols());
     v.extend(async_copy::symbols());
+    v.extend(workgroup::symbols());
     v
 }
 
