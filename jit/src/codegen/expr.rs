@@ -502,7 +502,7 @@ impl FunctionCx<'_, '_> {
         let sret = if super::abi::returns_via_sret(&callee.ret) {
             let size = self.size_of(&callee.ret);
             let align = self.align_of(&callee.ret);
-            let slot = self.stack_temp(size, align);
+            let slot = self.try_stack_temp(size, align)?;
             call_args.push(slot);
             Some(slot)
         } else {

@@ -28,6 +28,9 @@ use cranelift_jit::JITModule;
 use cranelift_module::Module;
 use std::collections::HashMap;
 
+/// Largest private object (variable or temporary) a function may have.
+pub const MAX_PRIVATE_OBJECT: u64 = 16 << 20;
+
 /// The context of one function being compiled.
 pub struct FunctionCx<'a, 'p> {
     pub b: FunctionBuilder<'a>,
@@ -101,12 +104,23 @@ impl<'a, 'p> FunctionCx<'a, 'p> {
         self.terminated();
     }
 
-    /// A stack temporary of `size` bytes.
+    /// A stack temporary of `size` bytes for a variable or a value.
+    pub fn try_stack_temp(&mut self, size: u64, align: u64) -> Result<Value, String> {
+        if size > MAX_PRIVATE_OBJECT {
+            return Err(format!(
+                "a private object of {size} bytes is larger than the {MAX_PRIVATE_OBJECT} bytes supported"
+            ));
+        }
+        Ok(self.stack_temp(size, align))
+    }
+
+    /// A stack temporary for a built-in: `size` must be a small, known
+    /// size (at most [`MAX_PRIVATE_OBJECT`]; larger requests are capped).
     pub fn stack_temp(&mut self, size: u64, align: u64) -> Value {
         let shift = align.max(1).trailing_zeros().min(7) as u8;
         let slot = self.b.create_sized_stack_slot(StackSlotData::new(
             StackSlotKind::ExplicitSlot,
-            size.max(1) as u32,
+            size.clamp(1, MAX_PRIVATE_OBJECT) as u32,
             shift,
         ));
         self.b.ins().stack_addr(types::I64, slot, 0)
@@ -235,7 +249,7 @@ impl<'a, 'p> FunctionCx<'a, 'p> {
             }
             _ => {
                 // Falling off the end of a non-void function: undefined, return zero.
-                let z = self.zero(&ret).scalar()?;
+                let z = self.zero(&ret)?.scalar()?;
                 self.b.ins().return_(&[z]);
             }
         }
@@ -420,7 +434,7 @@ pub(crate) fn setup_locals(fx: &mut FunctionCx<'_, '_>, f: &Function) -> Result<
         } else if is_aggregate(&l.ty) || l.address_taken || addressed.contains(&(i as u32)) {
             let size = fx.size_of(&l.ty);
             let align = fx.align_of(&l.ty);
-            CPlace::Addr(fx.stack_temp(size, align))
+            CPlace::Addr(fx.try_stack_temp(size, align)?)
         } else {
             let (t, n) = match &l.ty {
                 Type::Vector(s, n) => (clif_scalar(*s), *n as usize),

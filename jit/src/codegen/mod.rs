@@ -52,6 +52,10 @@ pub const MAX_PRIVATE_ON_THREAD_STACK: u64 = 1 << 20;
 /// Stack kept free for the frames of generated code and the runtime.
 const PRIVATE_STACK_RESERVE: u64 = 64 << 10;
 
+/// Largest program-scope variable (`CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE`
+/// must not exceed it).
+pub const MAX_PROGRAM_VARIABLE_SIZE: u64 = 1 << 30;
+
 /// How to compile.
 #[derive(Clone, Debug)]
 pub struct CodegenOptions {
@@ -373,6 +377,15 @@ fn init_globals(prog: &Program, arena: &GlobalArena, offs: &[u64]) -> Result<(),
 /// Compile a checked program to native code.
 pub fn compile(program: &Program, opts: &CodegenOptions) -> Result<CompiledProgram, String> {
     let mut module = make_module(opts)?;
+    for g in &program.globals {
+        let size = program.records.size_of(&g.ty).unwrap_or(0);
+        if size > MAX_PROGRAM_VARIABLE_SIZE {
+            return Err(format!(
+                "program-scope variable '{}' is {size} bytes; at most {MAX_PROGRAM_VARIABLE_SIZE} are supported",
+                g.name
+            ));
+        }
+    }
     let (offs, total) = layout_globals(program);
     let arena = GlobalArena::new(total)?;
     init_globals(program, &arena, &offs)?;

@@ -246,7 +246,7 @@ impl FunctionCx<'_, '_> {
                 self.write_place(place, ty, &v)
             }
             Init::Zero => {
-                let z = self.zero_for_place(place, ty);
+                let z = self.zero_for_place(place, ty)?;
                 match z {
                     Some(z) => self.write_place(place, ty, &z),
                     None => Ok(()),
@@ -306,15 +306,15 @@ impl FunctionCx<'_, '_> {
     }
 
     /// The zero to store for `Init::Zero` (aggregates in memory are cleared here).
-    fn zero_for_place(&mut self, place: &CPlace, ty: &Type) -> Option<CValue> {
+    fn zero_for_place(&mut self, place: &CPlace, ty: &Type) -> Result<Option<CValue>, String> {
         if super::value::is_aggregate(ty) {
             if let CPlace::Addr(a) = place {
                 let size = self.size_of(ty);
                 self.memset(*a, 0, size);
             }
-            return None;
+            return Ok(None);
         }
-        Some(self.zero(ty))
+        self.zero(ty).map(Some)
     }
 }
 

@@ -270,8 +270,8 @@ impl FunctionCx<'_, '_> {
     }
 
     /// A zero of type `ty` (aggregates: a zeroed stack temporary).
-    pub fn zero(&mut self, ty: &Type) -> CValue {
-        match ty {
+    pub fn zero(&mut self, ty: &Type) -> Result<CValue, String> {
+        Ok(match ty {
             Type::Void => CValue::Void,
             Type::Vector(s, n) => {
                 let z = self.zero_scalar(clif_scalar(*s));
@@ -280,7 +280,7 @@ impl FunctionCx<'_, '_> {
             t if is_aggregate(t) => {
                 let size = self.size_of(t);
                 let align = self.align_of(t);
-                let a = self.stack_temp(size, align);
+                let a = self.try_stack_temp(size, align)?;
                 self.memset(a, 0, size);
                 CValue::Ref(a)
             }
@@ -288,7 +288,7 @@ impl FunctionCx<'_, '_> {
                 let ct = clif_type(t).unwrap_or(types::I64);
                 CValue::Scalar(self.zero_scalar(ct))
             }
-        }
+        })
     }
 
     pub fn zero_scalar(&mut self, t: types::Type) -> Value {
