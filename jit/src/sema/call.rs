@@ -84,6 +84,7 @@ impl Checker<'_> {
                 cands.push((r, id));
             }
         }
+        builtins::drop_incompatible(&mut cands);
         let better_eq =
             |a: &[builtins::Rank], b: &[builtins::Rank]| a.iter().zip(b).all(|(x, y)| x <= y);
         let best: Vec<FuncId> = cands

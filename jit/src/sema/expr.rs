@@ -549,6 +549,17 @@ impl Checker<'_> {
         if x.ty.is_error() || to.is_error() {
             return Expr::error(span);
         }
+        // (half)x makes a half value: that needs cl_khr_fp16.
+        if to.is_arithmetic() && !self.half_ok(&to, span) {
+            return Expr::error(span);
+        }
+        // (event_t)0: no event.
+        if to == Type::Event && x.ty.is_integer() && self.is_null_constant(&x) {
+            return Expr {
+                span,
+                ..cast(x, CastKind::NullToPointer, Type::Event)
+            };
+        }
         let from = x.ty.clone();
         let bad = |c: &mut Self| {
             let what = if from.is_vector() || to.is_vector() {

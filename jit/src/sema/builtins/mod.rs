@@ -286,10 +286,11 @@ fn width_fits(en: &Entry, w: u8, args: &[Type]) -> bool {
 }
 
 /// The candidate at least as good as every other for each argument.
-pub fn pick_best(cands: Vec<(Vec<Rank>, BuiltinFn)>, shown: Vec<String>) -> Resolution {
+pub fn pick_best(mut cands: Vec<(Vec<Rank>, BuiltinFn)>, shown: Vec<String>) -> Resolution {
     if cands.is_empty() {
         return Resolution::NoMatch(shown);
     }
+    drop_incompatible(&mut cands);
     let better_eq = |a: &[Rank], b: &[Rank]| a.iter().zip(b).all(|(x, y)| x <= y);
     let best: Vec<usize> = (0..cands.len())
         .filter(|&i| (0..cands.len()).all(|j| i == j || better_eq(&cands[i].0, &cands[j].0)))
@@ -304,6 +305,15 @@ pub fn pick_best(cands: Vec<(Vec<Rank>, BuiltinFn)>, shown: Vec<String>) -> Reso
                 .map(|(_, f)| signature(f))
                 .collect(),
         ),
+    }
+}
+
+/// C's incompatible pointer conversions are a last resort: a candidate that
+/// needs one is dropped when another needs none (clang: `atomic_add(int *,
+/// 1u)` is the `int` overload, not the `uint` one).
+pub fn drop_incompatible<T>(cands: &mut Vec<(Vec<Rank>, T)>) {
+    if cands.iter().any(|(r, _)| !r.contains(&INCOMPATIBLE)) {
+        cands.retain(|(r, _)| !r.contains(&INCOMPATIBLE));
     }
 }
 
