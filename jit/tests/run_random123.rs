@@ -33,11 +33,8 @@ fn threefry4x32(ctr: [u32; 4], key: [u32; 4]) -> [u32; 4] {
         [18, 20],
     ];
     let mut ks = [0u32; 5];
-    ks[4] = 0x1BD1_1BDA;
-    for i in 0..4 {
-        ks[i] = key[i];
-        ks[4] ^= key[i];
-    }
+    ks[..4].copy_from_slice(&key);
+    ks[4] = key.iter().fold(0x1BD1_1BDA, |p, k| p ^ k);
     let mut x = [0u32; 4];
     for i in 0..4 {
         x[i] = ctr[i].wrapping_add(ks[i]);
