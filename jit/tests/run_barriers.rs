@@ -254,3 +254,44 @@ fn divergent_barriers_do_not_hang_or_crash() {
     run(&p, "k", &mut [buf(&mut o)], &[8], &[4]);
     assert_eq!(o, vec![0, 1, 1, 1, 0, 1, 1, 1]);
 }
+
+#[test]
+fn generic_pointers_classify_under_every_strategy() {
+    // With and without a barrier (loop, regions, coroutines): to_global,
+    // to_local and to_private answer NULL for the other spaces.
+    for barrier in ["", "barrier(CLK_LOCAL_MEM_FENCE);"] {
+        let src = format!(
+            "int kind(generic int *p) {{
+                return (to_global(p) != 0) * 1 + (to_local(p) != 0) * 2 + (to_private(p) != 0) * 4;
+            }}
+            kernel void k(global int *o) {{
+                local int l[4];
+                int priv[2] = {{1, 2}};
+                int x = 5;
+                size_t i = get_global_id(0);
+                {barrier}
+                o[i * 4 + 0] = kind(&o[i]);
+                o[i * 4 + 1] = kind(&l[1]);
+                o[i * 4 + 2] = kind(&priv[1]);
+                o[i * 4 + 3] = kind(&x) + priv[0] + x - 6;
+            }}"
+        );
+        for cg in [true, false] {
+            let opts = cranecl_jit::codegen::CodegenOptions {
+                barrier_regions: cg,
+                ..Default::default()
+            };
+            let p = build_cg_with(&src, "-cl-std=CL2.0", &opts);
+            let mut o = vec![0i32; 16];
+            run(&p, "k", &mut [buf(&mut o)], &[4], &[2]);
+            for i in 0..4 {
+                assert_eq!(
+                    &o[i * 4..i * 4 + 4],
+                    &[1, 2, 4, 4],
+                    "{} item {i}",
+                    p.strategy(0)
+                );
+            }
+        }
+    }
+}

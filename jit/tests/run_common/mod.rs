@@ -71,7 +71,12 @@ pub fn build_full(src: &str) -> CompiledProgram {
 
 /// Build `src` (OpenCL C 3.0) with explicit code-generation options.
 pub fn build_cg(src: &str, cg: &CodegenOptions) -> CompiledProgram {
-    let opts = BuildOptions::parse("-cl-std=CL3.0").expect("build options");
+    build_cg_with(src, "-cl-std=CL3.0", cg)
+}
+
+/// Build `src` with build options and code-generation options.
+pub fn build_cg_with(src: &str, options: &str, cg: &CodegenOptions) -> CompiledProgram {
+    let opts = BuildOptions::parse(options).expect("build options");
     let out = cranecl_jit::frontend::compile(src, "test.cl", &opts, &[]);
     let Some(prog) = out.program else {
         panic!("front end failed:\n{}", out.log)
