@@ -956,11 +956,21 @@ fn agrees_with_clang_on_every_case() {
             wrong.push(format!("{name} ({std}): should {want}; log:\n{}", out.log));
         }
     }
-    assert!(wrong.is_empty(), "{} of {} differ:\n{}", wrong.len(), CASES.len(), wrong.join("\n"));
+    assert!(
+        wrong.is_empty(),
+        "{} of {} differ:\n{}",
+        wrong.len(),
+        CASES.len(),
+        wrong.join("\n")
+    );
 }
 
 #[test]
 fn cases_cover_both_verdicts() {
     let accepted = CASES.iter().filter(|c| c.3).count();
-    assert!(accepted > 50 && CASES.len() - accepted > 50, "{accepted} of {}", CASES.len());
+    assert!(
+        accepted > 50 && CASES.len() - accepted > 50,
+        "{accepted} of {}",
+        CASES.len()
+    );
 }
