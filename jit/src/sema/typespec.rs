@@ -536,7 +536,10 @@ impl Checker<'_> {
                     if i == 0 && is_param {
                         // `int a[]` as a parameter is `int *a`.
                         let elem = cur.ty.array_elem().cloned().unwrap_or(Type::Error);
-                        cur.ty = Type::ptr(elem, cur.space.unwrap_or(default_space), cur.quals);
+                        // The array would be a private object, so its pointer points to
+                        // private memory even where `int *` means generic (clang).
+                        cur.ty =
+                            Type::ptr(elem, cur.space.unwrap_or(AddrSpace::Private), cur.quals);
                         cur.space = None;
                         cur.quals = Quals::NONE;
                     }
