@@ -57,6 +57,9 @@ pub struct FunctionCx<'a, 'p> {
     /// In a group entry: the local ids (loop counters) and
     /// `group_id * enqueued_local_size + global_offset` of each dimension.
     pub(crate) inline_ids: Option<([Value; 3], [Value; 3])>,
+    /// Work-item loops store the local ids in the `ItemState` (for callees,
+    /// built-ins and work-item functions of a run-time dimension).
+    pub(crate) store_item_ids: bool,
 }
 
 impl<'a, 'p> FunctionCx<'a, 'p> {
@@ -283,6 +286,7 @@ impl<'a, 'p> FunctionCx<'a, 'p> {
             dead: None,
             return_to: None,
             inline_ids: None,
+            store_item_ids: true,
         };
         let entry = fx.b.create_block();
         fx.b.append_block_params_for_function_params(entry);

@@ -96,9 +96,11 @@ impl FunctionCx<'_, '_> {
             self.b.ins().brif(more, body_block, &[], out, &[]);
             self.terminated();
             self.enter(body_block);
-            self.b
-                .ins()
-                .store(flags(), ids[d], item, o::ITEM_LOCAL_ID + 8 * d as i32);
+            if self.store_item_ids {
+                self.b
+                    .ins()
+                    .store(flags(), ids[d], item, o::ITEM_LOCAL_ID + 8 * d as i32);
+            }
             if d > 0 {
                 let zero = self.b.ins().iconst(types::I64, 0);
                 self.b.ins().jump(headers[d - 1], &[zero.into()]);
@@ -143,6 +145,7 @@ pub(crate) fn start_entry<'a, 'p>(
     let item = fx.item;
     let vals = abi::unpack_args(&mut fx.b, item, params[1], f, args)?;
     setup_locals(&mut fx, f)?;
+    fx.store_item_ids = walk::needs_item_ids(f);
     Ok((fx, vals))
 }
 

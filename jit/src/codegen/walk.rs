@@ -222,3 +222,28 @@ pub fn written_locals(f: &Function) -> HashSet<u32> {
     }
     set
 }
+
+/// Whether the work-items' local ids must be stored in the `ItemState`:
+/// a function call (whose body may ask for them), a built-in of the
+/// library, or a work-item function with a dimension that is not a constant.
+pub fn needs_item_ids(f: &Function) -> bool {
+    let mut needed = false;
+    if let Some(b) = &f.body {
+        block_exprs(b, &mut |e| match &e.kind {
+            ExprKind::Call(..) => needed = true,
+            ExprKind::Builtin(b, args) if b.family == Family::WorkItem => {
+                let constant = |a: &Expr| match &a.kind {
+                    ExprKind::IntConst(_) => true,
+                    ExprKind::Cast(_, inner) => matches!(inner.kind, ExprKind::IntConst(_)),
+                    _ => false,
+                };
+                if !args.iter().all(constant) {
+                    needed = true;
+                }
+            }
+            ExprKind::Builtin(b, _) if b.family != Family::Sync => needed = true,
+            _ => {}
+        });
+    }
+    needed
+}

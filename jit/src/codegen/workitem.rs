@@ -87,8 +87,13 @@ impl FunctionCx<'_, '_> {
             "get_global_linear_id" => {
                 let mut ids = Vec::new();
                 for d in 0..3 {
-                    let dv = self.b.ins().iconst(types::I64, d);
-                    let g = self.global_id(dv);
+                    let g = match self.inline_ids {
+                        Some((ids, bases)) => self.b.ins().iadd(bases[d as usize], ids[d as usize]),
+                        None => {
+                            let dv = self.b.ins().iconst(types::I64, d);
+                            self.global_id(dv)
+                        }
+                    };
                     let off = self.group_array_const(o::GROUP_GLOBAL_OFFSET, d);
                     ids.push(self.b.ins().isub(g, off));
                 }
