@@ -295,3 +295,57 @@ fn generic_pointers_classify_under_every_strategy() {
         }
     }
 }
+
+#[test]
+fn pyopencl_style_reduction_runs_as_regions() {
+    // The shape of pyopencl's ReductionKernel (group size 8, unrolled tree).
+    let src = "#define PCL_GROUP_SIZE 8
+        #define PCL_READ_AND_MAP(i) (in[i] * in[i])
+        #define PCL_REDUCE(a, b) (a + b)
+        typedef long pcl_out_type;
+        kernel void reduce(global pcl_out_type *pcl_out__base, long pcl_out__offset, global const int *in,
+                           long pcl_start, long pcl_step, long pcl_stop, unsigned int pcl_seq_count, long n) {
+            global pcl_out_type *pcl_out = (global pcl_out_type *)((global char *)pcl_out__base + pcl_out__offset);
+            local pcl_out_type pcl_ldata[PCL_GROUP_SIZE];
+            unsigned int pcl_lid = get_local_id(0);
+            const long pcl_base_idx = get_group_id(0) * PCL_GROUP_SIZE * pcl_seq_count + pcl_lid;
+            long i = pcl_start + pcl_base_idx * pcl_step;
+            pcl_out_type pcl_acc = 0;
+            for (unsigned pcl_s = 0; pcl_s < pcl_seq_count; ++pcl_s) {
+                if (i >= pcl_stop)
+                    break;
+                pcl_acc = PCL_REDUCE(pcl_acc, PCL_READ_AND_MAP(i));
+                i += PCL_GROUP_SIZE * pcl_step;
+            }
+            pcl_ldata[pcl_lid] = pcl_acc;
+            barrier(CLK_LOCAL_MEM_FENCE);
+            if (pcl_lid < 4) { pcl_ldata[pcl_lid] = PCL_REDUCE(pcl_ldata[pcl_lid], pcl_ldata[pcl_lid + 4]); }
+            barrier(CLK_LOCAL_MEM_FENCE);
+            if (pcl_lid < 2) { pcl_ldata[pcl_lid] = PCL_REDUCE(pcl_ldata[pcl_lid], pcl_ldata[pcl_lid + 2]); }
+            barrier(CLK_LOCAL_MEM_FENCE);
+            if (pcl_lid < 1) { pcl_ldata[pcl_lid] = PCL_REDUCE(pcl_ldata[pcl_lid], pcl_ldata[pcl_lid + 1]); }
+            if (pcl_lid == 0) pcl_out[get_group_id(0)] = pcl_ldata[0];
+        }";
+    let both = build_both(src);
+    assert_eq!(both[0].strategy(0), "regions");
+    for p in both {
+        let n = 1000i64;
+        let mut input: Vec<i32> = (0..n as i32).map(|x| x - 500).collect();
+        let (groups, seq) = (4u64, 32u32);
+        let mut out = vec![0i64; groups as usize];
+        let args = &mut [
+            buf(&mut out),
+            val(0i64),
+            buf(&mut input),
+            val(0i64),
+            val(1i64),
+            val(n),
+            val(seq),
+            val(n),
+        ];
+        run(&p, "reduce", args, &[groups * 8], &[8]);
+        let total: i64 = out.iter().sum();
+        let want: i64 = (0..n).map(|x| (x - 500) * (x - 500)).sum();
+        assert_eq!(total, want, "{}", p.strategy(0));
+    }
+}
