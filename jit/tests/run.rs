@@ -696,3 +696,18 @@ fn parameters_written_by_one_work_item_are_fresh_for_the_next() {
         assert_eq!(*v, want, "item {i}");
     }
 }
+
+#[test]
+fn recursion_is_refused_at_build_time() {
+    let opts = cranecl_jit::options::BuildOptions::parse("").unwrap();
+    let src = "int f(int n) { return n <= 0 ? 0 : 1 + f(n - 1); }
+        kernel void k(global int *o) { o[0] = f(o[0]); }";
+    let out = cranecl_jit::frontend::compile(src, "t.cl", &opts, &[]);
+    // The front end may already reject it; if not, code generation must.
+    if let Some(prog) = out.program {
+        let err = cranecl_jit::codegen::compile(&prog, &Default::default()).unwrap_err();
+        assert!(err.contains("recursion"), "{err}");
+    } else {
+        assert!(out.log.contains("recursi"), "{}", out.log);
+    }
+}

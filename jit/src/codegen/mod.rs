@@ -460,6 +460,12 @@ fn compile_into(
     pcx: &mut ProgramCx<'_>,
 ) -> Result<(Vec<KernelInfo>, Vec<EntryIds>), String> {
     let prog = pcx.prog;
+    if let Some(f) = recursive_function(prog) {
+        return Err(format!(
+            "recursion is not supported in OpenCL C: function '{}' calls itself",
+            func_name(prog, hir::FuncId(f as u32))
+        ));
+    }
     let called: std::collections::HashSet<u32> = prog
         .functions
         .iter()
@@ -532,6 +538,31 @@ fn compile_into(
         ids.push(entry);
     }
     Ok((infos, ids))
+}
+
+/// A function on a cycle of the call graph, if there is one.
+fn recursive_function(prog: &Program) -> Option<usize> {
+    // 0: unvisited, 1: on the DFS stack, 2: done.
+    fn visit(prog: &Program, i: usize, state: &mut [u8]) -> Option<usize> {
+        match state[i] {
+            1 => return Some(i),
+            2 => return None,
+            _ => {}
+        }
+        state[i] = 1;
+        for c in &prog.functions[i].callees {
+            let c = c.0 as usize;
+            if c < prog.functions.len() {
+                if let Some(r) = visit(prog, c, state) {
+                    return Some(r);
+                }
+            }
+        }
+        state[i] = 2;
+        None
+    }
+    let mut state = vec![0u8; prog.functions.len()];
+    (0..prog.functions.len()).find_map(|i| visit(prog, i, &mut state))
 }
 
 /// Function indices in post-order of the call graph (cycles, which the
