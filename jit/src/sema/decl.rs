@@ -138,6 +138,11 @@ impl Checker<'_> {
             };
             let dd = self.declarator(base.clone(), &id.declarator, false);
             if storage == Some(StorageClass::Typedef) {
+                if id.declarator.derived.is_empty() {
+                    if let Some(f) = self.kernel_forbidden_of(&d.specs) {
+                        self.forbidden_typedefs.insert(name.node.clone(), f);
+                    }
+                }
                 self.declare_typedef(&name.node, dd.qt, name.span);
                 continue;
             }
@@ -384,6 +389,11 @@ impl Checker<'_> {
             };
             let dd = self.declarator(base.clone(), &id.declarator, false);
             if storage == Some(StorageClass::Typedef) {
+                if id.declarator.derived.is_empty() {
+                    if let Some(f) = self.kernel_forbidden_of(&d.specs) {
+                        self.forbidden_typedefs.insert(name.node.clone(), f);
+                    }
+                }
                 self.declare_typedef(&name.node, dd.qt, name.span);
                 continue;
             }

@@ -213,6 +213,8 @@ pub(crate) struct Checker<'a> {
     /// Every function declared under a name (several only with
     /// `__attribute__((overloadable))`).
     pub overloads: HashMap<String, Vec<FuncId>>,
+    /// Typedef names standing for a type kernels may not take (`size_t`).
+    pub forbidden_typedefs: HashMap<String, &'static str>,
     /// Counter for string-literal globals.
     pub strings: HashMap<String, hir::GlobalId>,
     /// The program text, for operator positions in diagnostics.
@@ -235,6 +237,7 @@ impl<'a> Checker<'a> {
             fx: None,
             defined: HashMap::new(),
             overloads: HashMap::new(),
+            forbidden_typedefs: HashMap::new(),
             strings: HashMap::new(),
             sources: None,
             init_site: None,

@@ -418,6 +418,32 @@ impl Checker<'_> {
             let t = b.ty.clone();
             let a = cast(a, CastKind::NullToPointer, t.clone());
             (a, b, t)
+        } else if (a.ty.is_pointer() && b.ty.is_integer())
+            || (b.ty.is_pointer() && a.ty.is_integer())
+        {
+            // c ? p : 1 — C accepts it with a warning; the result is the pointer.
+            let msg = format!(
+                "pointer/integer type mismatch in conditional expression ({} and {})",
+                self.ty_str(&a.ty),
+                self.ty_str(&b.ty)
+            );
+            self.warning(at, msg);
+            let t = if a.ty.is_pointer() {
+                a.ty.clone()
+            } else {
+                b.ty.clone()
+            };
+            let a = if a.ty.is_pointer() {
+                a
+            } else {
+                cast(a, CastKind::IntToPointer, t.clone())
+            };
+            let b = if b.ty.is_pointer() {
+                b
+            } else {
+                cast(b, CastKind::IntToPointer, t.clone())
+            };
+            (a, b, t)
         } else if let (Some(p), Some(q)) = (a.ty.pointee().cloned(), b.ty.pointee().cloned()) {
             // Pointers into different spaces meet in generic, if both convert.
             let space = if p.space == q.space {

@@ -16,6 +16,23 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 impl Checker<'_> {
+    /// `size_t`, `ptrdiff_t`, `intptr_t`, `uintptr_t` or `bool` written as
+    /// the type, directly or through typedefs (they cannot be kernel
+    /// parameters: their size differs between host and device).
+    pub fn kernel_forbidden_of(&self, specs: &ast::DeclSpecifiers) -> Option<&'static str> {
+        specs.type_specs.iter().find_map(|t| match &t.node {
+            TS::Scalar(
+                s @ (ast::ScalarType::SizeT
+                | ast::ScalarType::PtrdiffT
+                | ast::ScalarType::IntptrT
+                | ast::ScalarType::UintptrT),
+            ) => Some(s.name()),
+            TS::Bool => Some("bool"),
+            TS::TypedefName(n) => self.forbidden_typedefs.get(n.as_str()).copied(),
+            _ => None,
+        })
+    }
+
     /// An address-space qualifier as written; `generic` exists only with the
     /// generic address space (2.0, or 3.0 with the feature).
     fn space_qualifier(&mut self, s: ast::AddressSpace, span: Span) -> AddrSpace {
@@ -612,16 +629,7 @@ impl Checker<'_> {
         for p in &f.params {
             let base = self.base_type(&p.specs);
             let forbidden = if p.declarator.derived.is_empty() {
-                p.specs.type_specs.iter().find_map(|t| match &t.node {
-                    TS::Scalar(
-                        s @ (ast::ScalarType::SizeT
-                        | ast::ScalarType::PtrdiffT
-                        | ast::ScalarType::IntptrT
-                        | ast::ScalarType::UintptrT),
-                    ) => Some(s.name()),
-                    TS::Bool => Some("bool"),
-                    _ => None,
-                })
+                self.kernel_forbidden_of(&p.specs)
             } else {
                 None
             };
