@@ -36,7 +36,12 @@ fn emit_atomic(
         .first()
         .ok_or("internal: atomic without object")?
         .scalar()?;
-    let obj = pointee(arg_tys.first().ok_or("internal: atomic without object")?)?;
+    // The overload's object type (the argument may point to a type that
+    // merely converts to it).
+    let obj = match f.params.first() {
+        Some(t) if t.is_pointer() => pointee(t)?,
+        _ => pointee(arg_tys.first().ok_or("internal: atomic without object")?)?,
+    };
     let name = f.name.as_str();
     if name.starts_with("atomic_flag_") {
         if name.contains("test_and_set") {
