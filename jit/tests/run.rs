@@ -711,3 +711,17 @@ fn recursion_is_refused_at_build_time() {
         assert!(out.log.contains("recursi"), "{}", out.log);
     }
 }
+
+#[test]
+fn programs_are_freed_and_rebuilt_many_times() {
+    for round in 0..40 {
+        let p = build(&format!(
+            "constant int k = {round};
+            kernel void add(global int *o) {{ o[get_global_id(0)] += k; }}"
+        ));
+        let mut o = vec![1i32; 4];
+        run(&p, "add", &mut [buf(&mut o)], &[4], &[2]);
+        assert_eq!(o, vec![1 + round; 4], "round {round}");
+        drop(p);
+    }
+}
