@@ -2,15 +2,22 @@
 //! lifetime of the generated code.
 //!
 //! [`compile`] lays out the program-scope variables in one arena (their
-//! initialisers applied, addresses of other variables relocated), declares
-//! every defined function in a [`JITModule`], compiles each body
-//! (`fx.rs` holds the function context, `value.rs` the value/place model,
-//! `expr.rs`/`stmt.rs`/`num.rs` the lowering, `workitem.rs` the work-item
-//! functions and barriers), then generates two entries per kernel
-//! (`abi.rs`): a *group entry* that loops over the work-items and an *item
-//! entry* for the coroutine strategy of `runtime/`. The result, a
-//! [`CompiledProgram`], owns the module and the arena; only finalized
-//! function pointers are shared between threads.
+//! initialisers applied, addresses of other variables relocated), compiles
+//! every function callees first (`fx.rs` holds the function context,
+//! `value.rs` the value/place model, `expr.rs`/`stmt.rs`/`num.rs` the
+//! lowering, `workitem.rs` the work-item functions and barriers, `inline.rs`
+//! inlines small callees), then gives each kernel one entry with the
+//! runtime's `(item, args)` signature, chosen by its barriers:
+//! - none: a *group entry* with the kernel body inlined in a loop nest over
+//!   the work-items (`group.rs`);
+//! - barriers the region analysis accepts: a *region entry*, one work-item
+//!   loop per stretch between barriers, values crossing barriers in
+//!   per-item frames (`regions.rs`);
+//! - any other barrier: an *item entry* run as one coroutine per work-item
+//!   by `runtime/` (`abi.rs`).
+//!
+//! The result, a [`CompiledProgram`], owns the module and the arena; only
+//! finalized function pointers are shared between threads.
 //!
 //! Calling convention of generated functions: `(item: *mut ItemState,
 //! [sret: *mut T,] params…)`. Scalars and pointers pass by value, vectors as
