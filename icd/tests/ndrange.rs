@@ -388,3 +388,36 @@ fn task_runs_one_work_item() {
     release_program(p);
     release_context(ctx);
 }
+
+#[test]
+fn large_private_arrays_run_on_pool_stacks() {
+    let ctx = context();
+    // 400 KB of private memory per work-item: more than a caller's stack is
+    // trusted with, within what the compiler allows on a thread stack.
+    let src = "kernel void k(global int *out) {
+        int a[100000];
+        int g = get_global_id(0);
+        for (int i = 0; i < 100000; i++) a[i] = i ^ g;
+        int s = 0;
+        for (int i = 0; i < 100000; i += 999) s += a[i];
+        out[g] = s;
+    }";
+    let p = built(ctx, src, "");
+    let k = kernel(p, "k");
+    let m = buffer(ctx, 8 * 4);
+    assert_eq!(set_mem_arg(k, 0, m), CL_SUCCESS);
+    let q = queue(ctx, 0);
+    for (g, l) in [(1usize, 1usize), (8, 2)] {
+        assert_eq!(enqueue(q, k, &[g], Some(&[l])), CL_SUCCESS);
+        let out: Vec<i32> = read(q, m, g);
+        let want: Vec<i32> = (0..g as i32)
+            .map(|g| (0..100000).step_by(999).map(|i| i ^ g).sum())
+            .collect();
+        assert_eq!(out, want);
+    }
+    release_queue(q);
+    release_mem(m);
+    release_kernel(k);
+    release_program(p);
+    release_context(ctx);
+}

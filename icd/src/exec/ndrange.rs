@@ -186,7 +186,9 @@ impl Launch {
             info.is_some_and(|k| k.uses_barriers || k.private_mem_size <= INLINE_PRIVATE_LIMIT);
         let name = self.name().to_string();
         let result = match pool() {
-            Some(pool) if total > 1 || !inline_ok => Deal::run(self, pool, total, groups),
+            Some(pool) if total > 1 || !inline_ok => {
+                Deal::run(self, pool, total, groups, inline_ok)
+            }
             _ => with_arena(self.local_mem_size, |arena| {
                 (0..total).try_for_each(|g| self.run_group(g, &groups, arena))
             }),
@@ -224,6 +226,7 @@ impl Deal {
         pool: &rayon::ThreadPool,
         total: u64,
         groups: [u64; 3],
+        caller_works: bool,
     ) -> Result<(), String> {
         let threads = pool.current_num_threads().max(1) as u64;
         let chunk = total.div_ceil((threads * CHUNKS_PER_THREAD).min(total));
@@ -243,20 +246,31 @@ impl Deal {
         });
         // The caller takes the first chunk; helpers (one per pool thread, no
         // more than the chunks left) are called only if the rest looks worth
-        // a hand-off: waking a thread costs more than a few tiny groups.
-        let start = Instant::now();
-        deal.work_chunks(1);
-        let left = chunks.saturating_sub(deal.next.load(Ordering::Relaxed));
-        let estimate = start
-            .elapsed()
-            .saturating_mul(u32::try_from(left).unwrap_or(u32::MAX));
-        if left > 0 && estimate > HELPERS_WORTH {
-            for _ in 0..threads.min(left) {
-                let d = deal.clone();
-                pool.spawn(move || d.work_chunks(u64::MAX));
+        // a hand-off: waking a thread costs more than a few tiny groups. A
+        // kernel with much private memory on the thread stack runs on the
+        // pool only (whose stacks are known to be large enough).
+        let left = if caller_works {
+            let start = Instant::now();
+            deal.work_chunks(1);
+            let left = chunks.saturating_sub(deal.next.load(Ordering::Relaxed));
+            let estimate = start
+                .elapsed()
+                .saturating_mul(u32::try_from(left).unwrap_or(u32::MAX));
+            if estimate > HELPERS_WORTH {
+                left
+            } else {
+                0
             }
+        } else {
+            chunks
+        };
+        for _ in 0..threads.min(left) {
+            let d = deal.clone();
+            pool.spawn(move || d.work_chunks(u64::MAX));
         }
-        deal.work_chunks(u64::MAX);
+        if caller_works {
+            deal.work_chunks(u64::MAX);
+        }
         let mut fin = deal.finished.lock();
         while !*fin {
             deal.all_done.wait(&mut fin);
