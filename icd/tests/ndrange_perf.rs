@@ -96,3 +96,24 @@ fn heavy_launch_uses_the_pool() {
     release_program(p);
     release_context(ctx);
 }
+
+#[test]
+#[ignore]
+fn build_time() {
+    let ctx = context();
+    let src = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../conformance/kernels/sgemm_tiled.cl"
+    ))
+    .expect("the suite's tiled SGEMM");
+    let mut best = f64::MAX;
+    for _ in 0..10 {
+        let p = source(ctx, &[&src]);
+        let t = Instant::now();
+        assert_eq!(build(p, ""), CL_SUCCESS);
+        best = best.min(t.elapsed().as_secs_f64() * 1e3);
+        release_program(p);
+    }
+    println!("build of the tiled SGEMM program: {best:.2} ms (best of 10)");
+    release_context(ctx);
+}
