@@ -1,4 +1,3 @@
-// @xfail built-in 'clamp' not in codegen yet
 // @buf in int 512 rand
 // @buf out int 512 zero
 // @run k g=512 l=64 : in out

@@ -1,4 +1,3 @@
-// @xfail built-in 'min' not in codegen yet
 // @buf a int 256 rand
 // @buf b int 256 rand
 // @buf out int 768 zero

@@ -1,4 +1,3 @@
-// @xfail built-in 'clamp' not in codegen yet
 // @buf img float 4096 rand
 // @buf filt float 9 list(1,2,1,2,4,2,1,2,1)
 // @buf out float 4096 zero

@@ -1,4 +1,3 @@
-// @xfail built-in 'clamp' not in codegen yet
 // @buf img float 4096 rand
 // @buf out float 4096 zero
 // @run conv g=64,64 : img out

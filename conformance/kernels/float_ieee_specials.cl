@@ -1,4 +1,3 @@
-// @xfail built-in 'sqrt' not in codegen yet
 // @buf out float 8 zero
 // @buf z float 1 const(0)
 // @run k g=1 : z out

@@ -1,4 +1,3 @@
-// @xfail built-in 'sin' not in codegen yet
 // @buf x float 512 rand(-3,3)
 // @buf out float 2048 zero
 // @run k g=512 : x out

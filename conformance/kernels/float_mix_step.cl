@@ -1,4 +1,3 @@
-// @xfail built-in 'mix' not in codegen yet
 // @buf a float 256 rand
 // @buf b float 256 rand
 // @buf out float 768 zero

@@ -1,4 +1,3 @@
-// @xfail built-in 'floor' not in codegen yet
 // @buf x float 512 rand(-20,20)
 // @buf out float 3072 zero
 // @run k g=512 : x out

@@ -1,4 +1,3 @@
-// @xfail built-in 'mul_hi' not in codegen yet
 // @buf a int 256 randbits
 // @buf b int 256 randbits
 // @buf out int 1536 zero

@@ -1,4 +1,3 @@
-// @xfail built-in 'rsqrt' not in codegen yet
 // @buf pos float 1024 rand(-10,10)
 // @buf acc float 1024 zero
 // @run nbody g=256 l=64 : pos acc local(1024)

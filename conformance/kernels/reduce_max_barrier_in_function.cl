@@ -1,4 +1,3 @@
-// @xfail built-in 'max' not in codegen yet
 // @buf in int 4096 rand
 // @buf out int 64 zero
 // @run k g=4096 l=64 : in out

@@ -1,4 +1,3 @@
-// @xfail built-in 'select' not in codegen yet
 // @buf a int 1024 rand
 // @buf b int 1024 rand
 // @buf c int 2048 zero

@@ -1,4 +1,3 @@
-// @xfail built-in 'dot' not in codegen yet
 // @buf a float 1024 rand
 // @buf c float 1024 zero
 // @run k g=256 : a c

@@ -495,7 +495,11 @@ fn kernel_suite() {
             (Err(m), None) => failed.push(format!("{name}: {m}")),
             (Err(m), Some(why)) => xfailed.push(format!(
                 "{name} ({why}): {}",
-                m.lines().next().unwrap_or("")
+                m.lines()
+                    .find(|l| l.contains("error"))
+                    .or(m.lines().next())
+                    .unwrap_or("")
+                    .trim()
             )),
         }
     }

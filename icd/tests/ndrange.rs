@@ -388,3 +388,82 @@ fn task_runs_one_work_item() {
     release_program(p);
     release_context(ctx);
 }
+
+#[test]
+fn large_private_arrays_run_on_pool_stacks() {
+    let ctx = context();
+    // 400 KB of private memory per work-item: more than a caller's stack is
+    // trusted with, within what the compiler allows on a thread stack.
+    let src = "kernel void k(global int *out) {
+        int a[100000];
+        int g = get_global_id(0);
+        for (int i = 0; i < 100000; i++) a[i] = i ^ g;
+        int s = 0;
+        for (int i = 0; i < 100000; i += 999) s += a[i];
+        out[g] = s;
+    }";
+    let p = built(ctx, src, "");
+    let k = kernel(p, "k");
+    let m = buffer(ctx, 8 * 4);
+    assert_eq!(set_mem_arg(k, 0, m), CL_SUCCESS);
+    let q = queue(ctx, 0);
+    for (g, l) in [(1usize, 1usize), (8, 2)] {
+        assert_eq!(enqueue(q, k, &[g], Some(&[l])), CL_SUCCESS);
+        let out: Vec<i32> = read(q, m, g);
+        let want: Vec<i32> = (0..g as i32)
+            .map(|g| (0..100000).step_by(999).map(|i| i ^ g).sum())
+            .collect();
+        assert_eq!(out, want);
+    }
+    release_queue(q);
+    release_mem(m);
+    release_kernel(k);
+    release_program(p);
+    release_context(ctx);
+}
+
+#[test]
+fn launches_on_two_queues_overlap() {
+    let ctx = context();
+    // `wait` spins (boundedly) until `set`, enqueued after it on another
+    // queue, has run: it can only see the flag if the two launches overlap.
+    let src = "
+kernel void wait(volatile global int *flag, global int *out) {
+    long i = 0;
+    while (i < 2000000000L && *flag == 0) i++;
+    out[0] = *flag;
+}
+kernel void set(volatile global int *flag) { *flag = 1; }";
+    let p = built(ctx, src, "");
+    let (kw, ks) = (kernel(p, "wait"), kernel(p, "set"));
+    let flag = buffer(ctx, 4);
+    let out = buffer(ctx, 4);
+    let (q1, q2) = (queue(ctx, 0), queue(ctx, 0));
+    write(q1, flag, &[0i32]);
+    write(q1, out, &[-1i32]);
+    assert_eq!(set_mem_arg(kw, 0, flag), CL_SUCCESS);
+    assert_eq!(set_mem_arg(kw, 1, out), CL_SUCCESS);
+    assert_eq!(set_mem_arg(ks, 0, flag), CL_SUCCESS);
+    assert_eq!(enqueue(q1, kw, &[1], None), CL_SUCCESS);
+    // SAFETY: valid handles.
+    unsafe { clFlush(q1) };
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    assert_eq!(enqueue(q2, ks, &[1], None), CL_SUCCESS);
+    finish(q2);
+    finish(q1);
+    assert_eq!(
+        read::<i32>(q1, out, 1),
+        vec![1],
+        "the second launch ran only after the first"
+    );
+    for m in [flag, out] {
+        release_mem(m);
+    }
+    for k in [kw, ks] {
+        release_kernel(k);
+    }
+    release_queue(q1);
+    release_queue(q2);
+    release_program(p);
+    release_context(ctx);
+}

@@ -553,3 +553,58 @@ fn unsupported_program_calls() {
     release_program(p);
     release_context(ctx);
 }
+
+#[test]
+fn units_sharing_a_header_link() {
+    let ctx = context();
+    let header = source(
+        ctx,
+        &["typedef struct { int a; float b; } pair;\nstruct tag { int x; };\nstatic inline int twice(int v) { return 2 * v; }\nconstant int table[3] = {10, 20, 30};\nint helper(pair p);\n"],
+    );
+    let a = source(
+        ctx,
+        &["#include \"common.h\"\nint helper(pair p) { return twice(p.a) + table[1]; }\n"],
+    );
+    let b = source(
+        ctx,
+        &["#include \"common.h\"\nkernel void k(global int *o) { pair p = {4, 0.5f}; struct tag t = {1}; o[0] = helper(p) + t.x + table[2]; }\n"],
+    );
+    for u in [a, b] {
+        assert_eq!(
+            compile(u, "", &[(header, "common.h")]),
+            CL_SUCCESS,
+            "{}",
+            build_log(u)
+        );
+    }
+    let (exe, rc) = link(ctx, "", &[a, b]);
+    assert_eq!(rc, CL_SUCCESS, "{}", build_log(exe));
+    let q = queue(ctx, 0);
+    assert_eq!(run_int_kernel(ctx, q, exe, "k", 1), vec![8 + 20 + 1 + 30]);
+    // A variable defined (initialised) in two units is two definitions: an error.
+    let g1 = source(ctx, &["global int shared_counter = 1;\n"]);
+    let g2 = source(
+        ctx,
+        &["global int shared_counter = 1;\nkernel void k(global int *o) { o[0] = shared_counter; }\n"],
+    );
+    for u in [g1, g2] {
+        assert_eq!(
+            compile(u, "-cl-std=CL2.0", &[]),
+            CL_SUCCESS,
+            "{}",
+            build_log(u)
+        );
+    }
+    let (bad, rc) = link(ctx, "", &[g1, g2]);
+    assert_eq!(rc, CL_LINK_PROGRAM_FAILURE);
+    assert!(
+        build_log(bad).contains("shared_counter"),
+        "{}",
+        build_log(bad)
+    );
+    for p in [bad, g2, g1, exe, b, a, header] {
+        release_program(p);
+    }
+    release_queue(q);
+    release_context(ctx);
+}

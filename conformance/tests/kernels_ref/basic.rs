@@ -119,6 +119,23 @@ pub const REFS: &[(&str, RefFn)] = &[
     }),
     ("ptr_arith", |_| Want::ints((0..256).map(|i| 2 * i + 3))),
     ("defines", |_| Want::ints([1034; 16])),
+    ("mixed_args", |_| {
+        Want::f32s((0..2).flat_map(|i| {
+            [
+                -3.0,
+                1.0 + 2.0 * 3.0 + 4.0,
+                1.0,
+                10.0,
+                0.5 * i as f32,
+                200.0,
+                60.0,
+                -7.0,
+            ]
+        }))
+    }),
+    ("bit_walk", |i| {
+        Want::ints(i.u32("in").iter().map(|&v| bit_walk(v)))
+    }),
     ("sizes", |_| {
         Want::ints([1, 2, 4, 8, 4, 8, 16, 16, 32, 16, 8, 8])
     }),
@@ -176,4 +193,25 @@ fn short_circuit(x: i32) -> [i32; 2] {
         }
     };
     [r, calls]
+}
+
+fn bit_walk(mut v: u32) -> u32 {
+    let (mut acc, mut n) = (0u32, 0u32);
+    while v != 0 {
+        match v & 3 {
+            0 => acc = acc.wrapping_add(1),
+            1 => acc ^= n,
+            2 => {
+                v >>= 1;
+                continue;
+            }
+            _ => acc = acc.wrapping_mul(3).wrapping_add(1),
+        }
+        v >>= 2;
+        n += 1;
+        if n > 12 {
+            break;
+        }
+    }
+    acc.wrapping_add(n)
 }

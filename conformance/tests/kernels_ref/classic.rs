@@ -176,6 +176,16 @@ pub const REFS: &[(&str, RefFn)] = &[
             [a[0], a[1], a[2], 0.0]
         }))
     }),
+    ("tile_sums_8x8", |i| {
+        let a = i.i32("in");
+        Want::ints((0..16).map(|t| {
+            let (gx, gy) = (t % 4, t / 4);
+            let a = &a;
+            (0..8)
+                .flat_map(|y| (0..8).map(move |x| a[(gy * 8 + y) * 32 + gx * 8 + x]))
+                .sum::<i32>()
+        }))
+    }),
     ("sorted1024", |i| {
         let mut v = i.i32("data");
         v.sort();

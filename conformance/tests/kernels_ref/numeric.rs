@@ -38,6 +38,14 @@ pub const REFS: &[(&str, RefFn)] = &[
             ]
         }))
     }),
+    ("ulong_shifts", |i| {
+        let (a, s) = (i.u64("a"), i.u32("s"));
+        Want::ints(
+            a.iter()
+                .zip(&s)
+                .flat_map(|(&a, &s)| [a.wrapping_shl(s), a.wrapping_shr(s)]),
+        )
+    }),
     ("small_ints", |i| {
         let (a, b, c) = (i.i8("a"), i.u8("b"), i.i16("c"));
         Want::ints((0..a.len()).flat_map(|k| {

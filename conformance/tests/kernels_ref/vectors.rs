@@ -128,6 +128,20 @@ pub const REFS: &[(&str, RefFn)] = &[
                 .flat_map(|v| [v[2] * 2.0 + 1.0, v[0] * 2.0, v[1] * 2.0 - 1.0, 0.0]),
         )
     }),
+    ("int3_ops", |i| {
+        Want::ints(
+            i.i32("a")
+                .chunks(4)
+                .flat_map(|v| [v[0] * 2 - v[2], v[1] * 2 - v[0], v[2] * 2 - v[1], v[3]]),
+        )
+    }),
+    ("char4_ops", |i| {
+        Want::ints(i.i8("b").chunks(4).flat_map(|v| {
+            (0..4)
+                .map(|k| v[k].wrapping_add(v[3 - k]))
+                .collect::<Vec<_>>()
+        }))
+    }),
     ("v_literals", |_| {
         let row = |i: usize| -> [f32; 8] {
             let i = i as f32;

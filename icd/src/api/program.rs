@@ -77,6 +77,22 @@ fn call_notify(f: BuildNotifyFn, p: &Arc<Obj<Program>>, data: UserData) {
     unsafe { f(Obj::handle(p), data.0) };
 }
 
+/// Run a build job; a panic (a compiler bug) becomes a failed build with
+/// the message in the log, so the program never stays "in progress".
+fn guarded(
+    job: impl FnOnce() -> Result<(Output, String), String>,
+) -> Result<(Output, String), String> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(job)).unwrap_or_else(|payload| {
+        let what = payload
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| payload.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "unknown panic".into());
+        eprintln!("cranecl: internal compiler error (please report): {what}");
+        Err(format!("internal compiler error (please report): {what}\n"))
+    })
+}
+
 /// Run a build job: now (no callback), or on a thread of its own that calls
 /// the callback when done. Returns whether it succeeded (true when it runs
 /// asynchronously).
@@ -86,11 +102,11 @@ fn run_build(
     notify: Option<(BuildNotifyFn, UserData)>,
 ) -> bool {
     let Some((f, data)) = notify else {
-        return program.finish_build(job());
+        return program.finish_build(guarded(job));
     };
     let p = program.clone();
     let task: Box<dyn FnOnce() + Send> = Box::new(move || {
-        p.finish_build(job());
+        p.finish_build(guarded(job));
         call_notify(f, &p, data);
     });
     // Build in the background; if no thread can be had, build here.

@@ -18,9 +18,10 @@
 use crate::error::{err, CLResult};
 use opencl_sys::cl_icd::cl_icd_dispatch;
 use opencl_sys::{cl_int, cl_uint};
-use parking_lot::Mutex;
+use parking_lot::RwLock;
 use std::any::Any;
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::ops::Deref;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, OnceLock, Weak};
@@ -58,21 +59,43 @@ impl<T> Deref for Obj<T> {
     }
 }
 
-type Registry = Mutex<HashMap<usize, Weak<dyn Any + Send + Sync>>>;
+/// Hashes an object address: the keys are distinct heap addresses, so one
+/// multiply (Fibonacci hashing) spreads them well, far cheaper than SipHash on
+/// the path every API call takes.
+#[derive(Default)]
+struct AddrHasher(u64);
+
+impl Hasher for AddrHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(8) ^ u64::from(b)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        }
+    }
+    fn write_usize(&mut self, n: usize) {
+        self.0 = (n as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+}
+
+/// Live objects by address. Lookups (every call) take the read lock; only
+/// creation and destruction write.
+type Registry = RwLock<HashMap<usize, Weak<dyn Any + Send + Sync>, BuildHasherDefault<AddrHasher>>>;
 
 fn registry() -> &'static Registry {
     static REGISTRY: OnceLock<Registry> = OnceLock::new();
-    REGISTRY.get_or_init(|| Mutex::new(HashMap::new()))
+    REGISTRY.get_or_init(|| RwLock::new(HashMap::default()))
 }
 
 /// Number of live registered objects (for leak tests).
 pub fn live_objects() -> usize {
-    registry().lock().len()
+    registry().read().len()
 }
 
 impl<T> Drop for Obj<T> {
     fn drop(&mut self) {
-        registry().lock().remove(&(self as *const Self as usize));
+        registry().write().remove(&(self as *const Self as usize));
     }
 }
 
@@ -86,7 +109,7 @@ impl<T: ClObject> Obj<T> {
             inner,
         });
         let weak: Weak<dyn Any + Send + Sync> = Arc::downgrade(&obj) as _;
-        registry().lock().insert(Arc::as_ptr(&obj) as usize, weak);
+        registry().write().insert(Arc::as_ptr(&obj) as usize, weak);
         obj
     }
 
@@ -109,7 +132,7 @@ impl<T: ClObject> Obj<T> {
         if p.is_null() {
             return err(T::INVALID, format!("{} is NULL", T::NAME));
         }
-        let found = registry().lock().get(&(p as usize)).and_then(Weak::upgrade);
+        let found = registry().read().get(&(p as usize)).and_then(Weak::upgrade);
         match found.map(|any| any.downcast::<Obj<T>>()) {
             Some(Ok(obj)) => Ok(obj),
             _ => err(T::INVALID, format!("not a valid {}", T::NAME)),

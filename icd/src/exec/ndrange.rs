@@ -8,11 +8,14 @@
 //!
 //! [`Launch::run`] is the command's work. Work-groups are numbered linearly
 //! (dimension 0 fastest); a launch of a single group runs on the calling
-//! thread (no hand-off: what keeps tiny launches cheap); otherwise the ids are
-//! cut into chunks (about eight per worker, for balance) and the chunks are
-//! spread over the pool with `par_iter`. Each worker thread owns one local
-//! arena (`LOCAL_MEM_SIZE` bytes, 128-aligned, allocated on its first launch
-//! that needs local memory and reused afterwards), so a group never allocates.
+//! thread (no hand-off: what keeps tiny launches cheap). Otherwise the ids
+//! are cut into chunks (about eight per pool thread) dealt from an atomic
+//! counter: the calling thread takes the first chunk and, if the time it took
+//! says the rest is worth it, calls helpers from the pool (one per thread);
+//! everyone then takes chunks until none is left, and the caller returns when
+//! every chunk is done. Each thread owns one local arena (`LOCAL_MEM_SIZE`
+//! bytes, 128-aligned, allocated on its first launch that needs local memory
+//! and reused afterwards), so a group never allocates.
 //!
 //! The pool is the device's own (not rayon's global one, which the host
 //! application may use), started on the first launch that needs it, with
@@ -33,13 +36,13 @@ use crate::core::program::Executable;
 use crate::error::{CLResult, ClError};
 use cranecl_jit::launch::WorkGroupCtx;
 use opencl_sys::CL_OUT_OF_RESOURCES;
-use parking_lot::Mutex;
-use rayon::prelude::*;
+use parking_lot::{Condvar, Mutex};
 use std::alloc::Layout;
 use std::cell::RefCell;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
+use std::time::{Duration, Instant};
 
 /// Stack of each pool thread: room for the private memory the compiler lets
 /// a kernel keep on the thread stack, and the runtime's own frames.
@@ -49,6 +52,9 @@ const WORKER_STACK: usize = 4 << 20;
 const INLINE_PRIVATE_LIMIT: u64 = 256 << 10;
 /// Chunks per pool thread.
 const CHUNKS_PER_THREAD: u64 = 8;
+/// Work (estimated from the first chunk) below which the calling thread
+/// runs the whole launch alone.
+const HELPERS_WORTH: Duration = Duration::from_micros(40);
 
 /// A captured kernel launch.
 pub struct Launch {
@@ -169,7 +175,7 @@ impl Launch {
     }
 
     /// The command's work: run every work-group.
-    pub fn run(&self) -> CLResult<()> {
+    pub fn run(self) -> CLResult<()> {
         let groups = self.num_groups();
         let total = groups[0] * groups[1] * groups[2];
         if total == 0 {
@@ -178,49 +184,127 @@ impl Launch {
         let info = self.exe.code.kernels().get(self.kernel);
         let inline_ok =
             info.is_some_and(|k| k.uses_barriers || k.private_mem_size <= INLINE_PRIVATE_LIMIT);
+        let name = self.name().to_string();
         let result = match pool() {
-            Some(pool) if total > 1 || !inline_ok => self.run_parallel(pool, total, &groups),
+            Some(pool) if total > 1 || !inline_ok => {
+                Deal::run(self, pool, total, groups, inline_ok)
+            }
             _ => with_arena(self.local_mem_size, |arena| {
                 (0..total).try_for_each(|g| self.run_group(g, &groups, arena))
             }),
         };
         result.map_err(|m| {
-            let message = format!("kernel '{}' failed: {m}", self.name());
+            let message = format!("kernel '{name}' failed: {m}");
             eprintln!("cranecl: {message}");
             ClError::new(CL_OUT_OF_RESOURCES, message)
         })
     }
+}
 
-    fn run_parallel(
-        &self,
+/// A launch being dealt out: chunks of work-group ids are taken in order
+/// from `next` by the calling thread and by helpers on the pool; the caller
+/// returns once every chunk is done (a helper that wakes late finds nothing
+/// left and only drops its reference), so a small launch never waits for a
+/// sleeping pool thread to wake.
+struct Deal {
+    launch: Launch,
+    groups: [u64; 3],
+    total: u64,
+    chunk: u64,
+    chunks: u64,
+    next: AtomicU64,
+    done: AtomicU64,
+    failed: AtomicBool,
+    fault: Mutex<Option<String>>,
+    finished: Mutex<bool>,
+    all_done: Condvar,
+}
+
+impl Deal {
+    fn run(
+        launch: Launch,
         pool: &rayon::ThreadPool,
         total: u64,
-        groups: &[u64; 3],
+        groups: [u64; 3],
+        caller_works: bool,
     ) -> Result<(), String> {
         let threads = pool.current_num_threads().max(1) as u64;
         let chunk = total.div_ceil((threads * CHUNKS_PER_THREAD).min(total));
         let chunks = total.div_ceil(chunk);
-        let failed = AtomicBool::new(false);
-        let first_fault: Mutex<Option<String>> = Mutex::new(None);
-        pool.install(|| {
-            (0..chunks).into_par_iter().for_each(|c| {
-                with_arena(self.local_mem_size, |arena| {
-                    for g in c * chunk..((c + 1) * chunk).min(total) {
-                        if failed.load(Ordering::Relaxed) {
-                            return;
-                        }
-                        if let Err(m) = self.run_group(g, groups, arena) {
-                            failed.store(true, Ordering::Relaxed);
-                            first_fault.lock().get_or_insert(m);
-                            return;
-                        }
-                    }
-                })
-            })
+        let deal = Arc::new(Deal {
+            launch,
+            groups,
+            total,
+            chunk,
+            chunks,
+            next: AtomicU64::new(0),
+            done: AtomicU64::new(0),
+            failed: AtomicBool::new(false),
+            fault: Mutex::new(None),
+            finished: Mutex::new(false),
+            all_done: Condvar::new(),
         });
-        match first_fault.into_inner() {
+        // The caller takes the first chunk; helpers (one per pool thread, no
+        // more than the chunks left) are called only if the rest looks worth
+        // a hand-off: waking a thread costs more than a few tiny groups. A
+        // kernel with much private memory on the thread stack runs on the
+        // pool only (whose stacks are known to be large enough).
+        let left = if caller_works {
+            let start = Instant::now();
+            deal.work_chunks(1);
+            let left = chunks.saturating_sub(deal.next.load(Ordering::Relaxed));
+            let estimate = start
+                .elapsed()
+                .saturating_mul(u32::try_from(left).unwrap_or(u32::MAX));
+            if estimate > HELPERS_WORTH {
+                left
+            } else {
+                0
+            }
+        } else {
+            chunks
+        };
+        for _ in 0..threads.min(left) {
+            let d = deal.clone();
+            pool.spawn(move || d.work_chunks(u64::MAX));
+        }
+        if caller_works {
+            deal.work_chunks(u64::MAX);
+        }
+        let mut fin = deal.finished.lock();
+        while !*fin {
+            deal.all_done.wait(&mut fin);
+        }
+        drop(fin);
+        let fault = deal.fault.lock().take();
+        match fault {
             Some(m) => Err(m),
             None => Ok(()),
         }
+    }
+
+    /// Take up to `n` chunks, fewer if none is left.
+    fn work_chunks(&self, n: u64) {
+        with_arena(self.launch.local_mem_size, |arena| {
+            for _ in 0..n {
+                let c = self.next.fetch_add(1, Ordering::Relaxed);
+                if c >= self.chunks {
+                    return;
+                }
+                if !self.failed.load(Ordering::Relaxed) {
+                    for g in c * self.chunk..((c + 1) * self.chunk).min(self.total) {
+                        if let Err(m) = self.launch.run_group(g, &self.groups, arena) {
+                            self.failed.store(true, Ordering::Relaxed);
+                            self.fault.lock().get_or_insert(m);
+                            break;
+                        }
+                    }
+                }
+                if self.done.fetch_add(1, Ordering::AcqRel) + 1 == self.chunks {
+                    *self.finished.lock() = true;
+                    self.all_done.notify_all();
+                }
+            }
+        })
     }
 }
