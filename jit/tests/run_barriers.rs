@@ -349,3 +349,42 @@ fn pyopencl_style_reduction_runs_as_regions() {
         assert_eq!(total, want, "{}", p.strategy(0));
     }
 }
+
+#[test]
+fn uniform_break_and_continue_in_loops_with_barriers() {
+    let src = "kernel void k(global int *o, int limit) {
+            local int t[8];
+            int l = get_local_id(0);
+            int acc = 0;
+            for (int r = 0; r < 100; r++) {
+                if (r % 3 == 1) continue;
+                t[l] = r + l;
+                barrier(CLK_LOCAL_MEM_FENCE);
+                acc += t[7 - l];
+                barrier(CLK_LOCAL_MEM_FENCE);
+                if (r >= limit) { acc += 1000; break; }
+            }
+            o[get_global_id(0)] = acc;
+        }";
+    let both = build_both(src);
+    assert_eq!(both[0].strategy(0), "regions");
+    for p in both {
+        let mut o = vec![0i32; 16];
+        run(&p, "k", &mut [buf(&mut o), val(10i32)], &[16], &[8]);
+        for (i, v) in o.iter().enumerate() {
+            let l = (i % 8) as i32;
+            let mut acc = 0;
+            for r in 0..100 {
+                if r % 3 == 1 {
+                    continue;
+                }
+                acc += r + 7 - l;
+                if r >= 10 {
+                    acc += 1000;
+                    break;
+                }
+            }
+            assert_eq!(*v, acc, "{} item {i}", p.strategy(0));
+        }
+    }
+}

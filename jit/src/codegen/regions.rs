@@ -4,8 +4,9 @@
 //! Applies when every barrier is a statement of the kernel body itself, or of
 //! `if`/`for`/`while`/`do` statements (and blocks) that contain barriers —
 //! whose conditions are uniform across the work-group by the spec's rule —
-//! and the body has no `return`, `goto` or label, no `break`/`continue`
-//! leaving a region, and no call of a function that reaches a barrier.
+//! and the body has no `return`, `goto` or label and no call of a function
+//! that reaches a barrier. A `break`/`continue` of a loop around barriers
+//! (and the `if`s around it) is a uniform jump between regions.
 //! Anything else takes the coroutine strategy of `runtime/`.
 //!
 //! Every barrier-free stretch of statements, every condition, loop
@@ -35,6 +36,10 @@ use std::collections::{HashMap, HashSet};
 
 /// A kernel body cut at its barriers.
 enum Node<'a> {
+    /// `break` / `continue` of the innermost loop around barriers (uniform,
+    /// as the barriers in that loop require).
+    Break,
+    Continue,
     /// Barrier-free statements (piece id).
     Region(usize, Vec<&'a Stmt>),
     /// `if (c)` around barriers (condition piece id).
@@ -64,6 +69,8 @@ pub(crate) struct Plan<'a> {
 struct Planner<'a> {
     prog: &'a Program,
     uses: Vec<HashSet<u32>>,
+    /// Loops around barriers the statements being planned are in.
+    loop_depth: usize,
 }
 
 fn is_barrier_stmt(s: &Stmt) -> bool {
@@ -197,11 +204,21 @@ impl<'a> Planner<'a> {
         Some(())
     }
 
+    fn loop_body(&mut self, body: &'a Stmt) -> Option<Vec<Node<'a>>> {
+        self.loop_depth += 1;
+        let r = self.nodes(std::slice::from_ref(body));
+        self.loop_depth -= 1;
+        r
+    }
+
     fn nodes(&mut self, stmts: &'a [Stmt]) -> Option<Vec<Node<'a>>> {
         let mut out = Vec::new();
         let mut cur: Vec<&'a Stmt> = Vec::new();
         for s in stmts {
-            if !self.contains_barrier(s) {
+            // A break or continue of a loop around barriers is a node of its
+            // own (so is an `if` or block around one).
+            let jumps = self.loop_depth > 0 && has_free_jump(s, false, false);
+            if !jumps && !self.contains_barrier(s) {
                 cur.push(s);
                 continue;
             }
@@ -210,6 +227,8 @@ impl<'a> Planner<'a> {
                 continue;
             }
             match &s.kind {
+                StmtKind::Break if self.loop_depth > 0 => out.push(Node::Break),
+                StmtKind::Continue if self.loop_depth > 0 => out.push(Node::Continue),
                 StmtKind::Block(b) => out.extend(self.nodes(&b.stmts)?),
                 StmtKind::If(c, t, e) => {
                     let cid = self.piece(&[], &[c]);
@@ -228,7 +247,7 @@ impl<'a> Planner<'a> {
                     };
                     let cond = c.as_ref().map(|c| (self.piece(&[], &[c]), c));
                     let step = step.as_ref().map(|st| (self.piece(&[], &[st]), st));
-                    let body = self.nodes(std::slice::from_ref(body.as_ref()))?;
+                    let body = self.loop_body(body)?;
                     out.push(Node::Loop {
                         init,
                         cond,
@@ -239,7 +258,7 @@ impl<'a> Planner<'a> {
                 }
                 StmtKind::While(c, body) => {
                     let cond = Some((self.piece(&[], &[c]), c));
-                    let body = self.nodes(std::slice::from_ref(body.as_ref()))?;
+                    let body = self.loop_body(body)?;
                     out.push(Node::Loop {
                         init: None,
                         cond,
@@ -249,7 +268,7 @@ impl<'a> Planner<'a> {
                     });
                 }
                 StmtKind::DoWhile(body, c) => {
-                    let body = self.nodes(std::slice::from_ref(body.as_ref()))?;
+                    let body = self.loop_body(body)?;
                     let cond = Some((self.piece(&[], &[c]), c));
                     out.push(Node::Loop {
                         init: None,
@@ -276,6 +295,7 @@ pub(crate) fn plan<'a>(prog: &'a Program, f: &'a Function) -> Option<Plan<'a>> {
     let mut p = Planner {
         prog,
         uses: Vec::new(),
+        loop_depth: 0,
     };
     let nodes = p.nodes(&body.stmts)?;
     let mut count: HashMap<u32, usize> = HashMap::new();
@@ -331,6 +351,8 @@ struct Emitter<'p, 'a> {
     plan: &'p Plan<'a>,
     geo: Geometry,
     arena: Value,
+    /// (break, continue) targets of the loops around barriers, innermost last.
+    targets: std::cell::RefCell<Vec<(cranelift_codegen::ir::Block, cranelift_codegen::ir::Block)>>,
 }
 
 impl FunctionCx<'_, '_> {
@@ -420,6 +442,14 @@ impl FunctionCx<'_, '_> {
     fn emit_nodes(&mut self, em: &Emitter<'_, '_>, nodes: &[Node<'_>]) -> Result<(), String> {
         for n in nodes {
             match n {
+                Node::Break | Node::Continue => {
+                    let (brk, cont) = *em
+                        .targets
+                        .borrow()
+                        .last()
+                        .ok_or("internal: break outside a loop")?;
+                    self.jump(if matches!(n, Node::Break) { brk } else { cont });
+                }
                 Node::Region(id, stmts) => {
                     self.piece_loop(em, *id, stmts, None)?;
                 }
@@ -477,7 +507,10 @@ impl FunctionCx<'_, '_> {
                         test(self)?;
                         self.enter(body_b);
                     }
-                    self.emit_nodes(em, body)?;
+                    em.targets.borrow_mut().push((end, cont));
+                    let r = self.emit_nodes(em, body);
+                    em.targets.borrow_mut().pop();
+                    r?;
                     self.enter(cont);
                     if let Some((id, st)) = step {
                         let st: &Expr = st;
@@ -518,7 +551,12 @@ pub(crate) fn compile_region_entry(
         let geo = fx.load_geometry();
         let item = fx.item;
         let arena = fx.b.ins().load(types::I64, flags(), item, o::ITEM_ARENA);
-        let em = Emitter { plan, geo, arena };
+        let em = Emitter {
+            plan,
+            geo,
+            arena,
+            targets: Default::default(),
+        };
         // Shared parameters once; written ones into every work-item's frame.
         let mut next = 0;
         let mut per_item = Vec::new();
