@@ -173,7 +173,7 @@ pub fn rootn(x: f64, n: i32) -> f64 {
             let nn = f64::from(n);
             let p = libm::pow(r0, nn);
             if p.is_finite() && p != 0.0 {
-                r0 - r0 * (p - a) / (nn * p)
+                r0 - r0 * ((p - a) / (nn * p))
             } else {
                 r0
             }
