@@ -387,3 +387,84 @@ fn relational_functions() {
     assert_eq!((o[18], o[19]), (0, 1));
     assert_eq!((o[20], o[21]), (-1, 0));
 }
+
+/// The double nearest to `v` in the direction `mode` (0 rte, 1 rtz, 2 rtp, 3 rtn).
+fn round_to_f64(v: i128, mode: u32) -> f64 {
+    let r = v as f64;
+    let exact = r as i128;
+    let (down, up) = if exact > v {
+        (libm::nextafter(r, f64::NEG_INFINITY), r)
+    } else if exact < v {
+        (r, libm::nextafter(r, f64::INFINITY))
+    } else {
+        return r;
+    };
+    match mode {
+        0 => r,
+        1 if v > 0 => down,
+        1 => up,
+        2 => up,
+        _ => down,
+    }
+}
+
+#[test]
+fn long_to_double_with_rounding_modes_and_vectors() {
+    let p = build_full(
+        "kernel void t(global const long *x, global double *o, global float4 *v) {
+            size_t i = get_global_id(0);
+            long a = x[i];
+            o[i * 5 + 0] = convert_double(a);
+            o[i * 5 + 1] = convert_double_rtz(a);
+            o[i * 5 + 2] = convert_double_rtp(a);
+            o[i * 5 + 3] = convert_double_rtn((ulong)a);
+            o[i * 5 + 4] = convert_double_rtz((int)a);
+            if (i == 0) {
+                v[0] = convert_float4(convert_int4_sat_rte((float4)(0.5f, 1.5f, -2.5f, 1e10f)));
+                v[1] = convert_float4_rtp((long4)(16777217, -16777217, 1, 0));
+            }
+        }",
+    );
+    let mut x: Vec<i64> = vec![
+        0,
+        1,
+        -1,
+        (1 << 53) + 1,
+        -(1 << 53) - 1,
+        i64::MAX,
+        i64::MIN,
+        0x1234_5678_9abc_def1,
+        -0x1234_5678_9abc_def1,
+    ];
+    let n = x.len();
+    let mut o = vec![0f64; n * 5];
+    let mut v = vec![[0f32; 4]; 2];
+    run(
+        &p,
+        "t",
+        &mut [buf(&mut x), buf(&mut o), buf(&mut v)],
+        &[n as u64],
+        &[1],
+    );
+    for i in 0..n {
+        let a = x[i];
+        let want = [
+            round_to_f64(a.into(), 0),
+            round_to_f64(a.into(), 1),
+            round_to_f64(a.into(), 2),
+            round_to_f64((a as u64).into(), 3),
+            f64::from(a as i32),
+        ];
+        assert_eq!(&o[i * 5..i * 5 + 5], &want, "conversions of {a}");
+    }
+    assert_eq!(v[0], [0.0, 2.0, -2.0, i32::MAX as f32]);
+    assert_eq!(
+        v[1],
+        [
+            round_to_f32(16777217, 2),
+            round_to_f32(-16777217, 2),
+            1.0,
+            0.0
+        ]
+    );
+}

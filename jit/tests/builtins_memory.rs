@@ -581,3 +581,70 @@ fn printf_returns_zero_or_minus_one() {
     run(&p, "t", &mut [buf(&mut o)], &[1], &[1]);
     assert_eq!(o, [0, -1]);
 }
+
+#[test]
+fn aligned_half_vectors_64_bit_cmpxchg_and_vector_async_copies() {
+    let p = build_ext(
+        "kernel void t(global half *h, global float *o, global long *l, global const float4 *src,
+                       global float4 *dst) {
+            local float4 tile[8];
+            vstorea_half3((float3)(1.0f, 2.0f, 3.0f), 1, h);      // h[4..6]
+            vstorea_half4_rtz((float4)(0.1f, 0.2f, 0.3f, 0.4f), 2, h);  // h[8..11]
+            float3 a = vloada_half3(1, h);
+            float4 b = vloada_half4(2, h);
+            o[0] = a.x; o[1] = a.y; o[2] = a.z; o[3] = b.x; o[4] = b.w;
+            float2 c = vload_half2(2, h);                         // h[4], h[5]
+            o[5] = c.x; o[6] = c.y;
+            if (get_local_id(0) == 0) {
+                long old = atom_cmpxchg(&l[0], 5L, 1L << 40);
+                long keep = atom_cmpxchg(&l[1], 7L, 9L);
+                l[2] = old; l[3] = keep;
+            }
+            event_t e = async_work_group_copy(tile, src, 8, 0);
+            wait_group_events(1, &e);
+            tile[get_local_id(0)] *= 2.0f;
+            barrier(CLK_LOCAL_MEM_FENCE);
+            e = async_work_group_copy(dst, tile, 8, 0);
+            wait_group_events(1, &e);
+        }",
+    );
+    let mut h = vec![0u16; 12];
+    let mut o = vec![0f32; 7];
+    let mut l: Vec<i64> = vec![5, 6, 0, 0];
+    let mut src: Vec<[f32; 4]> = (0..8).map(|i| [i as f32, 1.0, 2.0, -(i as f32)]).collect();
+    let mut dst = vec![[0f32; 4]; 8];
+    run(
+        &p,
+        "t",
+        &mut [
+            buf(&mut h),
+            buf(&mut o),
+            buf(&mut l),
+            buf(&mut src),
+            buf(&mut dst),
+        ],
+        &[8],
+        &[8],
+    );
+    assert_eq!(
+        &h[4..7],
+        &[0x3c00, 0x4000, 0x4200],
+        "vstorea_half3 steps by 4"
+    );
+    assert_eq!(&o[..3], &[1.0, 2.0, 3.0]);
+    let all = halves();
+    let rtz = |x: f32| to_half_ref(f64::from(x), &all, 1);
+    assert_eq!(&h[8..12], &[rtz(0.1), rtz(0.2), rtz(0.3), rtz(0.4)]);
+    let val = |bits: u16| all.iter().find(|(_, b)| *b == bits).map(|(v, _)| *v as f32);
+    assert_eq!(Some(o[3]), val(h[8]));
+    assert_eq!(Some(o[4]), val(h[11]));
+    assert_eq!(
+        (o[5], o[6]),
+        (1.0, 2.0),
+        "vload_half2 at offset 2 reads h[4], h[5]"
+    );
+    assert_eq!(&l[..], &[1 << 40, 6, 5, 6]);
+    for i in 0..8 {
+        assert_eq!(dst[i], src[i].map(|v| v * 2.0));
+    }
+}
