@@ -110,7 +110,10 @@ impl Checker<'_> {
                     return None;
                 };
                 let size = self.prog.records.size_of(&e.ty.pointee()?.ty)? as i64;
-                CVal::Addr(g, off + (i as i64) * size)
+                CVal::Addr(
+                    g,
+                    off.checked_add(i64::try_from(i).ok()?.checked_mul(size)?)?,
+                )
             }
             ExprKind::VectorLit(parts) => {
                 let mut lanes = Vec::new();
@@ -226,7 +229,10 @@ impl Checker<'_> {
                     return None;
                 };
                 let f = self.prog.records.get(*r).fields.get(*i)?;
-                Some(CVal::Addr(g, off + f.offset as i64))
+                Some(CVal::Addr(
+                    g,
+                    off.checked_add(i64::try_from(f.offset).ok()?)?,
+                ))
             }
             _ => None,
         }

@@ -504,7 +504,7 @@ impl Records {
                         continue;
                     }
                 }
-                offset = offset.next_multiple_of(falign);
+                offset = align_up(offset, falign);
                 bit_pos = Some((offset, fsize, w));
                 laid.push(Field {
                     name,
@@ -513,11 +513,11 @@ impl Records {
                     bits,
                     konst: false,
                 });
-                offset += fsize;
+                offset = offset.saturating_add(fsize);
                 continue;
             }
             bit_pos = None;
-            offset = offset.next_multiple_of(falign);
+            offset = align_up(offset, falign);
             laid.push(Field {
                 name,
                 ty,
@@ -525,7 +525,7 @@ impl Records {
                 bits,
                 konst: false,
             });
-            offset += fsize;
+            offset = offset.saturating_add(fsize);
         }
         if !is_union {
             size = offset;
@@ -533,7 +533,7 @@ impl Records {
         let def = &mut self.defs[id.0 as usize];
         def.fields = laid;
         def.align = align;
-        def.size = size.next_multiple_of(align);
+        def.size = align_up(size, align);
         def.complete = true;
     }
 
@@ -566,6 +566,12 @@ impl Records {
             t => self.size_of(t).unwrap_or(1).max(1),
         }
     }
+}
+
+/// `v` rounded up to a multiple of `a`, saturating (a huge struct from a
+/// fuzzer must not overflow).
+fn align_up(v: u64, a: u64) -> u64 {
+    v.checked_next_multiple_of(a.max(1)).unwrap_or(u64::MAX)
 }
 
 /// A 3-component vector is stored like a 4-component one (spec 6.1.5).
