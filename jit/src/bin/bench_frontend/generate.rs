@@ -204,14 +204,16 @@ kernel void transpose@(global const float8 *in, global float8 *out, int w, int h
 }
 "#;
 
-/// A program of at least `min_lines` lines (the prologue and whole units).
-pub fn program(min_lines: usize) -> String {
+/// A program of about `lines` lines: the prologue and as many whole units
+/// as bring it closest to that count (at least one).
+pub fn program(lines: usize) -> String {
     let mut text = String::from(PROLOGUE);
-    let mut lines = PROLOGUE.lines().count();
+    let mut count = PROLOGUE.lines().count();
+    let unit_lines = UNIT.lines().count();
     let mut unit = 0usize;
-    while lines < min_lines {
+    while unit == 0 || count + unit_lines / 2 < lines {
         let stamped = UNIT.replace('@', &unit.to_string());
-        lines += stamped.lines().count();
+        count += stamped.lines().count();
         text.push_str(&stamped);
         unit += 1;
     }

@@ -93,11 +93,21 @@ fn time_ms<T>(f: impl FnOnce() -> T) -> (f64, T) {
     (start.elapsed().as_secs_f64() * 1e3, value)
 }
 
-/// The median of `runs` calls of `f` (after one warm-up call), in ms.
-fn median_of(runs: usize, mut f: impl FnMut() -> f64) -> f64 {
+/// The median and the minimum of `runs` timings.
+#[derive(Clone, Copy)]
+struct Sample {
+    median: f64,
+    min: f64,
+}
+
+/// `runs` calls of `f` (after one warm-up call), each returning ms.
+fn sample(runs: usize, mut f: impl FnMut() -> f64) -> Sample {
     f();
     let mut v: Vec<f64> = (0..runs).map(|_| f()).collect();
-    percentile(&mut v, 50.0)
+    Sample {
+        median: percentile(&mut v, 50.0),
+        min: percentile(&mut v, 0.0),
+    }
 }
 
 /// Nearest-rank percentile `p` of `v` (sorts it); 0 for an empty slice.
@@ -163,7 +173,7 @@ fn bench_generated(title: &str, source: &str, reps: usize) -> Result<f64, String
         .program
         .filter(|_| out.success)
         .ok_or_else(|| format!("{title} does not compile:\n{}", out.log))?;
-    let fe = median_of(reps, || {
+    let fe = sample(reps, || {
         time_ms(|| frontend::compile(source, "generated.cl", &options, &[])).0
     });
     let mut per_phase = [Vec::new(), Vec::new(), Vec::new()];
@@ -176,34 +186,53 @@ fn bench_generated(title: &str, source: &str, reps: usize) -> Result<f64, String
             v.push(t);
         }
     }
-    let [pp, parse, sema] = per_phase.map(|mut v| percentile(&mut v, 50.0));
+    let phases = per_phase.map(|mut v| Sample {
+        median: percentile(&mut v, 50.0),
+        min: percentile(&mut v, 0.0),
+    });
     let mut cg_err = None;
-    let cg = median_of(reps, || match codegen_ms(&program, &options) {
+    let cg = sample(reps, || match codegen_ms(&program, &options) {
         Ok(ms) => ms,
         Err(e) => {
             cg_err = Some(e);
             0.0
         }
     });
+    let full = Sample {
+        median: fe.median + cg.median,
+        min: fe.min + cg.min,
+    };
     println!(
-        "\n== {title}: {lines} lines, {} kernels, {} bytes",
+        "\n== {title}: {lines} lines, {} kernels, {} bytes (median of {reps}; min in brackets)",
         generate::kernel_count(source),
         source.len()
     );
-    println!(
-        "front end:  {fe:9.3} ms  ({:.0} lines/s)",
-        lines as f64 / (fe / 1e3)
-    );
-    println!("  preprocess {pp:9.3} ms\n  parse      {parse:9.3} ms\n  sema       {sema:9.3} ms");
+    let show = |name: &str, t: Sample, rate: bool| {
+        let per_s = |ms: f64| lines as f64 / (ms / 1e3);
+        if rate {
+            println!(
+                "{name:<12} {:9.3} ms [{:9.3}]  {:.0} lines/s [{:.0}]",
+                t.median,
+                t.min,
+                per_s(t.median),
+                per_s(t.min)
+            );
+        } else {
+            println!("{name:<12} {:9.3} ms [{:9.3}]", t.median, t.min);
+        }
+    };
+    show("front end", fe, true);
+    for (name, t) in ["  preprocess", "  parse", "  sema"].iter().zip(phases) {
+        show(name, t, false);
+    }
     match cg_err {
         Some(e) => println!("codegen:    failed: {e}"),
-        None => println!(
-            "codegen:    {cg:9.3} ms\nfull build: {:9.3} ms  ({:.0} lines/s)",
-            fe + cg,
-            lines as f64 / ((fe + cg) / 1e3)
-        ),
+        None => {
+            show("codegen", cg, false);
+            show("full build", full, true);
+        }
     }
-    Ok(fe + cg)
+    Ok(full.median)
 }
 
 /// A corpus program: its path relative to the corpus root, text and options.
@@ -216,7 +245,11 @@ struct CorpusProgram {
 
 /// Every `tests/corpus/<category>/*.cl`, sorted, with `%S` in its RUN options expanded.
 fn load_corpus() -> Result<Vec<CorpusProgram>, String> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus");
+    // Where it was built, or (a copy run elsewhere) below the working folder.
+    let mut root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus");
+    if !root.is_dir() {
+        root = PathBuf::from("jit/tests/corpus");
+    }
     let mut paths: Vec<PathBuf> = Vec::new();
     let categories = std::fs::read_dir(&root).map_err(|e| format!("{}: {e}", root.display()))?;
     for category in categories
@@ -268,20 +301,28 @@ fn bench_corpus(programs: &[CorpusProgram], reps: usize) -> Vec<Option<f64>> {
     let mut fe_all = Vec::new();
     let mut fe_ok = Vec::new();
     let mut full = Vec::new();
+    let mut full_min = Vec::new();
     let mut full_by_program = Vec::new();
     let mut cg_failures = Vec::new();
     let mut bad_options = 0;
     let mut slowest = (0.0, String::new());
+    let mut by_std: std::collections::BTreeMap<String, Vec<f64>> = Default::default();
     for p in programs {
         let Ok(options) = BuildOptions::parse(&p.options) else {
             bad_options += 1;
             full_by_program.push(None);
             continue;
         };
-        let fe = median_of(reps, || {
+        let fe = sample(reps, || {
             time_ms(|| frontend::compile(&p.source, &p.file_name, &options, &[])).0
         });
+        let (fe, fe_min) = (fe.median, fe.min);
         fe_all.push(fe);
+        let std = options.cl_std.unwrap_or_default();
+        by_std
+            .entry(format!("front end, {std:?}"))
+            .or_default()
+            .push(fe);
         if fe > slowest.0 {
             slowest = (fe, p.display.clone());
         }
@@ -292,12 +333,13 @@ fn bench_corpus(programs: &[CorpusProgram], reps: usize) -> Vec<Option<f64>> {
         };
         fe_ok.push(fe);
         let mut err = None;
-        let cg = median_of(reps, || {
+        let cg = sample(reps, || {
             codegen_ms(&hir, &options).unwrap_or_else(|e| {
                 err = Some(e);
                 0.0
             })
         });
+        let (cg, cg_min) = (cg.median, cg.min);
         match err {
             Some(e) => {
                 cg_failures.push(format!("{}: {}", p.display, first_line(&e)));
@@ -305,11 +347,15 @@ fn bench_corpus(programs: &[CorpusProgram], reps: usize) -> Vec<Option<f64>> {
             }
             None => {
                 full.push(fe + cg);
+                full_min.push(fe_min + cg_min);
                 full_by_program.push(Some(fe + cg));
             }
         }
     }
-    println!("\n== corpus: {} programs", programs.len());
+    println!(
+        "\n== corpus: {} programs (per program: median of {reps} runs)",
+        programs.len()
+    );
     if bad_options > 0 {
         println!("({bad_options} programs with rejected RUN options: not timed)");
     }
@@ -325,6 +371,10 @@ fn bench_corpus(programs: &[CorpusProgram], reps: usize) -> Vec<Option<f64>> {
     row("front end, every program", &mut fe_all);
     row("front end, programs it accepts", &mut fe_ok);
     row("front end + codegen (full build)", &mut full);
+    row("full build, min of runs", &mut full_min);
+    for (name, v) in &mut by_std {
+        row(name, v);
+    }
     println!("slowest front end: {} ({:.3} ms)", slowest.1, slowest.0);
     if !cg_failures.is_empty() {
         println!("codegen failed on {} accepted programs:", cg_failures.len());
@@ -385,9 +435,17 @@ fn compare_with_pocl(
         "program", "cranecl", "pocl off", "pocl warm", "ratio off", "ratio warm"
     );
     let mut ratios = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let mut failures = Vec::new();
     for (i, job) in jobs.iter().enumerate() {
-        let c = cold.ms.get(i).and_then(|(_, t)| *t);
-        let w = warm.ms.get(i).and_then(|(_, t)| *t);
+        let get = |t: &pocl::Timings| match t.ms.get(i) {
+            Some((_, Ok(ms))) => (Some(*ms), String::new()),
+            Some((_, Err(status))) => (None, status.clone()),
+            None => (None, "no result".into()),
+        };
+        let ((c, c_err), (w, w_err)) = (get(&cold), get(&warm));
+        if !c_err.is_empty() || !w_err.is_empty() {
+            failures.push(format!("{}: pocl {c_err} {w_err}", job.name));
+        }
         let fmt = |t: Option<f64>| t.map_or("failed".to_string(), |t| format!("{t:.2}"));
         let ratio = |t: Option<f64>| t.map_or("-".to_string(), |t| format!("{:.3}", ours[i] / t));
         println!(
@@ -422,5 +480,8 @@ fn compare_with_pocl(
         "median of the per-program ratios (off): {:.3}",
         percentile(&mut r, 50.0)
     );
+    for f in &failures {
+        println!("not in the medians: {f}");
+    }
     Ok(())
 }

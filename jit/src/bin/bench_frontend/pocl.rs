@@ -44,7 +44,11 @@ type Release = unsafe extern "C" fn(Handle) -> ClInt;
 type GetDeviceInfo = unsafe extern "C" fn(Handle, ClUint, usize, *mut c_void, *mut usize) -> ClInt;
 
 const CL_DEVICE_TYPE_ALL: u64 = 0xFFFF_FFFF;
+type GetProgramBuildInfo =
+    unsafe extern "C" fn(Handle, Handle, ClUint, usize, *mut c_void, *mut usize) -> ClInt;
+
 const CL_DEVICE_NAME: ClUint = 0x102B;
+const CL_PROGRAM_BUILD_LOG: ClUint = 0x1183;
 
 /// One program for pocl: a name, the source, the build options.
 pub struct Job {
@@ -53,10 +57,10 @@ pub struct Job {
     pub options: String,
 }
 
-/// pocl's median build time per job, in ms (`None` where the build failed).
+/// pocl's median build time per job, in ms (`Err`: the failed build's status).
 pub struct Timings {
     pub device: String,
-    pub ms: Vec<(String, Option<f64>)>,
+    pub ms: Vec<(String, Result<f64, String>)>,
 }
 
 /// Runs the child twice (cache off, cache warm); `Err` says why pocl could not be measured.
@@ -103,8 +107,10 @@ fn parse_child_output(text: &str) -> Timings {
         let fields: Vec<&str> = line.split('\t').collect();
         match fields.as_slice() {
             ["device", name] => device = name.to_string(),
-            ["job", name, t, "ok"] => ms.push((name.to_string(), t.parse().ok())),
-            ["job", name, _, _] => ms.push((name.to_string(), None)),
+            ["job", name, t, "ok"] => {
+                ms.push((name.to_string(), t.parse().map_err(|_| t.to_string())))
+            }
+            ["job", name, _, status] => ms.push((name.to_string(), Err(status.to_string()))),
             _ => {}
         }
     }
@@ -148,6 +154,7 @@ struct Api {
     create_program_with_source: CreateProgramWithSource,
     build_program: BuildProgram,
     release_program: Release,
+    get_program_build_info: GetProgramBuildInfo,
 }
 
 impl Api {
@@ -188,6 +195,9 @@ impl Api {
                 release_program: std::mem::transmute::<*const c_void, Release>(sym(
                     b"clReleaseProgram\0",
                 )?),
+                get_program_build_info: std::mem::transmute::<*const c_void, GetProgramBuildInfo>(
+                    sym(b"clGetProgramBuildInfo\0")?,
+                ),
                 _lib: lib,
             })
         }
@@ -241,6 +251,7 @@ pub fn child_main(jobs_file: &Path, reps: usize) -> Result<(), String> {
         let options = CString::new(job.options.as_str()).map_err(|e| e.to_string())?;
         let mut times = Vec::new();
         let mut status = 0;
+        let mut first_error = String::new();
         for _ in 0..=reps {
             let src = job.source.as_ptr().cast::<c_char>();
             let len = job.source.len();
@@ -261,6 +272,9 @@ pub fn child_main(jobs_file: &Path, reps: usize) -> Result<(), String> {
                     std::ptr::null_mut(),
                 );
                 times.push(start.elapsed().as_secs_f64() * 1e3);
+                if status != 0 {
+                    first_error = first_error_line(&api, program, device);
+                }
                 (api.release_program)(program);
             }
             if status != 0 {
@@ -275,9 +289,37 @@ pub fn child_main(jobs_file: &Path, reps: usize) -> Result<(), String> {
         let verdict = if status == 0 {
             "ok".to_string()
         } else {
-            format!("status {status}")
+            format!("status {status}: {first_error}")
         };
         println!("job\t{}\t{median:.3}\t{verdict}", job.name);
     }
     Ok(())
+}
+
+/// The first line of a failed build's log that says `error` (tabs removed).
+///
+/// # Safety
+/// `program` and `device` must be live handles of `api`'s implementation.
+unsafe fn first_error_line(api: &Api, program: Handle, device: Handle) -> String {
+    let mut log = vec![0u8; 1 << 16];
+    let mut len = 0usize;
+    // SAFETY: the buffer is `log.len()` bytes; the caller vouches for the handles.
+    let e = unsafe {
+        (api.get_program_build_info)(
+            program,
+            device,
+            CL_PROGRAM_BUILD_LOG,
+            log.len(),
+            log.as_mut_ptr().cast(),
+            &mut len,
+        )
+    };
+    if e != 0 {
+        return format!("(no build log: {e})");
+    }
+    let text = String::from_utf8_lossy(&log[..len.min(log.len())]);
+    text.lines()
+        .find(|l| l.contains("error"))
+        .unwrap_or("")
+        .replace('\t', " ")
 }
