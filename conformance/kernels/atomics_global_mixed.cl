@@ -1,4 +1,3 @@
-// @xfail built-in 'atomic_add' not in codegen yet
 // @buf in int 2048 rand
 // @buf out int 6 list(0,0,-2147483648,2147483647,0,0)
 // @run k g=2048 l=128 : in out

@@ -1,4 +1,3 @@
-// @xfail built-in 'atomic_inc' not in codegen yet
 // @buf out int 64 zero
 // @run k g=1024 l=64 : out
 // @check out local_counts

@@ -1,4 +1,3 @@
-// @xfail built-in 'convert_uchar_sat' not in codegen yet
 // @buf f float 300 rand(-400,400)
 // @buf out int 900 zero
 // @run k g=300 : f out

@@ -1,4 +1,3 @@
-// @xfail built-in 'atomic_inc' not in codegen yet
 // @buf in uchar 16384 randbits
 // @buf hist uint 256 zero
 // @run hist g=4096 l=256 : in hist

@@ -1,4 +1,3 @@
-// @xfail built-in 'as_uint' not in codegen yet
 // @buf a int 256 rand(-100000,100000)
 // @buf out uint 512 zero
 // @run k g=256 : a out

@@ -1,4 +1,3 @@
-// @xfail built-in 'atomic_add' not in codegen yet
 // @options -cl-std=CL2.0
 // @buf out int 4 zero
 // @run bump g=64 : int(1)

@@ -1,4 +1,3 @@
-// @xfail built-in 'to_global' not in codegen yet
 // @options -cl-std=CL2.0
 // @buf buf int 64 zero
 // @buf out int 576 zero

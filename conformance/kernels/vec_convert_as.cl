@@ -1,4 +1,3 @@
-// @xfail built-in 'convert_int4' not in codegen yet
 // @buf a float 1024 rand(-1000,1000)
 // @buf c int 2048 zero
 // @run k g=256 : a c

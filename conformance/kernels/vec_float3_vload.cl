@@ -1,4 +1,3 @@
-// @xfail built-in 'vload3' not in codegen yet
 // @buf a float 300 rand
 // @buf b float 300 rand
 // @buf c float 300 zero

@@ -1,4 +1,3 @@
-// @xfail built-in 'convert_float8' not in codegen yet
 // @buf c float 1024 zero
 // @run k g=64 : c int(5)
 // @check c v_literals

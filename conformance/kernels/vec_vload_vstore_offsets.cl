@@ -1,4 +1,3 @@
-// @xfail built-in 'vload4' not in codegen yet
 // @buf a float 1030 rand
 // @buf c float 1030 zero
 // @run k g=256 : a c

@@ -32,13 +32,6 @@ PLATFORM = os.environ.get("CRANECL_PLATFORM", "cranecl")
 # cache: every program must then come from a reloaded binary.
 EXPECT_CACHED = os.environ.get("CRANECL_PYOPENCL_EXPECT_CACHED") == "1"
 
-
-def cranecl_gap(reason):
-    """Marks a test that fails on cranecl for a known missing piece: the
-    failure is listed (xfail), a pass is listed as XPASS so the mark is
-    removed; on another platform the test runs normally."""
-    return pytest.mark.xfail("cranecl" in PLATFORM, reason=reason, strict=False)
-
 # Sizes that are not multiples of any work-group size, and a large one.
 SIZES = [1, 1000, 100003]
 
@@ -305,8 +298,6 @@ def test_clmath(ctx, queue):
 
 # --------------------------------------------------------------------- random
 
-@cranecl_gap("convert_float4 is not in codegen yet (build log: the built-in "
-             "function 'convert_float4' is not supported yet)")
 def test_clrandom_philox(ctx, queue):
     n = 1 << 20
     g1 = clrandom.PhiloxGenerator(ctx, seed=1234)

@@ -15,11 +15,13 @@
 //! An unknown directive fails the suite. Runs happen in order on one in-order
 //! queue (program-scope variables persist between them). The suite runs every
 //! file and reports every failure at once. `KERNELS_FILTER=<text>` runs only
-//! the files whose name contains it.
+//! the files whose name contains it; `KERNELS_DIR=<folder>` reads the cases
+//! from another folder; `KERNELS_DIRECT=1` calls the ICD's own exports (no
+//! loader; with `CRANECL_SO=<path>` on a machine without the source tree).
 
 mod kernels_ref;
 
-use cranecl_conformance::{call, cl, code_name, Cl};
+use cranecl_conformance::{call, cl, code_name, direct, Cl};
 use kernels_ref::{reference, Inputs, Ty};
 use opencl_sys::*;
 use std::collections::HashMap;
@@ -453,7 +455,9 @@ fn launch(
 }
 
 fn kernel_files() -> Vec<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("kernels");
+    let dir = std::env::var_os("KERNELS_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("kernels"));
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
         .expect("conformance/kernels exists")
         .filter_map(|e| e.ok().map(|e| e.path()))
@@ -465,7 +469,11 @@ fn kernel_files() -> Vec<PathBuf> {
 
 #[test]
 fn kernel_suite() {
-    let t = cl();
+    let t = if std::env::var_os("KERNELS_DIRECT").is_some() {
+        direct()
+    } else {
+        cl()
+    };
     let ctx = t.context();
     let q = t.queue(ctx, 0);
     let filter = std::env::var("KERNELS_FILTER").unwrap_or_default();

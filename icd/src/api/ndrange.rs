@@ -32,7 +32,10 @@ fn dims(p: *const size_t, work_dim: usize, fill: u64) -> Option<[u64; 3]> {
 
 /// The largest divisor of `n` that is at most `cap`.
 fn largest_divisor(n: u64, cap: u64) -> u64 {
-    (1..=cap.min(n)).rev().find(|&d| n.is_multiple_of(d)).unwrap_or(1)
+    (1..=cap.min(n))
+        .rev()
+        .find(|&d| n.is_multiple_of(d))
+        .unwrap_or(1)
 }
 
 /// A work-group size for a launch whose local size is NULL: groups of up to

@@ -144,7 +144,7 @@ impl Launch {
         let group_id = [
             linear % groups[0],
             (linear / groups[0]) % groups[1],
-            linear / (groups[0] * groups[1]),
+            linear / groups[0].saturating_mul(groups[1]),
         ];
         let mut local_size = self.local_size;
         for d in 0..3 {
@@ -177,7 +177,9 @@ impl Launch {
     /// The command's work: run every work-group.
     pub fn run(self) -> CLResult<()> {
         let groups = self.num_groups();
-        let total = groups[0] * groups[1] * groups[2];
+        let total = groups[0]
+            .saturating_mul(groups[1])
+            .saturating_mul(groups[2]);
         if total == 0 {
             return Ok(());
         }
