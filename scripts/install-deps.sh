@@ -21,5 +21,5 @@ venv=target/venv
 if [ ! -x "$venv/bin/python" ]; then
   python3 -m venv "$venv"
 fi
-"$venv/bin/python" -c "import pyopencl, numpy, pytest" 2>/dev/null || \
-  "$venv/bin/pip" install -q pyopencl numpy pytest
+"$venv/bin/python" -c "import pyopencl, numpy, pytest, mako" 2>/dev/null || \
+  "$venv/bin/pip" install -q pyopencl numpy pytest mako

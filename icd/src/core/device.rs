@@ -11,8 +11,9 @@ pub struct Device {
 }
 crate::cl_object!(Device, cl_device_id, CL_INVALID_DEVICE, "device");
 
-/// Work-items per work-group, and per dimension.
-pub const MAX_WORK_GROUP_SIZE: usize = 4096;
+/// Work-items per work-group, and per dimension: what the compiler's
+/// work-group runtime supports (coroutine stacks bound it).
+pub const MAX_WORK_GROUP_SIZE: usize = cranecl_jit::codegen::MAX_WORK_GROUP_SIZE as usize;
 /// Bytes of `__local` memory per work-group (the per-worker local arena).
 pub const LOCAL_MEM_SIZE: u64 = 256 << 10;
 /// Buffer alignment in bytes (`CL_DEVICE_MEM_BASE_ADDR_ALIGN` is in bits).

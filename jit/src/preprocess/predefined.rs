@@ -109,6 +109,8 @@ fn predefined_text(opts: &PreprocessOptions) -> String {
         def(name, &v.to_string());
     }
     def("__ENDIAN_LITTLE__", "1");
+    // As clang's opencl-c-base.h does for every OpenCL C version.
+    def("NULL", "((void*)0)");
     let exec = "__kernel __attribute__((work_group_size_hint(X, 1, 1))) \
                 __attribute__((vec_type_hint(typen)))";
     def("__kernel_exec(X, typen)", exec);
