@@ -156,6 +156,9 @@ fn header_text() -> String {
         ("USHRT_MAX", "65535"),
         ("INT_MAX", "2147483647"),
         ("INT_MIN", "(-2147483647-1)"),
+        // What ilogb returns for 0 and NaN.
+        ("FP_ILOGB0", "INT_MIN"),
+        ("FP_ILOGBNAN", "INT_MAX"),
         ("UINT_MAX", "0xffffffffU"),
         ("LONG_MAX", "0x7fffffffffffffffL"),
         ("LONG_MIN", "(-0x7fffffffffffffffL-1)"),
