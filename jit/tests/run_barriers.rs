@@ -388,3 +388,48 @@ fn uniform_break_and_continue_in_loops_with_barriers() {
         }
     }
 }
+
+#[test]
+fn returns_after_barriers_and_uniform_returns_run_as_regions() {
+    let src = "kernel void k(global int *o, int n, int stop) {
+            local int t[8];
+            int l = get_local_id(0);
+            int acc = 0;
+            for (int r = 0; r < 10; r++) {
+                t[l] = r * l;
+                barrier(CLK_LOCAL_MEM_FENCE);
+                acc += t[(l + 1) % 8];
+                barrier(CLK_LOCAL_MEM_FENCE);
+                if (r == stop) { o[get_global_id(0)] = -acc; return; }
+            }
+            if (get_global_id(0) >= n) return;
+            o[get_global_id(0)] = acc;
+        }";
+    let both = build_both(src);
+    assert_eq!(both[0].strategy(0), "regions");
+    for p in both {
+        for stop in [3, 100] {
+            let mut o = vec![7i32; 16];
+            run(
+                &p,
+                "k",
+                &mut [buf(&mut o), val(12i32), val(stop)],
+                &[16],
+                &[8],
+            );
+            for (i, v) in o.iter().enumerate() {
+                let l = (i % 8) as i32;
+                let rounds = if stop < 10 { stop + 1 } else { 10 };
+                let acc: i32 = (0..rounds).map(|r| r * ((l + 1) % 8)).sum();
+                let want = if stop < 10 {
+                    -acc
+                } else if i >= 12 {
+                    7
+                } else {
+                    acc
+                };
+                assert_eq!(*v, want, "{} stop {stop} item {i}", p.strategy(0));
+            }
+        }
+    }
+}

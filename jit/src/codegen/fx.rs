@@ -60,6 +60,8 @@ pub struct FunctionCx<'a, 'p> {
     /// Work-item loops store the local ids in the `ItemState` (for callees,
     /// built-ins and work-item functions of a run-time dimension).
     pub(crate) store_item_ids: bool,
+    /// Region strategy: the current work-item's "has returned" flag.
+    pub(crate) region_done: Option<Value>,
 }
 
 impl<'a, 'p> FunctionCx<'a, 'p> {
@@ -234,6 +236,10 @@ impl<'a, 'p> FunctionCx<'a, 'p> {
     pub(crate) fn emit_return(&mut self, val: Option<CValue>) -> Result<(), String> {
         let ret = self.func.ret.clone();
         if let Some(next) = self.return_to {
+            if let Some(flag) = self.region_done {
+                let one = self.b.ins().iconst(types::I8, 1);
+                self.b.ins().store(super::value::flags(), one, flag, 0);
+            }
             self.jump(next);
             return Ok(());
         }
@@ -287,6 +293,7 @@ impl<'a, 'p> FunctionCx<'a, 'p> {
             return_to: None,
             inline_ids: None,
             store_item_ids: true,
+            region_done: None,
         };
         let entry = fx.b.create_block();
         fx.b.append_block_params_for_function_params(entry);

@@ -4,9 +4,11 @@
 //! Applies when every barrier is a statement of the kernel body itself, or of
 //! `if`/`for`/`while`/`do` statements (and blocks) that contain barriers —
 //! whose conditions are uniform across the work-group by the spec's rule —
-//! and the body has no `return`, `goto` or label and no call of a function
-//! that reaches a barrier. A `break`/`continue` of a loop around barriers
-//! (and the `if`s around it) is a uniform jump between regions.
+//! and the body has no `goto` or label and no call of a function that
+//! reaches a barrier. A `break`/`continue` of a loop around barriers (and the
+//! `if`s around it) is a uniform jump between regions. A `return` marks the
+//! work-item done in its frame; done items skip every later piece, and a
+//! decision no live item took is false (loops end).
 //! Anything else takes the coroutine strategy of `runtime/`.
 //!
 //! Every barrier-free stretch of statements, every condition, loop
@@ -64,6 +66,25 @@ pub(crate) struct Plan<'a> {
     pub frame_size: u64,
     /// Locals whose address is taken (used in place, never promoted).
     addressed: HashSet<u32>,
+    /// Where a work-item's "has returned" flag lives in its frame, when the
+    /// body has a `return` (a returned item skips every later piece).
+    done_offset: Option<u64>,
+}
+
+fn has_return(s: &Stmt) -> bool {
+    match &s.kind {
+        StmtKind::Return(_) => true,
+        StmtKind::Block(b) => b.stmts.iter().any(has_return),
+        StmtKind::If(_, t, e) => has_return(t) || e.as_deref().is_some_and(has_return),
+        StmtKind::While(_, b)
+        | StmtKind::DoWhile(b, _)
+        | StmtKind::Switch(_, b)
+        | StmtKind::For(_, _, _, b)
+        | StmtKind::Case(_, b)
+        | StmtKind::Default(b)
+        | StmtKind::Label(_, b) => has_return(b),
+        _ => false,
+    }
 }
 
 struct Planner<'a> {
@@ -90,7 +111,7 @@ fn is_barrier_stmt(s: &Stmt) -> bool {
 /// Statements whose control flow leaves them (`return`, `goto`, labels).
 fn has_nonlocal_flow(s: &Stmt) -> bool {
     match &s.kind {
-        StmtKind::Return(_) | StmtKind::Goto(_) | StmtKind::Label(..) => true,
+        StmtKind::Goto(_) | StmtKind::Label(..) => true,
         StmtKind::Block(b) => b.stmts.iter().any(has_nonlocal_flow),
         StmtKind::If(_, t, e) => {
             has_nonlocal_flow(t) || e.as_deref().is_some_and(has_nonlocal_flow)
@@ -337,12 +358,21 @@ pub(crate) fn plan<'a>(prog: &'a Program, f: &'a Function) -> Option<Plan<'a>> {
             .filter(|(_, l)| l.address_taken)
             .map(|(i, _)| i as u32),
     );
+    let done_offset = if body.stmts.iter().any(has_return) {
+        size = size.next_multiple_of(8);
+        let at = size;
+        size += 8;
+        Some(at)
+    } else {
+        None
+    };
     Some(Plan {
         nodes,
         uses: p.uses,
         frame,
         frame_size: size.next_multiple_of(align).max(16),
         addressed,
+        done_offset,
     })
 }
 
@@ -363,7 +393,7 @@ impl FunctionCx<'_, '_> {
         em: &Emitter<'_, '_>,
         piece: usize,
         ids: [Value; 3],
-    ) -> Vec<(u32, Value)> {
+    ) -> (Vec<(u32, Value)>, Value) {
         let [lx, ly, _] = em.geo.sizes;
         let zy = self.b.ins().imul(ids[2], ly);
         let zy = self.b.ins().iadd(zy, ids[1]);
@@ -400,7 +430,7 @@ impl FunctionCx<'_, '_> {
             self.locals[l as usize] = place;
             promoted.push((l, addr));
         }
-        promoted
+        (promoted, base)
     }
 
     /// End a work-item's turn: store promoted locals back to its frame.
@@ -423,12 +453,30 @@ impl FunctionCx<'_, '_> {
         stmts: &[&Stmt],
         cond: Option<&Expr>,
     ) -> Result<Option<Value>, String> {
+        // The decision defaults to false: when every work-item has returned,
+        // loops end and conditional barriers are skipped.
         let decision = cond.map(|_| self.b.declare_var(types::I8));
-        self.item_loop(em.geo, |fx, ids, _| {
-            let promoted = fx.enter_piece(em, piece, ids);
+        if let Some(d) = decision {
+            let no = self.b.ins().iconst(types::I8, 0);
+            self.b.def_var(d, no);
+        }
+        self.item_loop(em.geo, |fx, ids, next| {
+            let (promoted, base) = fx.enter_piece(em, piece, ids);
+            if let Some(off) = em.plan.done_offset {
+                // A work-item that returned skips the rest of the kernel.
+                let done = fx.b.ins().load(types::I8, flags(), base, off as i32);
+                let go = fx.b.create_block();
+                fx.b.ins().brif(done, next, &[], go, &[]);
+                fx.terminated();
+                fx.enter(go);
+                fx.region_done = Some(fx.b.ins().iadd_imm_s(base, off as i64));
+                fx.return_to = Some(next);
+            }
             for s in stmts {
                 fx.stmt(s)?;
             }
+            fx.region_done = None;
+            fx.return_to = None;
             if let (Some(c), Some(d)) = (cond, decision) {
                 let v = fx.expr(c)?;
                 let t = fx.truth(&v, &c.ty)?;
@@ -581,7 +629,7 @@ pub(crate) fn compile_region_entry(
                 fx.write_place(&place, &p.ty, &v)?;
             }
         }
-        if !per_item.is_empty() {
+        if !per_item.is_empty() || plan.done_offset.is_some() {
             let frame_size = plan.frame_size as i64;
             fx.item_loop(geo, |fx, ids, _| {
                 let [lx, ly, _] = geo.sizes;
@@ -591,6 +639,10 @@ pub(crate) fn compile_region_entry(
                 let lin = fx.b.ins().iadd(lin, ids[0]);
                 let off = fx.b.ins().imul_imm_s(lin, frame_size);
                 let base = fx.b.ins().iadd(arena, off);
+                if let Some(off) = plan.done_offset {
+                    let zero = fx.b.ins().iconst(types::I8, 0);
+                    fx.b.ins().store(flags(), zero, base, off as i32);
+                }
                 for (o, ty, v) in &per_item {
                     let a = fx.b.ins().iadd_imm_s(base, *o as i64);
                     fx.store(a, ty, v)?;
