@@ -725,3 +725,24 @@ fn programs_are_freed_and_rebuilt_many_times() {
         drop(p);
     }
 }
+
+#[test]
+fn conditions_short_circuit_with_side_effects() {
+    let out: Vec<i32> = outputs(
+        "kernel void t(global int *o) {
+            int a = 0, b = 0, n = 0;
+            if (a++ && b++) n += 1;
+            if (!(a++ || b++)) n += 10;
+            if (a > 1 && !(b != 1) || n++) n += 100;
+            float f = 0.5f;
+            while (f < 4.0f && n < 1000) { f *= 2.0f; n += 1000; }
+            int *p = 0;
+            if (!p) n += 20000;
+            o[0] = a; o[1] = b; o[2] = n;
+        }",
+        3,
+    );
+    // a++ && .. : a 0 -> false, b untouched; !(a++ || b++): a 1 -> true, !true = false;
+    // (a > 1 && !(b != 1)) is false (b == 0), so n++ runs (0 -> false).
+    assert_eq!(out, vec![2, 0, 1 + 1000 + 20000]);
+}

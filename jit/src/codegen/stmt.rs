@@ -167,13 +167,54 @@ impl FunctionCx<'_, '_> {
         r
     }
 
-    /// Branch on a C condition.
+    /// Branch on a C condition. `&&`, `||` and `!` become branches and a
+    /// scalar comparison is branched on directly, without materialising
+    /// their `int` values.
     pub(crate) fn cond_branch(
         &mut self,
         c: &crate::sema::hir::Expr,
         t: ir::Block,
         f: ir::Block,
     ) -> Result<(), String> {
+        use crate::sema::hir::{BinOp, ExprKind, UnOp};
+        let scalar = |e: &crate::sema::hir::Expr| !e.ty.is_vector();
+        match &c.kind {
+            // a && b
+            ExprKind::Binary(BinOp::LogAnd, a, b) if scalar(c) => {
+                let mid = self.b.create_block();
+                self.cond_branch(a, mid, f)?;
+                self.enter(mid);
+                return self.cond_branch(b, t, f);
+            }
+            // a || b
+            ExprKind::Binary(BinOp::LogOr, a, b) if scalar(c) => {
+                let mid = self.b.create_block();
+                self.cond_branch(a, t, mid)?;
+                self.enter(mid);
+                return self.cond_branch(b, t, f);
+            }
+            // !a
+            ExprKind::Unary(UnOp::LogNot, a) if scalar(c) && scalar(a) => {
+                return self.cond_branch(a, f, t)
+            }
+            // a < b
+            ExprKind::Binary(op, a, b)
+                if scalar(c)
+                    && scalar(a)
+                    && super::num::is_comparison(*op)
+                    && a.ty == b.ty
+                    && a.ty.is_scalar() =>
+            {
+                let elem = a.ty.elem().ok_or("comparison of a non-arithmetic type")?;
+                let x = self.expr(a)?.scalar()?;
+                let y = self.expr(b)?.scalar()?;
+                let r = self.binop_scalar(*op, x, y, elem)?;
+                self.b.ins().brif(r, t, &[], f, &[]);
+                self.terminated();
+                return Ok(());
+            }
+            _ => {}
+        }
         let v = self.expr(c)?;
         let x = self.truth(&v, &c.ty)?;
         self.b.ins().brif(x, t, &[], f, &[]);
