@@ -408,44 +408,51 @@ fn pointer_arithmetic_across_address_spaces() {
 fn groups_run_concurrently_on_many_threads() {
     fn assert_send_sync<T: Send + Sync>() {}
     assert_send_sync::<cranecl_jit::codegen::CompiledProgram>();
-    let p = build(
-        "kernel void sq(global int *io) {
+    for regions in [true, false] {
+        let cg = cranecl_jit::codegen::CodegenOptions {
+            barrier_regions: regions,
+            ..Default::default()
+        };
+        let p = build_cg(
+            "kernel void sq(global int *io) {
             local int t[64];
             size_t l = get_local_id(0);
             t[l] = io[get_global_id(0)];
             barrier(CLK_LOCAL_MEM_FENCE);
             io[get_global_id(0)] = t[63 - l] * 2;
         }",
-    );
-    let groups = 64usize;
-    let mut io: Vec<i32> = (0..(groups * 64) as i32).collect();
-    let k = p.kernel_index("sq").unwrap();
-    let base = io.as_mut_ptr() as u64;
-    std::thread::scope(|s| {
-        for t in 0..4 {
-            let p = &p;
-            s.spawn(move || {
-                let mut local = vec![0u64; 64];
-                for g in (t..groups).step_by(4) {
-                    let ctx = cranecl_jit::launch::WorkGroupCtx {
-                        work_dim: 1,
-                        global_size: [(groups * 64) as u64, 1, 1],
-                        global_offset: [0; 3],
-                        local_size: [64, 1, 1],
-                        enqueued_local_size: [64, 1, 1],
-                        num_groups: [groups as u64, 1, 1],
-                        group_id: [g as u64, 0, 0],
-                        local_mem: local.as_mut_ptr() as usize,
-                        local_mem_size: 512,
-                    };
-                    p.run_work_group(k, &base.to_le_bytes(), &ctx).unwrap();
-                }
-            });
+            &cg,
+        );
+        let groups = 64usize;
+        let mut io: Vec<i32> = (0..(groups * 64) as i32).collect();
+        let k = p.kernel_index("sq").unwrap();
+        let base = io.as_mut_ptr() as u64;
+        std::thread::scope(|s| {
+            for t in 0..4 {
+                let p = &p;
+                s.spawn(move || {
+                    let mut local = vec![0u64; 64];
+                    for g in (t..groups).step_by(4) {
+                        let ctx = cranecl_jit::launch::WorkGroupCtx {
+                            work_dim: 1,
+                            global_size: [(groups * 64) as u64, 1, 1],
+                            global_offset: [0; 3],
+                            local_size: [64, 1, 1],
+                            enqueued_local_size: [64, 1, 1],
+                            num_groups: [groups as u64, 1, 1],
+                            group_id: [g as u64, 0, 0],
+                            local_mem: local.as_mut_ptr() as usize,
+                            local_mem_size: 512,
+                        };
+                        p.run_work_group(k, &base.to_le_bytes(), &ctx).unwrap();
+                    }
+                });
+            }
+        });
+        for (i, v) in io.iter().enumerate() {
+            let g = i / 64 * 64;
+            assert_eq!(*v, (g + 63 - (i - g)) as i32 * 2, "io[{i}]");
         }
-    });
-    for (i, v) in io.iter().enumerate() {
-        let g = i / 64 * 64;
-        assert_eq!(*v, (g + 63 - (i - g)) as i32 * 2, "io[{i}]");
     }
 }
 
