@@ -61,6 +61,9 @@ pub(crate) struct Plan<'a> {
     nodes: Vec<Node<'a>>,
     /// Locals each piece refers to.
     uses: Vec<HashSet<u32>>,
+    /// Locals each piece may write (declares, assigns, increments): only
+    /// those are stored back to the frame after a work-item's turn.
+    writes: Vec<HashSet<u32>>,
     /// Offset of each frame-resident local in the work-item's frame.
     frame: HashMap<u32, u64>,
     pub frame_size: u64,
@@ -90,6 +93,7 @@ fn has_return(s: &Stmt) -> bool {
 struct Planner<'a> {
     prog: &'a Program,
     uses: Vec<HashSet<u32>>,
+    writes: Vec<HashSet<u32>>,
     /// Loops around barriers the statements being planned are in.
     loop_depth: usize,
 }
@@ -176,6 +180,25 @@ fn decls(s: &Stmt, out: &mut HashSet<u32>) {
     }
 }
 
+/// The local an assignment, increment or `&` writes (or may write).
+fn written_root(e: &Expr, out: &mut HashSet<u32>) {
+    fn root(e: &Expr) -> Option<u32> {
+        match &e.kind {
+            ExprKind::Var(VarRef::Local(l)) => Some(l.0),
+            ExprKind::Member(a, _) | ExprKind::Swizzle(a, _) => root(a),
+            _ => None,
+        }
+    }
+    if let ExprKind::Assign { lhs: a, .. }
+    | ExprKind::IncDec { operand: a, .. }
+    | ExprKind::AddrOf(a) = &e.kind
+    {
+        if let Some(l) = root(a) {
+            out.insert(l);
+        }
+    }
+}
+
 fn expr_locals(e: &Expr, out: &mut HashSet<u32>) {
     walk::expr_tree(e, &mut |e| {
         if let ExprKind::Var(VarRef::Local(l)) = &e.kind {
@@ -208,7 +231,16 @@ impl<'a> Planner<'a> {
         for e in exprs {
             expr_locals(e, &mut set);
         }
+        let mut writes = HashSet::new();
+        for s in stmts {
+            decls(s, &mut writes);
+            walk::stmt_exprs(s, &mut |e| written_root(e, &mut writes));
+        }
+        for e in exprs {
+            walk::expr_tree(e, &mut |e| written_root(e, &mut writes));
+        }
         self.uses.push(set);
+        self.writes.push(writes);
         self.uses.len() - 1
     }
 
@@ -316,6 +348,7 @@ pub(crate) fn plan<'a>(prog: &'a Program, f: &'a Function) -> Option<Plan<'a>> {
     let mut p = Planner {
         prog,
         uses: Vec::new(),
+        writes: Vec::new(),
         loop_depth: 0,
     };
     let nodes = p.nodes(&body.stmts)?;
@@ -369,6 +402,7 @@ pub(crate) fn plan<'a>(prog: &'a Program, f: &'a Function) -> Option<Plan<'a>> {
     Some(Plan {
         nodes,
         uses: p.uses,
+        writes: p.writes,
         frame,
         frame_size: size.next_multiple_of(align).max(16),
         addressed,
@@ -428,7 +462,9 @@ impl FunctionCx<'_, '_> {
                 let _ = self.write_place(&place, &ty, &v);
             }
             self.locals[l as usize] = place;
-            promoted.push((l, addr));
+            if em.plan.writes[piece].contains(&l) {
+                promoted.push((l, addr));
+            }
         }
         (promoted, base)
     }
