@@ -198,6 +198,17 @@ impl Checker<'_> {
         let is_extern = storage == Some(StorageClass::Extern);
         let space = match qt.space {
             Some(AddrSpace::Constant) => AddrSpace::Constant,
+            // sampler_t s = ...;  — a program-scope sampler is a constant
+            // (spec 6.13.14.1) and must be written `const` (clang).
+            None if qt.ty == Type::Sampler => {
+                if !qt.quals.konst {
+                    self.error(
+                        span,
+                        "global sampler requires a const or constant address space qualifier",
+                    );
+                }
+                AddrSpace::Constant
+            }
             Some(AddrSpace::Global) | None if self.opts.program_scope_globals => AddrSpace::Global,
             Some(AddrSpace::Global) | None => {
                 self.error(

@@ -315,7 +315,7 @@ impl Checker<'_> {
                 ) {
                     self.error(p.span, "pointer arguments to kernel functions must reside in '__global', '__constant' or '__local' address space");
                 }
-                if matches!(pt.ty, Type::Pointer(_)) {
+                if matches!(pt.ty, Type::Pointer(_)) && self.opts.version < 20 {
                     self.error(
                         p.span,
                         "kernel parameter cannot be declared as a pointer to a pointer",

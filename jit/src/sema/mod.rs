@@ -63,6 +63,8 @@ pub struct SemaOptions {
     pub images: bool,
     /// `read_write` images (2.0, or 3.0 with `__opencl_c_read_write_images`).
     pub read_write_images: bool,
+    /// Writes to 3D images (`cl_khr_3d_image_writes`, 3.0: `__opencl_c_3d_image_writes`).
+    pub image3d_writes: bool,
     /// Extensions the device advertises.
     pub extensions: Vec<String>,
     /// `-cl-single-precision-constant`: unsuffixed floating constants are `float`.
@@ -94,6 +96,8 @@ impl SemaOptions {
                 || (cl30 && has_feature("__opencl_c_work_group_collective_functions")),
             images: !cl30 || has_feature("__opencl_c_images"),
             read_write_images: cl20 || (cl30 && has_feature("__opencl_c_read_write_images")),
+            image3d_writes: has_ext("cl_khr_3d_image_writes")
+                && (!cl30 || has_feature("__opencl_c_3d_image_writes")),
             extensions: features::EXTENSIONS
                 .iter()
                 .map(|e| e.name.to_string())

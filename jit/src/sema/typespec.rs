@@ -94,6 +94,25 @@ impl Checker<'_> {
         }
         let ty = self.specifier_type(specs, &mut space, &mut quals);
         let ty = match (ty, access) {
+            (
+                Type::Image(ImageKind::Image3d, _),
+                Some(a @ (Access::WriteOnly | Access::ReadWrite)),
+            ) if !self.opts.image3d_writes => {
+                let what = if self.opts.version >= 30 {
+                    "cl_khr_3d_image_writes and __opencl_c_3d_image_writes"
+                } else {
+                    "cl_khr_3d_image_writes"
+                };
+                let sp = specs.span;
+                self.error(
+                    sp,
+                    format!(
+                        "use of type '__{} image3d_t' requires {what} support",
+                        a.name()
+                    ),
+                );
+                Type::Error
+            }
             (Type::Image(k, _), a) => Type::Image(k, a.unwrap_or_default()),
             (t, _) => t,
         };
@@ -524,6 +543,11 @@ impl Checker<'_> {
                     cur = q;
                 }
                 ast::DerivedDeclarator::Array(a) => {
+                    if let Type::Function(_) = cur.ty {
+                        let n = d.name_str().unwrap_or("type name");
+                        self.error(a.span, format!("'{n}' declared as array of functions"));
+                        cur.ty = Type::Error;
+                    }
                     let len = a.size.as_ref().and_then(|s| {
                         let e = self.expr(s);
                         if e.ty.is_error() {
