@@ -74,6 +74,8 @@ impl Scopes {
     }
     /// Insert at file scope (function declarations met inside blocks).
     pub fn insert_global(&mut self, name: &str, sym: Symbol, span: Span) {
+        // `ordinary` always holds the file scope: `new` creates it and `pop`
+        // never removes the last one.
         self.ordinary[0].insert(name.to_string(), (sym, span));
     }
     pub fn lookup_tag(&self, name: &str) -> Option<Tag> {

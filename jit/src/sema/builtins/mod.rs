@@ -459,6 +459,7 @@ fn pick_space(spaces: Spaces, arg: Option<&Type>, env: &BuiltinEnv) -> AddrSpace
             return AddrSpace::Generic;
         }
     }
+    // Every space set names at least one space (see `space_set`).
     set[0]
 }
 
