@@ -753,3 +753,39 @@ fn conditions_short_circuit_with_side_effects() {
     // (a > 1 && !(b != 1)) is false (b == 0), so n++ runs (0 -> false).
     assert_eq!(out, vec![2, 0, 1 + 1000 + 20000]);
 }
+
+#[test]
+fn absurd_group_geometry_is_a_fault() {
+    let p = build("kernel void k(global int *o) { o[get_global_id(0)] = 1; }");
+    let mut o = vec![0i32; 1];
+    let args = (o.as_mut_ptr() as u64).to_le_bytes();
+    let base = cranecl_jit::launch::WorkGroupCtx {
+        work_dim: 3,
+        global_size: [1, 1, 1],
+        local_size: [1 << 40, 1 << 40, 1 << 40],
+        enqueued_local_size: [1, 1, 1],
+        num_groups: [1, 1, 1],
+        ..Default::default()
+    };
+    assert!(
+        p.run_work_group(0, &args, &base).is_err(),
+        "overflowing group size"
+    );
+    let zero = cranecl_jit::launch::WorkGroupCtx {
+        local_size: [0, 1, 1],
+        ..base
+    };
+    assert!(p.run_work_group(0, &args, &zero).is_err(), "empty group");
+    let dims = cranecl_jit::launch::WorkGroupCtx {
+        work_dim: 4,
+        local_size: [1, 1, 1],
+        ..base
+    };
+    assert!(p.run_work_group(0, &args, &dims).is_err(), "work_dim 4");
+    assert!(p.run_work_group(7, &args, &dims).is_err(), "no kernel 7");
+    assert!(
+        p.run_work_group(0, &[], &base).is_err(),
+        "short argument block"
+    );
+    assert_eq!(o[0], 0, "nothing ran");
+}

@@ -77,9 +77,11 @@ impl GroupState {
             local_mem_size: ctx.local_mem_size,
         }
     }
-    /// Work-items in the group.
+    /// Work-items in the group (saturating: absurd sizes stay absurd).
     pub fn items(&self) -> u64 {
-        self.local_size[0] * self.local_size[1] * self.local_size[2]
+        self.local_size[0]
+            .saturating_mul(self.local_size[1])
+            .saturating_mul(self.local_size[2])
     }
 }
 
