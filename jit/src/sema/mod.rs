@@ -1,17 +1,23 @@
 //! Semantic analysis: the AST in, the typed HIR ([`hir::Program`]) out.
 //!
-//! One [`Checker`] walks the translation unit once, in order, as C requires:
-//! declarations enter scopes (`decl.rs`), function bodies are checked
-//! statement by statement (`stmt.rs`), expressions get types, value
-//! categories and explicit conversions (`expr.rs`, `conv.rs`), constant
-//! expressions are folded (`consteval.rs`) and built-in calls are resolved to
-//! one overload (`builtins/`). The address-space rules of the OpenCL C
-//! specification (`addrspace.rs`) are enforced where each construct is
-//! checked, with the spec's words in the message.
+//! One `Checker` walks the translation unit once, in order, as C requires:
+//! types come from specifiers and declarators (`typespec.rs`), declarations
+//! enter scopes (`decl.rs`, `scope.rs`), functions and kernels are declared
+//! and defined (`func.rs`), bodies are checked statement by statement
+//! (`stmt.rs`), expressions get types, value categories and explicit
+//! conversions (`expr.rs`, `ops.rs`, `member.rs`, `conv.rs`), initialisers
+//! are laid out element by element (`init.rs`, `compound.rs`), constant
+//! expressions are folded (`consteval.rs`) and calls are resolved to one
+//! function or built-in overload (`call.rs`, `builtins/`). The address-space
+//! rules of the OpenCL C specification (`addrspace.rs`) are enforced where
+//! each construct is checked; messages follow clang's wording, with the
+//! spec's rule as a note.
 //!
 //! Errors are collected in the [`Diagnostics`] sink; a failed expression gets
 //! the poison type [`types::Type::Error`], which every check accepts silently,
-//! so one mistake gives one diagnostic.
+//! so one mistake gives one diagnostic. What is optional in OpenCL C 3.0
+//! (generic address space, program-scope globals, fp64, images...) is read
+//! from `features.rs` by [`SemaOptions::for_std`].
 #![forbid(unsafe_code)]
 
 pub mod addrspace;
