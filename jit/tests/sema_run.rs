@@ -95,3 +95,18 @@ fn elements_not_initialised_explicitly_are_zero() {
     );
     assert_eq!(&out[..7], &[2, 0, 0, 255, 0, 0, 9]);
 }
+
+#[test]
+fn kernel_scope_constants_and_string_literals_are_readable() {
+    let out = outputs(
+        "kernel void t(global int *o) {
+            constant int tab[4] = { 10, 20, 30, 40 };
+            constant char *s = \"hey\";
+            o[0] = tab[get_global_id(0) + 2];
+            o[1] = s[1];
+            o[2] = \"xyz\"[2];
+         }",
+        3,
+    );
+    assert_eq!(out, [30, i32::from(b'e'), i32::from(b'z')]);
+}
