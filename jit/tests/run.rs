@@ -789,3 +789,16 @@ fn absurd_group_geometry_is_a_fault() {
     );
     assert_eq!(o[0], 0, "nothing ran");
 }
+
+#[test]
+fn vector_conversions_through_the_library() {
+    let out: Vec<f32> = outputs(
+        "kernel void t(global float *o) {
+            uint4 u = (uint4)(1, 2, 3, 0xffffffffu);
+            float4 f = convert_float4(u) * 0.5f;
+            o[0] = f.x; o[1] = f.y; o[2] = f.z; o[3] = f.w;
+        }",
+        4,
+    );
+    assert_eq!(out, vec![0.5, 1.0, 1.5, 4294967295.0f32 * 0.5]);
+}
