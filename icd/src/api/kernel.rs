@@ -257,21 +257,8 @@ fn kernel_info(kernel: cl_kernel, param: cl_kernel_info, out: InfoOut) -> CLResu
     }
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn clGetKernelInfo(
-    kernel: cl_kernel,
-    param_name: cl_kernel_info,
-    param_value_size: size_t,
-    param_value: *mut c_void,
-    param_value_size_ret: *mut size_t,
-) -> cl_int {
-    api_call(|| {
-        kernel_info(
-            kernel,
-            param_name,
-            InfoOut::new(param_value_size, param_value, param_value_size_ret),
-        )
-    })
+info_entry_points! {
+    fn clGetKernelInfo(kernel: cl_kernel, param_name: cl_kernel_info) = kernel_info;
 }
 
 /// CL_INVALID_DEVICE if device is not in the list of devices associated with
@@ -329,23 +316,12 @@ fn kernel_work_group_info(
     }
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn clGetKernelWorkGroupInfo(
-    kernel: cl_kernel,
-    device: cl_device_id,
-    param_name: cl_kernel_work_group_info,
-    param_value_size: size_t,
-    param_value: *mut c_void,
-    param_value_size_ret: *mut size_t,
-) -> cl_int {
-    api_call(|| {
-        kernel_work_group_info(
-            kernel,
-            device,
-            param_name,
-            InfoOut::new(param_value_size, param_value, param_value_size_ret),
-        )
-    })
+info_entry_points! {
+    fn clGetKernelWorkGroupInfo(
+        kernel: cl_kernel,
+        device: cl_device_id,
+        param_name: cl_kernel_work_group_info,
+    ) = kernel_work_group_info;
 }
 
 fn kernel_arg_info(
@@ -392,23 +368,12 @@ fn kernel_arg_info(
     }
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn clGetKernelArgInfo(
-    kernel: cl_kernel,
-    arg_index: cl_uint,
-    param_name: cl_kernel_arg_info,
-    param_value_size: size_t,
-    param_value: *mut c_void,
-    param_value_size_ret: *mut size_t,
-) -> cl_int {
-    api_call(|| {
-        kernel_arg_info(
-            kernel,
-            arg_index,
-            param_name,
-            InfoOut::new(param_value_size, param_value, param_value_size_ret),
-        )
-    })
+info_entry_points! {
+    fn clGetKernelArgInfo(
+        kernel: cl_kernel,
+        arg_index: cl_uint,
+        param_name: cl_kernel_arg_info,
+    ) = kernel_arg_info;
 }
 
 fn set_kernel_exec_info(
@@ -473,18 +438,19 @@ fn kernel_sub_group_info(kernel: cl_kernel, device: cl_device_id) -> CLResult<()
     )
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn clGetKernelSubGroupInfoKHR(
-    in_kernel: cl_kernel,
-    in_device: cl_device_id,
-    _param_name: cl_kernel_sub_group_info,
-    _input_value_size: size_t,
-    _input_value: *const c_void,
-    _param_value_size: size_t,
-    _param_value: *mut c_void,
-    _param_value_size_ret: *mut size_t,
-) -> cl_int {
-    api_call(|| kernel_sub_group_info(in_kernel, in_device))
+entry_family! {
+    (
+        kernel: cl_kernel,
+        device: cl_device_id,
+        param_name: cl_kernel_sub_group_info,
+        input_value_size: size_t,
+        input_value: *const c_void,
+        param_value_size: size_t,
+        param_value: *mut c_void,
+        param_value_size_ret: *mut size_t,
+    ) -> cl_int;
+    clGetKernelSubGroupInfo => api_call(|| kernel_sub_group_info(kernel, device));
+    clGetKernelSubGroupInfoKHR => api_call(|| kernel_sub_group_info(kernel, device));
 }
 
 #[no_mangle]
@@ -500,18 +466,4 @@ pub unsafe extern "C" fn clCloneKernel(
             Ok(Obj::into_handle(k.clone_kernel()))
         })
     }
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn clGetKernelSubGroupInfo(
-    kernel: cl_kernel,
-    device: cl_device_id,
-    _param_name: cl_kernel_sub_group_info,
-    _input_value_size: size_t,
-    _input_value: *const c_void,
-    _param_value_size: size_t,
-    _param_value: *mut c_void,
-    _param_value_size_ret: *mut size_t,
-) -> cl_int {
-    api_call(|| kernel_sub_group_info(kernel, device))
 }

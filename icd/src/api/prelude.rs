@@ -1,7 +1,8 @@
 //! What every API module needs in scope.
 
 pub use super::entry::{api_call, api_create};
-pub use super::info::InfoOut;
+pub(crate) use super::entry::{entry_family, info_entry_points};
+pub use super::info::{InfoOut, ListOut};
 pub use crate::core::handle::Obj;
 pub use crate::error::{check, err, CLResult, ClError};
 pub use opencl_sys::cl_d3d10::*;

@@ -420,19 +420,9 @@ pub unsafe extern "C" fn clBuildProgram(
     })
 }
 
-fn program_info(
-    program: cl_program,
-    param: cl_program_info,
-    size: usize,
-    value: *mut c_void,
-    size_ret: *mut usize,
-) -> CLResult<()> {
+fn program_info(program: cl_program, param: cl_program_info, out: InfoOut) -> CLResult<()> {
     // CL_INVALID_PROGRAM if program is a not a valid program object.
     let p = Obj::<Program>::get(program)?;
-    if param == CL_PROGRAM_BINARIES {
-        return program_binaries(&p, p.devices().len(), size, value, size_ret);
-    }
-    let out = InfoOut::new(size, value, size_ret);
     // CL_INVALID_PROGRAM_EXECUTABLE if param_name is CL_PROGRAM_NUM_KERNELS,
     // CL_PROGRAM_KERNEL_NAMES, CL_PROGRAM_SCOPE_GLOBAL_CTORS_PRESENT, or
     // CL_PROGRAM_SCOPE_GLOBAL_DTORS_PRESENT and a successful program
@@ -458,6 +448,7 @@ fn program_info(
             let n = p.binary().len();
             out.slice(&vec![n; devices.len()])
         }
+        CL_PROGRAM_BINARIES => program_binaries(&p, devices.len(), &out),
         CL_PROGRAM_NUM_KERNELS => out.value::<usize>(exe()?.code.kernels().len()),
         CL_PROGRAM_KERNEL_NAMES => out.string(&exe()?.kernel_names()),
         CL_PROGRAM_SCOPE_GLOBAL_CTORS_PRESENT | CL_PROGRAM_SCOPE_GLOBAL_DTORS_PRESENT => {
@@ -474,56 +465,24 @@ fn program_info(
 /// `CL_PROGRAM_BINARIES`: `param_value` is the caller's array of `n`
 /// pointers (the answer's size is that array's); each non-NULL one receives
 /// the binary.
-fn program_binaries(
-    p: &Program,
-    n: usize,
-    size: usize,
-    value: *mut c_void,
-    size_ret: *mut usize,
-) -> CLResult<()> {
-    let needed = n * std::mem::size_of::<*mut u8>();
-    if !value.is_null() {
-        check(
-            size >= needed,
-            CL_INVALID_VALUE,
-            "param_value_size is smaller than the array of binary pointers",
-        )?;
+fn program_binaries(p: &Program, n: usize, out: &InfoOut) -> CLResult<()> {
+    out.with(n * std::mem::size_of::<*mut u8>(), |value| {
         let bin = p.binary();
         let ptrs = value as *const *mut u8;
         for i in 0..n {
-            // SAFETY: the caller gave `n` pointers at `param_value` (size
-            // checked above), each NULL or pointing at BINARY_SIZES[i] bytes.
+            // SAFETY: the caller gave `n` pointers at `param_value` (`with`
+            // checked the size), each NULL or pointing at BINARY_SIZES[i] bytes.
             let dst = unsafe { ptrs.add(i).read() };
             if !dst.is_null() && !bin.is_empty() {
                 // SAFETY: as above.
                 unsafe { std::ptr::copy_nonoverlapping(bin.as_ptr(), dst, bin.len()) };
             }
         }
-    }
-    if !size_ret.is_null() {
-        // SAFETY: a non-NULL param_value_size_ret points at a size_t.
-        unsafe { size_ret.write(needed) };
-    }
-    Ok(())
+    })
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn clGetProgramInfo(
-    program: cl_program,
-    param_name: cl_program_info,
-    param_value_size: size_t,
-    param_value: *mut c_void,
-    param_value_size_ret: *mut size_t,
-) -> cl_int {
-    api_call(|| {
-        program_info(
-            program,
-            param_name,
-            param_value_size,
-            param_value,
-            param_value_size_ret,
-        )
-    })
+info_entry_points! {
+    fn clGetProgramInfo(program: cl_program, param_name: cl_program_info) = program_info;
 }
 
 fn program_build_info(
@@ -556,23 +515,12 @@ fn program_build_info(
     }
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn clGetProgramBuildInfo(
-    program: cl_program,
-    device: cl_device_id,
-    param_name: cl_program_build_info,
-    param_value_size: size_t,
-    param_value: *mut c_void,
-    param_value_size_ret: *mut size_t,
-) -> cl_int {
-    api_call(|| {
-        program_build_info(
-            program,
-            device,
-            param_name,
-            InfoOut::new(param_value_size, param_value, param_value_size_ret),
-        )
-    })
+info_entry_points! {
+    fn clGetProgramBuildInfo(
+        program: cl_program,
+        device: cl_device_id,
+        param_name: cl_program_build_info,
+    ) = program_build_info;
 }
 
 #[no_mangle]
