@@ -5,6 +5,7 @@
 #![allow(non_snake_case, clippy::missing_safety_doc)]
 
 use super::prelude::*;
+use super::program::built_executable;
 use crate::core::device::{self as dev, Device};
 use crate::core::kernel::{ArgValue, Kernel};
 use crate::core::mem::Mem;
@@ -16,12 +17,7 @@ fn create_kernel(program: cl_program, kernel_name: *const c_char) -> CLResult<cl
     // CL_INVALID_PROGRAM if program is not a valid program object.
     let p = Obj::<Program>::get(program)?;
     // CL_INVALID_PROGRAM_EXECUTABLE if there is no successfully built executable for program.
-    let exe = p.executable().ok_or_else(|| {
-        ClError::new(
-            CL_INVALID_PROGRAM_EXECUTABLE,
-            "the program has no successfully built executable",
-        )
-    })?;
+    let exe = built_executable(&p)?;
     // CL_INVALID_VALUE if kernel_name is NULL.
     check(
         !kernel_name.is_null(),
@@ -64,12 +60,7 @@ fn create_kernels_in_program(
     let p = Obj::<Program>::get(program)?;
     // CL_INVALID_PROGRAM_EXECUTABLE if there is no successfully built
     // executable for any device in program.
-    let exe = p.executable().ok_or_else(|| {
-        ClError::new(
-            CL_INVALID_PROGRAM_EXECUTABLE,
-            "the program has no successfully built executable",
-        )
-    })?;
+    let exe = built_executable(&p)?;
     let n = exe.code.kernels().len();
     // CL_INVALID_VALUE if kernels is not NULL and num_kernels is less than the
     // number of kernels in program.
