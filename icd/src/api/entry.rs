@@ -3,6 +3,11 @@
 //! handle plus `errcode_ret`) the caller sees, and stop any panic from crossing
 //! into C: a panic becomes `CL_OUT_OF_HOST_MEMORY` with a message on stderr
 //! (a bug of ours, reported, never an abort of the user's process).
+//!
+//! Two macros write the stubs that would otherwise be copied:
+//! `info_entry_points!` for every `clGet*Info` (the info protocol's three
+//! out-parameters and the [`InfoOut`](super::info::InfoOut) they make), and
+//! `entry_family!` for entry points the spec gives one signature.
 
 use crate::error::{CLResult, ClError};
 use opencl_sys::{cl_int, CL_OUT_OF_HOST_MEMORY, CL_SUCCESS};
