@@ -4,11 +4,11 @@
 
 #![allow(non_snake_case, clippy::missing_safety_doc)]
 
+use super::mem::mem_in_context;
 use super::prelude::*;
 use super::program::built_executable;
 use crate::core::device::{self as dev, Device};
 use crate::core::kernel::{ArgValue, Kernel};
-use crate::core::mem::Mem;
 use crate::core::program::Program;
 use cranecl_jit::launch::ArgKind;
 use std::ffi::CStr;
@@ -152,15 +152,10 @@ fn set_kernel_arg(
                     ArgValue::Mem(None)
                 } else {
                     // CL_INVALID_MEM_OBJECT if arg_value does not point to a
-                    // valid memory object.
-                    let m = Obj::<Mem>::get(h)?;
-                    // CL_INVALID_CONTEXT if the context associated with kernel
-                    // and an OpenCL object pointed to by arg_value are not the same.
-                    check(
-                        Arc::ptr_eq(m.context(), k.context()),
-                        CL_INVALID_CONTEXT,
-                        "the memory object belongs to another context",
-                    )?;
+                    // valid memory object. CL_INVALID_CONTEXT if the context
+                    // associated with kernel and an OpenCL object pointed to
+                    // by arg_value are not the same.
+                    let m = mem_in_context(k.context(), h, "the argument's memory object")?;
                     ArgValue::Mem(Some(m))
                 }
             }

@@ -17,6 +17,27 @@ use crate::core::mem::{
 /// Every flag the memory-flags table defines for creating a memory object.
 const MEM_FLAGS: cl_mem_flags = ACCESS_FLAGS | HOST_PTR_FLAGS | HOST_ACCESS_FLAGS;
 
+/// A memory object that an object of `context` (a queue's command, a
+/// kernel's argument) uses; `what` names it in messages.
+pub(crate) fn mem_in_context(
+    context: &Arc<Obj<Context>>,
+    memobj: cl_mem,
+    what: &str,
+) -> CLResult<Arc<Obj<Mem>>> {
+    // CL_INVALID_MEM_OBJECT if memobj is not a valid memory object.
+    let mem = Obj::<Mem>::get(memobj)
+        .map_err(|e| ClError::new(e.code, format!("{what}: {}", e.message)))?;
+    // CL_INVALID_CONTEXT if the context associated with memobj is not the one
+    // of the object using it.
+    if !Arc::ptr_eq(mem.context(), context) {
+        return err(
+            CL_INVALID_CONTEXT,
+            format!("{what} belongs to another context"),
+        );
+    }
+    Ok(mem)
+}
+
 /// More than one bit of `set` is in `flags`.
 fn several(flags: cl_mem_flags, set: cl_mem_flags) -> bool {
     (flags & set).count_ones() > 1

@@ -17,6 +17,7 @@
 //! `Kind::Small` (on whichever thread finds them ready: no hand-off), which is
 //! what makes a 4-byte blocking write cost about a microsecond.
 
+use super::mem::mem_in_context;
 use super::prelude::*;
 use crate::core::mem::Mem;
 use crate::core::queue::Queue;
@@ -41,20 +42,11 @@ fn queue(command_queue: cl_command_queue) -> CLResult<Arc<Obj<Queue>>> {
     Obj::get(command_queue)
 }
 
-/// A memory object used by a command of `queue`.
+/// A memory object used by a command of `queue`: CL_INVALID_MEM_OBJECT if
+/// buffer is not a valid buffer object; CL_INVALID_CONTEXT if the context
+/// associated with command_queue and buffer are not the same.
 fn buffer_of(queue: &Queue, buffer: cl_mem, what: &str) -> CLResult<Arc<Obj<Mem>>> {
-    // CL_INVALID_MEM_OBJECT if buffer is not a valid buffer object.
-    let mem = Obj::<Mem>::get(buffer)
-        .map_err(|e| ClError::new(e.code, format!("{what}: {}", e.message)))?;
-    // CL_INVALID_CONTEXT if the context associated with command_queue and
-    // buffer are not the same.
-    if !Arc::ptr_eq(mem.context(), queue.context()) {
-        return err(
-            CL_INVALID_CONTEXT,
-            format!("{what} belongs to another context than the queue"),
-        );
-    }
-    Ok(mem)
+    mem_in_context(queue.context(), buffer, what)
 }
 
 /// CL_INVALID_VALUE if the region specified by offset and size is out of

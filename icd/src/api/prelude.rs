@@ -15,12 +15,3 @@ pub use std::ptr;
 pub use std::sync::Arc;
 #[allow(non_camel_case_types)]
 pub type size_t = usize;
-
-/// The body of an entry point that is not written yet: it answers
-/// `CL_INVALID_OPERATION`. Every use is replaced before the issue closes.
-pub fn pending<T>(name: &str) -> CLResult<T> {
-    err(
-        CL_INVALID_OPERATION,
-        format!("{name} is not implemented yet"),
-    )
-}
