@@ -3,6 +3,7 @@
 
 #![allow(non_snake_case, clippy::missing_safety_doc)]
 
+use super::device::{check_device_found, check_device_type};
 use super::platform::platform_or_default;
 use super::prelude::*;
 use crate::core::context::{Context, DestructorFn, NotifyFn, UserData};
@@ -138,13 +139,6 @@ pub unsafe extern "C" fn clCreateContext(
     })
 }
 
-/// Every bit `clGetDeviceIDs` knows.
-const ALL_TYPES: cl_device_type = CL_DEVICE_TYPE_DEFAULT
-    | CL_DEVICE_TYPE_CPU
-    | CL_DEVICE_TYPE_GPU
-    | CL_DEVICE_TYPE_ACCELERATOR
-    | CL_DEVICE_TYPE_CUSTOM;
-
 fn create_context_from_type(
     properties: *const cl_context_properties,
     device_type: cl_device_type,
@@ -157,19 +151,10 @@ fn create_context_from_type(
     platform_or_default(ptr::null_mut())?;
     let notify = notify_callback(pfn_notify, user_data)?;
     // CL_INVALID_DEVICE_TYPE if device_type is not a valid value.
-    check(
-        device_type == CL_DEVICE_TYPE_ALL || (device_type != 0 && device_type & !ALL_TYPES == 0),
-        CL_INVALID_DEVICE_TYPE,
-        "invalid device_type",
-    )?;
+    check_device_type(device_type)?;
     // CL_DEVICE_NOT_FOUND if no devices that match device_type and property
     // values specified in properties were found.
-    check(
-        device_type == CL_DEVICE_TYPE_ALL
-            || device_type & (CL_DEVICE_TYPE_CPU | CL_DEVICE_TYPE_DEFAULT) != 0,
-        CL_DEVICE_NOT_FOUND,
-        "no device of that type",
-    )?;
+    check_device_found(device_type)?;
     let ctx = Context::new(
         vec![device().clone()],
         props.list,
@@ -224,21 +209,8 @@ fn context_info(context: cl_context, param: cl_context_info, out: InfoOut) -> CL
     }
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn clGetContextInfo(
-    context: cl_context,
-    param_name: cl_context_info,
-    param_value_size: size_t,
-    param_value: *mut c_void,
-    param_value_size_ret: *mut size_t,
-) -> cl_int {
-    api_call(|| {
-        context_info(
-            context,
-            param_name,
-            InfoOut::new(param_value_size, param_value, param_value_size_ret),
-        )
-    })
+info_entry_points! {
+    fn clGetContextInfo(context: cl_context, param_name: cl_context_info) = context_info;
 }
 
 #[no_mangle]

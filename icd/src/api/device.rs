@@ -9,11 +9,32 @@ use crate::core::device::{self as dev, device, Device};
 use crate::core::platform::{self as plat, platform};
 use cranecl_jit::features;
 
+/// Every bit of `cl_device_type`.
 const ALL_TYPES: cl_device_type = CL_DEVICE_TYPE_DEFAULT
     | CL_DEVICE_TYPE_CPU
     | CL_DEVICE_TYPE_GPU
     | CL_DEVICE_TYPE_ACCELERATOR
     | CL_DEVICE_TYPE_CUSTOM;
+
+/// CL_INVALID_DEVICE_TYPE if device_type is not a valid value.
+pub(crate) fn check_device_type(device_type: cl_device_type) -> CLResult<()> {
+    check(
+        device_type == CL_DEVICE_TYPE_ALL || (device_type != 0 && device_type & !ALL_TYPES == 0),
+        CL_INVALID_DEVICE_TYPE,
+        "invalid device_type",
+    )
+}
+
+/// CL_DEVICE_NOT_FOUND if no device matches device_type: ours is the CPU
+/// device and the default one.
+pub(crate) fn check_device_found(device_type: cl_device_type) -> CLResult<()> {
+    check(
+        device_type == CL_DEVICE_TYPE_ALL
+            || device_type & (CL_DEVICE_TYPE_CPU | CL_DEVICE_TYPE_DEFAULT) != 0,
+        CL_DEVICE_NOT_FOUND,
+        "no device of that type",
+    )
+}
 
 fn get_device_ids(
     platform: cl_platform_id,
@@ -25,38 +46,13 @@ fn get_device_ids(
     // CL_INVALID_PLATFORM if platform is not a valid platform.
     platform_or_default(platform)?;
     // CL_INVALID_DEVICE_TYPE if device_type is not a valid value.
-    check(
-        device_type == CL_DEVICE_TYPE_ALL || (device_type != 0 && device_type & !ALL_TYPES == 0),
-        CL_INVALID_DEVICE_TYPE,
-        "invalid device_type",
-    )?;
+    check_device_type(device_type)?;
     // CL_INVALID_VALUE if num_entries is equal to zero and devices is not NULL
     // or if both num_devices and devices are NULL.
-    check(
-        num_entries != 0 || devices.is_null(),
-        CL_INVALID_VALUE,
-        "num_entries is 0",
-    )?;
-    check(
-        !(devices.is_null() && num_devices.is_null()),
-        CL_INVALID_VALUE,
-        "both outputs NULL",
-    )?;
+    let out = ListOut::new(num_entries, devices, num_devices)?;
     // CL_DEVICE_NOT_FOUND if no OpenCL devices that matched device_type were found.
-    let ours = CL_DEVICE_TYPE_CPU | CL_DEVICE_TYPE_DEFAULT;
-    check(
-        device_type == CL_DEVICE_TYPE_ALL || device_type & ours != 0,
-        CL_DEVICE_NOT_FOUND,
-        "no such device",
-    )?;
-    if !devices.is_null() {
-        // SAFETY: `devices` has room for num_entries ≥ 1 handles.
-        unsafe { devices.write(Obj::handle(device())) };
-    }
-    if !num_devices.is_null() {
-        // SAFETY: non-NULL `num_devices` points at a cl_uint.
-        unsafe { num_devices.write(1) };
-    }
+    check_device_found(device_type)?;
+    out.one(Obj::handle(device()));
     Ok(())
 }
 
@@ -89,7 +85,9 @@ fn has_c_feature(name: &str) -> bool {
     features::OPENCL_C_FEATURES.iter().any(|e| e.name == name)
 }
 
-fn device_info(d: &Device, param: cl_device_info, out: InfoOut) -> CLResult<()> {
+fn device_info(device: cl_device_id, param: cl_device_info, out: InfoOut) -> CLResult<()> {
+    // CL_INVALID_DEVICE if device is not a valid device.
+    let d = Obj::<Device>::get(device)?;
     let h = d.host();
     let fp64 = has_extension("cl_khr_fp64");
     let fp16 = has_extension("cl_khr_fp16");
@@ -271,22 +269,8 @@ fn device_info(d: &Device, param: cl_device_info, out: InfoOut) -> CLResult<()> 
     }
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn clGetDeviceInfo(
-    device: cl_device_id,
-    param_name: cl_device_info,
-    param_value_size: size_t,
-    param_value: *mut c_void,
-    param_value_size_ret: *mut size_t,
-) -> cl_int {
-    api_call(|| {
-        let d = Obj::<Device>::get(device)?;
-        device_info(
-            &d,
-            param_name,
-            InfoOut::new(param_value_size, param_value, param_value_size_ret),
-        )
-    })
+info_entry_points! {
+    fn clGetDeviceInfo(device: cl_device_id, param_name: cl_device_info) = device_info;
 }
 
 fn create_sub_devices(
@@ -333,25 +317,14 @@ pub unsafe extern "C" fn clCreateSubDevicesEXT(
 
 /// Root devices are not reference counted: retain/release validate and succeed.
 fn retain_root(device: cl_device_id) -> cl_int {
+    // CL_INVALID_DEVICE if device is not a valid device.
     api_call(|| Obj::<Device>::get(device).map(drop))
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn clRetainDevice(device: cl_device_id) -> cl_int {
-    retain_root(device)
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn clReleaseDevice(device: cl_device_id) -> cl_int {
-    retain_root(device)
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn clRetainDeviceEXT(device: cl_device_id) -> cl_int {
-    retain_root(device)
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn clReleaseDeviceEXT(device: cl_device_id) -> cl_int {
-    retain_root(device)
+entry_family! {
+    (device: cl_device_id) -> cl_int;
+    clRetainDevice => retain_root(device);
+    clReleaseDevice => retain_root(device);
+    clRetainDeviceEXT => retain_root(device);
+    clReleaseDeviceEXT => retain_root(device);
 }

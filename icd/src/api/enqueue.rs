@@ -4,7 +4,6 @@
 
 use super::mem_commands as mc;
 use super::prelude::*;
-use crate::core::event::Event;
 use crate::core::queue::Queue;
 use crate::exec::{self, Kind};
 
@@ -280,13 +279,8 @@ pub unsafe extern "C" fn clEnqueueWaitForEvents(
         // CL_INVALID_COMMAND_QUEUE if command_queue is not a valid host command-queue.
         let q = Obj::<Queue>::get(command_queue)?;
         // CL_INVALID_VALUE if num_events is 0 or event_list is NULL.
-        check(
-            num_events != 0 && !event_list.is_null(),
-            CL_INVALID_VALUE,
-            "no events to wait for",
-        )?;
         // CL_INVALID_EVENT if event objects in event_list are not valid events.
-        let events = Obj::<Event>::get_list(event_list, num_events as usize)?;
+        let events = super::event::events_to_wait_for(num_events, event_list)?;
         // CL_INVALID_CONTEXT if context associated with command_queue and
         // events in event_list are not the same.
         check(
@@ -521,40 +515,19 @@ fn marker_or_barrier(
     exec::enqueue_command(&q, command_type, &wait, event, false, kind, None)
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn clEnqueueMarkerWithWaitList(
-    command_queue: cl_command_queue,
-    num_events_in_wait_list: cl_uint,
-    event_wait_list: *const cl_event,
-    event: *mut cl_event,
-) -> cl_int {
-    api_call(|| {
-        marker_or_barrier(
-            command_queue,
-            num_events_in_wait_list,
-            event_wait_list,
-            event,
-            Kind::Marker,
-        )
-    })
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn clEnqueueBarrierWithWaitList(
-    command_queue: cl_command_queue,
-    num_events_in_wait_list: cl_uint,
-    event_wait_list: *const cl_event,
-    event: *mut cl_event,
-) -> cl_int {
-    api_call(|| {
-        marker_or_barrier(
-            command_queue,
-            num_events_in_wait_list,
-            event_wait_list,
-            event,
-            Kind::Barrier,
-        )
-    })
+entry_family! {
+    (
+        command_queue: cl_command_queue,
+        num_events: cl_uint,
+        wait_list: *const cl_event,
+        event: *mut cl_event,
+    ) -> cl_int;
+    clEnqueueMarkerWithWaitList => api_call(|| {
+        marker_or_barrier(command_queue, num_events, wait_list, event, Kind::Marker)
+    });
+    clEnqueueBarrierWithWaitList => api_call(|| {
+        marker_or_barrier(command_queue, num_events, wait_list, event, Kind::Barrier)
+    });
 }
 
 #[no_mangle]

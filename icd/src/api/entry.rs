@@ -3,6 +3,11 @@
 //! handle plus `errcode_ret`) the caller sees, and stop any panic from crossing
 //! into C: a panic becomes `CL_OUT_OF_HOST_MEMORY` with a message on stderr
 //! (a bug of ours, reported, never an abort of the user's process).
+//!
+//! Two macros write the stubs that would otherwise be copied:
+//! `info_entry_points!` for every `clGet*Info` (the info protocol's three
+//! out-parameters and the [`InfoOut`](super::info::InfoOut) they make), and
+//! `entry_family!` for entry points the spec gives one signature.
 
 use crate::error::{CLResult, ClError};
 use opencl_sys::{cl_int, CL_OUT_OF_HOST_MEMORY, CL_SUCCESS};
@@ -56,3 +61,56 @@ pub unsafe fn api_create<H>(
     }
     h
 }
+
+/// Entry points the spec gives one C signature: the signature is written
+/// once, then each `name => body;` becomes
+/// `#[no_mangle] pub unsafe extern "C" fn name(signature) -> ret { body }`.
+/// For the families that differ only in name (the acquire/release commands
+/// of the sharing extensions, marker and barrier), so that one change to the
+/// shared body or signature reaches every member.
+///
+/// ```ignore
+/// entry_family! {
+///     (command_queue: cl_command_queue, event: *mut cl_event) -> cl_int;
+///     clFirst => api_call(|| first(command_queue, event));
+///     clSecond => api_call(|| second(command_queue, event));
+/// }
+/// ```
+macro_rules! entry_family {
+    ($params:tt -> $ret:ty; $($name:ident => $body:expr;)+) => {$(
+        #[no_mangle]
+        #[allow(unused_variables)]
+        pub unsafe extern "C" fn $name $params -> $ret {
+            $body
+        }
+    )+};
+}
+pub(crate) use entry_family;
+
+/// The `clGet*Info` entry points: `fn clGetFooInfo(foo: cl_foo, param_name:
+/// cl_foo_info) = foo_info;` becomes the C function with the three
+/// out-parameters of the info protocol appended (`param_value_size`,
+/// `param_value`, `param_value_size_ret`), whose body runs
+/// `foo_info(foo, param_name, InfoOut)` through [`api_call`]. Every query
+/// thus reaches the one writer, [`InfoOut`](super::info::InfoOut), the same way.
+macro_rules! info_entry_points {
+    ($(fn $name:ident($($arg:ident: $ty:ty),* $(,)?) = $imp:path;)+) => {$(
+        #[no_mangle]
+        pub unsafe extern "C" fn $name(
+            $($arg: $ty,)*
+            param_value_size: usize,
+            param_value: *mut ::std::ffi::c_void,
+            param_value_size_ret: *mut usize,
+        ) -> ::opencl_sys::cl_int {
+            $crate::api::entry::api_call(|| {
+                let out = $crate::api::info::InfoOut::new(
+                    param_value_size,
+                    param_value,
+                    param_value_size_ret,
+                );
+                $imp($($arg,)* out)
+            })
+        }
+    )+};
+}
+pub(crate) use info_entry_points;

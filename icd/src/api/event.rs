@@ -8,7 +8,12 @@ use crate::core::context::{Context, UserData};
 use crate::core::event::{Event, EventCallbackFn};
 use crate::exec;
 
-fn wait_for_events(num_events: cl_uint, event_list: *const cl_event) -> CLResult<()> {
+/// The `num_events` / `event_list` of `clWaitForEvents` and
+/// `clEnqueueWaitForEvents`, never empty.
+pub(crate) fn events_to_wait_for(
+    num_events: cl_uint,
+    event_list: *const cl_event,
+) -> CLResult<Vec<Arc<Obj<Event>>>> {
     // CL_INVALID_VALUE if num_events is zero or event_list is NULL.
     check(
         num_events != 0 && !event_list.is_null(),
@@ -17,10 +22,16 @@ fn wait_for_events(num_events: cl_uint, event_list: *const cl_event) -> CLResult
     )?;
     // CL_INVALID_EVENT if event objects specified in event_list are not valid
     // event objects.
-    let events = Obj::<Event>::get_list(event_list, num_events as usize)?;
+    Obj::<Event>::get_list(event_list, num_events as usize)
+}
+
+fn wait_for_events(num_events: cl_uint, event_list: *const cl_event) -> CLResult<()> {
+    let events = events_to_wait_for(num_events, event_list)?;
     // CL_INVALID_CONTEXT if events specified in event_list do not belong to
     // the same context.
-    let first = events[0].context();
+    let Some(first) = events.first().map(|e| e.context()) else {
+        return Ok(());
+    };
     check(
         events.iter().all(|e| Arc::ptr_eq(e.context(), first)),
         CL_INVALID_CONTEXT,
@@ -64,21 +75,9 @@ fn event_info(event: cl_event, param: cl_event_info, out: InfoOut) -> CLResult<(
     }
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn clGetEventInfo(
-    event: cl_event,
-    param_name: cl_event_info,
-    param_value_size: size_t,
-    param_value: *mut c_void,
-    param_value_size_ret: *mut size_t,
-) -> cl_int {
-    api_call(|| {
-        event_info(
-            event,
-            param_name,
-            InfoOut::new(param_value_size, param_value, param_value_size_ret),
-        )
-    })
+info_entry_points! {
+    fn clGetEventInfo(event: cl_event, param_name: cl_event_info) = event_info;
+    fn clGetEventProfilingInfo(event: cl_event, param_name: cl_profiling_info) = profiling_info;
 }
 
 #[no_mangle]
@@ -127,23 +126,6 @@ fn profiling_info(event: cl_event, param: cl_profiling_info, out: InfoOut) -> CL
             "no profiling information for this event",
         ),
     }
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn clGetEventProfilingInfo(
-    event: cl_event,
-    param_name: cl_profiling_info,
-    param_value_size: size_t,
-    param_value: *mut c_void,
-    param_value_size_ret: *mut size_t,
-) -> cl_int {
-    api_call(|| {
-        profiling_info(
-            event,
-            param_name,
-            InfoOut::new(param_value_size, param_value, param_value_size_ret),
-        )
-    })
 }
 
 #[no_mangle]

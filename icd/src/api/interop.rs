@@ -20,6 +20,16 @@ fn no_sharing_context<T>(context: cl_context) -> CLResult<T> {
     )
 }
 
+/// An object (memory object or event) made from a graphics-API object:
+/// NULL, and `errcode_ret` from [`no_sharing_context`].
+///
+/// # Safety
+/// `errcode_ret` is NULL or points at a writable `cl_int`.
+unsafe fn from_shared<T>(context: cl_context, errcode_ret: *mut cl_int) -> *mut T {
+    // SAFETY: the caller's promise above, passed on.
+    unsafe { api_create(errcode_ret, ptr::null_mut(), || no_sharing_context(context)) }
+}
+
 /// Acquire/release commands: the queue's context has no sharing.
 fn no_sharing_queue<T>(queue: cl_command_queue) -> CLResult<T> {
     Obj::<Queue>::get(queue)?;
@@ -55,64 +65,163 @@ fn no_d3d_device<T>(
         "invalid Direct3D device source or adapter type",
     )?;
     check(set_ok, CL_INVALID_VALUE, "invalid device set")?;
-    check(
-        num_entries != 0 || devices.is_null(),
-        CL_INVALID_VALUE,
-        "num_entries is 0",
-    )?;
-    check(
-        !(devices.is_null() && num_devices.is_null()),
-        CL_INVALID_VALUE,
-        "both outputs NULL",
-    )?;
+    ListOut::new(num_entries, devices, num_devices)?;
     err(
         CL_DEVICE_NOT_FOUND,
         "no device corresponds to the Direct3D object",
     )
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn clCreateFromGLBuffer(
-    context: cl_context,
-    _flags: cl_mem_flags,
-    _bufobj: cl_GLuint,
-    errcode_ret: *mut cl_int,
-) -> cl_mem {
-    api_create(errcode_ret, ptr::null_mut(), || no_sharing_context(context))
+/// `clGetGLObjectInfo` and `clGetGLTextureInfo`.
+fn gl_object_info<P>(memobj: cl_mem, _param: P, _out: InfoOut) -> CLResult<()> {
+    no_gl_object(memobj)
+}
+
+/// `clGetGLContextInfoKHR`: no context is ever shared with GL.
+fn gl_context_info(
+    _properties: *const cl_context_properties,
+    _param: cl_gl_context_info,
+    _out: InfoOut,
+) -> CLResult<()> {
+    err(CL_INVALID_OPERATION, "cl_khr_gl_sharing is not supported")
+}
+
+// Objects from a GL/D3D/DX9/EGL object: the context has no sharing.
+entry_family! {
+    (context: cl_context, flags: cl_mem_flags, object: cl_GLuint, errcode_ret: *mut cl_int)
+        -> cl_mem;
+    clCreateFromGLBuffer => from_shared(context, errcode_ret);
+    clCreateFromGLRenderbuffer => from_shared(context, errcode_ret);
+}
+
+entry_family! {
+    (
+        context: cl_context,
+        flags: cl_mem_flags,
+        target: cl_GLenum,
+        miplevel: cl_GLint,
+        texture: cl_GLuint,
+        errcode_ret: *mut cl_int,
+    ) -> cl_mem;
+    clCreateFromGLTexture => from_shared(context, errcode_ret);
+    clCreateFromGLTexture2D => from_shared(context, errcode_ret);
+    clCreateFromGLTexture3D => from_shared(context, errcode_ret);
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn clCreateFromGLTexture2D(
+pub unsafe extern "C" fn clCreateFromD3D10BufferKHR(
     context: cl_context,
     _flags: cl_mem_flags,
-    _target: cl_GLenum,
-    _miplevel: cl_GLint,
-    _texture: cl_GLuint,
+    _resource: ID3D10Buffer_ptr,
     errcode_ret: *mut cl_int,
 ) -> cl_mem {
-    api_create(errcode_ret, ptr::null_mut(), || no_sharing_context(context))
+    from_shared(context, errcode_ret)
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn clCreateFromGLTexture3D(
+pub unsafe extern "C" fn clCreateFromD3D10Texture2DKHR(
     context: cl_context,
     _flags: cl_mem_flags,
-    _target: cl_GLenum,
-    _miplevel: cl_GLint,
-    _texture: cl_GLuint,
+    _resource: ID3D10Texture2D_ptr,
+    _subresource: cl_uint,
     errcode_ret: *mut cl_int,
 ) -> cl_mem {
-    api_create(errcode_ret, ptr::null_mut(), || no_sharing_context(context))
+    from_shared(context, errcode_ret)
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn clCreateFromGLRenderbuffer(
+pub unsafe extern "C" fn clCreateFromD3D10Texture3DKHR(
     context: cl_context,
     _flags: cl_mem_flags,
-    _renderbuffer: cl_GLuint,
+    _resource: ID3D10Texture3D_ptr,
+    _subresource: cl_uint,
     errcode_ret: *mut cl_int,
 ) -> cl_mem {
-    api_create(errcode_ret, ptr::null_mut(), || no_sharing_context(context))
+    from_shared(context, errcode_ret)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clCreateFromD3D11BufferKHR(
+    context: cl_context,
+    _flags: cl_mem_flags,
+    _resource: ID3D11Buffer_ptr,
+    errcode_ret: *mut cl_int,
+) -> cl_mem {
+    from_shared(context, errcode_ret)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clCreateFromD3D11Texture2DKHR(
+    context: cl_context,
+    _flags: cl_mem_flags,
+    _resource: ID3D11Texture2D_ptr,
+    _subresource: cl_uint,
+    errcode_ret: *mut cl_int,
+) -> cl_mem {
+    from_shared(context, errcode_ret)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clCreateFromD3D11Texture3DKHR(
+    context: cl_context,
+    _flags: cl_mem_flags,
+    _resource: ID3D11Texture3D_ptr,
+    _subresource: cl_uint,
+    errcode_ret: *mut cl_int,
+) -> cl_mem {
+    from_shared(context, errcode_ret)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clCreateFromDX9MediaSurfaceKHR(
+    context: cl_context,
+    _flags: cl_mem_flags,
+    _adapter_type: cl_dx9_media_adapter_type_khr,
+    _surface_info: *mut c_void,
+    _plane: cl_uint,
+    errcode_ret: *mut cl_int,
+) -> cl_mem {
+    from_shared(context, errcode_ret)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clCreateFromEGLImageKHR(
+    context: cl_context,
+    _egldisplay: CLeglDisplayKHR,
+    _eglimage: CLeglImageKHR,
+    _flags: cl_mem_flags,
+    _properties: *const cl_egl_image_properties_khr,
+    errcode_ret: *mut cl_int,
+) -> cl_mem {
+    from_shared(context, errcode_ret)
+}
+
+// Events from a GL or EGL sync object: the context has no sharing.
+#[no_mangle]
+pub unsafe extern "C" fn clCreateEventFromGLsyncKHR(
+    context: cl_context,
+    _sync: cl_GLsync,
+    errcode_ret: *mut cl_int,
+) -> cl_event {
+    from_shared(context, errcode_ret)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clCreateEventFromEGLSyncKHR(
+    context: cl_context,
+    _sync: CLeglSyncKHR,
+    _display: CLeglDisplayKHR,
+    errcode_ret: *mut cl_int,
+) -> cl_event {
+    from_shared(context, errcode_ret)
+}
+
+info_entry_points! {
+    fn clGetGLTextureInfo(memobj: cl_mem, param_name: cl_gl_texture_info) = gl_object_info;
+    fn clGetGLContextInfoKHR(
+        properties: *const cl_context_properties,
+        param_name: cl_gl_context_info,
+    ) = gl_context_info;
 }
 
 #[no_mangle]
@@ -124,50 +233,27 @@ pub unsafe extern "C" fn clGetGLObjectInfo(
     api_call(|| no_gl_object(memobj))
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn clGetGLTextureInfo(
-    memobj: cl_mem,
-    _param_name: cl_gl_texture_info,
-    _param_value_size: size_t,
-    _param_value: *mut c_void,
-    _param_value_size_ret: *mut size_t,
-) -> cl_int {
-    api_call(|| no_gl_object(memobj))
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn clEnqueueAcquireGLObjects(
-    command_queue: cl_command_queue,
-    _num_objects: cl_uint,
-    _mem_objects: *const cl_mem,
-    _num_events_in_wait_list: cl_uint,
-    _event_wait_list: *const cl_event,
-    _event: *mut cl_event,
-) -> cl_int {
-    api_call(|| no_sharing_queue(command_queue))
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn clEnqueueReleaseGLObjects(
-    command_queue: cl_command_queue,
-    _num_objects: cl_uint,
-    _mem_objects: *const cl_mem,
-    _num_events_in_wait_list: cl_uint,
-    _event_wait_list: *const cl_event,
-    _event: *mut cl_event,
-) -> cl_int {
-    api_call(|| no_sharing_queue(command_queue))
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn clGetGLContextInfoKHR(
-    _properties: *const cl_context_properties,
-    _param_name: cl_gl_context_info,
-    _param_value_size: size_t,
-    _param_value: *mut c_void,
-    _param_value_size_ret: *mut size_t,
-) -> cl_int {
-    api_call(|| err(CL_INVALID_OPERATION, "cl_khr_gl_sharing is not supported"))
+// The acquire and release commands of every sharing extension: one
+// signature, and the queue's context has no sharing.
+entry_family! {
+    (
+        command_queue: cl_command_queue,
+        num_objects: cl_uint,
+        mem_objects: *const cl_mem,
+        num_events_in_wait_list: cl_uint,
+        event_wait_list: *const cl_event,
+        event: *mut cl_event,
+    ) -> cl_int;
+    clEnqueueAcquireGLObjects => api_call(|| no_sharing_queue(command_queue));
+    clEnqueueReleaseGLObjects => api_call(|| no_sharing_queue(command_queue));
+    clEnqueueAcquireD3D10ObjectsKHR => api_call(|| no_sharing_queue(command_queue));
+    clEnqueueReleaseD3D10ObjectsKHR => api_call(|| no_sharing_queue(command_queue));
+    clEnqueueAcquireD3D11ObjectsKHR => api_call(|| no_sharing_queue(command_queue));
+    clEnqueueReleaseD3D11ObjectsKHR => api_call(|| no_sharing_queue(command_queue));
+    clEnqueueAcquireDX9MediaSurfacesKHR => api_call(|| no_sharing_queue(command_queue));
+    clEnqueueReleaseDX9MediaSurfacesKHR => api_call(|| no_sharing_queue(command_queue));
+    clEnqueueAcquireEGLObjectsKHR => api_call(|| no_sharing_queue(command_queue));
+    clEnqueueReleaseEGLObjectsKHR => api_call(|| no_sharing_queue(command_queue));
 }
 
 #[no_mangle]
@@ -199,83 +285,6 @@ pub unsafe extern "C" fn clGetDeviceIDsFromD3D10KHR(
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn clCreateFromD3D10BufferKHR(
-    context: cl_context,
-    _flags: cl_mem_flags,
-    _resource: ID3D10Buffer_ptr,
-    errcode_ret: *mut cl_int,
-) -> cl_mem {
-    api_create(errcode_ret, ptr::null_mut(), || no_sharing_context(context))
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn clCreateFromD3D10Texture2DKHR(
-    context: cl_context,
-    _flags: cl_mem_flags,
-    _resource: ID3D10Texture2D_ptr,
-    _subresource: cl_uint,
-    errcode_ret: *mut cl_int,
-) -> cl_mem {
-    api_create(errcode_ret, ptr::null_mut(), || no_sharing_context(context))
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn clCreateFromD3D10Texture3DKHR(
-    context: cl_context,
-    _flags: cl_mem_flags,
-    _resource: ID3D10Texture3D_ptr,
-    _subresource: cl_uint,
-    errcode_ret: *mut cl_int,
-) -> cl_mem {
-    api_create(errcode_ret, ptr::null_mut(), || no_sharing_context(context))
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn clEnqueueAcquireD3D10ObjectsKHR(
-    command_queue: cl_command_queue,
-    _num_objects: cl_uint,
-    _mem_objects: *const cl_mem,
-    _num_events_in_wait_list: cl_uint,
-    _event_wait_list: *const cl_event,
-    _event: *mut cl_event,
-) -> cl_int {
-    api_call(|| no_sharing_queue(command_queue))
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn clEnqueueReleaseD3D10ObjectsKHR(
-    command_queue: cl_command_queue,
-    _num_objects: cl_uint,
-    _mem_objects: *const cl_mem,
-    _num_events_in_wait_list: cl_uint,
-    _event_wait_list: *const cl_event,
-    _event: *mut cl_event,
-) -> cl_int {
-    api_call(|| no_sharing_queue(command_queue))
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn clCreateEventFromGLsyncKHR(
-    context: cl_context,
-    _sync: cl_GLsync,
-    errcode_ret: *mut cl_int,
-) -> cl_event {
-    api_create(errcode_ret, ptr::null_mut(), || no_sharing_context(context))
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn clCreateFromGLTexture(
-    context: cl_context,
-    _flags: cl_mem_flags,
-    _target: cl_GLenum,
-    _miplevel: cl_GLint,
-    _texture: cl_GLuint,
-    errcode_ret: *mut cl_int,
-) -> cl_mem {
-    api_create(errcode_ret, ptr::null_mut(), || no_sharing_context(context))
-}
-
-#[no_mangle]
 pub unsafe extern "C" fn clGetDeviceIDsFromD3D11KHR(
     platform: cl_platform_id,
     d3d_device_source: cl_d3d11_device_source_khr,
@@ -301,74 +310,6 @@ pub unsafe extern "C" fn clGetDeviceIDsFromD3D11KHR(
             num_devices,
         )
     })
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn clCreateFromD3D11BufferKHR(
-    context: cl_context,
-    _flags: cl_mem_flags,
-    _resource: ID3D11Buffer_ptr,
-    errcode_ret: *mut cl_int,
-) -> cl_mem {
-    api_create(errcode_ret, ptr::null_mut(), || no_sharing_context(context))
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn clCreateFromD3D11Texture2DKHR(
-    context: cl_context,
-    _flags: cl_mem_flags,
-    _resource: ID3D11Texture2D_ptr,
-    _subresource: cl_uint,
-    errcode_ret: *mut cl_int,
-) -> cl_mem {
-    api_create(errcode_ret, ptr::null_mut(), || no_sharing_context(context))
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn clCreateFromD3D11Texture3DKHR(
-    context: cl_context,
-    _flags: cl_mem_flags,
-    _resource: ID3D11Texture3D_ptr,
-    _subresource: cl_uint,
-    errcode_ret: *mut cl_int,
-) -> cl_mem {
-    api_create(errcode_ret, ptr::null_mut(), || no_sharing_context(context))
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn clCreateFromDX9MediaSurfaceKHR(
-    context: cl_context,
-    _flags: cl_mem_flags,
-    _adapter_type: cl_dx9_media_adapter_type_khr,
-    _surface_info: *mut c_void,
-    _plane: cl_uint,
-    errcode_ret: *mut cl_int,
-) -> cl_mem {
-    api_create(errcode_ret, ptr::null_mut(), || no_sharing_context(context))
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn clEnqueueAcquireD3D11ObjectsKHR(
-    command_queue: cl_command_queue,
-    _num_objects: cl_uint,
-    _mem_objects: *const cl_mem,
-    _num_events_in_wait_list: cl_uint,
-    _event_wait_list: *const cl_event,
-    _event: *mut cl_event,
-) -> cl_int {
-    api_call(|| no_sharing_queue(command_queue))
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn clEnqueueReleaseD3D11ObjectsKHR(
-    command_queue: cl_command_queue,
-    _num_objects: cl_uint,
-    _mem_objects: *const cl_mem,
-    _num_events_in_wait_list: cl_uint,
-    _event_wait_list: *const cl_event,
-    _event: *mut cl_event,
-) -> cl_int {
-    api_call(|| no_sharing_queue(command_queue))
 }
 
 #[no_mangle]
@@ -407,74 +348,4 @@ pub unsafe extern "C" fn clGetDeviceIDsFromDX9MediaAdapterKHR(
             num_devices,
         )
     })
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn clEnqueueAcquireDX9MediaSurfacesKHR(
-    command_queue: cl_command_queue,
-    _num_objects: cl_uint,
-    _mem_objects: *const cl_mem,
-    _num_events_in_wait_list: cl_uint,
-    _event_wait_list: *const cl_event,
-    _event: *mut cl_event,
-) -> cl_int {
-    api_call(|| no_sharing_queue(command_queue))
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn clEnqueueReleaseDX9MediaSurfacesKHR(
-    command_queue: cl_command_queue,
-    _num_objects: cl_uint,
-    _mem_objects: *const cl_mem,
-    _num_events_in_wait_list: cl_uint,
-    _event_wait_list: *const cl_event,
-    _event: *mut cl_event,
-) -> cl_int {
-    api_call(|| no_sharing_queue(command_queue))
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn clCreateFromEGLImageKHR(
-    context: cl_context,
-    _egldisplay: CLeglDisplayKHR,
-    _eglimage: CLeglImageKHR,
-    _flags: cl_mem_flags,
-    _properties: *const cl_egl_image_properties_khr,
-    errcode_ret: *mut cl_int,
-) -> cl_mem {
-    api_create(errcode_ret, ptr::null_mut(), || no_sharing_context(context))
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn clEnqueueAcquireEGLObjectsKHR(
-    command_queue: cl_command_queue,
-    _num_objects: cl_uint,
-    _mem_objects: *const cl_mem,
-    _num_events_in_wait_list: cl_uint,
-    _event_wait_list: *const cl_event,
-    _event: *mut cl_event,
-) -> cl_int {
-    api_call(|| no_sharing_queue(command_queue))
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn clEnqueueReleaseEGLObjectsKHR(
-    command_queue: cl_command_queue,
-    _num_objects: cl_uint,
-    _mem_objects: *const cl_mem,
-    _num_events_in_wait_list: cl_uint,
-    _event_wait_list: *const cl_event,
-    _event: *mut cl_event,
-) -> cl_int {
-    api_call(|| no_sharing_queue(command_queue))
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn clCreateEventFromEGLSyncKHR(
-    context: cl_context,
-    _sync: CLeglSyncKHR,
-    _display: CLeglDisplayKHR,
-    errcode_ret: *mut cl_int,
-) -> cl_event {
-    api_create(errcode_ret, ptr::null_mut(), || no_sharing_context(context))
 }

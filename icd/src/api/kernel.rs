@@ -4,10 +4,11 @@
 
 #![allow(non_snake_case, clippy::missing_safety_doc)]
 
+use super::mem::mem_in_context;
 use super::prelude::*;
+use super::program::built_executable;
 use crate::core::device::{self as dev, Device};
 use crate::core::kernel::{ArgValue, Kernel};
-use crate::core::mem::Mem;
 use crate::core::program::Program;
 use cranecl_jit::launch::ArgKind;
 use std::ffi::CStr;
@@ -16,12 +17,7 @@ fn create_kernel(program: cl_program, kernel_name: *const c_char) -> CLResult<cl
     // CL_INVALID_PROGRAM if program is not a valid program object.
     let p = Obj::<Program>::get(program)?;
     // CL_INVALID_PROGRAM_EXECUTABLE if there is no successfully built executable for program.
-    let exe = p.executable().ok_or_else(|| {
-        ClError::new(
-            CL_INVALID_PROGRAM_EXECUTABLE,
-            "the program has no successfully built executable",
-        )
-    })?;
+    let exe = built_executable(&p)?;
     // CL_INVALID_VALUE if kernel_name is NULL.
     check(
         !kernel_name.is_null(),
@@ -64,12 +60,7 @@ fn create_kernels_in_program(
     let p = Obj::<Program>::get(program)?;
     // CL_INVALID_PROGRAM_EXECUTABLE if there is no successfully built
     // executable for any device in program.
-    let exe = p.executable().ok_or_else(|| {
-        ClError::new(
-            CL_INVALID_PROGRAM_EXECUTABLE,
-            "the program has no successfully built executable",
-        )
-    })?;
+    let exe = built_executable(&p)?;
     let n = exe.code.kernels().len();
     // CL_INVALID_VALUE if kernels is not NULL and num_kernels is less than the
     // number of kernels in program.
@@ -161,15 +152,10 @@ fn set_kernel_arg(
                     ArgValue::Mem(None)
                 } else {
                     // CL_INVALID_MEM_OBJECT if arg_value does not point to a
-                    // valid memory object.
-                    let m = Obj::<Mem>::get(h)?;
-                    // CL_INVALID_CONTEXT if the context associated with kernel
-                    // and an OpenCL object pointed to by arg_value are not the same.
-                    check(
-                        Arc::ptr_eq(m.context(), k.context()),
-                        CL_INVALID_CONTEXT,
-                        "the memory object belongs to another context",
-                    )?;
+                    // valid memory object. CL_INVALID_CONTEXT if the context
+                    // associated with kernel and an OpenCL object pointed to
+                    // by arg_value are not the same.
+                    let m = mem_in_context(k.context(), h, "the argument's memory object")?;
                     ArgValue::Mem(Some(m))
                 }
             }
@@ -257,21 +243,8 @@ fn kernel_info(kernel: cl_kernel, param: cl_kernel_info, out: InfoOut) -> CLResu
     }
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn clGetKernelInfo(
-    kernel: cl_kernel,
-    param_name: cl_kernel_info,
-    param_value_size: size_t,
-    param_value: *mut c_void,
-    param_value_size_ret: *mut size_t,
-) -> cl_int {
-    api_call(|| {
-        kernel_info(
-            kernel,
-            param_name,
-            InfoOut::new(param_value_size, param_value, param_value_size_ret),
-        )
-    })
+info_entry_points! {
+    fn clGetKernelInfo(kernel: cl_kernel, param_name: cl_kernel_info) = kernel_info;
 }
 
 /// CL_INVALID_DEVICE if device is not in the list of devices associated with
@@ -329,23 +302,12 @@ fn kernel_work_group_info(
     }
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn clGetKernelWorkGroupInfo(
-    kernel: cl_kernel,
-    device: cl_device_id,
-    param_name: cl_kernel_work_group_info,
-    param_value_size: size_t,
-    param_value: *mut c_void,
-    param_value_size_ret: *mut size_t,
-) -> cl_int {
-    api_call(|| {
-        kernel_work_group_info(
-            kernel,
-            device,
-            param_name,
-            InfoOut::new(param_value_size, param_value, param_value_size_ret),
-        )
-    })
+info_entry_points! {
+    fn clGetKernelWorkGroupInfo(
+        kernel: cl_kernel,
+        device: cl_device_id,
+        param_name: cl_kernel_work_group_info,
+    ) = kernel_work_group_info;
 }
 
 fn kernel_arg_info(
@@ -392,23 +354,12 @@ fn kernel_arg_info(
     }
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn clGetKernelArgInfo(
-    kernel: cl_kernel,
-    arg_index: cl_uint,
-    param_name: cl_kernel_arg_info,
-    param_value_size: size_t,
-    param_value: *mut c_void,
-    param_value_size_ret: *mut size_t,
-) -> cl_int {
-    api_call(|| {
-        kernel_arg_info(
-            kernel,
-            arg_index,
-            param_name,
-            InfoOut::new(param_value_size, param_value, param_value_size_ret),
-        )
-    })
+info_entry_points! {
+    fn clGetKernelArgInfo(
+        kernel: cl_kernel,
+        arg_index: cl_uint,
+        param_name: cl_kernel_arg_info,
+    ) = kernel_arg_info;
 }
 
 fn set_kernel_exec_info(
@@ -473,18 +424,19 @@ fn kernel_sub_group_info(kernel: cl_kernel, device: cl_device_id) -> CLResult<()
     )
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn clGetKernelSubGroupInfoKHR(
-    in_kernel: cl_kernel,
-    in_device: cl_device_id,
-    _param_name: cl_kernel_sub_group_info,
-    _input_value_size: size_t,
-    _input_value: *const c_void,
-    _param_value_size: size_t,
-    _param_value: *mut c_void,
-    _param_value_size_ret: *mut size_t,
-) -> cl_int {
-    api_call(|| kernel_sub_group_info(in_kernel, in_device))
+entry_family! {
+    (
+        kernel: cl_kernel,
+        device: cl_device_id,
+        param_name: cl_kernel_sub_group_info,
+        input_value_size: size_t,
+        input_value: *const c_void,
+        param_value_size: size_t,
+        param_value: *mut c_void,
+        param_value_size_ret: *mut size_t,
+    ) -> cl_int;
+    clGetKernelSubGroupInfo => api_call(|| kernel_sub_group_info(kernel, device));
+    clGetKernelSubGroupInfoKHR => api_call(|| kernel_sub_group_info(kernel, device));
 }
 
 #[no_mangle]
@@ -500,18 +452,4 @@ pub unsafe extern "C" fn clCloneKernel(
             Ok(Obj::into_handle(k.clone_kernel()))
         })
     }
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn clGetKernelSubGroupInfo(
-    kernel: cl_kernel,
-    device: cl_device_id,
-    _param_name: cl_kernel_sub_group_info,
-    _input_value_size: size_t,
-    _input_value: *const c_void,
-    _param_value_size: size_t,
-    _param_value: *mut c_void,
-    _param_value_size_ret: *mut size_t,
-) -> cl_int {
-    api_call(|| kernel_sub_group_info(kernel, device))
 }

@@ -17,6 +17,27 @@ use crate::core::mem::{
 /// Every flag the memory-flags table defines for creating a memory object.
 const MEM_FLAGS: cl_mem_flags = ACCESS_FLAGS | HOST_PTR_FLAGS | HOST_ACCESS_FLAGS;
 
+/// A memory object that an object of `context` (a queue's command, a
+/// kernel's argument) uses; `what` names it in messages.
+pub(crate) fn mem_in_context(
+    context: &Arc<Obj<Context>>,
+    memobj: cl_mem,
+    what: &str,
+) -> CLResult<Arc<Obj<Mem>>> {
+    // CL_INVALID_MEM_OBJECT if memobj is not a valid memory object.
+    let mem = Obj::<Mem>::get(memobj)
+        .map_err(|e| ClError::new(e.code, format!("{what}: {}", e.message)))?;
+    // CL_INVALID_CONTEXT if the context associated with memobj is not the one
+    // of the object using it.
+    if !Arc::ptr_eq(mem.context(), context) {
+        return err(
+            CL_INVALID_CONTEXT,
+            format!("{what} belongs to another context"),
+        );
+    }
+    Ok(mem)
+}
+
 /// More than one bit of `set` is in `flags`.
 fn several(flags: cl_mem_flags, set: cl_mem_flags) -> bool {
     (flags & set).count_ones() > 1
@@ -311,18 +332,8 @@ fn mem_object_info(memobj: cl_mem, param: cl_mem_info, out: InfoOut) -> CLResult
     }
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn clGetMemObjectInfo(
-    memobj: cl_mem,
-    param_name: cl_mem_info,
-    param_value_size: size_t,
-    param_value: *mut c_void,
-    param_value_size_ret: *mut size_t,
-) -> cl_int {
-    api_call(|| {
-        let out = InfoOut::new(param_value_size, param_value, param_value_size_ret);
-        mem_object_info(memobj, param_name, out)
-    })
+info_entry_points! {
+    fn clGetMemObjectInfo(memobj: cl_mem, param_name: cl_mem_info) = mem_object_info;
 }
 
 #[no_mangle]
@@ -494,20 +505,15 @@ pub unsafe extern "C" fn clGetSupportedImageFormats(
     })
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn clGetImageInfo(
-    image: cl_mem,
-    _param_name: cl_image_info,
-    _param_value_size: size_t,
-    _param_value: *mut c_void,
-    _param_value_size_ret: *mut size_t,
-) -> cl_int {
-    api_call(|| {
-        // CL_INVALID_MEM_OBJECT if image is not a valid image object: every
-        // memory object here is a buffer.
-        Obj::<Mem>::get(image)?;
-        err(CL_INVALID_MEM_OBJECT, "not an image object")
-    })
+fn image_info(image: cl_mem, _param: cl_image_info, _out: InfoOut) -> CLResult<()> {
+    // CL_INVALID_MEM_OBJECT if image is not a valid image object: every
+    // memory object here is a buffer.
+    Obj::<Mem>::get(image)?;
+    err(CL_INVALID_MEM_OBJECT, "not an image object")
+}
+
+info_entry_points! {
+    fn clGetImageInfo(image: cl_mem, param_name: cl_image_info) = image_info;
 }
 
 // ---------------------------------------------------------------------------
@@ -533,18 +539,13 @@ pub unsafe extern "C" fn clCreatePipe(
     })
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn clGetPipeInfo(
-    pipe: cl_mem,
-    _param_name: cl_pipe_info,
-    _param_value_size: size_t,
-    _param_value: *mut c_void,
-    _param_value_size_ret: *mut size_t,
-) -> cl_int {
-    api_call(|| {
-        // CL_INVALID_MEM_OBJECT if pipe is not a valid pipe object: every
-        // memory object here is a buffer.
-        Obj::<Mem>::get(pipe)?;
-        err(CL_INVALID_MEM_OBJECT, "not a pipe object")
-    })
+fn pipe_info(pipe: cl_mem, _param: cl_pipe_info, _out: InfoOut) -> CLResult<()> {
+    // CL_INVALID_MEM_OBJECT if pipe is not a valid pipe object: every memory
+    // object here is a buffer.
+    Obj::<Mem>::get(pipe)?;
+    err(CL_INVALID_MEM_OBJECT, "not a pipe object")
+}
+
+info_entry_points! {
+    fn clGetPipeInfo(pipe: cl_mem, param_name: cl_pipe_info) = pipe_info;
 }

@@ -17,6 +17,7 @@
 //! `Kind::Small` (on whichever thread finds them ready: no hand-off), which is
 //! what makes a 4-byte blocking write cost about a microsecond.
 
+use super::mem::mem_in_context;
 use super::prelude::*;
 use crate::core::mem::Mem;
 use crate::core::queue::Queue;
@@ -41,20 +42,11 @@ fn queue(command_queue: cl_command_queue) -> CLResult<Arc<Obj<Queue>>> {
     Obj::get(command_queue)
 }
 
-/// A memory object used by a command of `queue`.
+/// A memory object used by a command of `queue`: CL_INVALID_MEM_OBJECT if
+/// buffer is not a valid buffer object; CL_INVALID_CONTEXT if the context
+/// associated with command_queue and buffer are not the same.
 fn buffer_of(queue: &Queue, buffer: cl_mem, what: &str) -> CLResult<Arc<Obj<Mem>>> {
-    // CL_INVALID_MEM_OBJECT if buffer is not a valid buffer object.
-    let mem = Obj::<Mem>::get(buffer)
-        .map_err(|e| ClError::new(e.code, format!("{what}: {}", e.message)))?;
-    // CL_INVALID_CONTEXT if the context associated with command_queue and
-    // buffer are not the same.
-    if !Arc::ptr_eq(mem.context(), queue.context()) {
-        return err(
-            CL_INVALID_CONTEXT,
-            format!("{what} belongs to another context than the queue"),
-        );
-    }
-    Ok(mem)
+    mem_in_context(queue.context(), buffer, what)
 }
 
 /// CL_INVALID_VALUE if the region specified by offset and size is out of
@@ -120,6 +112,43 @@ impl Command {
             Some(Box::new(work)),
         )
     }
+
+    /// A command that moves nothing (the host sees the buffers' own bytes):
+    /// it only orders, and holds `keep` (the memory objects it names) until
+    /// it is done.
+    fn enqueue_holding(
+        self,
+        event: *mut cl_event,
+        blocking: cl_bool,
+        keep: impl Send + 'static,
+    ) -> CLResult<()> {
+        self.enqueue(event, blocking, Kind::Small, move || {
+            drop(keep);
+            Ok(())
+        })
+    }
+}
+
+/// The host side of `clEnqueue{Read,Write}Buffer[Rect]`, checked after the
+/// buffer's region: the host pointer, the wait list, the host-access flags.
+fn host_transfer(
+    q: Arc<Obj<Queue>>,
+    mem: &Mem,
+    write: bool,
+    ptr: *mut c_void,
+    command_type: cl_command_type,
+    num_events: cl_uint,
+    wait_list: *const cl_event,
+) -> CLResult<(Command, SendPtr)> {
+    // CL_INVALID_VALUE if ptr is NULL.
+    check(!ptr.is_null(), CL_INVALID_VALUE, "ptr is NULL")?;
+    let cmd = Command::new(q, command_type, num_events, wait_list)?;
+    // CL_INVALID_OPERATION if clEnqueueRead* is called on buffer which has
+    // been created with CL_MEM_HOST_WRITE_ONLY or CL_MEM_HOST_NO_ACCESS, or
+    // clEnqueueWrite* on one created with CL_MEM_HOST_READ_ONLY or
+    // CL_MEM_HOST_NO_ACCESS.
+    host_access(mem, !write, write)?;
+    Ok((cmd, SendPtr::new(ptr as *mut u8)))
 }
 
 /// `clEnqueueReadBuffer` and `clEnqueueWriteBuffer`.
@@ -139,21 +168,14 @@ pub fn read_write_buffer(
     let q = queue(command_queue)?;
     let mem = buffer_of(&q, buffer, "buffer")?;
     // CL_INVALID_VALUE if the region being read or written specified by
-    // offset and size is out of bounds, or if ptr is NULL.
+    // offset and size is out of bounds.
     check_range(&mem, offset, size, "buffer")?;
-    check(!ptr.is_null(), CL_INVALID_VALUE, "ptr is NULL")?;
     let command_type = if write {
         CL_COMMAND_WRITE_BUFFER
     } else {
         CL_COMMAND_READ_BUFFER
     };
-    let cmd = Command::new(q, command_type, num_events, wait_list)?;
-    // CL_INVALID_OPERATION if clEnqueueReadBuffer is called on buffer which
-    // has been created with CL_MEM_HOST_WRITE_ONLY or CL_MEM_HOST_NO_ACCESS,
-    // or clEnqueueWriteBuffer on one created with CL_MEM_HOST_READ_ONLY or
-    // CL_MEM_HOST_NO_ACCESS.
-    host_access(&mem, !write, write)?;
-    let host = SendPtr::new(ptr as *mut u8);
+    let (cmd, host) = host_transfer(q, &mem, write, ptr, command_type, num_events, wait_list)?;
     cmd.enqueue(event, blocking, kind_for(size), move || {
         let buf = mem.base().wrapping_add(offset);
         // SAFETY: `offset + size` is within the buffer, which `mem` keeps
@@ -302,17 +324,12 @@ pub fn read_write_buffer_rect(
         CL_INVALID_VALUE,
         "the buffer rectangle is out of bounds",
     )?;
-    // CL_INVALID_VALUE if ptr is NULL.
-    check(!ptr.is_null(), CL_INVALID_VALUE, "ptr is NULL")?;
     let command_type = if write {
         CL_COMMAND_WRITE_BUFFER_RECT
     } else {
         CL_COMMAND_READ_BUFFER_RECT
     };
-    let cmd = Command::new(q, command_type, num_events, wait_list)?;
-    // CL_INVALID_OPERATION for the host-access flags, as for Read/WriteBuffer.
-    host_access(&mem, !write, write)?;
-    let host = SendPtr::new(ptr as *mut u8);
+    let (cmd, host) = host_transfer(q, &mem, write, ptr, command_type, num_events, wait_list)?;
     let bytes = r.region.iter().product();
     cmd.enqueue(event, blocking, kind_for(bytes), move || {
         // SAFETY: the buffer rectangle is within the buffer (checked), which
@@ -487,13 +504,8 @@ pub fn map_buffer(
     // CL_INVALID_OPERATION if mapping would lead to overlapping regions being
     // mapped for writing.
     let mapped = mem.map(offset, size, write)?;
-    let keep = mem.clone();
-    let result = cmd.enqueue(event, blocking, Kind::Small, move || {
-        // Nothing to move: the host sees the buffer's own bytes. The command
-        // holds the buffer so that it outlives the map.
-        drop(keep);
-        Ok(())
-    });
+    // The command holds the buffer so that it outlives the map.
+    let result = cmd.enqueue_holding(event, blocking, mem.clone());
     match result {
         Ok(()) => Ok(mapped as *mut c_void),
         Err(e) => {
@@ -527,10 +539,7 @@ pub fn unmap_mem_object(
     // Forget the mapping now: a second unmap of the same pointer is an error,
     // and the map count drops when the unmap is enqueued.
     mem.unmap(mapped_ptr)?;
-    cmd.enqueue(event, CL_FALSE, Kind::Small, move || {
-        drop(mem);
-        Ok(())
-    })
+    cmd.enqueue_holding(event, CL_FALSE, mem)
 }
 
 /// `clEnqueueMigrateMemObjects`: one device, whose memory is the host's, so
@@ -569,10 +578,7 @@ pub fn migrate_mem_objects(
         "unknown bits in flags",
     )?;
     let cmd = Command::new(q, CL_COMMAND_MIGRATE_MEM_OBJECTS, num_events, wait_list)?;
-    cmd.enqueue(event, CL_FALSE, Kind::Small, move || {
-        drop(mems);
-        Ok(())
-    })
+    cmd.enqueue_holding(event, CL_FALSE, mems)
 }
 
 /// The image commands: no image can exist, so after the queue every image

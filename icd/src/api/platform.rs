@@ -16,24 +16,8 @@ fn get_platform_ids(
 ) -> CLResult<()> {
     // CL_INVALID_VALUE if num_entries is equal to zero and platforms is not NULL
     // or if both num_platforms and platforms are NULL.
-    check(
-        num_entries != 0 || platforms.is_null(),
-        CL_INVALID_VALUE,
-        "num_entries is 0",
-    )?;
-    check(
-        !(platforms.is_null() && num_platforms.is_null()),
-        CL_INVALID_VALUE,
-        "both outputs NULL",
-    )?;
-    if !platforms.is_null() {
-        // SAFETY: `platforms` has room for num_entries ≥ 1 handles.
-        unsafe { platforms.write(Obj::handle(platform())) };
-    }
-    if !num_platforms.is_null() {
-        // SAFETY: non-NULL `num_platforms` points at a cl_uint.
-        unsafe { num_platforms.write(1) };
-    }
+    let out = ListOut::new(num_entries, platforms, num_platforms)?;
+    out.one(Obj::handle(platform()));
     Ok(())
 }
 
@@ -103,21 +87,8 @@ pub fn name_version(nv: &features::NameVersion) -> cl_name_version {
     }
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn clGetPlatformInfo(
-    platform: cl_platform_id,
-    param_name: cl_platform_info,
-    param_value_size: size_t,
-    param_value: *mut c_void,
-    param_value_size_ret: *mut size_t,
-) -> cl_int {
-    api_call(|| {
-        platform_info(
-            platform,
-            param_name,
-            InfoOut::new(param_value_size, param_value, param_value_size_ret),
-        )
-    })
+info_entry_points! {
+    fn clGetPlatformInfo(platform: cl_platform_id, param_name: cl_platform_info) = platform_info;
 }
 
 #[no_mangle]

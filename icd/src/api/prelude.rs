@@ -1,7 +1,8 @@
 //! What every API module needs in scope.
 
 pub use super::entry::{api_call, api_create};
-pub use super::info::InfoOut;
+pub(crate) use super::entry::{entry_family, info_entry_points};
+pub use super::info::{InfoOut, ListOut};
 pub use crate::core::handle::Obj;
 pub use crate::error::{check, err, CLResult, ClError};
 pub use opencl_sys::cl_d3d10::*;
@@ -14,12 +15,3 @@ pub use std::ptr;
 pub use std::sync::Arc;
 #[allow(non_camel_case_types)]
 pub type size_t = usize;
-
-/// The body of an entry point that is not written yet: it answers
-/// `CL_INVALID_OPERATION`. Every use is replaced before the issue closes.
-pub fn pending<T>(name: &str) -> CLResult<T> {
-    err(
-        CL_INVALID_OPERATION,
-        format!("{name} is not implemented yet"),
-    )
-}

@@ -13,7 +13,8 @@
 use super::prelude::*;
 use crate::core::context::{Context, UserData};
 use crate::core::device::Device;
-use crate::core::program::{self as prog, BinarySource, Origin, Output, Program, Unit};
+use crate::core::program::{self as prog, BinarySource, Executable, Origin, Output, Program, Unit};
+use cranecl_jit::options::BuildOptions;
 use std::ffi::CStr;
 
 /// The `pfn_notify` of the build, compile and link calls.
@@ -32,6 +33,44 @@ unsafe fn user_str<'a>(p: *const c_char, code: cl_int, what: &str) -> CLResult<O
     s.to_str()
         .map(Some)
         .map_err(|_| ClError::new(code, format!("{what} is not valid UTF-8")))
+}
+
+/// The `options` of a build, compile or link: "" for NULL; `code` if they
+/// are not UTF-8.
+fn options_arg(options: *const c_char, code: cl_int) -> CLResult<String> {
+    // SAFETY: options is NULL or a C string (the API's contract).
+    let s = unsafe { user_str(options, code, "options") }?;
+    Ok(s.unwrap_or("").to_string())
+}
+
+/// Parse build or compile options; if they are invalid, fail with `code`
+/// and leave the message in the program's build log.
+fn parse_options_logged(p: &Program, options: &str, code: cl_int) -> CLResult<BuildOptions> {
+    prog::parse_options(options).map_err(|m| {
+        p.set_log(options, m.clone());
+        ClError::new(code, m)
+    })
+}
+
+/// The program's executable: CL_INVALID_PROGRAM_EXECUTABLE if there is no
+/// successfully built one.
+pub(crate) fn built_executable(p: &Program) -> CLResult<Arc<Executable>> {
+    p.executable().ok_or_else(|| {
+        ClError::new(
+            CL_INVALID_PROGRAM_EXECUTABLE,
+            "the program has no successfully built executable",
+        )
+    })
+}
+
+/// CL_INVALID_VALUE if device_list is NULL or num_devices is zero (the
+/// calls for which the list is required).
+fn check_device_list_given(num_devices: cl_uint, device_list: *const cl_device_id) -> CLResult<()> {
+    check(
+        !device_list.is_null() && num_devices != 0,
+        CL_INVALID_VALUE,
+        "device_list is NULL or num_devices is 0",
+    )
 }
 
 /// CL_INVALID_VALUE if device_list is NULL and num_devices is greater than
@@ -62,12 +101,17 @@ fn check_devices_in(
 }
 
 /// CL_INVALID_VALUE if pfn_notify is NULL but user_data is not NULL.
-fn check_notify(pfn: Option<BuildNotifyFn>, user_data: *mut c_void) -> CLResult<()> {
+/// Returns the callback to call when the build is done.
+fn check_notify(
+    pfn: Option<BuildNotifyFn>,
+    user_data: *mut c_void,
+) -> CLResult<Option<(BuildNotifyFn, UserData)>> {
     check(
         pfn.is_some() || user_data.is_null(),
         CL_INVALID_VALUE,
         "user_data given without pfn_notify",
-    )
+    )?;
+    Ok(pfn.map(|f| (f, UserData(user_data))))
 }
 
 /// Call a build callback with the program's handle.
@@ -125,6 +169,17 @@ fn run_build(
         }
     }
     true
+}
+
+/// What a build or compile call returns once the job ran (or was started):
+/// `code` (`CL_BUILD_PROGRAM_FAILURE`, `CL_COMPILE_PROGRAM_FAILURE`) with the
+/// log if it failed.
+fn build_result(p: &Program, ok: bool, code: cl_int, what: &str) -> CLResult<()> {
+    if ok {
+        Ok(())
+    } else {
+        err(code, format!("{what} failed:\n{}", p.build_log()))
+    }
 }
 
 fn create_with_source(
@@ -199,11 +254,7 @@ fn create_with_binary(
     // CL_INVALID_CONTEXT if context is not a valid context.
     let ctx = Obj::<Context>::get(context)?;
     // CL_INVALID_VALUE if device_list is NULL or num_devices is zero.
-    check(
-        !device_list.is_null() && num_devices != 0,
-        CL_INVALID_VALUE,
-        "device_list is NULL or num_devices is 0",
-    )?;
+    check_device_list_given(num_devices, device_list)?;
     // CL_INVALID_DEVICE if any device in device_list is not in the list of
     // devices associated with context.
     let devices = check_devices_in(num_devices, device_list, |d| ctx.has_device(d))?;
@@ -317,7 +368,7 @@ fn build_program(
     // CL_INVALID_PROGRAM if program is not a valid program object.
     let p = Obj::<Program>::get(program)?;
     check_device_list(num_devices, device_list)?;
-    check_notify(pfn_notify, user_data)?;
+    let notify = check_notify(pfn_notify, user_data)?;
     check_devices_in(num_devices, device_list, |d| p.has_device(d))?;
     // CL_INVALID_BINARY if program is created with clCreateProgramWithBinary
     // and devices listed in device_list do not have a valid program binary
@@ -338,13 +389,7 @@ fn build_program(
         (None, Origin::Binary(u, _)) => u.options.clone(),
         (g, _) => g.unwrap_or("").to_string(),
     };
-    let opts = match prog::parse_options(&options) {
-        Ok(o) => o,
-        Err(m) => {
-            p.set_log(&options, m.clone());
-            return err(CL_INVALID_BUILD_OPTIONS, m);
-        }
-    };
+    let opts = parse_options_logged(&p, &options, CL_INVALID_BUILD_OPTIONS)?;
     // CL_INVALID_OPERATION if program was not created with
     // clCreateProgramWithSource, clCreateProgramWithIL or clCreateProgramWithBinary.
     if *p.origin() == Origin::Linked {
@@ -386,17 +431,10 @@ fn build_program(
         }
         Origin::Linked => Err("a linked program cannot be built".into()),
     };
-    let notify = pfn_notify.map(|f| (f, UserData(user_data)));
     // CL_BUILD_PROGRAM_FAILURE if there is a failure to build the program
     // executable (when clBuildProgram waits for the build).
-    if run_build(&p, job, notify) {
-        Ok(())
-    } else {
-        err(
-            CL_BUILD_PROGRAM_FAILURE,
-            format!("build failed:\n{}", p.build_log()),
-        )
-    }
+    let ok = run_build(&p, job, notify);
+    build_result(&p, ok, CL_BUILD_PROGRAM_FAILURE, "build")
 }
 
 #[no_mangle]
@@ -405,7 +443,7 @@ pub unsafe extern "C" fn clBuildProgram(
     num_devices: cl_uint,
     device_list: *const cl_device_id,
     options: *const c_char,
-    pfn_notify: Option<unsafe extern "C" fn(program: cl_program, user_data: *mut c_void)>,
+    pfn_notify: Option<BuildNotifyFn>,
     user_data: *mut c_void,
 ) -> cl_int {
     api_call(|| {
@@ -420,31 +458,14 @@ pub unsafe extern "C" fn clBuildProgram(
     })
 }
 
-fn program_info(
-    program: cl_program,
-    param: cl_program_info,
-    size: usize,
-    value: *mut c_void,
-    size_ret: *mut usize,
-) -> CLResult<()> {
+fn program_info(program: cl_program, param: cl_program_info, out: InfoOut) -> CLResult<()> {
     // CL_INVALID_PROGRAM if program is a not a valid program object.
     let p = Obj::<Program>::get(program)?;
-    if param == CL_PROGRAM_BINARIES {
-        return program_binaries(&p, p.devices().len(), size, value, size_ret);
-    }
-    let out = InfoOut::new(size, value, size_ret);
     // CL_INVALID_PROGRAM_EXECUTABLE if param_name is CL_PROGRAM_NUM_KERNELS,
     // CL_PROGRAM_KERNEL_NAMES, CL_PROGRAM_SCOPE_GLOBAL_CTORS_PRESENT, or
     // CL_PROGRAM_SCOPE_GLOBAL_DTORS_PRESENT and a successful program
     // executable has not been built for at least one device.
-    let exe = || {
-        p.executable().ok_or_else(|| {
-            ClError::new(
-                CL_INVALID_PROGRAM_EXECUTABLE,
-                "the program has no successfully built executable",
-            )
-        })
-    };
+    let exe = || built_executable(&p);
     let devices: Vec<cl_device_id> = p.devices().iter().map(Obj::handle).collect();
     match param {
         CL_PROGRAM_REFERENCE_COUNT => out.value::<cl_uint>(p.ref_count()),
@@ -458,6 +479,7 @@ fn program_info(
             let n = p.binary().len();
             out.slice(&vec![n; devices.len()])
         }
+        CL_PROGRAM_BINARIES => program_binaries(&p, devices.len(), &out),
         CL_PROGRAM_NUM_KERNELS => out.value::<usize>(exe()?.code.kernels().len()),
         CL_PROGRAM_KERNEL_NAMES => out.string(&exe()?.kernel_names()),
         CL_PROGRAM_SCOPE_GLOBAL_CTORS_PRESENT | CL_PROGRAM_SCOPE_GLOBAL_DTORS_PRESENT => {
@@ -474,56 +496,24 @@ fn program_info(
 /// `CL_PROGRAM_BINARIES`: `param_value` is the caller's array of `n`
 /// pointers (the answer's size is that array's); each non-NULL one receives
 /// the binary.
-fn program_binaries(
-    p: &Program,
-    n: usize,
-    size: usize,
-    value: *mut c_void,
-    size_ret: *mut usize,
-) -> CLResult<()> {
-    let needed = n * std::mem::size_of::<*mut u8>();
-    if !value.is_null() {
-        check(
-            size >= needed,
-            CL_INVALID_VALUE,
-            "param_value_size is smaller than the array of binary pointers",
-        )?;
+fn program_binaries(p: &Program, n: usize, out: &InfoOut) -> CLResult<()> {
+    out.with(n * std::mem::size_of::<*mut u8>(), |value| {
         let bin = p.binary();
         let ptrs = value as *const *mut u8;
         for i in 0..n {
-            // SAFETY: the caller gave `n` pointers at `param_value` (size
-            // checked above), each NULL or pointing at BINARY_SIZES[i] bytes.
+            // SAFETY: the caller gave `n` pointers at `param_value` (`with`
+            // checked the size), each NULL or pointing at BINARY_SIZES[i] bytes.
             let dst = unsafe { ptrs.add(i).read() };
             if !dst.is_null() && !bin.is_empty() {
                 // SAFETY: as above.
                 unsafe { std::ptr::copy_nonoverlapping(bin.as_ptr(), dst, bin.len()) };
             }
         }
-    }
-    if !size_ret.is_null() {
-        // SAFETY: a non-NULL param_value_size_ret points at a size_t.
-        unsafe { size_ret.write(needed) };
-    }
-    Ok(())
+    })
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn clGetProgramInfo(
-    program: cl_program,
-    param_name: cl_program_info,
-    param_value_size: size_t,
-    param_value: *mut c_void,
-    param_value_size_ret: *mut size_t,
-) -> cl_int {
-    api_call(|| {
-        program_info(
-            program,
-            param_name,
-            param_value_size,
-            param_value,
-            param_value_size_ret,
-        )
-    })
+info_entry_points! {
+    fn clGetProgramInfo(program: cl_program, param_name: cl_program_info) = program_info;
 }
 
 fn program_build_info(
@@ -556,23 +546,12 @@ fn program_build_info(
     }
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn clGetProgramBuildInfo(
-    program: cl_program,
-    device: cl_device_id,
-    param_name: cl_program_build_info,
-    param_value_size: size_t,
-    param_value: *mut c_void,
-    param_value_size_ret: *mut size_t,
-) -> cl_int {
-    api_call(|| {
-        program_build_info(
-            program,
-            device,
-            param_name,
-            InfoOut::new(param_value_size, param_value, param_value_size_ret),
-        )
-    })
+info_entry_points! {
+    fn clGetProgramBuildInfo(
+        program: cl_program,
+        device: cl_device_id,
+        param_name: cl_program_build_info,
+    ) = program_build_info;
 }
 
 #[no_mangle]
@@ -589,11 +568,7 @@ pub unsafe extern "C" fn clCreateProgramWithBuiltInKernels(
             // CL_INVALID_CONTEXT if context is not a valid context.
             Obj::<Context>::get(context)?;
             // CL_INVALID_VALUE if device_list is NULL or num_devices is zero.
-            check(
-                !device_list.is_null() && num_devices != 0,
-                CL_INVALID_VALUE,
-                "device_list is NULL or num_devices is 0",
-            )?;
+            check_device_list_given(num_devices, device_list)?;
             // CL_INVALID_VALUE if kernel_names is NULL or kernel_names contains
             // a kernel name that is not supported by any of the devices.
             let _ = kernel_names;
@@ -656,22 +631,13 @@ fn compile_program(
             .unwrap_or_default();
         headers.push((name.to_string(), h.source().to_string()));
     }
-    check_notify(pfn_notify, user_data)?;
+    let notify = check_notify(pfn_notify, user_data)?;
     // CL_INVALID_DEVICE if device in device_list is not in the list of devices
     // associated with program.
     check_devices_in(num_devices, device_list, |d| p.has_device(d))?;
     // CL_INVALID_COMPILER_OPTIONS if the compiler options specified by options are invalid.
-    // SAFETY: options is NULL or a C string (the API's contract).
-    let options = unsafe { user_str(options, CL_INVALID_COMPILER_OPTIONS, "options") }?
-        .unwrap_or("")
-        .to_string();
-    let opts = match prog::parse_options(&options) {
-        Ok(o) => o,
-        Err(m) => {
-            p.set_log(&options, m.clone());
-            return err(CL_INVALID_COMPILER_OPTIONS, m);
-        }
-    };
+    let options = options_arg(options, CL_INVALID_COMPILER_OPTIONS)?;
+    let opts = parse_options_logged(&p, &options, CL_INVALID_COMPILER_OPTIONS)?;
     // CL_INVALID_OPERATION if program has no source or IL available.
     let Origin::Source(source) = p.origin().clone() else {
         return err(
@@ -689,16 +655,9 @@ fn compile_program(
             log,
         ))
     };
-    let notify = pfn_notify.map(|f| (f, UserData(user_data)));
     // CL_COMPILE_PROGRAM_FAILURE if there is a failure to compile the program source.
-    if run_build(&p, job, notify) {
-        Ok(())
-    } else {
-        err(
-            CL_COMPILE_PROGRAM_FAILURE,
-            format!("compile failed:\n{}", p.build_log()),
-        )
-    }
+    let ok = run_build(&p, job, notify);
+    build_result(&p, ok, CL_COMPILE_PROGRAM_FAILURE, "compile")
 }
 
 #[no_mangle]
@@ -710,7 +669,7 @@ pub unsafe extern "C" fn clCompileProgram(
     num_input_headers: cl_uint,
     input_headers: *const cl_program,
     header_include_names: *mut *const c_char,
-    pfn_notify: Option<unsafe extern "C" fn(program: cl_program, user_data: *mut c_void)>,
+    pfn_notify: Option<BuildNotifyFn>,
     user_data: *mut c_void,
 ) -> cl_int {
     api_call(|| {
@@ -762,15 +721,12 @@ fn link_program(
         CL_INVALID_CONTEXT,
         "an input program belongs to another context",
     )?;
-    check_notify(pfn_notify, user_data)?;
+    let notify = check_notify(pfn_notify, user_data)?;
     // CL_INVALID_DEVICE if any device in device_list is not in the list of
     // devices associated with context.
     let listed = check_devices_in(num_devices, device_list, |d| ctx.has_device(d))?;
     // CL_INVALID_LINKER_OPTIONS if the linker options specified by options are invalid.
-    // SAFETY: options is NULL or a C string (the API's contract).
-    let options = unsafe { user_str(options, CL_INVALID_LINKER_OPTIONS, "options") }?
-        .unwrap_or("")
-        .to_string();
+    let options = options_arg(options, CL_INVALID_LINKER_OPTIONS)?;
     let link_opts =
         prog::parse_options(&options).map_err(|m| ClError::new(CL_INVALID_LINKER_OPTIONS, m))?;
     // CL_INVALID_OPERATION if the compilation or build of any input has not
@@ -812,7 +768,6 @@ fn link_program(
             log,
         ))
     };
-    let notify = pfn_notify.map(|f| (f, UserData(user_data)));
     let ok = run_build(&p, job, notify);
     Ok((Obj::into_handle(p), ok))
 }
@@ -825,7 +780,7 @@ pub unsafe extern "C" fn clLinkProgram(
     options: *const c_char,
     num_input_programs: cl_uint,
     input_programs: *const cl_program,
-    pfn_notify: Option<unsafe extern "C" fn(program: cl_program, user_data: *mut c_void)>,
+    pfn_notify: Option<BuildNotifyFn>,
     user_data: *mut c_void,
     errcode_ret: *mut cl_int,
 ) -> cl_program {
@@ -882,7 +837,7 @@ pub unsafe extern "C" fn clCreateProgramWithIL(
 #[no_mangle]
 pub unsafe extern "C" fn clSetProgramReleaseCallback(
     program: cl_program,
-    pfn_notify: Option<unsafe extern "C" fn(program: cl_program, user_data: *mut c_void)>,
+    pfn_notify: Option<BuildNotifyFn>,
     user_data: *mut c_void,
 ) -> cl_int {
     api_call(|| {

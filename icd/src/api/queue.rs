@@ -182,21 +182,11 @@ fn queue_info(queue: cl_command_queue, param: cl_command_queue_info, out: InfoOu
     }
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn clGetCommandQueueInfo(
-    command_queue: cl_command_queue,
-    param_name: cl_command_queue_info,
-    param_value_size: size_t,
-    param_value: *mut c_void,
-    param_value_size_ret: *mut size_t,
-) -> cl_int {
-    api_call(|| {
-        queue_info(
-            command_queue,
-            param_name,
-            InfoOut::new(param_value_size, param_value, param_value_size_ret),
-        )
-    })
+info_entry_points! {
+    fn clGetCommandQueueInfo(
+        command_queue: cl_command_queue,
+        param_name: cl_command_queue_info,
+    ) = queue_info;
 }
 
 #[no_mangle]

@@ -52,13 +52,10 @@ pub unsafe extern "C" fn clReleaseSampler(sampler: cl_sampler) -> cl_int {
     api_call(|| Obj::<Sampler>::release(sampler).map(drop))
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn clGetSamplerInfo(
-    sampler: cl_sampler,
-    _param_name: cl_sampler_info,
-    _param_value_size: size_t,
-    _param_value: *mut c_void,
-    _param_value_size_ret: *mut size_t,
-) -> cl_int {
-    api_call(|| Obj::<Sampler>::get(sampler).map(drop))
+fn sampler_info(sampler: cl_sampler, _param: cl_sampler_info, _out: InfoOut) -> CLResult<()> {
+    Obj::<Sampler>::get(sampler).map(drop)
+}
+
+info_entry_points! {
+    fn clGetSamplerInfo(sampler: cl_sampler, param_name: cl_sampler_info) = sampler_info;
 }

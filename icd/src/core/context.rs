@@ -25,6 +25,19 @@ pub type NotifyFn = unsafe extern "C" fn(
 /// The `pfn_notify` of `clSetContextDestructorCallback`.
 pub type DestructorFn = unsafe extern "C" fn(context: cl_context, user_data: *mut c_void);
 
+/// Run an object's destructor callbacks, as the spec orders them: in the
+/// reverse order of registration. `handle` is the object's own.
+pub fn run_destructors<H: Copy>(
+    callbacks: Vec<(unsafe extern "C" fn(H, *mut c_void), UserData)>,
+    handle: H,
+) {
+    for (f, data) in callbacks.into_iter().rev() {
+        // SAFETY: the user's callback with the signature the spec gives; it
+        // gets the handle and the user data it was registered with.
+        unsafe { f(handle, data.0) };
+    }
+}
+
 /// A user-data pointer we only hand back to the user's callback.
 #[derive(Clone, Copy)]
 pub struct UserData(pub *mut c_void);
@@ -101,17 +114,8 @@ impl Context {
 impl Drop for Context {
     fn drop(&mut self) {
         let callbacks = std::mem::take(self.destructors.get_mut());
-        if callbacks.is_empty() {
-            return;
-        }
-        // The handle the callbacks receive: the address of the `Obj` this
-        // context is the `inner` of (still allocated while it drops).
-        let offset = std::mem::offset_of!(Obj<Context>, inner);
-        let handle = (self as *const Context as *const u8).wrapping_sub(offset) as cl_context;
-        // The spec: callbacks are called in the reverse order of registration.
-        for (f, data) in callbacks.into_iter().rev() {
-            // SAFETY: the user's callback with the spec's signature.
-            unsafe { f(handle, data.0) };
+        if !callbacks.is_empty() {
+            run_destructors(callbacks, Obj::handle_of_inner(self));
         }
     }
 }

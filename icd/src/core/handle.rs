@@ -203,6 +203,17 @@ impl<T: ClObject> Obj<T> {
     pub fn retained_handle(this: &Arc<Obj<T>>) -> T::Handle {
         Obj::into_handle(this.clone())
     }
+
+    /// The handle of the `Obj` that `inner` is the `inner` of, for an object
+    /// that needs its own handle where only `&T` is at hand (its `Drop`,
+    /// which gives destructor callbacks the handle while the `Obj` is still
+    /// allocated). Every CL object lives in an `Obj` (`Obj::new` is the only
+    /// way to make one a handle can reach); the address is computed, never
+    /// dereferenced here.
+    pub fn handle_of_inner(inner: &T) -> T::Handle {
+        let offset = std::mem::offset_of!(Obj<T>, inner);
+        T::from_raw((inner as *const T as *const u8).wrapping_sub(offset) as *const Obj<T>)
+    }
 }
 
 /// Declare a CL object type: `cl_object!(Context, cl_context, CL_INVALID_CONTEXT, "context")`.

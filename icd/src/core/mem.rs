@@ -20,7 +20,7 @@
 //! `Drop`) the destructor callbacks run, last registered first, and the data
 //! store is freed after them, as the spec orders.
 
-use super::context::{Context, UserData};
+use super::context::{run_destructors, Context, UserData};
 use super::handle::Obj;
 use crate::error::{err, CLResult};
 use cranecl_memory::HostAllocation;
@@ -313,19 +313,11 @@ impl Drop for Mem {
             let id = self.id();
             self.root().maps.lock().retain(|m| m.owner != id);
         }
-        let callbacks = std::mem::take(self.destructors.get_mut());
-        if callbacks.is_empty() {
-            return;
-        }
-        // The handle the callbacks receive: the address of the `Obj` this
-        // object is the `inner` of (still allocated while it drops).
-        let offset = std::mem::offset_of!(Obj<Mem>, inner);
-        let handle = (self as *const Mem as *const u8).wrapping_sub(offset) as cl_mem;
-        // The spec: called in the reverse order of registration, and then the
+        // The spec: the callbacks, last registered first, and then the
         // object's resources are freed (the fields drop after this).
-        for (f, data) in callbacks.into_iter().rev() {
-            // SAFETY: the user's callback with the signature the spec gives.
-            unsafe { f(handle, data.0) };
+        let callbacks = std::mem::take(self.destructors.get_mut());
+        if !callbacks.is_empty() {
+            run_destructors(callbacks, Obj::handle_of_inner(self));
         }
     }
 }

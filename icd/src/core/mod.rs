@@ -1,5 +1,9 @@
-//! The safe object model: platform, device, context, queue, memory objects,
-//! programs, kernels, events. No raw pointer from the user reaches here.
+//! The object model: platform, device, context, queue, memory objects,
+//! programs, kernels, events, and the byte movers of the buffer commands.
+//! Handles are validated in `api/` before they get here. A raw user pointer
+//! reaches this layer only as an address the API layer has checked (a host
+//! pointer of a buffer or transfer, taken by `unsafe` functions that say what
+//! they need) or as callback user data, which is never dereferenced.
 
 pub mod context;
 pub mod device;

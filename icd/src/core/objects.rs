@@ -1,6 +1,6 @@
-//! The CL object types not yet given their own module. Each is declared as a
-//! CL object (handle type and the error code a bad handle gets); their modules
-//! replace these declarations as they are written.
+//! Every CL object type by one path: the types that have their own module,
+//! re-exported, and `Sampler`, declared here as a CL object (handle type and
+//! the error code a bad handle gets) though the device never creates one.
 
 use opencl_sys::*;
 
