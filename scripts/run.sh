@@ -11,3 +11,9 @@ export OCL_ICD_VENDORS="$(bash scripts/vendors.sh release)"
 echo "== OCL_ICD_VENDORS=$OCL_ICD_VENDORS"
 echo "== hello: platform, device and a buffer round trip through the loader"
 ./target/release/hello
+echo "== vector_add: 1M floats added by an OpenCL C kernel, every sum checked"
+./target/release/vector_add
+echo "== mandelbrot: rendered by a kernel, written to target/mandelbrot.png"
+./target/release/mandelbrot target/mandelbrot.png
+echo "== sgemm: 1024^3 with 16x16 local tiles"
+./target/release/sgemm
