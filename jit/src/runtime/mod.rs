@@ -21,7 +21,12 @@
 //!   unwinding through generated frames).
 //!
 //! Stacks are kept in a per-thread pool so that a launch does not map
-//! memory per group.
+//! memory per group; each has a guard page below it (corosensei's
+//! `DefaultStack`), so an overflow faults. A fault in generated code is
+//! reported by [`fault`], which `run_work_group` tells which kernel and
+//! group run on the thread.
+
+pub mod fault;
 
 use crate::launch::{KernelFault, WorkGroupCtx};
 use corosensei::stack::{DefaultStack, Stack};
