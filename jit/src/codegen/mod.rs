@@ -248,6 +248,9 @@ impl CompiledProgram {
                 info.name
             ));
         }
+        // A fault in generated code from here on is reported with the
+        // kernel's name and group (runtime/fault.rs).
+        let _running = runtime::fault::enter(&info.name, ctx.group_id);
         match *e {
             // SAFETY (all arms): the entry was generated for this kernel's
             // argument block, whose size was checked above.
