@@ -1,0 +1,313 @@
+//! A kernel that crashes at run time (bad pointer, stack overflow) is
+//! reported on stderr with its name and work-group before the process dies
+//! of the same signal; a fault outside kernels is left to the host.
+//!
+//! Each case runs in a child process: the test re-runs this test binary on
+//! itself with `CRANECL_FAULT_CASE` set, and the child, seeing it, crashes.
+
+mod run_common;
+use run_common::*;
+
+use cranecl_jit::codegen::CodegenOptions;
+use cranecl_jit::runtime::{self, fault, GroupState, ItemState};
+use std::os::unix::process::ExitStatusExt;
+use std::process::Command;
+
+const CASE: &str = "CRANECL_FAULT_CASE";
+
+/// In the child: true. In the parent: runs the child for `test` and
+/// returns (stderr, exit code, signal).
+fn child(test: &str) -> Result<(String, Option<i32>, Option<i32>), ()> {
+    if std::env::var(CASE).as_deref() == Ok(test) {
+        return Err(());
+    }
+    let exe = std::env::current_exe().expect("test binary path");
+    let out = Command::new(exe)
+        .args([test, "--exact", "--nocapture", "--test-threads=1"])
+        .env(CASE, test)
+        .output()
+        .expect("spawn the child test");
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    Ok((stderr, out.status.code(), out.status.signal()))
+}
+
+/// A kernel that writes through the address `bad` in work-group 2 only.
+const BAD_STORE: &str = "kernel void scribble(global int *out, ulong bad) {
+    if (get_group_id(0) == 2) *(global int *)bad = 1;
+    out[get_global_id(0)] = 1;
+}";
+
+fn run_bad_store(p: &cranecl_jit::codegen::CompiledProgram) {
+    let mut out = vec![0i32; 64];
+    let _ = try_run(
+        p,
+        "scribble",
+        &mut [buf(&mut out), val(0x10u64)],
+        &[64],
+        &[16],
+        &[0, 0, 0],
+    );
+}
+
+/// Behave like a C host: default dispositions, no alternate signal stack.
+fn like_a_c_host() {
+    // SAFETY: plain system calls on zeroed C records.
+    unsafe {
+        for sig in [libc::SIGSEGV, libc::SIGBUS] {
+            let mut dfl: libc::sigaction = std::mem::zeroed();
+            dfl.sa_sigaction = libc::SIG_DFL;
+            libc::sigaction(sig, &dfl, std::ptr::null_mut());
+        }
+        let off = libc::stack_t {
+            ss_sp: std::ptr::null_mut(),
+            ss_flags: libc::SS_DISABLE,
+            ss_size: 0,
+        };
+        libc::sigaltstack(&off, std::ptr::null_mut());
+    }
+}
+
+fn assert_report(stderr: &str, signal: Option<i32>, what: &str, group: &str) {
+    let want = format!("cranecl: kernel '{what}' crashed: ");
+    let line = stderr
+        .lines()
+        .find(|l| l.starts_with(&want))
+        .unwrap_or_else(|| panic!("no report in the child's stderr:\n{stderr}"));
+    assert!(
+        line.ends_with(&format!(
+            "(work-group {group}); the host program is stopped"
+        )),
+        "{line}"
+    );
+    assert_eq!(signal, Some(libc::SIGSEGV), "stderr:\n{stderr}");
+    assert_eq!(
+        stderr.matches("cranecl: kernel").count(),
+        1,
+        "one report:\n{stderr}"
+    );
+}
+
+#[test]
+fn bad_pointer_in_a_loop_kernel_is_reported() {
+    let Ok((stderr, _, signal)) = child("bad_pointer_in_a_loop_kernel_is_reported") else {
+        run_bad_store(&build(BAD_STORE));
+        std::process::exit(0);
+    };
+    assert_report(&stderr, signal, "scribble", "(2,0,0)");
+    assert!(
+        stderr.contains("invalid memory access at 0x10 "),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn bad_pointer_in_a_c_like_host_is_reported() {
+    let Ok((stderr, _, signal)) = child("bad_pointer_in_a_c_like_host_is_reported") else {
+        like_a_c_host();
+        run_bad_store(&build(BAD_STORE));
+        std::process::exit(0);
+    };
+    assert_report(&stderr, signal, "scribble", "(2,0,0)");
+    assert!(
+        stderr.contains("invalid memory access at 0x10 "),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn bad_pointer_in_a_coroutine_work_item_is_reported() {
+    let Ok((stderr, _, signal)) = child("bad_pointer_in_a_coroutine_work_item_is_reported") else {
+        let cg = CodegenOptions {
+            barrier_regions: false,
+            ..CodegenOptions::default()
+        };
+        let p = build_cg(
+            "kernel void meet(global int *out, ulong bad) {
+                out[get_global_id(0)] = 1;
+                barrier(CLK_GLOBAL_MEM_FENCE);
+                if (get_group_id(1) == 1 && get_local_id(0) == 3) *(global int *)bad = 2;
+            }",
+            &cg,
+        );
+        assert_eq!(p.strategy(0), "coroutines");
+        let mut out = vec![0i32; 64];
+        let _ = try_run(
+            &p,
+            "meet",
+            &mut [buf(&mut out), val(0xdead0u64)],
+            &[8, 8],
+            &[4, 4],
+            &[0, 0, 0],
+        );
+        std::process::exit(0);
+    };
+    assert_report(&stderr, signal, "meet", "(0,1,0)");
+    assert!(
+        stderr.contains("invalid memory access at 0xdead0 "),
+        "{stderr}"
+    );
+}
+
+/// A work-item entry that recurses until its stack runs out.
+unsafe extern "C" fn deep(_item: *mut ItemState, depth: *const u8) {
+    let frame = [depth as u64; 512];
+    let next = std::hint::black_box(depth.wrapping_add(1));
+    if !next.is_null() {
+        // SAFETY: recursion only; the guard page stops it long before
+        // `next` wraps to null.
+        unsafe { deep(_item, next) };
+    }
+    std::hint::black_box(&frame);
+}
+
+#[test]
+fn coroutine_stack_overflow_is_reported() {
+    let Ok((stderr, _, signal)) = child("coroutine_stack_overflow_is_reported") else {
+        like_a_c_host();
+        let group = GroupState {
+            local_size: [2, 1, 1, 1],
+            group_id: [5, 0, 0, 0],
+            ..GroupState::default()
+        };
+        let _running = fault::enter("deep", [5, 0, 0]);
+        // SAFETY: `deep` ignores its argument block.
+        let _ = unsafe { runtime::run_coroutines(deep, std::ptr::null(), &group) };
+        std::process::exit(0);
+    };
+    assert_report(&stderr, signal, "deep", "(5,0,0)");
+    assert!(stderr.contains("crashed: stack overflow"), "{stderr}");
+}
+
+#[test]
+fn fault_outside_kernels_is_left_to_the_default_action() {
+    let Ok((stderr, _, signal)) = child("fault_outside_kernels_is_left_to_the_default_action")
+    else {
+        like_a_c_host();
+        let mut out = vec![0i32; 64];
+        // A kernel that runs well installs the handler.
+        let p = build(BAD_STORE);
+        run(
+            &p,
+            "scribble",
+            &mut [buf(&mut out), val(0u64)],
+            &[32],
+            &[16],
+        );
+        assert_eq!(out[..32], [1; 32]);
+        // SAFETY: none: the point is to crash the host outside a kernel.
+        unsafe { std::ptr::write_volatile(std::hint::black_box(0x18 as *mut i32), 1) };
+        std::process::exit(0);
+    };
+    assert!(!stderr.contains("cranecl:"), "{stderr}");
+    assert_eq!(signal, Some(libc::SIGSEGV), "{stderr}");
+}
+
+extern "C" fn host_handler(_sig: libc::c_int, info: *mut libc::siginfo_t, _ctx: *mut libc::c_void) {
+    let msg = b"host handler: fault at ";
+    // SAFETY: the kernel passes a valid siginfo; write(2) and _exit are
+    // async-signal-safe.
+    unsafe {
+        libc::write(2, msg.as_ptr().cast(), msg.len());
+        let addr = (*info).si_addr() as usize;
+        let digits = format_dec(addr);
+        libc::write(2, digits.0.as_ptr().cast(), digits.1);
+        libc::write(2, b"\n".as_ptr().cast(), 1);
+        libc::_exit(42);
+    }
+}
+
+/// Decimal digits of `v` without allocating: (buffer, length).
+fn format_dec(mut v: usize) -> ([u8; 20], usize) {
+    let mut tmp = [0u8; 20];
+    let mut n = 0;
+    loop {
+        tmp[n] = b'0' + (v % 10) as u8;
+        n += 1;
+        v /= 10;
+        if v == 0 {
+            break;
+        }
+    }
+    let mut out = [0u8; 20];
+    for i in 0..n {
+        out[i] = tmp[n - 1 - i];
+    }
+    (out, n)
+}
+
+fn install_host_handler() {
+    // SAFETY: installs a handler that only calls async-signal-safe functions.
+    unsafe {
+        let mut act: libc::sigaction = std::mem::zeroed();
+        act.sa_sigaction = host_handler as *const () as usize;
+        act.sa_flags = libc::SA_SIGINFO;
+        libc::sigemptyset(&mut act.sa_mask);
+        libc::sigaction(libc::SIGSEGV, &act, std::ptr::null_mut());
+    }
+}
+
+#[test]
+fn host_handler_still_sees_its_own_faults() {
+    let Ok((stderr, code, _)) = child("host_handler_still_sees_its_own_faults") else {
+        install_host_handler();
+        let mut out = vec![0i32; 64];
+        let p = build(BAD_STORE);
+        run(
+            &p,
+            "scribble",
+            &mut [buf(&mut out), val(0u64)],
+            &[32],
+            &[16],
+        );
+        // SAFETY: none: the point is to crash the host outside a kernel.
+        unsafe { std::ptr::write_volatile(std::hint::black_box(0x18 as *mut i32), 1) };
+        std::process::exit(0);
+    };
+    assert!(!stderr.contains("cranecl:"), "{stderr}");
+    assert!(stderr.contains("host handler: fault at 24\n"), "{stderr}");
+    assert_eq!(code, Some(42), "{stderr}");
+}
+
+#[test]
+fn host_handler_runs_after_a_kernel_report() {
+    let Ok((stderr, code, _)) = child("host_handler_runs_after_a_kernel_report") else {
+        install_host_handler();
+        run_bad_store(&build(BAD_STORE));
+        std::process::exit(0);
+    };
+    let report = stderr
+        .find("cranecl: kernel 'scribble' crashed: invalid memory access at 0x10 (work-group (2,0,0))")
+        .unwrap_or_else(|| panic!("no report:\n{stderr}"));
+    let host = stderr
+        .find("host handler: fault at 16\n")
+        .unwrap_or_else(|| panic!("host handler not run:\n{stderr}"));
+    assert!(report < host, "{stderr}");
+    assert_eq!(code, Some(42), "{stderr}");
+}
+
+#[test]
+fn threads_that_exit_give_their_slot_back() {
+    let Ok((stderr, _, signal)) = child("threads_that_exit_give_their_slot_back") else {
+        let p = build(BAD_STORE);
+        // More threads than the table has slots, one after another.
+        for _ in 0..fault::MAX_THREADS + 64 {
+            std::thread::scope(|s| {
+                s.spawn(|| {
+                    let mut out = vec![0i32; 16];
+                    run(
+                        &p,
+                        "scribble",
+                        &mut [buf(&mut out), val(0u64)],
+                        &[16],
+                        &[16],
+                    );
+                });
+            });
+        }
+        std::thread::scope(|s| {
+            s.spawn(|| run_bad_store(&p));
+        });
+        std::process::exit(0);
+    };
+    assert_report(&stderr, signal, "scribble", "(2,0,0)");
+}
