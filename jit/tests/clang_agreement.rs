@@ -126,9 +126,19 @@ fn clang_verdicts(programs: &[Program]) -> Vec<(&Program, ClangResult)> {
     })
 }
 
+/// The corpus programs that run on this device (`REQUIRES:` met).
 fn corpus() -> Vec<Program> {
+    use cranecl_jit::features::{EXTENSIONS, OPENCL_C_FEATURES};
+    let advertised: Vec<&str> = EXTENSIONS
+        .iter()
+        .chain(OPENCL_C_FEATURES)
+        .map(|nv| nv.name)
+        .collect();
     load_corpus(&harness::corpus_root())
         .unwrap_or_else(|problems| panic!("malformed corpus:\n{}", problems.join("\n")))
+        .into_iter()
+        .filter(|p| p.runs_on(&advertised))
+        .collect()
 }
 
 /// The corpus's own expectations agree with clang: a program expected to

@@ -42,6 +42,16 @@ fn corpus_directives_are_valid() {
     );
 }
 
+/// The extensions and OpenCL C features the device advertises (`REQUIRES:`).
+fn advertised() -> Vec<&'static str> {
+    use cranecl_jit::features::{EXTENSIONS, OPENCL_C_FEATURES};
+    EXTENSIONS
+        .iter()
+        .chain(OPENCL_C_FEATURES)
+        .map(|nv| nv.name)
+        .collect()
+}
+
 /// Builds one program with `frontend::compile`: its success flag and log.
 fn build(program: &Program) -> Result<(bool, String), String> {
     use cranecl_jit::{frontend, options::BuildOptions};
@@ -63,8 +73,15 @@ fn corpus_child() {
 /// own process, so an abort or a hang is reported against its program.
 #[test]
 fn corpus_programs_build_as_expected() {
-    let programs = load_corpus(&harness::corpus_root())
+    let all = load_corpus(&harness::corpus_root())
         .unwrap_or_else(|problems| panic!("malformed corpus:\n{}", problems.join("\n")));
+    let advertised = advertised();
+    let (programs, skipped): (Vec<Program>, Vec<Program>) =
+        all.into_iter().partition(|p| p.runs_on(&advertised));
+    eprintln!(
+        "corpus: {} programs skipped by REQUIRES for this device's features",
+        skipped.len()
+    );
     let mut failures = Vec::new();
     for (program, result) in harness::build_in_children(&programs, "corpus_child") {
         let problems = match result {
@@ -373,4 +390,26 @@ fn children_report_crashes_and_results() {
     assert_eq!(*verdict == Verdict::Ok, success);
     assert_eq!(log, &direct_log);
     assert!(log.contains(": error: "), "{log}");
+}
+
+#[test]
+fn directives_requires() {
+    let src = "// RUN:\n// EXPECT: ok\n// REQUIRES: cl_khr_fp64, !__opencl_c_generic_address_space\nint x;\n";
+    let mut p = program(src);
+    assert_eq!(
+        p.directives.requires,
+        vec![
+            (true, "cl_khr_fp64".to_string()),
+            (false, "__opencl_c_generic_address_space".to_string())
+        ]
+    );
+    assert!(p.runs_on(&["cl_khr_fp64"]));
+    assert!(!p.runs_on(&[]));
+    assert!(!p.runs_on(&["cl_khr_fp64", "__opencl_c_generic_address_space"]));
+    p.directives.requires.clear();
+    assert!(p.runs_on(&[]));
+    for bad in ["// REQUIRES: fp64", "// REQUIRES:", "// REQUIRES: !"] {
+        let e = parse_directives(&format!("// RUN:\n// EXPECT: ok\n{bad}\n")).unwrap_err();
+        assert!(e.contains("REQUIRES"), "{bad}: {e}");
+    }
 }

@@ -13,6 +13,9 @@
 //! // ERROR: inc.h:3: undeclared        the same, in an included file (end of its path)
 //! // WARNING: 7: unknown attribute     a warning at line 7 whose message contains ...
 //! // CLANG: skip <reason>              clang-14 is not the oracle for this program
+//! // REQUIRES: cl_khr_fp64, !__opencl_c_generic_address_space
+//! //                                   run only if the device advertises (or, with
+//! //                                   `!`, does not advertise) each extension/feature
 //! ```
 //!
 //! An `error` program names at least one `ERROR`; an `ok` program names none.
@@ -59,6 +62,8 @@ pub struct Directives {
     pub warnings: Vec<Expected>,
     /// `CLANG: skip <reason>`: why clang is not the oracle here.
     pub clang_skip: Option<String>,
+    /// `REQUIRES:` names: (wanted, name); `!name` means must be absent.
+    pub requires: Vec<(bool, String)>,
 }
 
 /// A corpus program: where it lives, its text and its directives.
@@ -74,6 +79,15 @@ pub struct Program {
 }
 
 impl Program {
+    /// Whether the device's advertised extensions and features (`advertised`)
+    /// meet this program's `REQUIRES:` line.
+    pub fn runs_on(&self, advertised: &[&str]) -> bool {
+        self.directives
+            .requires
+            .iter()
+            .all(|(wanted, name)| advertised.contains(&name.as_str()) == *wanted)
+    }
+
     /// The build options with `%S` replaced by the program's folder.
     pub fn options(&self) -> String {
         let dir = self.path.parent().unwrap_or(Path::new("."));
@@ -126,6 +140,7 @@ pub fn parse_directives(source: &str) -> Result<Directives, String> {
     let mut errors = Vec::new();
     let mut warnings = Vec::new();
     let mut clang_skip = None;
+    let mut requires = Vec::new();
     for (index, line) in source.lines().enumerate() {
         let Some(comment) = line.strip_prefix("//") else {
             break;
@@ -159,6 +174,21 @@ pub fn parse_directives(source: &str) -> Result<Directives, String> {
                 }
                 clang_skip = Some(reason.to_string());
             }
+            "REQUIRES" => {
+                for item in value.split([',', ' ']).filter(|s| !s.is_empty()) {
+                    let (wanted, name) = match item.strip_prefix('!') {
+                        Some(name) => (false, name),
+                        None => (true, item),
+                    };
+                    if !(name.starts_with("cl_") || name.starts_with("__opencl_c_")) {
+                        return Err(at(format!("REQUIRES names an extension (cl_*) or a feature (__opencl_c_*), not `{item}`")));
+                    }
+                    requires.push((wanted, name.to_string()));
+                }
+                if requires.is_empty() {
+                    return Err(at("REQUIRES without a name".into()));
+                }
+            }
             _ => return Err(at(format!("unknown directive `{word}`"))),
         }
     }
@@ -175,6 +205,7 @@ pub fn parse_directives(source: &str) -> Result<Directives, String> {
         errors,
         warnings,
         clang_skip,
+        requires,
     })
 }
 
@@ -338,7 +369,7 @@ pub fn excerpt(log: &str, max: usize) -> String {
 /// Names the program a child process builds.
 pub const CHILD_ENV: &str = "CRANECL_CORPUS_CHILD";
 /// How long one build may take before it counts as a hang.
-pub const CHILD_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(60);
+pub const CHILD_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(20);
 const VERDICT_MARK: &str = "@@cranecl-verdict ";
 const LOG_MARK: &str = "@@cranecl-log\n";
 const END_MARK: &str = "@@cranecl-end\n";

@@ -1,4 +1,5 @@
 // RUN: -cl-std=CL3.0
+// REQUIRES: !__opencl_c_generic_address_space, !cl_khr_fp64
 // EXPECT: ok
 #if __OPENCL_C_VERSION__ != 300 || CL_VERSION_2_0 != 200 || CL_VERSION_3_0 != 300
 #error "version macros"

@@ -1,6 +1,7 @@
 // RUN: -cl-std=CL1.2
+// REQUIRES: !cl_khr_fp64
 // EXPECT: error
-// ERROR: 7: double
+// ERROR: 8: double
 // double needs cl_khr_fp64, which the device does not advertise
 kernel void k(global float *out)
 {
