@@ -369,7 +369,7 @@ pub fn excerpt(log: &str, max: usize) -> String {
 /// Names the program a child process builds.
 pub const CHILD_ENV: &str = "CRANECL_CORPUS_CHILD";
 /// How long one build may take before it counts as a hang.
-pub const CHILD_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(20);
+pub const CHILD_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
 const VERDICT_MARK: &str = "@@cranecl-verdict ";
 const LOG_MARK: &str = "@@cranecl-log\n";
 const END_MARK: &str = "@@cranecl-end\n";
