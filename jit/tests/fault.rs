@@ -1,14 +1,17 @@
-//! A kernel that crashes at run time (bad pointer, stack overflow) is
-//! reported on stderr with its name and work-group before the process dies
-//! of the same signal; a fault outside kernels is left to the host.
+//! A kernel that faults at run time: a bad pointer in generated code fails
+//! the work-group with a message (the host goes on, and the same program
+//! runs again); a fault the runtime cannot leave safely (here: in a host
+//! function on a work-item's stack) is reported on stderr with the kernel's
+//! name and group before the process dies of the same signal; a fault
+//! outside kernels is left to the host.
 //!
-//! Each case runs in a child process: the test re-runs this test binary on
-//! itself with `CRANECL_FAULT_CASE` set, and the child, seeing it, crashes.
+//! Crashing cases run in a child process: the test re-runs this test binary
+//! on itself with `CRANECL_FAULT_CASE` set, and the child, seeing it, crashes.
 
 mod run_common;
 use run_common::*;
 
-use cranecl_jit::codegen::CodegenOptions;
+use cranecl_jit::codegen::{CodegenOptions, CompiledProgram};
 use cranecl_jit::runtime::{self, fault, GroupState, ItemState};
 use std::os::unix::process::ExitStatusExt;
 use std::process::Command;
@@ -36,18 +39,6 @@ const BAD_STORE: &str = "kernel void scribble(global int *out, ulong bad) {
     if (get_group_id(0) == 2) *(global int *)bad = 1;
     out[get_global_id(0)] = 1;
 }";
-
-fn run_bad_store(p: &cranecl_jit::codegen::CompiledProgram) {
-    let mut out = vec![0i32; 64];
-    let _ = try_run(
-        p,
-        "scribble",
-        &mut [buf(&mut out), val(0x10u64)],
-        &[64],
-        &[16],
-        &[0, 0, 0],
-    );
-}
 
 /// Behave like a C host: default dispositions, no alternate signal stack.
 fn like_a_c_host() {
@@ -87,65 +78,113 @@ fn assert_report(stderr: &str, signal: Option<i32>, what: &str, group: &str) {
     );
 }
 
-#[test]
-fn bad_pointer_in_a_loop_kernel_is_reported() {
-    let Ok((stderr, _, signal)) = child("bad_pointer_in_a_loop_kernel_is_reported") else {
-        run_bad_store(&build(BAD_STORE));
-        std::process::exit(0);
-    };
-    assert_report(&stderr, signal, "scribble", "(2,0,0)");
-    assert!(
-        stderr.contains("invalid memory access at 0x10 "),
-        "{stderr}"
+fn bad_store(
+    p: &CompiledProgram,
+    kernel: &str,
+    bad: u64,
+    global: &[u64],
+    local: &[u64],
+) -> (Result<(), String>, Vec<i32>) {
+    let n = global.iter().product::<u64>() as usize;
+    let mut out = vec![0i32; n];
+    let r = try_run(
+        p,
+        kernel,
+        &mut [buf(&mut out), val(bad)],
+        global,
+        local,
+        &[0, 0, 0],
     );
+    (r, out)
+}
+
+/// The fault's message, and the same program run again with a good address.
+fn assert_abandoned_then_runs_again(
+    p: &CompiledProgram,
+    kernel: &str,
+    global: &[u64],
+    local: &[u64],
+    bad: u64,
+) -> Vec<i32> {
+    let (r, out) = bad_store(p, kernel, bad, global, local);
+    let message = r.expect_err("the bad store must fail the group");
+    assert_eq!(
+        message,
+        format!(
+            "invalid memory access at {bad:#x} in generated code; the work-group was abandoned"
+        )
+    );
+    let mut scratch = 0i32;
+    let good = &mut scratch as *mut i32 as u64;
+    let (again, all) = bad_store(p, kernel, good, global, local);
+    assert_eq!(again, Ok(()));
+    assert!(all.iter().all(|&v| v == 1), "{all:?}");
+    out
 }
 
 #[test]
-fn bad_pointer_in_a_c_like_host_is_reported() {
-    let Ok((stderr, _, signal)) = child("bad_pointer_in_a_c_like_host_is_reported") else {
+fn bad_pointer_in_a_loop_kernel_fails_its_group() {
+    let p = build(BAD_STORE);
+    assert_eq!(p.strategy(0), "loop");
+    let out = assert_abandoned_then_runs_again(&p, "scribble", &[64], &[16], 0x10);
+    // Groups before the faulting one ran to the end; the faulting one
+    // stopped at its first item (the store comes first).
+    assert_eq!(out[..32], [1; 32]);
+    assert_eq!(out[32..], [0; 32]);
+}
+
+#[test]
+fn bad_pointer_in_a_region_kernel_fails_its_group() {
+    let p = build(
+        "kernel void halves(global int *out, ulong bad) {
+            out[get_global_id(0)] = 1;
+            barrier(CLK_GLOBAL_MEM_FENCE);
+            if (get_group_id(0) == 1 && get_local_id(0) == 5) *(global int *)bad = 2;
+        }",
+    );
+    assert_eq!(p.strategy(0), "regions");
+    let out = assert_abandoned_then_runs_again(&p, "halves", &[48], &[16], 0x40);
+    assert_eq!(out[..32], [1; 32]);
+    assert_eq!(out[32..], [0; 16]);
+}
+
+#[test]
+fn bad_pointer_in_a_coroutine_work_item_fails_its_group() {
+    let cg = CodegenOptions {
+        barrier_regions: false,
+        ..CodegenOptions::default()
+    };
+    let p = build_cg(
+        "kernel void meet(global int *out, ulong bad) {
+            out[get_global_id(0) + get_global_id(1) * get_global_size(0)] = 1;
+            barrier(CLK_GLOBAL_MEM_FENCE);
+            if (get_group_id(1) == 1 && get_local_id(0) == 3) *(global int *)bad = 2;
+            barrier(CLK_GLOBAL_MEM_FENCE);
+        }",
+        &cg,
+    );
+    assert_eq!(p.strategy(0), "coroutines");
+    // Twice: the stacks of the abandoned group go back to the pool and
+    // serve the next run.
+    for _ in 0..2 {
+        let out = assert_abandoned_then_runs_again(&p, "meet", &[8, 8], &[4, 4], 0xdead0);
+        assert_eq!(out[..32], [1; 32]);
+    }
+}
+
+#[test]
+fn bad_pointer_in_a_c_like_host_fails_its_group() {
+    let Ok((stderr, code, _)) = child("bad_pointer_in_a_c_like_host_fails_its_group") else {
         like_a_c_host();
-        run_bad_store(&build(BAD_STORE));
+        let (r, _) = bad_store(&build(BAD_STORE), "scribble", 0x10, &[64], &[16]);
+        eprintln!("child: {r:?}");
         std::process::exit(0);
     };
-    assert_report(&stderr, signal, "scribble", "(2,0,0)");
     assert!(
-        stderr.contains("invalid memory access at 0x10 "),
+        stderr.contains("child: Err(\"invalid memory access at 0x10 in generated code"),
         "{stderr}"
     );
-}
-
-#[test]
-fn bad_pointer_in_a_coroutine_work_item_is_reported() {
-    let Ok((stderr, _, signal)) = child("bad_pointer_in_a_coroutine_work_item_is_reported") else {
-        let cg = CodegenOptions {
-            barrier_regions: false,
-            ..CodegenOptions::default()
-        };
-        let p = build_cg(
-            "kernel void meet(global int *out, ulong bad) {
-                out[get_global_id(0)] = 1;
-                barrier(CLK_GLOBAL_MEM_FENCE);
-                if (get_group_id(1) == 1 && get_local_id(0) == 3) *(global int *)bad = 2;
-            }",
-            &cg,
-        );
-        assert_eq!(p.strategy(0), "coroutines");
-        let mut out = vec![0i32; 64];
-        let _ = try_run(
-            &p,
-            "meet",
-            &mut [buf(&mut out), val(0xdead0u64)],
-            &[8, 8],
-            &[4, 4],
-            &[0, 0, 0],
-        );
-        std::process::exit(0);
-    };
-    assert_report(&stderr, signal, "meet", "(0,1,0)");
-    assert!(
-        stderr.contains("invalid memory access at 0xdead0 "),
-        "{stderr}"
-    );
+    assert_eq!(code, Some(0), "{stderr}");
 }
 
 /// A work-item entry that recurses until its stack runs out.
@@ -164,14 +203,7 @@ unsafe extern "C" fn deep(_item: *mut ItemState, depth: *const u8) {
 fn coroutine_stack_overflow_is_reported() {
     let Ok((stderr, _, signal)) = child("coroutine_stack_overflow_is_reported") else {
         like_a_c_host();
-        let group = GroupState {
-            local_size: [2, 1, 1, 1],
-            group_id: [5, 0, 0, 0],
-            ..GroupState::default()
-        };
-        let _running = fault::enter("deep", [5, 0, 0]);
-        // SAFETY: `deep` ignores its argument block.
-        let _ = unsafe { runtime::run_coroutines(deep, std::ptr::null(), &group) };
+        run_deep();
         std::process::exit(0);
     };
     assert_report(&stderr, signal, "deep", "(5,0,0)");
@@ -240,7 +272,7 @@ fn install_host_handler() {
     unsafe {
         let mut act: libc::sigaction = std::mem::zeroed();
         act.sa_sigaction = host_handler as *const () as usize;
-        act.sa_flags = libc::SA_SIGINFO;
+        act.sa_flags = libc::SA_SIGINFO | libc::SA_ONSTACK;
         libc::sigemptyset(&mut act.sa_mask);
         libc::sigaction(libc::SIGSEGV, &act, std::ptr::null_mut());
     }
@@ -268,18 +300,30 @@ fn host_handler_still_sees_its_own_faults() {
     assert_eq!(code, Some(42), "{stderr}");
 }
 
+/// Run `deep` as a two-item coroutine group marked as kernel `deep`, group (5,0,0).
+fn run_deep() {
+    let group = GroupState {
+        local_size: [2, 1, 1, 1],
+        group_id: [5, 0, 0, 0],
+        ..GroupState::default()
+    };
+    let _running = fault::enter("deep", [5, 0, 0]);
+    // SAFETY: `deep` ignores its argument block.
+    let _ = unsafe { runtime::run_coroutines(deep, std::ptr::null(), &group) };
+}
+
 #[test]
 fn host_handler_runs_after_a_kernel_report() {
     let Ok((stderr, code, _)) = child("host_handler_runs_after_a_kernel_report") else {
         install_host_handler();
-        run_bad_store(&build(BAD_STORE));
+        run_deep();
         std::process::exit(0);
     };
     let report = stderr
-        .find("cranecl: kernel 'scribble' crashed: invalid memory access at 0x10 (work-group (2,0,0))")
+        .find("cranecl: kernel 'deep' crashed: stack overflow")
         .unwrap_or_else(|| panic!("no report:\n{stderr}"));
     let host = stderr
-        .find("host handler: fault at 16\n")
+        .find("host handler: fault at ")
         .unwrap_or_else(|| panic!("host handler not run:\n{stderr}"));
     assert!(report < host, "{stderr}");
     assert_eq!(code, Some(42), "{stderr}");
@@ -305,9 +349,16 @@ fn threads_that_exit_give_their_slot_back() {
             });
         }
         std::thread::scope(|s| {
-            s.spawn(|| run_bad_store(&p));
+            s.spawn(|| {
+                let (r, _) = bad_store(&p, "scribble", 0x10, &[64], &[16]);
+                eprintln!("child: {r:?}");
+            });
         });
         std::process::exit(0);
     };
-    assert_report(&stderr, signal, "scribble", "(2,0,0)");
+    assert!(
+        stderr.contains("child: Err(\"invalid memory access at 0x10 in generated code"),
+        "{stderr}"
+    );
+    assert_eq!(signal, None, "{stderr}");
 }

@@ -1,49 +1,68 @@
-//! Reporting a run-time fault in generated code (a bad pointer, a stack
-//! overflow, a trap) instead of letting the host process die silently.
+//! A run-time fault in generated code (a bad pointer, a stack overflow, a
+//! trap): the work-group is abandoned and the command fails where that is
+//! safe; otherwise the fault is reported before the process dies. Never a
+//! silent death of the host.
 //!
-//! What happens:
+//! Set-up:
 //! - On the first work-group a process runs, [`enter`] installs one
 //!   process-wide handler for SIGSEGV, SIGBUS, SIGILL and SIGFPE
-//!   (`SA_SIGINFO | SA_ONSTACK`), remembering the dispositions it replaces.
-//!   Nothing is installed at library load: a host that never launches a
-//!   kernel keeps its handlers untouched.
+//!   (`SA_SIGINFO | SA_ONSTACK`), remembering the dispositions it replaces,
+//!   and notes the executable segments of every object loaded then (the
+//!   program, this library, libc, libm…: all code a kernel can reach that is
+//!   not generated). Nothing is installed at library load: a host that never
+//!   launches a kernel keeps its handlers untouched.
 //! - The first time a thread runs a work-group it claims a slot (keyed by
 //!   its kernel thread id) in a fixed static table, and, if it has no
-//!   alternate signal stack yet, maps one of its own (64 KiB above a guard
-//!   page) so that a stack overflow can still be reported. A thread that
+//!   alternate signal stack, maps one of its own (64 KiB above a guard
+//!   page) so that a stack overflow can still be handled. A thread that
 //!   already has an alternate stack (the host's, or Rust's) keeps it. Both
 //!   are given back when the thread exits.
-//! - Around every work-group [`enter`] marks the slot "running": kernel name
-//!   and group id. Work-item coroutine stacks come from corosensei's
-//!   `DefaultStack`, which has a guard page below, so an overflow there
-//!   faults instead of overwriting memory.
-//! - The handler finds the faulting thread's slot by scanning the table for
-//!   its thread id (no thread-local access: in a `dlopen`ed library that may
-//!   allocate). If the slot says a kernel is running and the signal is a
-//!   real fault (not sent by `kill`), it writes one line to fd 2 —
+//! - Around every work-group [`enter`] marks the slot "running" (kernel name,
+//!   group id). The runtime calls generated code through [`call`], which
+//!   records a [`Checkpoint`] (return address, stack pointer, callee-saved
+//!   registers) and [`arm`]s it in the slot. Work-item coroutine stacks come
+//!   from corosensei's `DefaultStack`, which has a guard page below, so an
+//!   overflow there faults instead of overwriting memory.
+//!
+//! In the handler (async-signal-safe: no allocation, no lock, no
+//! thread-local access, which may allocate in a `dlopen`ed library), the
+//! thread's slot is found by scanning the table for its thread id. Then:
+//! - *Recovery* (x86_64): the thread runs a kernel, a checkpoint is armed,
+//!   the faulting instruction is not in any object noted at set-up (so it is
+//!   generated code, and every frame between it and the checkpoint is
+//!   generated code too: generated code calls only host functions that
+//!   return before it goes on), and the faulting stack pointer lies on the
+//!   checkpoint's stack. The handler records the fault in the slot, disarms
+//!   the checkpoint and edits the saved context so that returning from the
+//!   handler resumes as if [`call`] had returned "faulted". Generated frames
+//!   are discarded; they own nothing (no destructors, no locks). The
+//!   runtime then stops the group (other work-items of a coroutine group are
+//!   never resumed and their suspended stacks are reset, which is sound
+//!   because only generated frames and `cranecl_barrier` lie on them), and
+//!   `run_work_group` returns a `KernelFault`, so the command fails with a CL
+//!   error and the message names the kernel and the group.
+//! - *Report*: any other fault while a kernel runs (in a host function a
+//!   kernel called, in the runtime, or on another architecture) writes one
+//!   line to fd 2 with `write(2)` from a buffer on the signal stack —
 //!   `cranecl: kernel 'NAME' crashed: invalid memory access at 0x… (work-group
-//!   (x,y,z)); the host program is stopped` — formatted into a buffer on the
-//!   signal stack with `write(2)` only (no allocation, no lock), then puts
-//!   back the disposition it replaced and returns: the faulting instruction
-//!   runs again and faults under the host's own handler, or the default
-//!   action (the process dies of the same signal, with its core dump).
-//! - Outside a kernel the handler chains to the replaced disposition as if
-//!   it were not there: it calls the host's handler, or restores the
-//!   default and lets the fault happen again.
+//!   (x,y,z)); the host program is stopped` — then puts back the disposition
+//!   it replaced and returns: the faulting instruction runs again and faults
+//!   under the host's own handler or the default action (the process dies
+//!   of the same signal, with its core dump). Host code may hold locks or
+//!   half-updated state there, so leaving it would not be safe.
+//! - *Outside a kernel* the handler chains to the replaced disposition as if
+//!   it were not there: it calls the host's handler, or restores the default
+//!   and lets the fault happen again.
 //!
-//! Why not recover: returning an error from `run_work_group` would mean
-//! leaving generated frames (on the thread stack or a coroutine stack)
-//! without running what is above them, with the group's memory in an
-//! unknown state. A clear report is what this module guarantees; a fault in
-//! generated code stops the process.
-//!
-//! Limits: Linux on x86_64 and aarch64 only (elsewhere [`enter`] does
-//! nothing); at most [`MAX_THREADS`] threads at once are reported (the
-//! others die as before); a frame of generated code larger than a guard page
-//! could skip it (Cranelift does not probe the stack here), which is why the
-//! compiler bounds private memory; after a report the other threads' kernels
-//! run without the handler (the process is stopping).
+//! Limits: Linux only, recovery on x86_64 only (aarch64 reports); at most
+//! [`MAX_THREADS`] threads at once are covered (the others die as before); a
+//! frame of generated code larger than a guard page could skip it (Cranelift
+//! does not probe the stack here), which is why the compiler bounds private
+//! memory; a process with CET shadow stacks enabled would need them
+//! adjusted too (Rust binaries do not enable them); after a report the other
+//! threads run without the handler (the process is stopping).
 
+use super::{EntryFn, ItemState};
 use std::marker::PhantomData;
 
 /// Threads that can be running kernels at once with a report on a fault.
@@ -74,14 +93,95 @@ impl Drop for Running<'_> {
     }
 }
 
+/// Where a faulting call of generated code resumes: the return address and
+/// stack pointer of [`call`]'s caller and its callee-saved registers.
+#[repr(C)]
+#[derive(Debug, Default)]
+pub struct Checkpoint {
+    regs: [u64; 8],
+}
+
+/// A fault in generated code that abandoned a call.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Fault {
+    pub signal: i32,
+    /// The faulting address (the instruction's, for SIGILL and SIGFPE).
+    pub addr: usize,
+    /// Close below the stack pointer: the stack ran out.
+    pub stack_overflow: bool,
+}
+
+impl Fault {
+    /// What happened, in the user's words.
+    pub fn message(&self) -> String {
+        let what = match self.signal {
+            libc::SIGSEGV if self.stack_overflow => {
+                "stack overflow (private memory and call frames outgrew the work-item's stack)"
+            }
+            libc::SIGSEGV => "invalid memory access",
+            libc::SIGBUS => "invalid memory access (bus error)",
+            libc::SIGILL => "trap (illegal instruction)",
+            _ => "arithmetic exception (integer division by zero or overflow)",
+        };
+        format!(
+            "{what} at {:#x} in generated code; the work-group was abandoned",
+            self.addr
+        )
+    }
+}
+
+/// Make `cp` the recovery point of the kernel this thread runs (the
+/// coroutine runtime arms each work-item's checkpoint before resuming it).
+pub fn arm(cp: *mut Checkpoint) {
+    imp::arm(cp)
+}
+
+/// No recovery point until the next [`arm`].
+pub fn disarm() {
+    imp::arm(std::ptr::null_mut())
+}
+
+/// Call `entry(item, args)`, recording the checkpoint `cp`. Returns the
+/// fault if one in generated code abandoned the call (`cp` must be armed
+/// while generated code runs; [`call_armed`] does both).
+///
+/// # Safety
+/// `entry` may be called with `item` and `args`; `cp` is valid until return.
+pub unsafe fn call(
+    cp: *mut Checkpoint,
+    entry: EntryFn,
+    item: *mut ItemState,
+    args: *const u8,
+) -> Result<(), Fault> {
+    // SAFETY: per the function's contract.
+    unsafe { imp::call(cp, entry, item, args) }
+}
+
+/// [`call`] with a checkpoint of its own, armed for the call.
+///
+/// # Safety
+/// As [`call`].
+pub unsafe fn call_armed(
+    entry: EntryFn,
+    item: *mut ItemState,
+    args: *const u8,
+) -> Result<(), Fault> {
+    let mut cp = Checkpoint::default();
+    arm(&mut cp);
+    // SAFETY: per the function's contract; `cp` outlives the call.
+    let r = unsafe { call(&mut cp, entry, item, args) };
+    disarm();
+    r
+}
+
 #[cfg(all(
     target_os = "linux",
     any(target_arch = "x86_64", target_arch = "aarch64")
 ))]
 mod imp {
-    use super::MAX_THREADS;
+    use super::{Checkpoint, EntryFn, Fault, ItemState, MAX_THREADS};
     use libc::{c_int, c_void, siginfo_t};
-    use std::cell::UnsafeCell;
+    use std::cell::{Cell, UnsafeCell};
     use std::mem::MaybeUninit;
     use std::sync::atomic::{
         compiler_fence, AtomicBool, AtomicI32, AtomicPtr, AtomicU64, AtomicUsize, Ordering,
@@ -107,6 +207,12 @@ mod imp {
         name: AtomicPtr<u8>,
         name_len: AtomicUsize,
         group: [AtomicU64; 3],
+        /// The armed checkpoint (null: none).
+        jmp: AtomicPtr<Checkpoint>,
+        /// The last fault recovered from, for [`call`] to return.
+        fault_sig: AtomicI32,
+        fault_addr: AtomicUsize,
+        fault_overflow: AtomicBool,
     }
 
     static SLOTS: [Slot; MAX_THREADS] = [const {
@@ -116,6 +222,10 @@ mod imp {
             name: AtomicPtr::new(std::ptr::null_mut()),
             name_len: AtomicUsize::new(0),
             group: [const { AtomicU64::new(0) }; 3],
+            jmp: AtomicPtr::new(std::ptr::null_mut()),
+            fault_sig: AtomicI32::new(0),
+            fault_addr: AtomicUsize::new(0),
+            fault_overflow: AtomicBool::new(false),
         }
     }; MAX_THREADS];
 
@@ -134,8 +244,17 @@ mod imp {
         alt_stack: Option<(*mut c_void, usize)>,
     }
 
+    /// Executable segments of the objects loaded when the handler was
+    /// installed: `[start, end)` pairs, `CODE_LEN` of them.
+    static CODE: [[AtomicUsize; 2]; 2048] = [const { [const { AtomicUsize::new(0) }; 2] }; 2048];
+    static CODE_LEN: AtomicUsize = AtomicUsize::new(0);
+    /// False when `CODE` could not hold them all: never recover then.
+    static CODE_COMPLETE: AtomicBool = AtomicBool::new(false);
+
     thread_local! {
         static THREAD: ThreadSetup = ThreadSetup::new();
+        /// The slot of the work-group running on this thread (`usize::MAX`: none).
+        static CURRENT: Cell<usize> = const { Cell::new(usize::MAX) };
     }
 
     fn gettid() -> i32 {
@@ -236,7 +355,60 @@ mod imp {
         }
     }
 
+    /// `dl_iterate_phdr` callback: note every executable segment.
+    unsafe extern "C" fn note_object(
+        info: *mut libc::dl_phdr_info,
+        _size: libc::size_t,
+        _data: *mut c_void,
+    ) -> c_int {
+        // SAFETY: the loader passes a valid record whose program headers
+        // are `dlpi_phnum` entries at `dlpi_phdr`.
+        let (base, phdrs) = unsafe {
+            let info = &*info;
+            let phdrs: &[libc::Elf64_Phdr] = if info.dlpi_phdr.is_null() {
+                &[]
+            } else {
+                std::slice::from_raw_parts(info.dlpi_phdr, usize::from(info.dlpi_phnum))
+            };
+            (info.dlpi_addr as usize, phdrs)
+        };
+        for ph in phdrs {
+            if ph.p_type != libc::PT_LOAD || ph.p_flags & libc::PF_X == 0 {
+                continue;
+            }
+            let n = CODE_LEN.load(Ordering::Relaxed);
+            let Some(entry) = CODE.get(n) else {
+                CODE_COMPLETE.store(false, Ordering::Relaxed);
+                return 1;
+            };
+            let start = base.wrapping_add(ph.p_vaddr as usize);
+            entry[0].store(start, Ordering::Relaxed);
+            entry[1].store(start.wrapping_add(ph.p_memsz as usize), Ordering::Relaxed);
+            CODE_LEN.store(n + 1, Ordering::Relaxed);
+        }
+        0
+    }
+
+    /// Whether `pc` lies in an object loaded when the handler was installed
+    /// (async-signal-safe). True when unsure.
+    fn in_loaded_object(pc: usize) -> bool {
+        if !CODE_COMPLETE.load(Ordering::Acquire) {
+            return true;
+        }
+        let n = CODE_LEN.load(Ordering::Relaxed).min(CODE.len());
+        CODE[..n].iter().any(|[start, end]| {
+            (start.load(Ordering::Relaxed)..end.load(Ordering::Relaxed)).contains(&pc)
+        })
+    }
+
     fn install() {
+        CODE_COMPLETE.store(true, Ordering::Relaxed);
+        // SAFETY: the callback only reads the records it is given.
+        unsafe { libc::dl_iterate_phdr(Some(note_object), std::ptr::null_mut()) };
+        // Publish the list before the handler can read it.
+        if CODE_COMPLETE.load(Ordering::Relaxed) {
+            CODE_COMPLETE.store(true, Ordering::Release);
+        }
         // SAFETY: `PREVIOUS` is only written here, once, before the handler
         // (its only reader) is installed; the sigaction records are
         // zero-initialised C structs.
@@ -270,15 +442,162 @@ mod imp {
         for (g, &v) in slot.group.iter().zip(&group_id) {
             g.store(v, Ordering::Relaxed);
         }
+        slot.jmp.store(std::ptr::null_mut(), Ordering::Relaxed);
         slot.running.store(true, Ordering::Relaxed);
         // The handler runs on this thread: keep the stores before the kernel.
         compiler_fence(Ordering::SeqCst);
+        let _ = CURRENT.try_with(|c| c.set(s));
         Some(s)
     }
 
     pub fn leave(s: usize) {
         compiler_fence(Ordering::SeqCst);
         SLOTS[s].running.store(false, Ordering::Relaxed);
+        SLOTS[s].jmp.store(std::ptr::null_mut(), Ordering::Relaxed);
+        let _ = CURRENT.try_with(|c| c.set(usize::MAX));
+    }
+
+    fn current() -> Option<&'static Slot> {
+        CURRENT
+            .try_with(|c| c.get())
+            .ok()
+            .and_then(|s| SLOTS.get(s))
+    }
+
+    pub fn arm(cp: *mut Checkpoint) {
+        if let Some(slot) = current() {
+            slot.jmp.store(cp, Ordering::Relaxed);
+            compiler_fence(Ordering::SeqCst);
+        }
+    }
+
+    /// # Safety
+    /// As `fault::call`.
+    pub unsafe fn call(
+        cp: *mut Checkpoint,
+        entry: EntryFn,
+        item: *mut ItemState,
+        args: *const u8,
+    ) -> Result<(), Fault> {
+        #[cfg(target_arch = "x86_64")]
+        {
+            // SAFETY: per the contract; the handler resumes this call only
+            // as a return with the callee-saved registers it had.
+            let faulted = unsafe { x86::call_guarded(cp, entry, item, args) };
+            compiler_fence(Ordering::SeqCst);
+            match (faulted, current()) {
+                (0, _) | (_, None) => Ok(()),
+                (_, Some(slot)) => Err(Fault {
+                    signal: slot.fault_sig.load(Ordering::Relaxed),
+                    addr: slot.fault_addr.load(Ordering::Relaxed),
+                    stack_overflow: slot.fault_overflow.load(Ordering::Relaxed),
+                }),
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            let _ = cp;
+            // SAFETY: per the contract.
+            unsafe { entry(item, args) };
+            Ok(())
+        }
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    mod x86 {
+        use super::{Checkpoint, EntryFn, ItemState};
+
+        /// Record the checkpoint (return address, stack pointer after the
+        /// return, rbx, rbp, r12–r15) and call `entry(item, args)`; returns
+        /// 0. The fault handler "returns" from here with 1 instead, by
+        /// loading the checkpoint into the interrupted context.
+        ///
+        /// # Safety
+        /// `cp` is valid for writes; `entry` may be called with its arguments.
+        #[unsafe(naked)]
+        pub unsafe extern "C" fn call_guarded(
+            cp: *mut Checkpoint,
+            entry: EntryFn,
+            item: *mut ItemState,
+            args: *const u8,
+        ) -> u32 {
+            core::arch::naked_asm!(
+                "mov rax, [rsp]",
+                "mov [rdi], rax",
+                "lea rax, [rsp + 8]",
+                "mov [rdi + 8], rax",
+                "mov [rdi + 16], rbx",
+                "mov [rdi + 24], rbp",
+                "mov [rdi + 32], r12",
+                "mov [rdi + 40], r13",
+                "mov [rdi + 48], r14",
+                "mov [rdi + 56], r15",
+                // Keep the stack 16-byte aligned at the call.
+                "sub rsp, 8",
+                "mov rax, rsi",
+                "mov rdi, rdx",
+                "mov rsi, rcx",
+                "call rax",
+                "add rsp, 8",
+                "xor eax, eax",
+                "ret",
+            )
+        }
+    }
+
+    /// Stack distance within which the faulting stack pointer counts as on
+    /// the checkpoint's stack (thread stacks are a few MiB).
+    #[cfg(target_arch = "x86_64")]
+    const SAME_STACK: u64 = 64 << 20;
+
+    /// Resume at the slot's checkpoint if the fault is in generated code
+    /// on the checkpoint's stack (see the module comment). Async-signal-safe.
+    ///
+    /// # Safety
+    /// `ctx` is the handler's `ucontext_t`.
+    #[cfg(target_arch = "x86_64")]
+    unsafe fn recover(slot: &Slot, ctx: *mut c_void, sig: c_int, addr: usize) -> bool {
+        let cp = slot.jmp.load(Ordering::Relaxed);
+        if cp.is_null() {
+            return false;
+        }
+        // SAFETY: an armed checkpoint outlives its arming (the runtime
+        // disarms before it goes), and `ctx` is the kernel's ucontext.
+        unsafe {
+            let regs = (*cp).regs;
+            let g = &mut (*(ctx as *mut libc::ucontext_t)).uc_mcontext.gregs;
+            let pc = g[libc::REG_RIP as usize] as usize;
+            let sp = g[libc::REG_RSP as usize] as u64;
+            let on_stack = sp < regs[1] && regs[1] - sp <= SAME_STACK;
+            if regs[0] == 0 || !on_stack || in_loaded_object(pc) {
+                return false;
+            }
+            slot.fault_sig.store(sig, Ordering::Relaxed);
+            slot.fault_addr.store(addr, Ordering::Relaxed);
+            slot.fault_overflow.store(
+                sig == libc::SIGSEGV && near_stack(addr, sp as usize),
+                Ordering::Relaxed,
+            );
+            slot.jmp.store(std::ptr::null_mut(), Ordering::Relaxed);
+            let set = |g: &mut [i64; 23], r: c_int, v: u64| g[r as usize] = v as i64;
+            set(g, libc::REG_RIP, regs[0]);
+            set(g, libc::REG_RSP, regs[1]);
+            set(g, libc::REG_RBX, regs[2]);
+            set(g, libc::REG_RBP, regs[3]);
+            set(g, libc::REG_R12, regs[4]);
+            set(g, libc::REG_R13, regs[5]);
+            set(g, libc::REG_R14, regs[6]);
+            set(g, libc::REG_R15, regs[7]);
+            set(g, libc::REG_RAX, 1);
+            // The ABI wants the direction flag clear at a return.
+            g[libc::REG_EFL as usize] &= !0x400;
+        }
+        true
+    }
+
+    /// A fault this close to the stack pointer is a stack overflow.
+    fn near_stack(addr: usize, sp: usize) -> bool {
+        addr <= sp.saturating_add(4096) && addr.saturating_add(OVERFLOW_REACH) >= sp
     }
 
     /// A line built without allocating.
@@ -400,6 +719,9 @@ mod imp {
         // si_code <= 0: sent by kill/raise/sigqueue, not a fault of this thread.
         let slot = if code > 0 { running_slot() } else { None };
         match slot {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: `ctx` is the kernel's ucontext.
+            Some(slot) if unsafe { recover(slot, ctx, sig, addr) } => {}
             Some(slot) => {
                 // SAFETY: the kernel passed a valid ucontext.
                 let sp = unsafe { fault_sp(ctx) };
@@ -430,7 +752,7 @@ mod imp {
             line.push(unsafe { std::slice::from_raw_parts(name, len) });
         }
         line.push(b"' crashed: ");
-        let overflow = addr <= sp.saturating_add(4096) && addr.saturating_add(OVERFLOW_REACH) >= sp;
+        let overflow = near_stack(addr, sp);
         match sig {
             libc::SIGSEGV if overflow => line.push(
                 b"stack overflow (private memory and call frames outgrew the work-item's stack) at ",
@@ -510,4 +832,17 @@ mod imp {
         None
     }
     pub fn leave(_s: usize) {}
+    pub fn arm(_cp: *mut super::Checkpoint) {}
+    /// # Safety
+    /// As `fault::call`.
+    pub unsafe fn call(
+        _cp: *mut super::Checkpoint,
+        entry: super::EntryFn,
+        item: *mut super::ItemState,
+        args: *const u8,
+    ) -> Result<(), super::Fault> {
+        // SAFETY: per the contract.
+        unsafe { entry(item, args) };
+        Ok(())
+    }
 }

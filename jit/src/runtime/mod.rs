@@ -230,12 +230,23 @@ fn give_stack(s: DefaultStack) {
     });
 }
 
+/// A fault in generated code that abandoned the group.
+fn abandoned(f: fault::Fault) -> KernelFault {
+    KernelFault {
+        message: f.message(),
+    }
+}
+
 /// Run a group whose kernel has no barrier (or a group of one item): the
 /// group entry loops over the local ids.
 ///
 /// # Safety
 /// `entry` is a group entry generated for a kernel whose argument block is `args`.
-pub unsafe fn run_loop(entry: EntryFn, args: *const u8, group: &GroupState) {
+pub unsafe fn run_loop(
+    entry: EntryFn,
+    args: *const u8,
+    group: &GroupState,
+) -> Result<(), KernelFault> {
     let mut item = ItemState::new(group);
     let here = &item as *const ItemState as u64;
     // The calling thread's stack: an approximation generous enough for
@@ -243,7 +254,7 @@ pub unsafe fn run_loop(entry: EntryFn, args: *const u8, group: &GroupState) {
     item.private_lo = here.saturating_sub(THREAD_PRIVATE_WINDOW);
     item.private_hi = here + 4096;
     // SAFETY: the caller guarantees `entry` matches `args`; `item` outlives the call.
-    unsafe { entry(&mut item, args) }
+    unsafe { fault::call_armed(entry, &mut item, args) }.map_err(abandoned)
 }
 
 /// Run a group with barriers cut into regions: the entry loops over the
@@ -253,7 +264,12 @@ pub unsafe fn run_loop(entry: EntryFn, args: *const u8, group: &GroupState) {
 /// # Safety
 /// `entry` is a region entry generated for a kernel whose argument block is
 /// `args` and whose frames are `frame_size` bytes.
-pub unsafe fn run_regions(entry: EntryFn, args: *const u8, group: &GroupState, frame_size: u64) {
+pub unsafe fn run_regions(
+    entry: EntryFn,
+    args: *const u8,
+    group: &GroupState,
+    frame_size: u64,
+) -> Result<(), KernelFault> {
     let bytes = (group.items() * frame_size) as usize;
     ARENA.with(|a| {
         let mut a = a.borrow_mut();
@@ -273,7 +289,7 @@ pub unsafe fn run_regions(entry: EntryFn, args: *const u8, group: &GroupState, f
         item.arena_hi = base + bytes as u64;
         // SAFETY: the arena holds `bytes` bytes from `base` (8 spare words
         // cover the alignment); the caller guarantees `entry` matches `args`.
-        unsafe { entry(&mut item, args) }
+        unsafe { fault::call_armed(entry, &mut item, args) }.map_err(abandoned)
     })
 }
 
@@ -289,14 +305,19 @@ pub unsafe fn run_coroutines(
     let n = group.items() as usize;
     // Boxed so that the addresses handed to the coroutines never move.
     let mut items: Box<[ItemState]> = (0..n).map(|_| ItemState::new(group)).collect();
-    let mut coros: Vec<Coroutine<(), (), (), ItemStack>> = Vec::with_capacity(n);
+    // Each work-item's recovery point (armed while it runs).
+    let mut checkpoints: Box<[fault::Checkpoint]> =
+        (0..n).map(|_| fault::Checkpoint::default()).collect();
+    // A coroutine returns the fault that abandoned it, if any.
+    type ItemCoroutine = Coroutine<(), (), Option<fault::Fault>, ItemStack>;
+    let mut coros: Vec<ItemCoroutine> = Vec::with_capacity(n);
     let [lx, ly, _] = [
         group.local_size[0],
         group.local_size[1],
         group.local_size[2],
     ];
     let mut fault = None;
-    for (i, item) in items.iter_mut().enumerate() {
+    for (i, (item, cp)) in items.iter_mut().zip(checkpoints.iter_mut()).enumerate() {
         let i = i as u64;
         item.local_id = [i % lx, (i / lx) % ly, i / (lx * ly), 0];
         let stack = match take_stack() {
@@ -312,17 +333,24 @@ pub unsafe fn run_coroutines(
         item.private_lo = stack.limit().get() as u64;
         item.private_hi = stack.base().get() as u64;
         let item_ptr = item as *mut ItemState as usize;
+        let cp_ptr = cp as *mut fault::Checkpoint as usize;
         let args_addr = args as usize;
         coros.push(Coroutine::with_stack(
             stack,
             move |y: &Yielder<(), ()>, ()| {
                 let item = item_ptr as *mut ItemState;
-                // SAFETY: `items` outlives every coroutine (they all finish
-                // before this function returns), and the yielder lives as long
-                // as this closure runs.
+                // SAFETY: `items` and `checkpoints` outlive every coroutine
+                // (they all finish or are reset before this function
+                // returns), and the yielder lives as long as this closure runs.
                 unsafe {
                     (*item).yielder = y as *const Yielder<(), ()> as *const c_void;
-                    entry(item, args_addr as *const u8);
+                    fault::call(
+                        cp_ptr as *mut fault::Checkpoint,
+                        entry,
+                        item,
+                        args_addr as *const u8,
+                    )
+                    .err()
                 }
             },
         ));
@@ -332,19 +360,41 @@ pub unsafe fn run_coroutines(
         drop(coros);
         return Err(f);
     }
-    // Rounds: resume every unfinished item once, until none is left.
+    // Rounds: resume every unfinished item once, until none is left or one
+    // was abandoned by a fault.
     let mut live = coros.len();
-    while live > 0 {
+    let mut failed = None;
+    'rounds: while live > 0 {
         live = 0;
-        for c in coros.iter_mut().filter(|c| !c.done()) {
-            if let CoroutineResult::Yield(()) = c.resume(()) {
-                live += 1;
+        for (c, cp) in coros.iter_mut().zip(checkpoints.iter_mut()) {
+            if c.done() {
+                continue;
             }
+            fault::arm(cp);
+            match c.resume(()) {
+                CoroutineResult::Yield(()) => live += 1,
+                CoroutineResult::Return(None) => {}
+                CoroutineResult::Return(Some(f)) => {
+                    failed = Some(f);
+                    break 'rounds;
+                }
+            }
+        }
+    }
+    fault::disarm();
+    if failed.is_some() {
+        for c in coros.iter_mut().filter(|c| !c.done()) {
+            // SAFETY: generated code is never resumed after a fault in its
+            // group. A suspended item's stack holds only frames of generated
+            // code, `cranecl_barrier`, the Yielder's switch and this
+            // module's closure (plain addresses): nothing with a destructor.
+            unsafe { c.force_reset() };
         }
     }
     for c in coros {
         give_stack(c.into_stack().inner);
     }
     drop(items);
-    Ok(())
+    drop(checkpoints);
+    failed.map_or(Ok(()), |f| Err(abandoned(f)))
 }
