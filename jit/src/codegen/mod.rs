@@ -257,12 +257,11 @@ impl CompiledProgram {
             Entry::Group(f) => unsafe { runtime::run_loop(f, args.as_ptr(), &group) },
             // One work-item: its barriers have nobody to wait for.
             Entry::Item(f) if items == 1 => unsafe { runtime::run_loop(f, args.as_ptr(), &group) },
-            Entry::Item(f) => return unsafe { runtime::run_coroutines(f, args.as_ptr(), &group) },
+            Entry::Item(f) => unsafe { runtime::run_coroutines(f, args.as_ptr(), &group) },
             Entry::Regions(f, frame) => unsafe {
                 runtime::run_regions(f, args.as_ptr(), &group, frame)
             },
         }
-        Ok(())
     }
 }
 
