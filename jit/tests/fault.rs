@@ -362,3 +362,30 @@ fn threads_that_exit_give_their_slot_back() {
     );
     assert_eq!(signal, None, "{stderr}");
 }
+
+#[test]
+fn a_forked_child_still_fails_only_the_group() {
+    let Ok((stderr, code, _)) = child("a_forked_child_still_fails_only_the_group") else {
+        let p = build(BAD_STORE);
+        let (r, _) = bad_store(&p, "scribble", 0x10, &[16], &[16]);
+        assert_eq!(r, Ok(()));
+        // SAFETY: the child only runs a kernel on this thread and exits.
+        let pid = unsafe { libc::fork() };
+        if pid == 0 {
+            let (r, _) = bad_store(&p, "scribble", 0x20, &[64], &[16]);
+            eprintln!("forked: {r:?}");
+            // SAFETY: ends the forked child without running the parent's
+            // exit handlers twice.
+            unsafe { libc::_exit(0) };
+        }
+        let mut status = 0;
+        // SAFETY: waits for the child forked above.
+        unsafe { libc::waitpid(pid, &mut status, 0) };
+        std::process::exit(if status == 0 { 0 } else { 1 });
+    };
+    assert!(
+        stderr.contains("forked: Err(\"invalid memory access at 0x20 in generated code"),
+        "{stderr}"
+    );
+    assert_eq!(code, Some(0), "{stderr}");
+}

@@ -255,6 +255,8 @@ mod imp {
         static THREAD: ThreadSetup = ThreadSetup::new();
         /// The slot of the work-group running on this thread (`usize::MAX`: none).
         static CURRENT: Cell<usize> = const { Cell::new(usize::MAX) };
+        /// `THREAD`'s slot, readable without setting the thread up.
+        static MY_SLOT: Cell<usize> = const { Cell::new(usize::MAX) };
     }
 
     fn gettid() -> i32 {
@@ -280,6 +282,9 @@ mod imp {
                     .compare_exchange(0, tid, Ordering::AcqRel, Ordering::Relaxed)
                     .is_ok()
             });
+            if let Some(s) = slot {
+                let _ = MY_SLOT.try_with(|c| c.set(s));
+            }
             ThreadSetup {
                 slot,
                 alt_stack: slot.and_then(|_| alt_stack()),
@@ -310,6 +315,7 @@ mod imp {
                 }
             }
             if let Some(s) = self.slot {
+                let _ = MY_SLOT.try_with(|c| c.set(usize::MAX));
                 SLOTS[s].running.store(false, Ordering::Relaxed);
                 SLOTS[s].tid.store(0, Ordering::Release);
             }
@@ -401,7 +407,27 @@ mod imp {
         })
     }
 
+    /// In the child of a `fork`, the other threads' slots name threads that
+    /// do not exist there (and whose ids may be reused): free them, and
+    /// give the forking thread's slot its new id.
+    extern "C" fn after_fork_in_child() {
+        for s in &SLOTS {
+            s.running.store(false, Ordering::Relaxed);
+            s.jmp.store(std::ptr::null_mut(), Ordering::Relaxed);
+            s.tid.store(0, Ordering::Relaxed);
+        }
+        if let Some(slot) = MY_SLOT
+            .try_with(|c| c.get())
+            .ok()
+            .and_then(|s| SLOTS.get(s))
+        {
+            slot.tid.store(gettid(), Ordering::Release);
+        }
+    }
+
     fn install() {
+        // SAFETY: registers a function that only touches this module's state.
+        unsafe { libc::pthread_atfork(None, None, Some(after_fork_in_child)) };
         CODE_COMPLETE.store(true, Ordering::Relaxed);
         // SAFETY: the callback only reads the records it is given.
         unsafe { libc::dl_iterate_phdr(Some(note_object), std::ptr::null_mut()) };
@@ -486,7 +512,13 @@ mod imp {
             let faulted = unsafe { x86::call_guarded(cp, entry, item, args) };
             compiler_fence(Ordering::SeqCst);
             match (faulted, current()) {
-                (0, _) | (_, None) => Ok(()),
+                (0, _) => Ok(()),
+                // Unreachable: only a thread with a slot is resumed here.
+                (_, None) => Err(Fault {
+                    signal: libc::SIGSEGV,
+                    addr: 0,
+                    stack_overflow: false,
+                }),
                 (_, Some(slot)) => Err(Fault {
                     signal: slot.fault_sig.load(Ordering::Relaxed),
                     addr: slot.fault_addr.load(Ordering::Relaxed),
