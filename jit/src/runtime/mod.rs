@@ -2,7 +2,7 @@
 //!
 //! Generated code sees two `#[repr(C)]` records: the [`GroupState`] (the
 //! geometry of the group, copied from the executor's
-//! [`WorkGroupCtx`](crate::launch::WorkGroupCtx) with every per-dimension
+//! [`WorkGroupCtx`] with every per-dimension
 //! array padded to four entries, so that `get_global_id(dim)` is one load at
 //! index `min(dim, 3)` and dimensions at or above `work_dim` answer the
 //! spec's defaults: size 1, id 0, offset 0) and one [`ItemState`] per
@@ -20,11 +20,17 @@
 //!   deadlock the host and every coroutine runs to completion (no forced
 //!   unwinding through generated frames).
 //!
+//! Generated code is always called through [`fault::call`], so that a fault
+//! in it (a bad pointer, a stack overflow) abandons the group and the run
+//! returns a [`KernelFault`] (x86_64), or is reported before the process
+//! dies (see [`fault`]; `run_work_group` tells it which kernel and group run
+//! on the thread). After a fault in a coroutine group the other items are
+//! never resumed: their suspended stacks, which hold only generated frames
+//! and `cranecl_barrier`, are reset, not unwound.
+//!
 //! Stacks are kept in a per-thread pool so that a launch does not map
 //! memory per group; each has a guard page below it (corosensei's
-//! `DefaultStack`), so an overflow faults. A fault in generated code is
-//! reported by [`fault`], which `run_work_group` tells which kernel and
-//! group run on the thread.
+//! `DefaultStack`), so an overflow faults instead of overwriting memory.
 
 pub mod fault;
 
