@@ -20,7 +20,8 @@
 //! - Around every work-group [`enter`] marks the slot "running" (kernel name,
 //!   group id). The runtime calls generated code through [`call`], which
 //!   records a [`Checkpoint`] (return address, stack pointer, callee-saved
-//!   registers) and [`arm`]s it in the slot. Work-item coroutine stacks come
+//!   registers), [`arm`]ed in the slot while that code runs (a child of
+//!   `fork` re-keys the slots to its own thread). Work-item coroutine stacks come
 //!   from corosensei's `DefaultStack`, which has a guard page below, so an
 //!   overflow there faults instead of overwriting memory.
 //!
@@ -60,7 +61,11 @@
 //! does not probe the stack here), which is why the compiler bounds private
 //! memory; a process with CET shadow stacks enabled would need them
 //! adjusted too (Rust binaries do not enable them); after a report the other
-//! threads run without the handler (the process is stopping).
+//! threads run without the handler (the process is stopping); a fault in a
+//! host function called by a kernel (an aggregate copy through a bad
+//! pointer reaches `memmove`) is reported, not recovered; a host that
+//! installs its own handler after the first launch sees kernel faults first
+//! (and recovers them only if it chains to ours).
 
 use super::{EntryFn, ItemState};
 use std::marker::PhantomData;
