@@ -20,15 +20,34 @@ pub struct NameVersion {
 }
 
 const fn nv(name: &'static str, major: u32, minor: u32) -> NameVersion {
-    NameVersion { name, version: cl_make_version(major, minor, 0) }
+    NameVersion {
+        name,
+        version: cl_make_version(major, minor, 0),
+    }
 }
 
 /// Platform and device extensions (`CL_DEVICE_EXTENSIONS_WITH_VERSION`).
-pub const EXTENSIONS: &[NameVersion] = &[nv("cl_khr_icd", 1, 0)];
+pub const EXTENSIONS: &[NameVersion] = &[
+    nv("cl_khr_icd", 1, 0),
+    nv("cl_khr_byte_addressable_store", 1, 0),
+    nv("cl_khr_global_int32_base_atomics", 1, 0),
+    nv("cl_khr_global_int32_extended_atomics", 1, 0),
+    nv("cl_khr_local_int32_base_atomics", 1, 0),
+    nv("cl_khr_local_int32_extended_atomics", 1, 0),
+    nv("cl_khr_int64_base_atomics", 1, 0),
+    nv("cl_khr_int64_extended_atomics", 1, 0),
+    nv("cl_khr_fp64", 1, 0),
+];
 
 /// Optional OpenCL C 3.0 features (`CL_DEVICE_OPENCL_C_FEATURES`); each is
 /// also a predefined macro when compiling for OpenCL C 3.0.
-pub const OPENCL_C_FEATURES: &[NameVersion] = &[];
+/// `__opencl_c_int64` is mandatory for a FULL_PROFILE device.
+pub const OPENCL_C_FEATURES: &[NameVersion] = &[
+    nv("__opencl_c_int64", 3, 0),
+    nv("__opencl_c_fp64", 3, 0),
+    nv("__opencl_c_generic_address_space", 3, 0),
+    nv("__opencl_c_program_scope_global_variables", 3, 0),
+];
 
 /// OpenCL C versions the compiler accepts (`CL_DEVICE_OPENCL_C_ALL_VERSIONS`).
 pub const OPENCL_C_VERSIONS: &[NameVersion] = &[
@@ -44,5 +63,9 @@ pub const COMPILER_AVAILABLE: bool = true;
 
 /// The space-separated extension string (`CL_DEVICE_EXTENSIONS`).
 pub fn extension_string() -> String {
-    EXTENSIONS.iter().map(|e| e.name).collect::<Vec<_>>().join(" ")
+    EXTENSIONS
+        .iter()
+        .map(|e| e.name)
+        .collect::<Vec<_>>()
+        .join(" ")
 }
