@@ -23,8 +23,14 @@ const OPTIONS: [&str; 8] = [
 /// Headers the program may `#include "a.h"` / `<b.h>` without touching disk.
 fn headers() -> Vec<(String, String)> {
     vec![
-        ("a.h".into(), "#define A 1\nint a_fn(int x) { return x + A; }\n".into()),
-        ("b.h".into(), "#include \"a.h\"\n#define B(x) ((x) * A)\n".into()),
+        (
+            "a.h".into(),
+            "#define A 1\nint a_fn(int x) { return x + A; }\n".into(),
+        ),
+        (
+            "b.h".into(),
+            "#include \"a.h\"\n#define B(x) ((x) * A)\n".into(),
+        ),
     ]
 }
 
@@ -39,5 +45,8 @@ fuzz_target!(|data: &[u8]| {
     };
     let out = frontend::compile(&source, "fuzz.cl", &options, &headers());
     // A failed build must say why.
-    assert!(out.success || !out.log.is_empty(), "failed build with an empty log");
+    assert!(
+        out.success || !out.log.is_empty(),
+        "failed build with an empty log"
+    );
 });
