@@ -3,6 +3,8 @@
 //! error, and every program of the `parse` category that must fail gets a
 //! parse error on the line its `ERROR` directive names, unless the error is
 //! one sema gives (the directive's message is then not a parser message).
+//! Programs whose `REQUIRES:` line this device does not meet are skipped, as
+//! in the build corpus test.
 
 #[path = "corpus/harness.rs"]
 mod harness;
@@ -60,13 +62,25 @@ const PARSER_MESSAGES: &[&str] = &[
     "integer literal is too large",
 ];
 
+/// The extensions and OpenCL C features the device advertises (`REQUIRES:`).
+fn advertised() -> Vec<&'static str> {
+    use cranecl_jit::features::{EXTENSIONS, OPENCL_C_FEATURES};
+    EXTENSIONS
+        .iter()
+        .chain(OPENCL_C_FEATURES)
+        .map(|nv| nv.name)
+        .collect()
+}
+
 #[test]
 fn corpus_programs_parse() {
-    let programs = match load_corpus(&harness::corpus_root()) {
+    let all = match load_corpus(&harness::corpus_root()) {
         Ok(p) => p,
         Err(problems) => panic!("corpus problems: {problems:?}"),
     };
-    assert!(programs.len() >= 100, "the corpus is there");
+    assert!(all.len() >= 100, "the corpus is there");
+    let advertised = advertised();
+    let programs: Vec<Program> = all.into_iter().filter(|p| p.runs_on(&advertised)).collect();
     let mut failures = Vec::new();
     let mut checked_errors = 0;
     for program in &programs {

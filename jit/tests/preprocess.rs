@@ -768,10 +768,24 @@ fn standard_header_constants_are_macros() {
     assert!(if_taken("FLT_MANT_DIG == 24 && FLT_RADIX == 2"));
     check("FLT_MAX M_PI_F", "0x1.fffffep127f 3.14159265358979323846f");
     check("-INFINITY NAN", "-(1.0f / 0.0f) (0.0f / 0.0f)");
-    assert!(
-        !if_taken("defined(DBL_MAX)"),
-        "no doubles without cl_khr_fp64"
+    // The double constants exist exactly when the device advertises cl_khr_fp64.
+    let fp64 = cranecl_jit::features::EXTENSIONS
+        .iter()
+        .any(|e| e.name == "cl_khr_fp64");
+    assert_eq!(
+        if_taken("defined(DBL_MAX) && defined(M_PI)"),
+        fp64,
+        "DBL_* and M_* follow cl_khr_fp64"
     );
+    if fp64 {
+        assert!(if_taken(
+            "DBL_MANT_DIG == 53 && DBL_DIG == 15 && DBL_MAX_EXP == 1024 && DBL_MIN_EXP == -1021"
+        ));
+        check(
+            "DBL_MAX DBL_MIN DBL_EPSILON M_PI",
+            "0x1.fffffffffffffp1023 0x1.0p-1022 0x1.0p-52 3.14159265358979323846",
+        );
+    }
 }
 
 #[test]

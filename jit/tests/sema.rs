@@ -9,6 +9,45 @@ fn build(src: &str, opts: &str) -> FrontendOutput {
     compile(src, "t.cl", &o, &[])
 }
 
+/// Whether `features.rs` advertises this extension or OpenCL C feature.
+fn advertised(name: &str) -> bool {
+    use cranecl_jit::features::{EXTENSIONS, OPENCL_C_FEATURES};
+    EXTENSIONS
+        .iter()
+        .chain(OPENCL_C_FEATURES)
+        .any(|nv| nv.name == name)
+}
+
+/// Preprocess, parse and check `src` as `std` with explicit sema options:
+/// (errors?, log). Lets a test turn a feature off or on by hand.
+fn check_with(
+    src: &str,
+    std: cranecl_jit::options::ClStd,
+    opts: &cranecl_jit::sema::SemaOptions,
+) -> (bool, String) {
+    use cranecl_jit::diag::Diagnostics;
+    use cranecl_jit::parse::{parse_with, ParseOptions};
+    use cranecl_jit::preprocess::{preprocess, PreprocessOptions};
+    use cranecl_jit::source::SourceMap;
+    let mut sm = SourceMap::new();
+    let main = sm.add("t.cl", src);
+    let mut diags = Diagnostics::new();
+    let pp = PreprocessOptions {
+        cl_std: std,
+        ..Default::default()
+    };
+    let toks = preprocess(&mut sm, main, &pp, &mut diags);
+    let tu = parse_with(
+        &toks,
+        ParseOptions {
+            opencl_c_version: std.version(),
+        },
+        &mut diags,
+    );
+    cranecl_jit::sema::check(&tu, opts, &mut diags);
+    (diags.has_errors(), diags.render(&sm))
+}
+
 /// The program compiles without errors under `opts`.
 #[track_caller]
 fn ok(src: &str, opts: &str) {
@@ -143,8 +182,15 @@ fn seed_generic_rules() {
                      kernel void k1(local int *a) { foo(a); }\n\
                      kernel void k2(global int *a) { foo(a); }\n";
     ok(canonical, CL20);
-    // Under 3.0 the device lacks __opencl_c_generic_address_space: `int *` is private.
-    err(canonical, CL30, 2, "changes address space");
+    // Before 2.0 there is no generic space: `int *` is private.
+    err(canonical, CL12, 2, "changes address space");
+    // Under 3.0 `int *` is generic exactly when the device advertises
+    // __opencl_c_generic_address_space, else private.
+    if advertised("__opencl_c_generic_address_space") {
+        ok(canonical, CL30);
+    } else {
+        err(canonical, CL30, 2, "changes address space");
+    }
     err(
         "constant int c = 1;\nkernel void k(void) {\n  int *p;\n  p = &c;\n}",
         CL20,
@@ -188,10 +234,22 @@ fn seed_global_rules() {
     );
     err(
         "int foo;\nkernel void k(void) {}",
-        CL30,
+        CL12,
         1,
-        "program_scope_global_variables",
+        "constant address space",
     );
+    // Under 3.0 program-scope variables follow the device's
+    // __opencl_c_program_scope_global_variables.
+    if advertised("__opencl_c_program_scope_global_variables") {
+        ok("int foo;\nkernel void k(void) { foo = 1; }", CL30);
+    } else {
+        err(
+            "int foo;\nkernel void k(void) {}",
+            CL30,
+            1,
+            "program_scope_global_variables",
+        );
+    }
     err(
         "global int baz;\nconstant int *global ptr = &baz;\nkernel void k(void) {}",
         CL20,
@@ -309,7 +367,7 @@ fn expression_rules() {
 fn conversions_and_builtins_resolve() {
     ok(
         "kernel void k(global float4 *o, global int4 *i, global uchar4 *u) {\n\
-           float4 v = o[0];\n  o[1] = pow(v, 2.0f) + sqrt(2) + clamp(v, 0.0f, 1.0f);\n\
+           float4 v = o[0];\n  o[1] = pow(v, 2.0f) + sqrt(2.0f) + clamp(v, 0.0f, 1.0f);\n\
            i[0] = max(i[0], (char)1) + convert_int4_sat_rte(v) + as_int4(v);\n\
            u[0] = convert_uchar4(v.zyxw);\n  o[2] = (float4)(v.xy, 1.0f, v.s3);\n\
            vstore4(vload4(0, (global float *)o), 1, (global float *)o);\n\
@@ -322,18 +380,65 @@ fn conversions_and_builtins_resolve() {
         2,
         "sizes",
     );
+    // An int argument converts to float or double equally well: with doubles
+    // (and no half) sqrt(2) is ambiguous, as clang-14 says; without, float.
+    let int_sqrt = "kernel void k(global float *o) {\n  o[0] = sqrt(2);\n}";
+    if advertised("cl_khr_fp64") && !advertised("cl_khr_fp16") {
+        err(int_sqrt, CL12, 2, "ambiguous");
+    } else {
+        ok(int_sqrt, CL12);
+    }
 }
 
+/// `double` and unsuffixed double constants follow fp64, which
+/// `SemaOptions::for_std` reads from `features.rs` (cl_khr_fp64 before 3.0,
+/// __opencl_c_fp64 under 3.0): off, `double` is an error and `1.0` a float
+/// with a warning; on, both are doubles.
 #[test]
 fn double_needs_fp64() {
-    err("kernel void k(global double *d) {}", CL12, 1, "double");
-    let out = build("kernel void k(global float *f) { f[0] = 1.0; }", CL12);
-    assert!(out.success, "{}", out.log);
-    assert!(
-        out.log.contains("casting to single precision"),
-        "{}",
-        out.log
-    );
+    use cranecl_jit::options::ClStd;
+    use cranecl_jit::sema::SemaOptions;
+    let uses_double = "kernel void k(global double *d) {}";
+    let constant = "kernel void k(global float *f) { f[0] = 1.0; }";
+    for (std, name) in [
+        (ClStd::Cl12, "cl_khr_fp64"),
+        (ClStd::Cl30, "__opencl_c_fp64"),
+    ] {
+        let device = SemaOptions::for_std(std);
+        assert_eq!(
+            device.fp64,
+            advertised(name),
+            "{std:?}: fp64 follows {name}"
+        );
+        let mut off = device.clone();
+        off.fp64 = false;
+        let (failed, log) = check_with(uses_double, std, &off);
+        assert!(
+            failed && log.contains("double"),
+            "{std:?} without fp64:\n{log}"
+        );
+        let (failed, log) = check_with(constant, std, &off);
+        assert!(!failed, "{log}");
+        assert!(log.contains("casting to single precision"), "{log}");
+        let mut on = device.clone();
+        on.fp64 = true;
+        let (failed, log) = check_with(uses_double, std, &on);
+        assert!(!failed, "{std:?} with fp64:\n{log}");
+        let (failed, log) = check_with(constant, std, &on);
+        assert!(
+            !failed && !log.contains("casting"),
+            "{std:?} with fp64:\n{log}"
+        );
+    }
+    // And through the front end, the device's own answer.
+    if advertised("cl_khr_fp64") {
+        ok(
+            "kernel void k(global double *d) { d[0] = 1.0 / 3.0; }",
+            CL12,
+        );
+    } else {
+        err(uses_double, CL12, 1, "double");
+    }
 }
 
 #[test]
@@ -371,50 +476,48 @@ fn missing_return_warns_only_when_control_can_fall_off() {
     assert!(!warned("int f(int x) { for (;;) { } }"));
 }
 
-/// The 3.0 optional features are read from `features.rs`; turning them on
-/// (here by hand, as a device advertising them would) lifts the errors.
+/// The 3.0 optional features are read from `features.rs`: the device's
+/// options follow its tables, with the features off (by hand) the program
+/// is rejected, with them on accepted.
 #[test]
 fn cl30_features_enable_generic_and_program_scope_globals() {
-    use cranecl_jit::diag::Diagnostics;
     use cranecl_jit::options::ClStd;
-    use cranecl_jit::parse::{parse_with, ParseOptions};
-    use cranecl_jit::preprocess::{preprocess, PreprocessOptions};
-    use cranecl_jit::sema::{check, SemaOptions};
-    use cranecl_jit::source::SourceMap;
+    use cranecl_jit::sema::SemaOptions;
 
     let src = "int counter;\nvoid bump(int *p) { *p += 1; }\n\
                kernel void k(local int *l) { bump(&counter); bump(l); }\n";
-    let run = |opts: &SemaOptions| {
-        let mut sm = SourceMap::new();
-        let main = sm.add("t.cl", src);
-        let mut diags = Diagnostics::new();
-        let pp = PreprocessOptions {
-            cl_std: ClStd::Cl30,
-            ..Default::default()
-        };
-        let toks = preprocess(&mut sm, main, &pp, &mut diags);
-        let tu = parse_with(
-            &toks,
-            ParseOptions {
-                opencl_c_version: 300,
-            },
-            &mut diags,
-        );
-        check(&tu, opts, &mut diags);
-        (diags.has_errors(), diags.render(&sm))
-    };
-    let plain = SemaOptions::for_std(ClStd::Cl30);
-    let (failed, log) = run(&plain);
+    let device = SemaOptions::for_std(ClStd::Cl30);
+    assert_eq!(
+        device.generic_address_space,
+        advertised("__opencl_c_generic_address_space")
+    );
+    assert_eq!(
+        device.program_scope_globals,
+        advertised("__opencl_c_program_scope_global_variables")
+    );
+    let mut without = device.clone();
+    without.generic_address_space = false;
+    without.program_scope_globals = false;
+    let (failed, log) = check_with(src, ClStd::Cl30, &without);
     assert!(failed, "3.0 without the features must reject:\n{log}");
     assert!(
         log.contains("__opencl_c_program_scope_global_variables"),
         "{log}"
     );
-    let mut with = plain.clone();
+    let mut with = device.clone();
     with.generic_address_space = true;
     with.program_scope_globals = true;
-    let (failed, log) = run(&with);
+    let (failed, log) = check_with(src, ClStd::Cl30, &with);
     assert!(!failed, "3.0 with the features must accept:\n{log}");
+    // The device as advertised, through the front end.
+    let (failed, log) = check_with(src, ClStd::Cl30, &device);
+    assert_eq!(
+        failed,
+        !(device.generic_address_space && device.program_scope_globals),
+        "{log}"
+    );
+    // 1.2 has neither, whatever the device advertises.
+    err(src, CL12, 1, "constant address space");
 }
 
 /// `p -= n` reaches codegen as `p += -n` (the count negated once).
