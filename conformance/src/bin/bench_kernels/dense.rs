@@ -150,7 +150,7 @@ pub fn triad(rigs: &[Rig], cfg: &Cfg) -> Row {
     )];
     for (label, o) in &outcomes {
         // Only a verified result's bandwidth counts.
-        if let Ok(m) = o.as_ref().filter(|m| m.verdict.is_ok()) {
+        if let Some(m) = o.as_ref().ok().filter(|m| m.verdict.is_ok()) {
             let gbs = bytes / m.best.as_secs_f64() / 1e9;
             extra.push(format!(
                 "triad: {label} {gbs:.2} GB/s = {:.0}% of memcpy, {:.0}% of the host triad loop (goal >= 90%)",
