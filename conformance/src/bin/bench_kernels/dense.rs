@@ -149,7 +149,8 @@ pub fn triad(rigs: &[Rig], cfg: &Cfg) -> Row {
         (4 * n) >> 20
     )];
     for (label, o) in &outcomes {
-        if let Ok(m) = o {
+        // Only a verified result's bandwidth counts.
+        if let Some(m) = o.as_ref().ok().filter(|m| m.verdict.is_ok()) {
             let gbs = bytes / m.best.as_secs_f64() / 1e9;
             extra.push(format!(
                 "triad: {label} {gbs:.2} GB/s = {:.0}% of memcpy, {:.0}% of the host triad loop (goal >= 90%)",
