@@ -1,12 +1,19 @@
 //! Accept/reject agreement with clang-14 on small programs, one per rule or
 //! feature of semantic analysis. Each verdict was taken from
 //! `clang-14 -x cl -cl-std=<std> -target spir64 -fsyntax-only -Xclang
-//! -finclude-default-header -Xclang -cl-ext=-all` (the device advertises no
-//! extensions or optional features yet); the deliberate differences say why.
-//! The second verdict is clang's with the 3.0 features cranecl can turn on
-//! (`-cl-ext=-all,+__opencl_c_generic_address_space,...`); there the work-group
-//! collective functions count as accepted, since clang-14's `-cl-ext` does
-//! not define their feature macro for its header.
+//! -finclude-default-header -Xclang -cl-ext=-all,+<name>...` with every
+//! extension and feature `features.rs` advertises (except the API-only
+//! cl_khr_icd): cl_khr_byte_addressable_store, the int32 and int64 atomics,
+//! cl_khr_fp64, __opencl_c_int64, __opencl_c_fp64,
+//! __opencl_c_generic_address_space and
+//! __opencl_c_program_scope_global_variables; the deliberate differences
+//! say why. The second verdict is clang's as OpenCL C 3.0 with those plus the
+//! 3.0 features cranecl can turn on but does not advertise yet
+//! (`+__opencl_c_images,+__opencl_c_read_write_images`); there the
+//! work-group collective functions count as accepted, since clang-14's
+//! `-cl-ext` does not define their feature macro for its header.
+//! `advertised_set_is_the_recorded_one` fails when `features.rs` changes,
+//! so the verdicts are taken again with the new set.
 
 use cranecl_jit::frontend::compile;
 use cranecl_jit::options::BuildOptions;
@@ -29,7 +36,7 @@ const CASES: &[(&str, &str, &str, bool, bool)] = &[
     ("assign_array", "CL1.2", "kernel void k(global int *p){ int a[2], b[2]; a = b; }", false, false),
     ("assign_to_func", "CL1.2", "void f(void){} kernel void k(){ f = 0; }", false, false),
     ("async_copy", "CL1.2", "kernel void k(global float4 *g, local float4 *l){ event_t e = async_work_group_copy(l, g, 16, 0); wait_group_events(1, &e); e = async_work_group_strided_copy(g, l, 4, 2, e); prefetch(g, 4); }", true, true),
-    ("atom_ext", "CL1.2", "kernel void k(global int *g){ atom_add(g, 1); }", false, false),
+    ("atom_ext", "CL1.2", "kernel void k(global int *g){ atom_add(g, 1); }", true, true),
     ("atomic_add_op", "CL2.0", "kernel void k(global atomic_int *a, global int *o){ o[0] = *a + 1; }", false, false),
     ("atomic_assign", "CL2.0", "kernel void k(global atomic_int *a){ *a = 1; }", false, false),
     ("atomic_local_var", "CL2.0", "kernel void k(){ atomic_int a; }", true, true),
@@ -39,7 +46,7 @@ const CASES: &[(&str, &str, &str, bool, bool)] = &[
     ("attrs_ok", "CL1.2", "__attribute__((vec_type_hint(float4))) __attribute__((work_group_size_hint(8,8,1))) kernel void k(global float *restrict a){ }", true, true),
     ("auto_var", "CL1.2", "kernel void k(global int *o){ auto int r = 1; o[0] = r; }", false, false),
     ("b_CL1.1_1", "CL1.1", "kernel void k(global int *o){ (void)(get_enqueued_local_size(0)); }", false, true),
-    ("b_CL1.1_10", "CL1.1", "kernel void k(global int *o){ (void)(atom_add((volatile global int*)0, 1)); }", false, false),
+    ("b_CL1.1_10", "CL1.1", "kernel void k(global int *o){ (void)(atom_add((volatile global int*)0, 1)); }", true, true),
     // spec 6.15.7: half load/store without cl_khr_fp16 (clang-14 hides them)
     ("b_CL1.1_11", "CL1.1", "kernel void k(global int *o){ (void)(vload_half(0, (constant half*)0)); }", true, true),
     // spec 6.15.7: half load/store without cl_khr_fp16 (clang-14 hides them)
@@ -93,7 +100,7 @@ const CASES: &[(&str, &str, &str, bool, bool)] = &[
     ("b_CL1.2_50", "CL1.2", "kernel void k(global int *o){ (void)(atomic_work_item_fence(CLK_LOCAL_MEM_FENCE, memory_order_relaxed, memory_scope_work_group)); }", false, true),
     ("b_CL1.2_51", "CL1.2", "kernel void k(global int *o){ (void)(atomic_inc((volatile global int*)0)); }", true, true),
     ("b_CL1.2_52", "CL1.2", "kernel void k(global int *o){ (void)(atomic_add((volatile local uint*)0, 1u)); }", true, true),
-    ("b_CL1.2_53", "CL1.2", "kernel void k(global int *o){ (void)(atom_add((volatile global int*)0, 1)); }", false, false),
+    ("b_CL1.2_53", "CL1.2", "kernel void k(global int *o){ (void)(atom_add((volatile global int*)0, 1)); }", true, true),
     // spec 6.15.7: half load/store without cl_khr_fp16 (clang-14 hides them)
     ("b_CL1.2_54", "CL1.2", "kernel void k(global int *o){ (void)(vload_half(0, (constant half*)0)); }", true, true),
     // spec 6.15.7: half load/store without cl_khr_fp16 (clang-14 hides them)
@@ -169,7 +176,7 @@ const CASES: &[(&str, &str, &str, bool, bool)] = &[
     ("b_CL2.0_93", "CL2.0", "kernel void k(global int *o){ (void)(atomic_work_item_fence(CLK_LOCAL_MEM_FENCE, memory_order_relaxed, memory_scope_work_group)); }", true, true),
     ("b_CL2.0_94", "CL2.0", "kernel void k(global int *o){ (void)(atomic_inc((volatile global int*)0)); }", true, true),
     ("b_CL2.0_95", "CL2.0", "kernel void k(global int *o){ (void)(atomic_add((volatile local uint*)0, 1u)); }", true, true),
-    ("b_CL2.0_96", "CL2.0", "kernel void k(global int *o){ (void)(atom_add((volatile global int*)0, 1)); }", false, false),
+    ("b_CL2.0_96", "CL2.0", "kernel void k(global int *o){ (void)(atom_add((volatile global int*)0, 1)); }", true, true),
     // spec 6.15.7: half load/store without cl_khr_fp16 (clang-14 hides them)
     ("b_CL2.0_97", "CL2.0", "kernel void k(global int *o){ (void)(vload_half(0, (constant half*)0)); }", true, true),
     // spec 6.15.7: half load/store without cl_khr_fp16 (clang-14 hides them)
@@ -185,7 +192,7 @@ const CASES: &[(&str, &str, &str, bool, bool)] = &[
     ("b_CL3.0_136", "CL3.0", "kernel void k(global int *o){ (void)(atomic_work_item_fence(CLK_LOCAL_MEM_FENCE, memory_order_relaxed, memory_scope_work_group)); }", true, true),
     ("b_CL3.0_137", "CL3.0", "kernel void k(global int *o){ (void)(atomic_inc((volatile global int*)0)); }", true, true),
     ("b_CL3.0_138", "CL3.0", "kernel void k(global int *o){ (void)(atomic_add((volatile local uint*)0, 1u)); }", true, true),
-    ("b_CL3.0_139", "CL3.0", "kernel void k(global int *o){ (void)(atom_add((volatile global int*)0, 1)); }", false, false),
+    ("b_CL3.0_139", "CL3.0", "kernel void k(global int *o){ (void)(atom_add((volatile global int*)0, 1)); }", true, true),
     // spec 6.15.7: half load/store without cl_khr_fp16 (clang-14 hides them)
     ("b_CL3.0_140", "CL3.0", "kernel void k(global int *o){ (void)(vload_half(0, (constant half*)0)); }", true, true),
     // spec 6.15.7: half load/store without cl_khr_fp16 (clang-14 hides them)
@@ -233,7 +240,7 @@ const CASES: &[(&str, &str, &str, bool, bool)] = &[
     ("c12_addr_of_constant", "CL1.2", "constant int c = 1; kernel void k(global int *o){ constant int *p = &c; o[0] = *p; }", true, true),
     ("c12_addr_of_local", "CL1.2", "kernel void k(global int *o){ local int l; local int *p = &l; *p = 1; o[0] = l; }", true, true),
     ("c12_addr_of_private_to_global", "CL1.2", "kernel void k(global int *o){ int x; global int *p = &x; }", false, false),
-    ("c12_alignof", "CL1.2", "kernel void k(global int *o){ o[0] = __alignof__(float4) + _Alignof(double2); }", false, true),
+    ("c12_alignof", "CL1.2", "kernel void k(global int *o){ o[0] = __alignof__(float4) + _Alignof(double2); }", true, true),
     ("c12_anon_union_member", "CL1.2", "typedef struct { union { int i; float f; }; int tag; } V; kernel void k(global V *v){ v->i = 1; v->f = 2.0f; v->tag = 0; }", true, true),
     ("c12_arrow_on_struct", "CL1.2", "typedef struct { int x; } S; kernel void k(global S *s){ S t; t->x = 1; }", false, false),
     ("c12_as_ptr", "CL1.2", "kernel void k(global int *o){ ulong x = as_ulong(o); }", true, true),
@@ -267,7 +274,7 @@ const CASES: &[(&str, &str, &str, bool, bool)] = &[
     ("c12_enum_in_switch", "CL1.2", "typedef enum { RED, GREEN = 4, BLUE } color; kernel void k(global int *o){ color c = o[0]; switch (c) { case RED: o[1]=0; break; case GREEN: case BLUE: o[1]=1; break; } }", true, true),
     ("c12_enum_redecl_const", "CL1.2", "enum A { X }; enum B { X }; kernel void k(){ }", false, false),
     ("c12_extern_fn", "CL1.2", "extern int ext(int); kernel void k(global int *o){ o[0] = ext(1); }", true, true),
-    ("c12_fabs_int", "CL1.2", "kernel void k(global float *o){ o[0] = fabs(-3); }", true, false),
+    ("c12_fabs_int", "CL1.2", "kernel void k(global float *o){ o[0] = fabs(-3); }", false, false),
     ("c12_float_vec_mod", "CL1.2", "kernel void k(global float4 *o){ o[0] %= 2.0f; }", false, false),
     ("c12_fn_arg_struct_mismatch", "CL1.2", "typedef struct { int x; } S; int f(S s){ return s.x; } kernel void k(global int *o){ o[0] = f(1); }", false, false),
     ("c12_fn_array_param", "CL1.2", "int sum(int a[4]){ return a[0]+a[3]; } kernel void k(global int *o){ int a[4] = {1,2,3,4}; o[0]=sum(a); }", true, true),
@@ -308,7 +315,7 @@ const CASES: &[(&str, &str, &str, bool, bool)] = &[
     ("c12_kernel_uint_size", "CL1.2", "kernel void k(uint n, ulong m, uchar c, global int *o){ o[0] = n + m + c; }", true, true),
     ("c12_kernel_vec3_param", "CL1.2", "kernel void k(float3 v, global float3 *o){ o[0] = v; }", true, true),
     ("c12_label_dup", "CL1.2", "kernel void k(){ a: ; a: ; }", false, false),
-    ("c12_length_int", "CL1.2", "kernel void k(global float *f){ f[0] = length(1); }", true, false),
+    ("c12_length_int", "CL1.2", "kernel void k(global float *f){ f[0] = length(1); }", false, false),
     ("c12_local_2d", "CL1.2", "kernel void k(global float *o){ local float tile[16][17]; tile[get_local_id(1)][get_local_id(0)] = o[0]; barrier(CLK_LOCAL_MEM_FENCE); o[1]=tile[0][1]; }", true, true),
     ("c12_local_ptr_var", "CL1.2", "kernel void k(local int *l){ local int *p; p = l; }", true, true),
     ("c12_local_struct_init", "CL1.2", "typedef struct { int x; } S; kernel void k(){ local S s; s.x = 1; }", true, true),
@@ -384,13 +391,13 @@ const CASES: &[(&str, &str, &str, bool, bool)] = &[
     ("c30_atomic_plain", "CL3.0", "kernel void k(global atomic_int *a, global int *o){ o[0] = atomic_load(a); }", true, true),
     ("c30_atomic_seq", "CL3.0", "kernel void k(global atomic_int *a, global int *o){ o[0] = atomic_fetch_add_explicit(a, 1, memory_order_relaxed, memory_scope_work_group); }", true, true),
     ("c30_ctz", "CL3.0", "kernel void k(global int *o){ o[0] = ctz(o[1]); }", true, true),
-    ("c30_double", "CL3.0", "kernel void k(global double *d){ }", false, true),
-    ("c30_generic_keyword", "CL3.0", "kernel void k(global int *g){ generic int *p = g; }", false, true),
+    ("c30_double", "CL3.0", "kernel void k(global double *d){ }", true, true),
+    ("c30_generic_keyword", "CL3.0", "kernel void k(global int *g){ generic int *p = g; }", true, true),
     ("c30_image_rw", "CL3.0", "kernel void k(read_write image2d_t img){ }", false, true),
     ("c30_printf", "CL3.0", "kernel void k(){ printf(\"hi %d\\n\", 3); }", true, true),
     ("c30_static_const", "CL3.0", "kernel void k(global int *o){ static constant int c = 3; o[0] = c; }", true, true),
     ("c30_sub_group", "CL3.0", "kernel void k(global int *o){ o[0] = get_sub_group_size(); }", false, false),
-    ("c30_to_global", "CL3.0", "kernel void k(global int *g){ int *p = 0; global int *q = to_global(p); }", false, true),
+    ("c30_to_global", "CL3.0", "kernel void k(global int *g){ int *p = 0; global int *q = to_global(p); }", true, true),
     ("call_c000", "CL1.2", "kernel void k(global int *o){ (void)(max(1, 2.0f)); }", false, false),
     ("call_c001", "CL1.2", "kernel void k(global int *o){ (void)(max(1u, 2)); }", false, false),
     ("call_c002", "CL1.2", "kernel void k(global int *o){ (void)(max((char)1, (char)2)); }", true, true),
@@ -415,7 +422,7 @@ const CASES: &[(&str, &str, &str, bool, bool)] = &[
     ("call_c021", "CL1.2", "kernel void k(global int *o){ (void)(mix((float4)(1), 2.0f, 0.5f)); }", true, true),
     ("call_c022", "CL1.2", "kernel void k(global int *o){ (void)(mix(1, 2, 0.5f)); }", true, true),
     ("call_c023", "CL1.2", "kernel void k(global int *o){ (void)(pow(2.0f, 3)); }", true, true),
-    ("call_c024", "CL1.2", "kernel void k(global int *o){ (void)(pow(2, 3)); }", true, false),
+    ("call_c024", "CL1.2", "kernel void k(global int *o){ (void)(pow(2, 3)); }", false, false),
     ("call_c025", "CL1.2", "kernel void k(global int *o){ (void)(pow((float2)(2), 3.0f)); }", true, true),
     ("call_c026", "CL1.2", "kernel void k(global int *o){ (void)(pown(2.0f, 3)); }", true, true),
     ("call_c027", "CL1.2", "kernel void k(global int *o){ (void)(pown((float2)(2), 3)); }", true, true),
@@ -423,14 +430,14 @@ const CASES: &[(&str, &str, &str, bool, bool)] = &[
     ("call_c029", "CL1.2", "kernel void k(global int *o){ (void)(rootn(8.0f, 3u)); }", true, true),
     ("call_c030", "CL1.2", "kernel void k(global int *o){ (void)(ldexp((float4)(1), 2)); }", true, true),
     ("call_c031", "CL1.2", "kernel void k(global int *o){ (void)(ldexp(1.0f, 2u)); }", true, true),
-    ("call_c032", "CL1.2", "kernel void k(global int *o){ (void)(ldexp(1, 2)); }", true, false),
-    ("call_c033", "CL1.2", "kernel void k(global int *o){ (void)(fmax(1, 2)); }", true, false),
+    ("call_c032", "CL1.2", "kernel void k(global int *o){ (void)(ldexp(1, 2)); }", false, false),
+    ("call_c033", "CL1.2", "kernel void k(global int *o){ (void)(fmax(1, 2)); }", false, false),
     ("call_c034", "CL1.2", "kernel void k(global int *o){ (void)(fmax(1.0f, 2)); }", true, true),
     ("call_c035", "CL1.2", "kernel void k(global int *o){ (void)(fmax((float4)(1), 2)); }", true, true),
     ("call_c036", "CL1.2", "kernel void k(global int *o){ (void)(fmin((float3)(1), (float3)(2))); }", true, true),
-    ("call_c037", "CL1.2", "kernel void k(global int *o){ (void)(sqrt(4u)); }", true, false),
-    ("call_c038", "CL1.2", "kernel void k(global int *o){ (void)(sqrt((char)4)); }", true, false),
-    ("call_c039", "CL1.2", "kernel void k(global int *o){ (void)(sqrt(4L)); }", true, false),
+    ("call_c037", "CL1.2", "kernel void k(global int *o){ (void)(sqrt(4u)); }", false, false),
+    ("call_c038", "CL1.2", "kernel void k(global int *o){ (void)(sqrt((char)4)); }", false, false),
+    ("call_c039", "CL1.2", "kernel void k(global int *o){ (void)(sqrt(4L)); }", false, false),
     ("call_c040", "CL1.2", "kernel void k(global int *o){ (void)(sqrt((int4)(4))); }", false, false),
     ("call_c041", "CL1.2", "kernel void k(global int *o){ (void)(exp((half)1)); }", false, false),
     ("call_c042", "CL1.2", "kernel void k(global int *o){ (void)(abs(-1)); }", true, true),
@@ -457,8 +464,8 @@ const CASES: &[(&str, &str, &str, bool, bool)] = &[
     ("call_c063", "CL1.2", "kernel void k(global int *o){ (void)(dot((float4)(1), (float4)(2))); }", true, true),
     ("call_c064", "CL1.2", "kernel void k(global int *o){ (void)(dot((float4)(1), 2.0f)); }", true, true),
     ("call_c065", "CL1.2", "kernel void k(global int *o){ (void)(dot((float3)(1), (float4)(2))); }", false, false),
-    ("call_c066", "CL1.2", "kernel void k(global int *o){ (void)(dot(1, 2)); }", true, false),
-    ("call_c067", "CL1.2", "kernel void k(global int *o){ (void)(length(2)); }", true, false),
+    ("call_c066", "CL1.2", "kernel void k(global int *o){ (void)(dot(1, 2)); }", false, false),
+    ("call_c067", "CL1.2", "kernel void k(global int *o){ (void)(length(2)); }", false, false),
     ("call_c068", "CL1.2", "kernel void k(global int *o){ (void)(length((float2)(1))); }", true, true),
     ("call_c069", "CL1.2", "kernel void k(global int *o){ (void)(distance(1.0f, 2)); }", true, true),
     ("call_c070", "CL1.2", "kernel void k(global int *o){ (void)(normalize(2.0f)); }", true, true),
@@ -467,7 +474,7 @@ const CASES: &[(&str, &str, &str, bool, bool)] = &[
     ("call_c073", "CL1.2", "kernel void k(global int *o){ (void)(fast_length((float3)(1))); }", true, true),
     ("call_c074", "CL1.2", "kernel void k(global int *o){ (void)(fast_normalize((double2)(1))); }", false, false),
     ("call_c075", "CL1.2", "kernel void k(global int *o){ (void)(isnan(1.0f)); }", true, true),
-    ("call_c076", "CL1.2", "kernel void k(global int *o){ (void)(isnan(1)); }", true, false),
+    ("call_c076", "CL1.2", "kernel void k(global int *o){ (void)(isnan(1)); }", false, false),
     ("call_c077", "CL1.2", "kernel void k(global int *o){ (void)(isequal(1.0f, 2)); }", true, true),
     ("call_c078", "CL1.2", "kernel void k(global int *o){ (void)(isless((float4)(1), 2.0f)); }", true, true),
     ("call_c079", "CL1.2", "kernel void k(global int *o){ (void)(isgreater((float4)(1), (float4)(2))); }", true, true),
@@ -492,10 +499,10 @@ const CASES: &[(&str, &str, &str, bool, bool)] = &[
     ("call_c098", "CL1.2", "kernel void k(global int *o){ (void)(step((float4)(0.5f), 1.0f)); }", true, true),
     ("call_c099", "CL1.2", "kernel void k(global int *o){ (void)(smoothstep(0.0f, 1.0f, (float4)(0.5f))); }", true, true),
     ("call_c100", "CL1.2", "kernel void k(global int *o){ (void)(smoothstep(0, 1, 0.5f)); }", true, true),
-    ("call_c101", "CL1.2", "kernel void k(global int *o){ (void)(degrees(1)); }", true, false),
+    ("call_c101", "CL1.2", "kernel void k(global int *o){ (void)(degrees(1)); }", false, false),
     ("call_c102", "CL1.2", "kernel void k(global int *o){ (void)(radians((float4)(1))); }", true, true),
     ("call_c103", "CL1.2", "kernel void k(global int *o){ (void)(sign(-1.0f)); }", true, true),
-    ("call_c104", "CL1.2", "kernel void k(global int *o){ (void)(sign(-1)); }", true, false),
+    ("call_c104", "CL1.2", "kernel void k(global int *o){ (void)(sign(-1)); }", false, false),
     ("call_c105", "CL1.2", "kernel void k(global int *o){ (void)(fract(1.5f, (float*)0)); }", true, true),
     ("call_c106", "CL1.2", "kernel void k(global int *o){ (void)(fract((float4)(1), (float4*)0)); }", true, true),
     ("call_c107", "CL1.2", "kernel void k(global int *o){ (void)(modf(1.5f, (private float*)0)); }", true, true),
@@ -506,7 +513,7 @@ const CASES: &[(&str, &str, &str, bool, bool)] = &[
     ("call_c112", "CL1.2", "kernel void k(global int *o){ (void)(lgamma_r(1.0f, (int*)0)); }", true, true),
     ("call_c113", "CL1.2", "kernel void k(global int *o){ (void)(fract(1.5f, (constant float*)0)); }", false, false),
     ("call_c114", "CL1.2", "kernel void k(global int *o){ (void)(nan(1u)); }", true, true),
-    ("call_c115", "CL1.2", "kernel void k(global int *o){ (void)(nan(1)); }", true, false),
+    ("call_c115", "CL1.2", "kernel void k(global int *o){ (void)(nan(1)); }", false, false),
     ("call_c116", "CL1.2", "kernel void k(global int *o){ (void)(nan((uint2)(1))); }", true, true),
     ("call_c117", "CL1.2", "kernel void k(global int *o){ (void)(ilogb(1.0f)); }", true, true),
     ("call_c118", "CL1.2", "kernel void k(global int *o){ (void)(ilogb((float4)(1)).x); }", true, true),
@@ -516,7 +523,7 @@ const CASES: &[(&str, &str, &str, bool, bool)] = &[
     ("call_c122", "CL1.2", "kernel void k(global int *o){ (void)(vload4(-1, (global float*)0)); }", true, true),
     ("call_c123", "CL1.2", "kernel void k(global int *o){ (void)(vload2(0, (local uchar*)0)); }", true, true),
     ("call_c124", "CL1.2", "kernel void k(global int *o){ (void)(vload4(0, (global float4*)0)); }", false, false),
-    ("call_c125", "CL1.2", "kernel void k(global int *o){ (void)(vload3(0, (private double*)0)); }", false, true),
+    ("call_c125", "CL1.2", "kernel void k(global int *o){ (void)(vload3(0, (private double*)0)); }", true, true),
     ("call_c126", "CL1.2", "kernel void k(global int *o){ (void)(vstore4((float4)(1), 0, (global float*)0)); }", true, true),
     ("call_c127", "CL1.2", "kernel void k(global int *o){ (void)(vstore4((int4)(1), 0, (global uint*)0)); }", true, true),
     ("call_c128", "CL1.2", "kernel void k(global int *o){ (void)(vstore2((float2)(1), 0, (constant float*)0)); }", false, false),
@@ -593,7 +600,7 @@ const CASES: &[(&str, &str, &str, bool, bool)] = &[
     ("cl11_vec3", "CL1.1", "kernel void k(global float3 *o){ o[0] = (float3)(1.0f); }", true, true),
     ("cl12_array_huge_local", "CL1.2", "kernel void k(){ local float a[1<<20]; a[0] = 1; }", true, true),
     ("cl12_array_of_funcs", "CL1.2", "int f[2](void); kernel void k(){ }", false, false),
-    ("cl12_array_of_vec3_size", "CL1.2", "_Static_assert(sizeof(float3[2]) == 32, \"x\"); _Static_assert(sizeof(double3) == 32, \"y\"); kernel void k(){ }", false, true),
+    ("cl12_array_of_vec3_size", "CL1.2", "_Static_assert(sizeof(float3[2]) == 32, \"x\"); _Static_assert(sizeof(double3) == 32, \"y\"); kernel void k(){ }", true, true),
     ("cl12_array_of_void", "CL1.2", "kernel void k(){ void a[2]; }", false, false),
     ("cl12_array_size_float", "CL1.2", "kernel void k(){ int a[2.0f]; }", false, false),
     ("cl12_array_size_neg", "CL1.2", "kernel void k(){ int a[-1]; }", false, false),
@@ -621,8 +628,8 @@ const CASES: &[(&str, &str, &str, bool, bool)] = &[
     ("cl12_ternary_fold", "CL1.2", "_Static_assert((1 ? 2 : 3) == 2, \"x\"); kernel void k(){ }", true, true),
     ("cl12_union_size", "CL1.2", "typedef union { char c[5]; int i; } U; _Static_assert(sizeof(U) == 8, \"x\"); kernel void k(){ }", true, true),
     ("cl12_vec_step_fold", "CL1.2", "_Static_assert(vec_step(float3) == 4, \"x\"); _Static_assert(vec_step(int16) == 16, \"y\"); kernel void k(){ }", true, true),
-    ("cl20_atomic_double", "CL2.0", "kernel void k(global atomic_double *d){ }", false, false),
-    ("cl20_atomic_intptr", "CL2.0", "kernel void k(global atomic_intptr_t *p, global atomic_size_t *s){ atomic_store(s, 1); }", false, false),
+    ("cl20_atomic_double", "CL2.0", "kernel void k(global atomic_double *d){ }", true, true),
+    ("cl20_atomic_intptr", "CL2.0", "kernel void k(global atomic_intptr_t *p, global atomic_size_t *s){ atomic_store(s, 1); }", true, true),
     ("cl20_constant_ptr_to_constant_global", "CL2.0", "constant int c = 1; constant int *p = &c; kernel void k(global int *o){ o[0] = *p; }", true, true),
     ("cl20_ctz_vec", "CL2.0", "kernel void k(global int4 *o){ o[0] = ctz(o[0]); }", true, true),
     // device-side enqueue is not supported (the device does not claim OpenCL C 2.0)
@@ -633,7 +640,7 @@ const CASES: &[(&str, &str, &str, bool, bool)] = &[
     ("cl20_generic_return", "CL2.0", "int *pick(int *a, int *b, int c){ return c ? a : b; } kernel void k(global int *g, local int *l){ *pick(g, l, 1) = 1; }", true, true),
     ("cl20_global_array_ptr_init", "CL2.0", "global int a[4]; global int *ptrs[2] = { &a[0], a + 2 }; kernel void k(){ *ptrs[1] = 1; }", true, true),
     ("cl20_global_const_init_write", "CL2.0", "global const int gc = 3; kernel void k(){ gc = 4; }", false, false),
-    ("cl20_global_float_init", "CL2.0", "global float f = 1.0f / 3.0f; global double2 d; kernel void k(){ }", false, true),
+    ("cl20_global_float_init", "CL2.0", "global float f = 1.0f / 3.0f; global double2 d; kernel void k(){ }", true, true),
     ("cl20_global_init_call", "CL2.0", "int f(void){ return 1; } global int x = f(); kernel void k(){ }", false, false),
     ("cl20_global_init_local_addr", "CL2.0", "kernel void k(){ } global int *p = 0; global int *q = (global int *)16;", true, true),
     ("cl20_global_int_init_from_cast", "CL2.0", "global long x = (long)3.7f; global uchar c = 300; kernel void k(){ }", true, true),
@@ -721,11 +728,11 @@ const CASES: &[(&str, &str, &str, bool, bool)] = &[
     ("gen_c12_private_ptr_arith", "CL1.2", "kernel void k(global int *o){ int a[4]; int *p = a; p += 2; *p = 3; o[0] = a[2]; }", true, true),
     ("gen_c12_return_local_as_global", "CL1.2", "global int *f(local int *p){ return (global int *)p; } kernel void k(){ }", false, false),
     ("gen_c30_double_literal_warn", "CL3.0", "kernel void k(global float *o){ o[0] = 3.14; }", true, true),
-    ("gen_c30_generic_unqualified_private", "CL3.0", "void f(int *p){ *p = 1; } kernel void k(local int *l){ f(l); }", false, true),
+    ("gen_c30_generic_unqualified_private", "CL3.0", "void f(int *p){ *p = 1; } kernel void k(local int *l){ f(l); }", true, true),
     ("gen_c30_private_ok", "CL3.0", "void f(int *p){ *p = 1; } kernel void k(global int *o){ int x; f(&x); o[0] = x; }", true, true),
     ("gen_c30_program_scope_constant", "CL3.0", "constant int t = 1; kernel void k(global int *o){ o[0] = t; }", true, true),
-    ("gen_c30_program_scope_var", "CL3.0", "int counter; kernel void k(){ }", false, true),
-    ("gen_c30_static_var", "CL3.0", "kernel void k(global int *o){ static int s; }", false, true),
+    ("gen_c30_program_scope_var", "CL3.0", "int counter; kernel void k(){ }", true, true),
+    ("gen_c30_static_var", "CL3.0", "kernel void k(global int *o){ static int s; }", true, true),
     ("gen_c30_vec3_ops", "CL3.0", "kernel void k(global float3 *o){ float3 a = o[0]; o[1] = a.zyx * 2.0f + cross(a, a); o[2].xy = a.s01; }", true, true),
     ("gen_g_cond_generic_named", "CL2.0", "kernel void k(global int *g, int c){ int x; int *p = c ? g : &x; *p = 1; }", false, false),
     ("gen_g_cond_local_constant", "CL2.0", "kernel void k(local int *l, constant int *cc, int c){ const int *p = c ? l : cc; }", false, false),
@@ -835,7 +842,7 @@ const CASES: &[(&str, &str, &str, bool, bool)] = &[
     ("m_enum_to_float", "CL1.2", "enum E { A }; kernel void k(global float *o){ o[0] = A; }", true, true),
     ("m_enum_vec", "CL1.2", "enum E { A = 2 }; kernel void k(global int4 *o){ o[0] = o[0] * A; }", true, true),
     ("m_float_vec_plus_bool", "CL1.2", "kernel void k(global float4 *o){ o[0] = o[0] + true; }", true, true),
-    ("m_float_vec_plus_double_var", "CL1.2", "kernel void k(global float4 *o){ o[0] = o[0] * 2.5; }", true, false),
+    ("m_float_vec_plus_double_var", "CL1.2", "kernel void k(global float4 *o){ o[0] = o[0] * 2.5; }", false, false),
     ("m_float_vec_plus_ulong", "CL1.2", "kernel void k(global float4 *o){ ulong u = 1; o[0] = o[0] + u; }", true, true),
     ("m_fn_decl_after_use", "CL1.2", "kernel void k(global int *o){ o[0] = g(1); } int g(int x){ return x; }", false, false),
     ("m_fn_decl_array_vs_ptr", "CL1.2", "int g(int a[]); int g(int *b){ return b[0]; } kernel void k(){ }", true, false),
@@ -856,7 +863,7 @@ const CASES: &[(&str, &str, &str, bool, bool)] = &[
     ("m_index_reverse", "CL1.2", "kernel void k(global int *o){ 1[o] = 2; }", true, true),
     ("m_int_vec_plus_bool", "CL1.2", "kernel void k(global int4 *o){ bool b = true; o[0] = o[0] + b; }", true, true),
     ("m_kernel_const_param", "CL1.2", "kernel void k(const int n, global int *o){ o[0] = n; }", true, true),
-    ("m_kernel_double_ptr", "CL1.2", "kernel void k(global double *d){ }", false, true),
+    ("m_kernel_double_ptr", "CL1.2", "kernel void k(global double *d){ }", true, true),
     ("m_kernel_enum_param", "CL1.2", "enum E { A }; kernel void k(enum E e, global int *o){ o[0] = e; }", true, true),
     ("m_kernel_event_in_struct", "CL1.2", "typedef struct { event_t e; } S; kernel void k(){ }", false, false),
     ("m_kernel_half_ptr", "CL1.2", "kernel void k(global half *h){ }", true, true),
@@ -905,8 +912,8 @@ const CASES: &[(&str, &str, &str, bool, bool)] = &[
     ("m_void_var", "CL1.2", "kernel void k(){ void v; }", false, false),
     ("mad_sat", "CL1.2", "kernel void k(global char16 *o){ o[0] = mad_sat(o[0], o[1], o[2]) + add_sat(o[0], o[1]) + sub_sat(o[0], o[1]) + mul_hi(o[0], o[1]) + rhadd(o[0], o[1]); }", true, true),
     ("main_name", "CL1.2", "kernel void main(global int *p){ }", false, false),
-    ("math_int_args", "CL1.2", "kernel void k(global float *o){ o[0] = pow(2, 3); }", true, false),
-    ("math_int_one", "CL1.2", "kernel void k(global float *o){ o[0] = exp(1); }", true, false),
+    ("math_int_args", "CL1.2", "kernel void k(global float *o){ o[0] = pow(2, 3); }", false, false),
+    ("math_int_one", "CL1.2", "kernel void k(global float *o){ o[0] = exp(1); }", false, false),
     ("math_mix", "CL1.2", "kernel void k(global float4 *o, global float *f){ o[0] = mix(o[0], o[1], 0.5f) + fma(o[0],o[1],o[2]) + mad(o[0], 2.0f, o[1]) + fmin(o[0], 1.0f) + step(0.5f, o[0]) + smoothstep(0.0f, 1.0f, o[0]); f[0] = dot(o[0], o[1]) + length(o[0].xyz) + distance(o[0], o[1]); o[1]=normalize(o[0]); o[2].xyz = cross(o[0].xyz, o[1].xyz); }", true, true),
     ("max_float_int", "CL1.2", "kernel void k(global float *o){ o[0] = max(o[0], 1); }", false, false),
     ("min_literal_size_t", "CL1.2", "kernel void k(global size_t *o){ o[0] = min(get_global_id(0), (size_t)4); o[1] = min(get_global_id(0), 4); }", false, false),
@@ -1033,7 +1040,7 @@ const CASES: &[(&str, &str, &str, bool, bool)] = &[
     ("vec_compare_scalar", "CL1.2", "kernel void k(global float4 *o, global int4 *i){ i[0] = o[0] > 0.5f; }", true, true),
     ("vec_compound_scalar_lhs", "CL1.2", "kernel void k(global float4 *o, global float *f){ f[0] += o[0]; }", false, false),
     ("vec_cond_long_float", "CL1.2", "kernel void k(global long4 *i, global float4 *o){ o[0] = i[0] ? o[1] : o[2]; }", false, false),
-    ("vec_cond_mismatch_size", "CL1.2", "kernel void k(global int4 *i, global double4 *o){ }", false, true),
+    ("vec_cond_mismatch_size", "CL1.2", "kernel void k(global int4 *i, global double4 *o){ }", true, true),
     ("vec_cond_scalar_arms", "CL1.2", "kernel void k(global int4 *i, global float4 *o){ o[0] = i[0] ? 1.0f : 2.0f; }", true, true),
     ("vec_cond_short_int", "CL1.2", "kernel void k(global short4 *i, global int4 *o){ o[0] = i[0] ? o[1] : o[2]; }", false, false),
     ("vec_cond_uint", "CL1.2", "kernel void k(global uint4 *i, global float4 *o){ o[0] = i[0] ? o[1] : o[2]; }", true, true),
@@ -1046,7 +1053,7 @@ const CASES: &[(&str, &str, &str, bool, bool)] = &[
     ("vec_lit_short", "CL1.2", "kernel void k(global float4 *o){ o[0]=(float4)(1.0f,2.0f,3.0f); }", false, false),
     ("vec_lit_swizzle_parts", "CL1.2", "kernel void k(global float4 *o){ float4 a = o[0]; o[1] = (float4)(a.wz, a.x, 2); }", true, true),
     ("vec_lit_uchar_from_int", "CL1.2", "kernel void k(global uchar4 *o){ int x = 300; o[0] = (uchar4)(x, 1, 2, 3); }", true, true),
-    ("vec_lit_vec_wrong_elem", "CL1.2", "kernel void k(global float4 *o, global double2 *d){ }", false, true),
+    ("vec_lit_vec_wrong_elem", "CL1.2", "kernel void k(global float4 *o, global double2 *d){ }", true, true),
     ("vec_lohi", "CL1.2", "kernel void k(global float8 *o, global float4 *p){ p[0]=o[0].lo + o[0].hi + o[0].even + o[0].odd; }", true, true),
     ("vec_mismatch", "CL1.2", "kernel void k(global float4 *o, global float2 *t){ o[0]=o[0]+t[0]; }", false, false),
     ("vec_neg_uint", "CL1.2", "kernel void k(global uint4 *o){ o[0] = -o[0]; }", true, true),
@@ -1098,8 +1105,9 @@ fn agrees_with_clang_on_every_case() {
     );
 }
 
-/// With the 3.0 features on (as `features.rs` will list them), the same
-/// programs, checked as OpenCL C 3.0, agree with clang given the same features.
+/// With the device's 3.0 features and the ones not yet advertised turned on
+/// by hand, the same programs, checked as OpenCL C 3.0, agree with clang
+/// given the same features.
 #[test]
 fn agrees_with_clang_with_cl30_features_on() {
     use cranecl_jit::diag::Diagnostics;
@@ -1108,23 +1116,16 @@ fn agrees_with_clang_with_cl30_features_on() {
     use cranecl_jit::preprocess::{preprocess, PreprocessOptions};
     use cranecl_jit::sema::{check, SemaOptions};
     use cranecl_jit::source::SourceMap;
+    // Not advertised yet; the advertised ones are predefined already.
     let features = [
-        "__opencl_c_generic_address_space",
-        "__opencl_c_program_scope_global_variables",
-        "cl_khr_fp64",
-        "__opencl_c_fp64",
         "__opencl_c_images",
         "__opencl_c_read_write_images",
         "__opencl_c_work_group_collective_functions",
     ];
     let mut opts = SemaOptions::for_std(ClStd::Cl30);
-    opts.generic_address_space = true;
-    opts.program_scope_globals = true;
-    opts.fp64 = true;
     opts.images = true;
     opts.read_write_images = true;
     opts.work_group_collectives = true;
-    opts.extensions.push("cl_khr_fp64".into());
     let mut wrong = Vec::new();
     for (name, _, src, _, accepts) in CASES {
         let mut sm = SourceMap::new();
@@ -1166,6 +1167,39 @@ fn agrees_with_clang_with_cl30_features_on() {
             "
 "
         )
+    );
+}
+
+/// The extensions and features the verdicts were recorded with (see the
+/// module comment): the set `features.rs` advertises.
+#[test]
+fn advertised_set_is_the_recorded_one() {
+    use cranecl_jit::features::{EXTENSIONS, OPENCL_C_FEATURES};
+    let mut advertised: Vec<&str> = EXTENSIONS
+        .iter()
+        .chain(OPENCL_C_FEATURES)
+        .map(|nv| nv.name)
+        .filter(|n| *n != "cl_khr_icd")
+        .collect();
+    advertised.sort_unstable();
+    let mut recorded = vec![
+        "cl_khr_byte_addressable_store",
+        "cl_khr_global_int32_base_atomics",
+        "cl_khr_global_int32_extended_atomics",
+        "cl_khr_local_int32_base_atomics",
+        "cl_khr_local_int32_extended_atomics",
+        "cl_khr_int64_base_atomics",
+        "cl_khr_int64_extended_atomics",
+        "cl_khr_fp64",
+        "__opencl_c_int64",
+        "__opencl_c_fp64",
+        "__opencl_c_generic_address_space",
+        "__opencl_c_program_scope_global_variables",
+    ];
+    recorded.sort_unstable();
+    assert_eq!(
+        advertised, recorded,
+        "features.rs changed: take clang-14's verdicts again with the new set"
     );
 }
 
