@@ -12,14 +12,23 @@ use crate::parse::ast;
 use crate::source::Span;
 use std::sync::Arc;
 
-/// The most array elements an initialiser may name one by one (a designator
-/// beyond this is refused rather than allocating a slot per element).
-const MAX_INIT_SLOTS: usize = 1 << 24;
+/// The most array element slots one declaration's initialiser may allocate
+/// (a designator beyond this is refused rather than allocating a slot per
+/// element).
+const MAX_INIT_SLOTS: usize = 1 << 22;
 
 impl Checker<'_> {
     /// Check an initialiser for an object of type `ty`; returns the type
     /// completed (`int a[] = {1, 2}` → `int[2]`) and the initialiser.
     pub fn initializer(&mut self, ty: &Type, init: &ast::Initializer) -> (Type, Init) {
+        let mut budget = MAX_INIT_SLOTS;
+        self.init_in(ty, init, &mut budget)
+    }
+
+    /// `initializer` with `budget`: the array slots this declaration's
+    /// initialiser may still allocate (shared by all its nested lists, so
+    /// many designators into big sub-arrays cannot exhaust memory).
+    fn init_in(&mut self, ty: &Type, init: &ast::Initializer, budget: &mut usize) -> (Type, Init) {
         match init {
             ast::Initializer::Expr(e) => {
                 let name = self.decl_name.take();
@@ -33,7 +42,12 @@ impl Checker<'_> {
                 match ty {
                     Type::Array(..) | Type::Record(_) => {
                         let mut pos = 0;
-                        let r = self.fill(ty, items, &mut pos, true);
+                        let walk = Walk {
+                            top: true,
+                            skip: 0,
+                            prior: Init::Zero,
+                        };
+                        let r = self.fill(ty, items, &mut pos, walk, budget);
                         if pos < items.len() {
                             self.warning(items[pos].span, "excess elements in initializer");
                         }
@@ -43,6 +57,18 @@ impl Checker<'_> {
                         let (elem, n) = (*elem, *n);
                         let mut parts = Vec::new();
                         for it in items {
+                            if let Some(d) = it.designators.first() {
+                                let msg = match d {
+                                    ast::Designator::Index(_) => {
+                                        "array designator cannot initialize non-array type"
+                                    }
+                                    ast::Designator::Member(_) => {
+                                        "field designator cannot initialize a non-struct, non-union type"
+                                    }
+                                };
+                                self.error(it.span, msg);
+                                continue;
+                            }
                             if let ast::Initializer::Expr(e) = &it.init {
                                 let v = self.value(e);
                                 parts.push(self.assign_convert(v, &Type::Scalar(elem), Ctx::Init));
@@ -70,7 +96,7 @@ impl Checker<'_> {
                                     "excess elements in scalar initializer",
                                 );
                             }
-                            self.initializer(ty, &first.init)
+                            self.init_in(ty, &first.init, budget)
                         }
                         None => {
                             self.error(*span, "scalar initializer cannot be empty");
@@ -125,27 +151,43 @@ impl Checker<'_> {
         (ty.clone(), Init::Expr(v))
     }
 
-    /// Fill an array or record from `items[*pos..]`. `top`: this is the
-    /// object's own braced list (else a brace-elided sub-object, which stops
-    /// when full or at a designator).
+    /// Fill an array or record from `items[*pos..]` (C99 6.7.8p17-20).
+    /// `top`: this is the object's own braced list, so every designator is
+    /// read from its first; else a brace-elided or designated sub-object,
+    /// which stops when full or at the next item that starts a designation
+    /// (that one belongs to the enclosing braced list). `skip`: how many of
+    /// `items[*pos]`'s designators the enclosing objects have already
+    /// applied; the next one, if any, names the element of this object where
+    /// filling starts. `prior`: what earlier items wrote here (a later
+    /// brace-elided designation overrides only the elements it reaches).
     fn fill(
         &mut self,
         ty: &Type,
         items: &[ast::InitItem],
         pos: &mut usize,
-        top: bool,
+        walk: Walk,
+        budget: &mut usize,
     ) -> (Type, Init) {
+        let Walk { top, skip, prior } = walk;
         match ty {
             Type::Array(elem, len) => {
                 let elem = (**elem).clone();
-                let mut slots: Vec<Init> = Vec::new();
+                let mut slots: Vec<Init> = match prior {
+                    Init::Array(v) => v,
+                    _ => Vec::new(),
+                };
                 let mut idx: u64 = 0;
+                let mut first = true;
                 while *pos < items.len() {
                     let it = &items[*pos];
-                    if let Some(d) = it.designators.first() {
-                        if !top {
+                    let here = if first { skip } else { 0 };
+                    first = false;
+                    let mut used = here;
+                    if let Some(d) = it.designators.get(here) {
+                        if !top && here == 0 {
                             break;
                         }
+                        used += 1;
                         let ast::Designator::Index(ie) = d else {
                             self.error(
                                 it.span,
@@ -176,16 +218,22 @@ impl Checker<'_> {
                         break;
                     }
                     let i = idx as usize;
-                    if i >= MAX_INIT_SLOTS {
-                        self.error(it.span, format!("array designator index {i} is beyond what cranecl initialises element by element ({MAX_INIT_SLOTS})"));
+                    let grow = (i + 1).saturating_sub(slots.len());
+                    if i >= MAX_INIT_SLOTS || grow > *budget {
+                        self.error(it.span, format!("array initializer element {i} is beyond what cranecl initialises element by element ({MAX_INIT_SLOTS} in one initializer)"));
                         *pos = items.len();
                         break;
                     }
-                    let init = self.item(&elem, items, pos);
-                    if slots.len() <= i {
+                    if grow > 0 {
+                        *budget -= grow;
                         slots.resize_with(i + 1, || Init::Zero);
                     }
-                    slots[i] = init;
+                    let before = *pos;
+                    let prior = std::mem::replace(&mut slots[i], Init::Zero);
+                    slots[i] = self.item(&elem, items, pos, (used, prior), budget);
+                    if !self.progressed(items, before, pos) {
+                        break;
+                    }
                     idx += 1;
                     if !top && len.is_some_and(|l| idx >= l) {
                         break;
@@ -205,15 +253,23 @@ impl Checker<'_> {
                     .iter()
                     .map(|f| (f.name.clone(), f.ty.clone(), f.bits.is_some()))
                     .collect();
-                let mut slots: Vec<Init> = fields.iter().map(|_| Init::Zero).collect();
+                let mut slots: Vec<Init> = match prior {
+                    Init::Struct(v) if !is_union && v.len() == fields.len() => v,
+                    _ => fields.iter().map(|_| Init::Zero).collect(),
+                };
                 let mut fi = 0usize;
                 let mut union_member = None;
+                let mut first = true;
                 while *pos < items.len() {
                     let it = &items[*pos];
-                    if let Some(d) = it.designators.first() {
-                        if !top {
+                    let here = if first { skip } else { 0 };
+                    first = false;
+                    let mut used = here;
+                    if let Some(d) = it.designators.get(here) {
+                        if !top && here == 0 {
                             break;
                         }
+                        used += 1;
                         let ast::Designator::Member(m) = d else {
                             self.error(
                                 it.span,
@@ -257,7 +313,12 @@ impl Checker<'_> {
                         }
                     }
                     let fty = fields[fi].1.clone();
-                    slots[fi] = self.item(&fty, items, pos);
+                    let before = *pos;
+                    let prior = std::mem::replace(&mut slots[fi], Init::Zero);
+                    slots[fi] = self.item(&fty, items, pos, (used, prior), budget);
+                    if !self.progressed(items, before, pos) {
+                        break;
+                    }
                     union_member = Some(fi);
                     fi += 1;
                     if !top && (fi >= fields.len() || is_union) {
@@ -276,34 +337,80 @@ impl Checker<'_> {
                 (ty.clone(), Init::Struct(slots))
             }
             _ => {
-                let init = self.item(ty, items, pos);
+                let before = *pos;
+                let init = self.item(ty, items, pos, (skip, prior), budget);
+                self.progressed(items, before, pos);
                 (ty.clone(), init)
             }
         }
     }
 
-    /// One element: a nested list, an expression of the element's type, or
-    /// the start of a brace-elided sub-aggregate. Nested designators
-    /// (`.a.b = 1`) initialise the path they name.
-    fn item(&mut self, ty: &Type, items: &[ast::InitItem], pos: &mut usize) -> Init {
+    /// The progress guard of every loop over initialiser items: an element
+    /// that consumed no item (an aggregate with nothing to initialise, such
+    /// as an empty or incomplete struct, reached by brace elision) is an
+    /// error, and the walk stops at the end of the list rather than loop.
+    fn progressed(&mut self, items: &[ast::InitItem], before: usize, pos: &mut usize) -> bool {
+        if *pos > before {
+            return true;
+        }
+        if let Some(it) = items.get(before) {
+            self.error(
+                it.span,
+                "initializer for aggregate with no elements requires explicit braces",
+            );
+        }
+        *pos = items.len();
+        false
+    }
+
+    /// One element of type `ty` from `items[*pos]`, whose first `skip`
+    /// designators the enclosing objects have applied: the rest of the
+    /// designation (`[1].x = `), a nested braced list, an expression of the
+    /// element's type, or the start of a brace-elided sub-aggregate, which
+    /// goes on with the items that follow (C99 6.7.8p20). `prior`: what
+    /// earlier items wrote to this element.
+    fn item(
+        &mut self,
+        ty: &Type,
+        items: &[ast::InitItem],
+        pos: &mut usize,
+        (skip, prior): (usize, Init),
+        budget: &mut usize,
+    ) -> Init {
         let it = &items[*pos];
-        if it.designators.len() > 1 {
-            *pos += 1;
-            let rest = ast::InitItem {
-                designators: it.designators[1..].to_vec(),
-                init: it.init.clone(),
-                span: it.span,
+        let aggregate = matches!(ty, Type::Array(..) | Type::Record(_));
+        if let Some(d) = it.designators.get(skip) {
+            if aggregate {
+                return self
+                    .fill(
+                        ty,
+                        items,
+                        pos,
+                        Walk {
+                            top: false,
+                            skip,
+                            prior,
+                        },
+                        budget,
+                    )
+                    .1;
+            }
+            let msg = match d {
+                ast::Designator::Index(_) => "array designator cannot initialize non-array type",
+                ast::Designator::Member(_) => {
+                    "field designator cannot initialize a non-struct, non-union type"
+                }
             };
-            let list = ast::Initializer::List(vec![rest], it.span);
-            return self.initializer(ty, &list).1;
+            self.error(it.span, msg);
+            *pos += 1;
+            return prior;
         }
         match &it.init {
             ast::Initializer::List(..) => {
                 *pos += 1;
-                self.initializer(ty, &it.init).1
+                self.init_in(ty, &it.init, budget).1
             }
             ast::Initializer::Expr(e) => {
-                let aggregate = matches!(ty, Type::Array(..) | Type::Record(_));
                 let is_string = matches!(e.kind, ast::ExprKind::StringLit(_)) && ty.is_array();
                 if aggregate && !is_string {
                     // Peek: a whole struct value initialises the struct itself.
@@ -316,11 +423,30 @@ impl Checker<'_> {
                         }
                     }
                     // Brace elision (C99 6.7.8p20).
-                    return self.fill(ty, items, pos, false).1;
+                    return self
+                        .fill(
+                            ty,
+                            items,
+                            pos,
+                            Walk {
+                                top: false,
+                                skip,
+                                prior,
+                            },
+                            budget,
+                        )
+                        .1;
                 }
                 *pos += 1;
                 self.init_expr(ty, e).1
             }
         }
     }
+}
+
+/// How `fill` walks one object (see there).
+struct Walk {
+    top: bool,
+    skip: usize,
+    prior: Init,
 }
