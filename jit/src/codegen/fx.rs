@@ -353,6 +353,8 @@ impl<'a, 'p> FunctionCx<'a, 'p> {
 /// Define a finished function in the module. Functions above the
 /// instruction budget are compiled with the single-pass register allocator
 /// (the backtracking one is superlinear on large branchy functions).
+/// `CRANECL_DUMP_CLIF` prints each function's Cranelift IR to stderr,
+/// `CRANECL_DUMP_ASM` its machine code (after register allocation).
 pub(crate) fn define(
     module: &mut JITModule,
     pcx: &ProgramCx<'_>,
@@ -374,12 +376,27 @@ pub(crate) fn define(
             .map
             .insert(id.as_u32(), ctx.func.clone());
     }
+    let dump_asm = std::env::var_os("CRANECL_DUMP_ASM").is_some();
+    if dump_asm {
+        ctx.set_disasm(true);
+    }
     if ctx.func.dfg.num_insts() <= pcx.regalloc_budget {
-        return module.define_function(id, ctx).map_err(|e| err(&e));
+        let r = module.define_function(id, ctx).map_err(|e| err(&e));
+        if dump_asm {
+            if let Some(vcode) = ctx.compiled_code().and_then(|c| c.vcode.as_ref()) {
+                eprintln!("; {name}\n{vcode}");
+            }
+        }
+        return r;
     }
     let isa = &*pcx.single_pass_isa;
     let mut ctrl = cranelift_codegen::control::ControlPlane::default();
     let code = ctx.compile(isa, &mut ctrl).map_err(|e| err(&e.inner))?;
+    if dump_asm {
+        if let Some(vcode) = code.vcode.as_ref() {
+            eprintln!("; {name}\n{vcode}");
+        }
+    }
     let align = u64::from(code.buffer.alignment);
     let bytes = code.code_buffer().to_vec();
     let mach_relocs = code.buffer.relocs().to_vec();

@@ -59,12 +59,14 @@ impl FunctionCx<'_, '_> {
     }
 
     /// `for z { for y { for x { body } } }` over the group's work-items.
-    /// `body` runs with the ids in `inline_ids`; it may jump to the block it
-    /// is given to continue with the next work-item.
+    /// `body` runs with the ids in `inline_ids` and the work-item's linear
+    /// index (`(z * ly + y) * lx + x`, a counter carried by the loop, not
+    /// recomputed per item); it may jump to the block it is given to continue
+    /// with the next work-item.
     pub(crate) fn item_loop(
         &mut self,
         geo: Geometry,
-        body: impl FnOnce(&mut Self, [Value; 3], Block) -> Result<(), String>,
+        body: impl FnOnce(&mut Self, [Value; 3], Value, Block) -> Result<(), String>,
     ) -> Result<(), String> {
         let item = self.item;
         let exit = self.b.create_block();
@@ -83,6 +85,10 @@ impl FunctionCx<'_, '_> {
             .map(|h| self.b.append_block_param(*h, types::I64))
             .collect();
         let zero = self.b.ins().iconst(types::I64, 0);
+        // Items run in linear order and every item's turn ends at the
+        // innermost latch, so counting there gives the linear index.
+        let linear = self.b.declare_var(types::I64);
+        self.b.def_var(linear, zero);
         self.b.ins().jump(headers[2], &[zero.into()]);
         self.terminated();
         for d in (0..3).rev() {
@@ -109,12 +115,18 @@ impl FunctionCx<'_, '_> {
         }
         let ids = [ids[0], ids[1], ids[2]];
         let saved = self.inline_ids.replace((ids, geo.bases));
-        let r = body(self, ids, latches[0]);
+        let lin = self.b.use_var(linear);
+        let r = body(self, ids, lin, latches[0]);
         self.inline_ids = saved;
         r?;
         self.jump(latches[0]);
         for d in 0..3 {
             self.enter(latches[d]);
+            if d == 0 {
+                let lin = self.b.use_var(linear);
+                let lin = self.b.ins().iadd_imm_s(lin, 1);
+                self.b.def_var(linear, lin);
+            }
             let next = self.b.ins().iadd_imm_s(ids[d], 1);
             self.b.ins().jump(headers[d], &[next.into()]);
             self.terminated();
@@ -180,7 +192,7 @@ pub(crate) fn compile_group_entry(
         // (structs in place in the argument block); the others per item.
         let written = walk::written_locals(f);
         fx.bind_params_where(&vals, &|l| !written.contains(&l), Some(&written))?;
-        fx.item_loop(geo, |fx, _, next| {
+        fx.item_loop(geo, |fx, _, _, next| {
             fx.return_to = Some(next);
             fx.bind_params_where(&vals, &|l| written.contains(&l), None)?;
             fx.block(body)

@@ -426,13 +426,8 @@ impl FunctionCx<'_, '_> {
         &mut self,
         em: &Emitter<'_, '_>,
         piece: usize,
-        ids: [Value; 3],
+        lin: Value,
     ) -> (Vec<(u32, Value)>, Value) {
-        let [lx, ly, _] = em.geo.sizes;
-        let zy = self.b.ins().imul(ids[2], ly);
-        let zy = self.b.ins().iadd(zy, ids[1]);
-        let lin = self.b.ins().imul(zy, lx);
-        let lin = self.b.ins().iadd(lin, ids[0]);
         let off = self.b.ins().imul_imm_s(lin, em.plan.frame_size as i64);
         let base = self.b.ins().iadd(em.arena, off);
         let mut promoted = Vec::new();
@@ -496,8 +491,8 @@ impl FunctionCx<'_, '_> {
             let no = self.b.ins().iconst(types::I8, 0);
             self.b.def_var(d, no);
         }
-        self.item_loop(em.geo, |fx, ids, next| {
-            let (promoted, base) = fx.enter_piece(em, piece, ids);
+        self.item_loop(em.geo, |fx, _, lin, next| {
+            let (promoted, base) = fx.enter_piece(em, piece, lin);
             if let Some(off) = em.plan.done_offset {
                 // A work-item that returned skips the rest of the kernel.
                 let done = fx.b.ins().load(types::I8, flags(), base, off as i32);
@@ -667,12 +662,7 @@ pub(crate) fn compile_region_entry(
         }
         if !per_item.is_empty() || plan.done_offset.is_some() {
             let frame_size = plan.frame_size as i64;
-            fx.item_loop(geo, |fx, ids, _| {
-                let [lx, ly, _] = geo.sizes;
-                let zy = fx.b.ins().imul(ids[2], ly);
-                let zy = fx.b.ins().iadd(zy, ids[1]);
-                let lin = fx.b.ins().imul(zy, lx);
-                let lin = fx.b.ins().iadd(lin, ids[0]);
+            fx.item_loop(geo, |fx, _, lin, _| {
                 let off = fx.b.ins().imul_imm_s(lin, frame_size);
                 let base = fx.b.ins().iadd(arena, off);
                 if let Some(off) = plan.done_offset {
