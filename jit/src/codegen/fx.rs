@@ -223,13 +223,13 @@ impl<'a, 'p> FunctionCx<'a, 'p> {
     pub(crate) fn group_field(&mut self, offset: i32) -> Value {
         let g = self.b.ins().load(
             types::I64,
-            super::value::flags(),
+            super::value::group_flags(),
             self.item,
             offsets::ITEM_GROUP,
         );
         self.b
             .ins()
-            .load(types::I64, super::value::flags(), g, offset)
+            .load(types::I64, super::value::group_flags(), g, offset)
     }
 
     /// Return from the function with `val` (already of the return type).

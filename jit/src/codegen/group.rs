@@ -10,7 +10,7 @@
 //! for each region between barriers.
 
 use super::fx::{define, setup_locals, FunctionCx};
-use super::value::flags;
+use super::value::{flags, group_flags};
 use super::{abi, walk, ProgramCx};
 use crate::launch::ArgInfo;
 use crate::runtime::offsets as o;
@@ -31,7 +31,10 @@ pub(crate) struct Geometry {
 impl FunctionCx<'_, '_> {
     pub(crate) fn load_geometry(&mut self) -> Geometry {
         let item = self.item;
-        let g = self.b.ins().load(types::I64, flags(), item, o::ITEM_GROUP);
+        let g = self
+            .b
+            .ins()
+            .load(types::I64, group_flags(), item, o::ITEM_GROUP);
         let mut sizes = [item; 3];
         let mut bases = [item; 3];
         for d in 0..3 {
@@ -39,19 +42,21 @@ impl FunctionCx<'_, '_> {
             sizes[d] = self
                 .b
                 .ins()
-                .load(types::I64, flags(), g, o::GROUP_LOCAL_SIZE + at);
+                .load(types::I64, group_flags(), g, o::GROUP_LOCAL_SIZE + at);
             let gid = self
                 .b
                 .ins()
-                .load(types::I64, flags(), g, o::GROUP_GROUP_ID + at);
-            let els = self
-                .b
-                .ins()
-                .load(types::I64, flags(), g, o::GROUP_ENQUEUED_LOCAL_SIZE + at);
+                .load(types::I64, group_flags(), g, o::GROUP_GROUP_ID + at);
+            let els = self.b.ins().load(
+                types::I64,
+                group_flags(),
+                g,
+                o::GROUP_ENQUEUED_LOCAL_SIZE + at,
+            );
             let off = self
                 .b
                 .ins()
-                .load(types::I64, flags(), g, o::GROUP_GLOBAL_OFFSET + at);
+                .load(types::I64, group_flags(), g, o::GROUP_GLOBAL_OFFSET + at);
             let first = self.b.ins().imul(gid, els);
             bases[d] = self.b.ins().iadd(first, off);
         }

@@ -110,6 +110,19 @@ pub(crate) fn flags() -> MemFlagsData {
     MemFlagsData::new()
 }
 
+/// Flags for loads of the runtime's `GroupState` and of
+/// `ItemState::group`: memory the runtime owns, aligned, valid and unchanged
+/// for the whole call of a generated function. Cranelift may merge such
+/// loads and hoist them out of loops (`can_move`); never use these for
+/// memory a kernel can reach through a pointer of its own.
+pub(crate) fn group_flags() -> MemFlagsData {
+    MemFlagsData::new()
+        .with_notrap()
+        .with_aligned()
+        .with_readonly()
+        .with_can_move()
+}
+
 impl FunctionCx<'_, '_> {
     pub fn size_of(&self, ty: &Type) -> u64 {
         self.records().size_of(ty).unwrap_or(0)

@@ -7,7 +7,7 @@
 //! index `min(dim, 3)`, with no branch.
 
 use super::fx::FunctionCx;
-use super::value::{flags, CValue};
+use super::value::{flags, group_flags, CValue};
 use crate::runtime::offsets as o;
 use crate::sema::builtins::BuiltinFn;
 use cranelift_codegen::ir::{types, InstBuilder, InstructionData, Opcode, Value};
@@ -132,10 +132,11 @@ impl FunctionCx<'_, '_> {
         let g = self
             .b
             .ins()
-            .load(types::I64, flags(), self.item, o::ITEM_GROUP);
+            .load(types::I64, group_flags(), self.item, o::ITEM_GROUP);
         let scaled = self.b.ins().ishl_imm_s(idx, 3);
         let p = self.b.ins().iadd(g, scaled);
-        self.b.ins().load(types::I64, flags(), p, offset)
+        // Every caller clamps `idx` to 0..=3 (`umin`), inside the arrays.
+        self.b.ins().load(types::I64, group_flags(), p, offset)
     }
 
     fn group_array_const(&mut self, offset: i32, d: i64) -> Value {
