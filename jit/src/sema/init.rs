@@ -57,17 +57,13 @@ impl Checker<'_> {
                         let (elem, n) = (*elem, *n);
                         let mut parts = Vec::new();
                         for it in items {
-                            if let Some(d) = it.designators.first() {
-                                let msg = match d {
-                                    ast::Designator::Index(_) => {
-                                        "array designator cannot initialize non-array type"
-                                    }
-                                    ast::Designator::Member(_) => {
-                                        "field designator cannot initialize a non-struct, non-union type"
-                                    }
-                                };
+                            if !it.designators.is_empty() {
+                                // Reported, then the value still counts (clang-14).
+                                let msg = format!(
+                                    "designator in initializer for scalar type {}",
+                                    self.ty_str(&Type::Scalar(elem))
+                                );
                                 self.error(it.span, msg);
-                                continue;
                             }
                             if let ast::Initializer::Expr(e) = &it.init {
                                 let v = self.value(e);
