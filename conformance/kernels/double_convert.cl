@@ -1,4 +1,3 @@
-// @xfail doubles: cl_khr_fp64 / __opencl_c_fp64 not advertised (jit/src/features.rs)
 // @options -cl-std=CL3.0
 // @buf a double 256 rand(-1000,1000)
 // @buf out float 256 zero

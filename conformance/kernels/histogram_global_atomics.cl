@@ -1,4 +1,3 @@
-// @xfail atom_* (cl_khr_*_int32_base_atomics) not declared by sema
 // @buf in uchar 8192 randbits
 // @buf hist uint 256 zero
 // @run hist g=8192 : in hist
