@@ -318,3 +318,24 @@ fn program_scope_globals_persist() {
     run(&p, "t", &mut [buf(&mut o)], &[1], &[1]);
     assert_eq!(o, vec![2, 25, 8]);
 }
+
+/// cl_khr_int64_{base,extended}_atomics also make the OpenCL C 2.0 atomic
+/// types atomic_long and atomic_ulong available, with the C11-style functions.
+#[test]
+fn int64_atomic_types_under_cl20() {
+    let p = build_with(
+        "kernel void t(global atomic_long *a, global long *o) {
+            long i = (long)get_global_id(0);
+            atomic_fetch_add(&a[0], (1L << 40) + i);
+            atomic_fetch_max(&a[1], i << 35);
+            if (i == 0) { atomic_store(&a[2], -5L); o[0] = atomic_load(&a[2]); }
+        }",
+        "-cl-std=CL2.0",
+    );
+    let mut a = vec![0i64; 3];
+    let mut o = vec![0i64; 1];
+    run(&p, "t", &mut [buf(&mut a), buf(&mut o)], &[32], &[8]);
+    assert_eq!(a[0], 32 * (1i64 << 40) + (0..32).sum::<i64>());
+    assert_eq!(a[1], 31i64 << 35);
+    assert_eq!(o[0], -5);
+}
