@@ -304,6 +304,10 @@ fn make_isa(
     )?;
     set(&mut flags, "is_pic", "false")?;
     set(&mut flags, "use_colocated_libcalls", "false")?;
+    // Probe large frames page by page, so a frame bigger than a guard page
+    // faults on the guard (and is reported) instead of jumping past it.
+    set(&mut flags, "enable_probestack", "true")?;
+    set(&mut flags, "probestack_strategy", "inline")?;
     if single_pass {
         set(&mut flags, "regalloc_algorithm", "single_pass")?;
     }
