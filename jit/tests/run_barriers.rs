@@ -433,3 +433,58 @@ fn returns_after_barriers_and_uniform_returns_run_as_regions() {
         }
     }
 }
+
+#[test]
+fn group_uniform_and_per_item_locals_across_barriers() {
+    // `n`, `h`, `k` and `m` hold one value for the whole group (kept once
+    // per group); `v` is declared uniform but reassigned by some work-items,
+    // `w` takes a per-item value in a loop step, `q` is uniform in one piece
+    // and per-item in another: all three must stay per work-item.
+    let src = "kernel void mix(global int *out, local int *s) {
+            size_t l = get_local_id(0);
+            size_t n = get_local_size(0);
+            int v = (int)get_group_id(0);
+            if (l % 3 == 0) v += 100;
+            int q = 7;
+            s[l] = (int)l;
+            barrier(CLK_LOCAL_MEM_FENCE);
+            int w = 0;
+            for (size_t h = n / 2; h > 0; h >>= 1) {
+                int k = (int)h * 2;
+                if (l < h) s[l] += s[l + h] + k - 2 * (int)h;
+                barrier(CLK_LOCAL_MEM_FENCE);
+            }
+            for (int i = 0; i < 4; i++, w += (int)l)
+                barrier(CLK_LOCAL_MEM_FENCE);
+            q += (int)l;
+            barrier(CLK_LOCAL_MEM_FENCE);
+            int m = (int)(n * get_num_groups(0));
+            out[get_global_id(0)] = s[0] * 1000000 + v * 10000 + w * 10 + q + m;
+        }";
+    let [r, c] = build_both(src);
+    assert_eq!(r.strategy(0), "regions");
+    let wg = 16usize;
+    let groups = 4usize;
+    let n = wg * groups;
+    let mut want = vec![0i32; n];
+    for g in 0..groups {
+        for l in 0..wg {
+            let sum: i32 = (0..wg as i32).sum();
+            let v = g as i32 + if l % 3 == 0 { 100 } else { 0 };
+            let w = 4 * l as i32;
+            let q = 7 + l as i32;
+            want[g * wg + l] = sum * 1000000 + v * 10000 + w * 10 + q + n as i32;
+        }
+    }
+    for p in [&r, &c] {
+        let mut out = vec![0i32; n];
+        run(
+            p,
+            "mix",
+            &mut [buf(&mut out), Arg::Local(4 * wg as u64)],
+            &[n as u64],
+            &[wg as u64],
+        );
+        assert_eq!(out, want, "{}", p.strategy(0));
+    }
+}

@@ -316,3 +316,45 @@ fn nbody_timing() {
         s * 1e9 / (n * n) as f64
     );
 }
+
+#[test]
+#[ignore]
+fn conv5x5_timing() {
+    let p = build(
+        "kernel void conv5x5(global const float *in, global float *out, constant float *filter) {
+            int x = get_global_id(0);
+            int y = get_global_id(1);
+            int w = get_global_size(0);
+            int h = get_global_size(1);
+            float sum = 0.0f;
+            for (int dy = -2; dy <= 2; dy++) {
+                int yy = clamp(y + dy, 0, h - 1);
+                for (int dx = -2; dx <= 2; dx++) {
+                    int xx = clamp(x + dx, 0, w - 1);
+                    sum += filter[(dy + 2) * 5 + (dx + 2)] * in[yy * w + xx];
+                }
+            }
+            out[y * w + x] = sum;
+        }",
+    );
+    let (w, h) = (1024usize, 1024usize);
+    let mut img: Vec<f32> = (0..w * h).map(|i| (i % 7) as f32).collect();
+    let mut out = vec![0f32; w * h];
+    let mut filter = vec![1.0f32; 25];
+    let s = best_of(3, || {
+        run(
+            &p,
+            "conv5x5",
+            &mut [buf(&mut img), buf(&mut out), buf(&mut filter)],
+            &[w as u64, h as u64],
+            &[16, 16],
+        )
+    });
+    // An interior pixel sums its 5x5 neighbourhood.
+    let (x, y) = (100, 100);
+    let want: f32 = (0..25)
+        .map(|k| img[(y + k / 5 - 2) * w + (x + k % 5 - 2)])
+        .sum();
+    assert_eq!(out[y * w + x], want);
+    println!("conv5x5 {w}x{h}: {:.2} ns/item", s * 1e9 / (w * h) as f64);
+}

@@ -21,6 +21,12 @@
 //! variables at the start of each work-item's turn and stored back at the
 //! end (unless its address is taken, then it is used in place). Kernel
 //! parameters that are never written stay shared by the whole group.
+//! A local whose value is the same in every work-item (built from constants,
+//! unwritten parameters, group-wide queries and other such locals, and
+//! written only by such pieces or a top-level declaration — the loop
+//! variable of a tree reduction) has one copy, in the first work-item's
+//! frame, and a condition, loop initialiser or step touching only such
+//! values runs once per group instead of once per work-item.
 
 use super::fx::{define, FunctionCx};
 use super::group::{finish_entry, start_entry, Geometry};
@@ -72,6 +78,12 @@ pub(crate) struct Plan<'a> {
     /// Where a work-item's "has returned" flag lives in its frame, when the
     /// body has a `return` (a returned item skips every later piece).
     done_offset: Option<u64>,
+    /// Frame locals whose value is the same in every work-item (see
+    /// [`uniform_locals`]): one copy, in the first work-item's frame.
+    uniform: HashSet<u32>,
+    /// Pieces run once per group instead of once per work-item: conditions,
+    /// loop initialisers and steps that read and write only uniform values.
+    once: Vec<bool>,
 }
 
 fn has_return(s: &Stmt) -> bool {
@@ -339,6 +351,199 @@ impl<'a> Planner<'a> {
     }
 }
 
+/// Whether `e` has the same value (and effect) in every work-item of the
+/// group when the locals in `uni` do: constants, those locals, operators and
+/// the group-wide work-item queries; no memory reads and no calls.
+fn uniform_expr(e: &Expr, uni: &HashSet<u32>) -> bool {
+    let mut ok = true;
+    walk::expr_tree(e, &mut |e| match &e.kind {
+        ExprKind::IntConst(_)
+        | ExprKind::FloatConst(_)
+        | ExprKind::Unary(..)
+        | ExprKind::Binary(..)
+        | ExprKind::Assign { .. }
+        | ExprKind::IncDec { .. }
+        | ExprKind::Cond(..)
+        | ExprKind::Comma(..)
+        | ExprKind::Cast(..) => {}
+        ExprKind::Var(VarRef::Local(l)) if uni.contains(&l.0) => {}
+        ExprKind::Builtin(b, _)
+            if matches!(
+                b.name.as_str(),
+                "get_work_dim"
+                    | "get_global_size"
+                    | "get_global_offset"
+                    | "get_local_size"
+                    | "get_enqueued_local_size"
+                    | "get_num_groups"
+                    | "get_group_id"
+            ) => {}
+        _ => ok = false,
+    });
+    ok
+}
+
+/// What a piece runs: a stretch of statements every work-item runs
+/// unconditionally, or a control statement's condition, initialiser or step.
+enum PieceKind<'a> {
+    Region(&'a [&'a Stmt]),
+    Control(Option<&'a Stmt>, Option<&'a Expr>),
+}
+
+fn piece_kinds<'a>(nodes: &'a [Node<'a>], out: &mut Vec<Option<PieceKind<'a>>>) {
+    let put = |id: usize, k: PieceKind<'a>, out: &mut Vec<Option<PieceKind<'a>>>| {
+        if out.len() <= id {
+            out.resize_with(id + 1, || None);
+        }
+        out[id] = Some(k);
+    };
+    for n in nodes {
+        match n {
+            Node::Break | Node::Continue => {}
+            Node::Region(id, stmts) => put(*id, PieceKind::Region(stmts), out),
+            Node::If(id, c, t, e) => {
+                put(*id, PieceKind::Control(None, Some(c)), out);
+                piece_kinds(t, out);
+                piece_kinds(e, out);
+            }
+            Node::Loop {
+                init,
+                cond,
+                step,
+                body,
+                ..
+            } => {
+                if let Some((id, s)) = init {
+                    put(*id, PieceKind::Control(Some(s), None), out);
+                }
+                for (id, c) in cond.iter().chain(step) {
+                    put(*id, PieceKind::Control(None, Some(c)), out);
+                }
+                piece_kinds(body, out);
+            }
+        }
+    }
+}
+
+/// Whether a control piece can run once for the whole group: everything it
+/// reads and writes is uniform.
+fn once_piece(k: &PieceKind<'_>, writes: &HashSet<u32>, uni: &HashSet<u32>) -> bool {
+    let PieceKind::Control(s, e) = k else {
+        return false;
+    };
+    if !writes.iter().all(|l| uni.contains(l)) {
+        return false;
+    }
+    fn stmt_ok(s: &Stmt, uni: &HashSet<u32>) -> bool {
+        match &s.kind {
+            StmtKind::Decl(_, Some(crate::sema::hir::Init::Expr(e))) | StmtKind::Expr(e) => {
+                uniform_expr(e, uni)
+            }
+            StmtKind::Block(b) => b.stmts.iter().all(|s| stmt_ok(s, uni)),
+            _ => false,
+        }
+    }
+    s.is_none_or(|s| stmt_ok(s, uni)) && e.is_none_or(|e| uniform_expr(e, uni))
+}
+
+/// The frame locals that hold the same value in every work-item, and the
+/// pieces that may run once per group. A candidate (a promotable scalar
+/// frame local, not a parameter) stays uniform while every piece writing it
+/// is a once piece, or a region piece that writes it only by a top-level
+/// declaration with a uniform initialiser (each work-item stores the same
+/// value); unwritten parameters are uniform. Nothing is uniform in a body
+/// with `return` (returned work-items change what "every item" means).
+fn uniform_locals(
+    f: &Function,
+    plan: &Plan<'_>,
+    shared_params: &HashSet<u32>,
+) -> (HashSet<u32>, Vec<bool>) {
+    let n = plan.uses.len();
+    let mut kinds = Vec::new();
+    piece_kinds(&plan.nodes, &mut kinds);
+    if plan.done_offset.is_some() || kinds.len() != n || kinds.iter().any(Option::is_none) {
+        return (HashSet::new(), vec![false; n]);
+    }
+    let kinds: Vec<PieceKind<'_>> = kinds.into_iter().flatten().collect();
+    let mut uni: HashSet<u32> = plan
+        .frame
+        .keys()
+        .copied()
+        .filter(|l| {
+            let ty = &f.locals[*l as usize].ty;
+            !plan.addressed.contains(l)
+                && !ty.is_vector()
+                && !ty.is_array()
+                && clif_type(ty).is_some()
+                && !f.params.iter().any(|p| p.local.0 == *l)
+        })
+        .collect();
+    let candidates = uni.clone();
+    uni.extend(shared_params);
+    loop {
+        let once: Vec<bool> = (0..n)
+            .map(|p| once_piece(&kinds[p], &plan.writes[p], &uni))
+            .collect();
+        let bad: Vec<u32> = candidates
+            .iter()
+            .copied()
+            .filter(|l| uni.contains(l))
+            .filter(|l| {
+                (0..n).any(|p| {
+                    plan.writes[p].contains(l)
+                        && match &kinds[p] {
+                            PieceKind::Control(..) => !once[p],
+                            PieceKind::Region(stmts) => !region_decl_only(stmts, *l, &uni),
+                        }
+                })
+            })
+            .collect();
+        if bad.is_empty() {
+            uni.retain(|l| candidates.contains(l));
+            return (uni, once);
+        }
+        for l in bad {
+            uni.remove(&l);
+        }
+    }
+}
+
+/// Whether `stmts` write local `l` only by one top-level declaration (or one
+/// in a nested block) with a
+/// uniform initialiser.
+fn region_decl_only(stmts: &[&Stmt], l: u32, uni: &HashSet<u32>) -> bool {
+    // Statements of nested blocks run unconditionally too.
+    fn flatten<'s>(s: &'s Stmt, out: &mut Vec<&'s Stmt>) {
+        match &s.kind {
+            StmtKind::Block(b) => b.stmts.iter().for_each(|s| flatten(s, out)),
+            _ => out.push(s),
+        }
+    }
+    let mut flat = Vec::new();
+    for s in stmts {
+        flatten(s, &mut flat);
+    }
+    let mut decl = 0;
+    for s in flat {
+        if let StmtKind::Decl(d, init) = &s.kind {
+            if d.0 == l {
+                match init {
+                    Some(crate::sema::hir::Init::Expr(e)) if uniform_expr(e, uni) => decl += 1,
+                    _ => return false,
+                }
+                continue;
+            }
+        }
+        let mut w = HashSet::new();
+        decls(s, &mut w);
+        walk::stmt_exprs(s, &mut |e| written_root(e, &mut w));
+        if w.contains(&l) {
+            return false;
+        }
+    }
+    decl == 1
+}
+
 /// Cut `f` at its barriers, or `None` if the region strategy does not apply.
 pub(crate) fn plan<'a>(prog: &'a Program, f: &'a Function) -> Option<Plan<'a>> {
     let body = f.body.as_ref()?;
@@ -399,7 +604,8 @@ pub(crate) fn plan<'a>(prog: &'a Program, f: &'a Function) -> Option<Plan<'a>> {
     } else {
         None
     };
-    Some(Plan {
+    let shared_params: HashSet<u32> = params.difference(&written).copied().collect();
+    let mut plan = Plan {
         nodes,
         uses: p.uses,
         writes: p.writes,
@@ -407,7 +613,13 @@ pub(crate) fn plan<'a>(prog: &'a Program, f: &'a Function) -> Option<Plan<'a>> {
         frame_size: size.next_multiple_of(align).max(16),
         addressed,
         done_offset,
-    })
+        uniform: HashSet::new(),
+        once: Vec::new(),
+    };
+    let (uniform, once) = uniform_locals(f, &plan, &shared_params);
+    plan.uniform = uniform;
+    plan.once = once;
+    Some(plan)
 }
 
 /// Per-entry state of the region emitter.
@@ -426,10 +638,15 @@ impl FunctionCx<'_, '_> {
         &mut self,
         em: &Emitter<'_, '_>,
         piece: usize,
-        lin: Value,
+        lin: Option<Value>,
     ) -> (Vec<(u32, Value)>, Value) {
-        let off = self.b.ins().imul_imm_s(lin, em.plan.frame_size as i64);
-        let base = self.b.ins().iadd(em.arena, off);
+        let base = match lin {
+            Some(lin) => {
+                let off = self.b.ins().imul_imm_s(lin, em.plan.frame_size as i64);
+                self.b.ins().iadd(em.arena, off)
+            }
+            None => em.arena,
+        };
         let mut promoted = Vec::new();
         let mut used: Vec<u32> = em.plan.uses[piece]
             .iter()
@@ -438,7 +655,13 @@ impl FunctionCx<'_, '_> {
             .collect();
         used.sort_unstable();
         for l in used {
-            let addr = self.b.ins().iadd_imm_s(base, em.plan.frame[&l] as i64);
+            // A uniform local has one copy, in the first work-item's frame.
+            let at = if em.plan.uniform.contains(&l) {
+                em.arena
+            } else {
+                base
+            };
+            let addr = self.b.ins().iadd_imm_s(at, em.plan.frame[&l] as i64);
             let ty = self.func.locals[l as usize].ty.clone();
             let promotable = !em.plan.addressed.contains(&l)
                 && (ty.is_vector() || clif_type(&ty).is_some())
@@ -486,13 +709,29 @@ impl FunctionCx<'_, '_> {
     ) -> Result<Option<Value>, String> {
         // The decision defaults to false: when every work-item has returned,
         // loops end and conditional barriers are skipped.
+        if em.plan.once.get(piece).copied().unwrap_or(false) {
+            // Every work-item would compute (and store) the same values.
+            let (promoted, _) = self.enter_piece(em, piece, None);
+            for s in stmts {
+                self.stmt(s)?;
+            }
+            let d = match cond {
+                Some(c) => {
+                    let v = self.expr(c)?;
+                    Some(self.truth(&v, &c.ty)?)
+                }
+                None => None,
+            };
+            self.leave_piece(&promoted)?;
+            return Ok(d);
+        }
         let decision = cond.map(|_| self.b.declare_var(types::I8));
         if let Some(d) = decision {
             let no = self.b.ins().iconst(types::I8, 0);
             self.b.def_var(d, no);
         }
         self.item_loop(em.geo, |fx, _, lin, next| {
-            let (promoted, base) = fx.enter_piece(em, piece, lin);
+            let (promoted, base) = fx.enter_piece(em, piece, Some(lin));
             if let Some(off) = em.plan.done_offset {
                 // A work-item that returned skips the rest of the kernel.
                 let done = fx.b.ins().load(types::I8, flags(), base, off as i32);
