@@ -19,7 +19,11 @@ fn run() -> Result<(), String> {
         .into_iter()
         .find(|p| p.name().map(|n| n.contains("cranecl")).unwrap_or(false))
         .ok_or("the loader found no cranecl platform (is OCL_ICD_VENDORS set?)")?;
-    println!("platform: {} ({})", platform.name().unwrap_or_default(), platform.version().unwrap_or_default());
+    println!(
+        "platform: {} ({})",
+        platform.name().unwrap_or_default(),
+        platform.version().unwrap_or_default()
+    );
     let device_id = *platform
         .get_devices(CL_DEVICE_TYPE_ALL)
         .map_err(|e| format!("clGetDeviceIDs: {e}"))?
@@ -35,17 +39,20 @@ fn run() -> Result<(), String> {
     );
 
     let context = Context::from_device(&device).map_err(|e| format!("clCreateContext: {e}"))?;
-    let queue = CommandQueue::create_default_with_properties(&context, CL_QUEUE_PROFILING_ENABLE, 0)
-        .map_err(|e| format!("clCreateCommandQueueWithProperties: {e}"))?;
+    let queue =
+        CommandQueue::create_default_with_properties(&context, CL_QUEUE_PROFILING_ENABLE, 0)
+            .map_err(|e| format!("clCreateCommandQueueWithProperties: {e}"))?;
 
     const N: usize = 1 << 20;
     let input: Vec<u32> = (0..N as u32).map(|i| i.wrapping_mul(2654435761)).collect();
     // SAFETY (all the unsafe calls below): the host slices outlive the
     // commands, which are all complete when `finish` returns.
-    let mut a = unsafe { Buffer::<u32>::create(&context, CL_MEM_READ_WRITE, N, std::ptr::null_mut()) }
-        .map_err(|e| format!("clCreateBuffer: {e}"))?;
-    let mut b = unsafe { Buffer::<u32>::create(&context, CL_MEM_READ_WRITE, N, std::ptr::null_mut()) }
-        .map_err(|e| format!("clCreateBuffer: {e}"))?;
+    let mut a =
+        unsafe { Buffer::<u32>::create(&context, CL_MEM_READ_WRITE, N, std::ptr::null_mut()) }
+            .map_err(|e| format!("clCreateBuffer: {e}"))?;
+    let mut b =
+        unsafe { Buffer::<u32>::create(&context, CL_MEM_READ_WRITE, N, std::ptr::null_mut()) }
+            .map_err(|e| format!("clCreateBuffer: {e}"))?;
     let write = unsafe { queue.enqueue_write_buffer(&mut a, CL_NON_BLOCKING, 0, &input, &[]) }
         .map_err(|e| format!("clEnqueueWriteBuffer: {e}"))?;
     let copy = unsafe { queue.enqueue_copy_buffer(&a, &mut b, 0, 0, N * 4, &[write.get()]) }
@@ -58,10 +65,19 @@ fn run() -> Result<(), String> {
     if let Some(i) = (0..N).find(|&i| output[i] != input[i]) {
         return Err(format!("mismatch at {i}: {} != {}", output[i], input[i]));
     }
-    let ns = copy.profiling_command_end().unwrap_or(0).saturating_sub(copy.profiling_command_start().unwrap_or(0));
-    println!("buffers:  wrote, copied and read back {} MiB; every byte matches", (N * 4) >> 20);
+    let ns = copy
+        .profiling_command_end()
+        .unwrap_or(0)
+        .saturating_sub(copy.profiling_command_start().unwrap_or(0));
+    println!(
+        "buffers:  wrote, copied and read back {} MiB; every byte matches",
+        (N * 4) >> 20
+    );
     if ns > 0 {
-        println!("copy:     {:.2} GB/s (device profiling)", (N * 4) as f64 / ns as f64);
+        println!(
+            "copy:     {:.2} GB/s (device profiling)",
+            (N * 4) as f64 / ns as f64
+        );
     }
     Ok(())
 }
