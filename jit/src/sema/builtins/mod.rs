@@ -484,6 +484,41 @@ mod tests {
     }
 
     #[test]
+    fn atom_min_needs_the_extended_atomics_extension() {
+        let p = Type::ptr(
+            Type::INT,
+            AddrSpace::Global,
+            Quals {
+                volatile: true,
+                ..Default::default()
+            },
+        );
+        let base_only = BuiltinEnv {
+            extensions: vec!["cl_khr_global_int32_base_atomics".into()],
+            ..env()
+        };
+        let found = |name: &str, args: &[Type], e: &BuiltinEnv| {
+            matches!(resolve(name, args, e), Resolution::Found(_))
+        };
+        assert!(found("atom_add", &[p.clone(), Type::INT], &base_only));
+        assert!(found(
+            "atom_cmpxchg",
+            &[p.clone(), Type::INT, Type::INT],
+            &base_only
+        ));
+        assert!(!found("atom_min", &[p.clone(), Type::INT], &base_only));
+        let both = BuiltinEnv {
+            extensions: vec![
+                "cl_khr_global_int32_base_atomics".into(),
+                "cl_khr_global_int32_extended_atomics".into(),
+            ],
+            ..env()
+        };
+        assert!(found("atom_min", &[p.clone(), Type::INT], &both));
+        assert!(found("atom_xor", &[p, Type::INT], &both));
+    }
+
+    #[test]
     fn sin_of_float4_is_exact() {
         let Resolution::Found(f) = resolve("sin", &[Type::Vector(Scalar::Float, 4)], &env()) else {
             panic!("sin(float4) must resolve")

@@ -542,6 +542,57 @@ const A32: Dom = d(INT | UINT, W1);
 const A64: Dom = d(LONG | ULONG, W1);
 const GL: Spaces = Spaces::GlobalLocal;
 
+/// The `atom_*` functions of one extension pair (spec 9.5/9.6 and the
+/// int64 atomics): add, sub, xchg, inc, dec and cmpxchg belong to the
+/// `*_base_atomics` extension; min, max, and, or and xor to
+/// `*_extended_atomics`.
+macro_rules! atom {
+    ($spaces:expr, $dom:expr, $base:literal, $extended:literal) => {
+        [
+            gated(
+                e(
+                    &["atom_add", "atom_sub", "atom_xchg"],
+                    F::Atomic,
+                    $dom,
+                    S,
+                    &[P($spaces, Pt::VolS, false), S],
+                ),
+                Gate::Ext($base),
+            ),
+            gated(
+                e(
+                    &["atom_inc", "atom_dec"],
+                    F::Atomic,
+                    $dom,
+                    S,
+                    &[P($spaces, Pt::VolS, false)],
+                ),
+                Gate::Ext($base),
+            ),
+            gated(
+                e(
+                    &["atom_cmpxchg"],
+                    F::Atomic,
+                    $dom,
+                    S,
+                    &[P($spaces, Pt::VolS, false), S, S],
+                ),
+                Gate::Ext($base),
+            ),
+            gated(
+                e(
+                    &["atom_min", "atom_max", "atom_and", "atom_or", "atom_xor"],
+                    F::Atomic,
+                    $dom,
+                    S,
+                    &[P($spaces, Pt::VolS, false), S],
+                ),
+                Gate::Ext($extended),
+            ),
+        ]
+    };
+}
+
 /// 32-bit atomic functions of OpenCL C 1.1+ (spec 6.15.12.7, `atomic_*` on
 /// `volatile global/local int/uint *`).
 pub const ATOMIC_LEGACY: &[Entry] = &[
@@ -582,124 +633,27 @@ pub const ATOMIC_LEGACY: &[Entry] = &[
         S,
         &[P(GL, Pt::VolS, false), S, S],
     ),
-    gated(
-        e(
-            &[
-                "atom_add",
-                "atom_sub",
-                "atom_xchg",
-                "atom_min",
-                "atom_max",
-                "atom_and",
-                "atom_or",
-                "atom_xor",
-            ],
-            F::Atomic,
-            A32,
-            S,
-            &[P(Spaces::Global, Pt::VolS, false), S],
-        ),
-        Gate::Ext("cl_khr_global_int32_base_atomics"),
-    ),
-    gated(
-        e(
-            &["atom_inc", "atom_dec"],
-            F::Atomic,
-            A32,
-            S,
-            &[P(Spaces::Global, Pt::VolS, false)],
-        ),
-        Gate::Ext("cl_khr_global_int32_base_atomics"),
-    ),
-    gated(
-        e(
-            &["atom_cmpxchg"],
-            F::Atomic,
-            A32,
-            S,
-            &[P(Spaces::Global, Pt::VolS, false), S, S],
-        ),
-        Gate::Ext("cl_khr_global_int32_base_atomics"),
-    ),
-    gated(
-        e(
-            &[
-                "atom_add",
-                "atom_sub",
-                "atom_xchg",
-                "atom_min",
-                "atom_max",
-                "atom_and",
-                "atom_or",
-                "atom_xor",
-            ],
-            F::Atomic,
-            A32,
-            S,
-            &[P(Spaces::Local, Pt::VolS, false), S],
-        ),
-        Gate::Ext("cl_khr_local_int32_base_atomics"),
-    ),
-    gated(
-        e(
-            &["atom_inc", "atom_dec"],
-            F::Atomic,
-            A32,
-            S,
-            &[P(Spaces::Local, Pt::VolS, false)],
-        ),
-        Gate::Ext("cl_khr_local_int32_base_atomics"),
-    ),
-    gated(
-        e(
-            &["atom_cmpxchg"],
-            F::Atomic,
-            A32,
-            S,
-            &[P(Spaces::Local, Pt::VolS, false), S, S],
-        ),
-        Gate::Ext("cl_khr_local_int32_base_atomics"),
-    ),
-    gated(
-        e(
-            &[
-                "atom_add",
-                "atom_sub",
-                "atom_xchg",
-                "atom_min",
-                "atom_max",
-                "atom_and",
-                "atom_or",
-                "atom_xor",
-            ],
-            F::Atomic,
-            A64,
-            S,
-            &[P(GL, Pt::VolS, false), S],
-        ),
-        Gate::Ext("cl_khr_int64_base_atomics"),
-    ),
-    gated(
-        e(
-            &["atom_inc", "atom_dec"],
-            F::Atomic,
-            A64,
-            S,
-            &[P(GL, Pt::VolS, false)],
-        ),
-        Gate::Ext("cl_khr_int64_base_atomics"),
-    ),
-    gated(
-        e(
-            &["atom_cmpxchg"],
-            F::Atomic,
-            A64,
-            S,
-            &[P(GL, Pt::VolS, false), S, S],
-        ),
-        Gate::Ext("cl_khr_int64_base_atomics"),
-    ),
 ];
+
+/// `atom_*` on 32-bit global, 32-bit local, and 64-bit global/local integers.
+pub const ATOM_GLOBAL32: &[Entry] = &atom!(
+    Spaces::Global,
+    A32,
+    "cl_khr_global_int32_base_atomics",
+    "cl_khr_global_int32_extended_atomics"
+);
+pub const ATOM_LOCAL32: &[Entry] = &atom!(
+    Spaces::Local,
+    A32,
+    "cl_khr_local_int32_base_atomics",
+    "cl_khr_local_int32_extended_atomics"
+);
+pub const ATOM_64: &[Entry] = &atom!(
+    GL,
+    A64,
+    "cl_khr_int64_base_atomics",
+    "cl_khr_int64_extended_atomics"
+);
 
 const AINT: Dom = d(INT | UINT | LONG | ULONG, W1);
 const AALL: Dom = d(INT | UINT | LONG | ULONG | FLOAT | DOUBLE, W1);
@@ -963,6 +917,9 @@ pub const TABLES: &[&[Entry]] = &[
     WORK_ITEM,
     ASYNC,
     ATOMIC_LEGACY,
+    ATOM_GLOBAL32,
+    ATOM_LOCAL32,
+    ATOM_64,
     ATOMIC_C11,
     WORK_GROUP,
 ];
