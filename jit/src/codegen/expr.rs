@@ -220,7 +220,7 @@ impl FunctionCx<'_, '_> {
             .ok_or_else(|| "member index out of range".into())
     }
 
-    fn pointee_size(&self, ptr: &Type) -> u64 {
+    pub(crate) fn pointee_size(&self, ptr: &Type) -> u64 {
         match ptr.pointee() {
             Some(p) if p.ty.is_void() => 1,
             Some(p) => self.size_of(&p.ty),

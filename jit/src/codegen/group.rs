@@ -11,7 +11,7 @@
 
 use super::fx::{define, setup_locals, FunctionCx};
 use super::value::{flags, group_flags};
-use super::{abi, walk, ProgramCx};
+use super::{abi, lanes, walk, ProgramCx};
 use crate::launch::ArgInfo;
 use crate::runtime::offsets as o;
 use crate::sema::hir::Function;
@@ -184,12 +184,23 @@ pub(crate) fn compile_group_entry(
     f: &Function,
     index: usize,
     args: &[ArgInfo],
-) -> Result<cranelift_module::FuncId, String> {
+) -> Result<(cranelift_module::FuncId, bool), String> {
     let body = f
         .body
         .as_ref()
         .ok_or_else(|| format!("kernel '{}' has no body", f.name))?;
     let id = abi::declare_entry(module, f, index, "group")?;
+    if pcx.lanes {
+        if let Some(plan) = lanes::plan(f) {
+            // Any failure here (a construct the lanes cannot express) falls
+            // back to the one-item-per-step entry below.
+            let mut lanes_fbc = FunctionBuilderContext::new();
+            if lanes_entry(module, pcx, ctx, &mut lanes_fbc, f, id, args, plan).is_ok() {
+                define(module, pcx, ctx, &f.name, id)?;
+                return Ok((id, true));
+            }
+        }
+    }
     {
         let (mut fx, vals) = start_entry(module, pcx, ctx, fbc, f, id, args)?;
         let geo = fx.load_geometry();
@@ -205,5 +216,38 @@ pub(crate) fn compile_group_entry(
         finish_entry(fx)?;
     }
     define(module, pcx, ctx, &f.name, id)?;
-    Ok(id)
+    Ok((id, false))
+}
+
+/// The group entry running rows four work-items per step (`lanes.rs`).
+#[allow(clippy::too_many_arguments)]
+fn lanes_entry(
+    module: &mut JITModule,
+    pcx: &ProgramCx<'_>,
+    ctx: &mut Context,
+    fbc: &mut FunctionBuilderContext,
+    f: &Function,
+    id: cranelift_module::FuncId,
+    args: &[ArgInfo],
+    plan: lanes::Plan,
+) -> Result<(), String> {
+    let body = f.body.as_ref().ok_or("no body")?;
+    let (mut fx, vals) = start_entry(module, pcx, ctx, fbc, f, id, args)?;
+    let geo = fx.load_geometry();
+    let written = walk::written_locals(f);
+    fx.bind_params_where(&vals, &|l| !written.contains(&l), Some(&written))?;
+    fx.lanes_item_loop(
+        geo,
+        plan,
+        |fx, lc| {
+            fx.bind_params_where(&vals, &|l| written.contains(&l), None)?;
+            lc.block(fx, body)
+        },
+        |fx, next| {
+            fx.return_to = Some(next);
+            fx.bind_params_where(&vals, &|l| written.contains(&l), None)?;
+            fx.block(body)
+        },
+    )?;
+    finish_entry(fx)
 }

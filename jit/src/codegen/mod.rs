@@ -29,6 +29,7 @@ mod expr;
 mod fx;
 mod group;
 mod inline;
+mod lanes;
 mod num;
 mod regions;
 mod stmt;
@@ -76,6 +77,9 @@ pub struct CodegenOptions {
     /// Functions with more Cranelift instructions than this are compiled
     /// with the single-pass register allocator.
     pub regalloc_budget: usize,
+    /// Run kernels without barriers four work-items per step where the
+    /// body allows it (`lanes.rs`); `CRANECL_LANES=0` turns it off.
+    pub lanes: bool,
 }
 
 impl Default for CodegenOptions {
@@ -85,6 +89,7 @@ impl Default for CodegenOptions {
             verify: cfg!(debug_assertions),
             barrier_regions: true,
             regalloc_budget: 20_000,
+            lanes: std::env::var_os("CRANECL_LANES").is_none_or(|v| v != "0"),
         }
     }
 }
@@ -120,7 +125,8 @@ impl GlobalArena {
 /// coroutine) for kernels with barriers.
 #[derive(Clone, Copy)]
 enum Entry {
-    Group(EntryFn),
+    /// A loop over the work-items; `true`: four per step (`lanes.rs`).
+    Group(EntryFn, bool),
     Item(EntryFn),
     /// Barriers cut into regions; the frame size per work-item.
     Regions(EntryFn, u64),
@@ -177,11 +183,13 @@ impl CompiledProgram {
     pub fn global_variable_total_size(&self) -> u64 {
         self.global_variable_total_size
     }
-    /// How groups of `kernel` run: `"loop"` (no barriers), `"regions"` or
-    /// `"coroutines"` (tests and diagnostics).
+    /// How groups of `kernel` run: `"loop"` (no barriers), `"lanes"` (no
+    /// barriers, four work-items per step), `"regions"` or `"coroutines"`
+    /// (tests and diagnostics).
     pub fn strategy(&self, kernel: usize) -> &'static str {
         match self.entries.get(kernel) {
-            Some(Entry::Group(_)) => "loop",
+            Some(Entry::Group(_, false)) => "loop",
+            Some(Entry::Group(_, true)) => "lanes",
             Some(Entry::Regions(..)) => "regions",
             Some(Entry::Item(_)) => "coroutines",
             None => "none",
@@ -230,7 +238,7 @@ impl CompiledProgram {
         // rather than overflow it.
         let stack = match e {
             Entry::Item(_) => runtime::ITEM_STACK_SIZE as u64,
-            Entry::Group(_) | Entry::Regions(..) => MAX_PRIVATE_ON_THREAD_STACK,
+            Entry::Group(..) | Entry::Regions(..) => MAX_PRIVATE_ON_THREAD_STACK,
         };
         if info.private_mem_size + PRIVATE_STACK_RESERVE > stack {
             return fault(format!(
@@ -254,7 +262,7 @@ impl CompiledProgram {
         match *e {
             // SAFETY (all arms): the entry was generated for this kernel's
             // argument block, whose size was checked above.
-            Entry::Group(f) => unsafe { runtime::run_loop(f, args.as_ptr(), &group) },
+            Entry::Group(f, _) => unsafe { runtime::run_loop(f, args.as_ptr(), &group) },
             // One work-item: its barriers have nobody to wait for.
             Entry::Item(f) if items == 1 => unsafe { runtime::run_loop(f, args.as_ptr(), &group) },
             Entry::Item(f) => unsafe { runtime::run_coroutines(f, args.as_ptr(), &group) },
@@ -279,6 +287,8 @@ pub(crate) struct ProgramCx<'p> {
     pub bodies: std::cell::RefCell<inline::Bodies>,
     /// Inline small functions into their callers.
     pub inline: bool,
+    /// Try four-lane group entries (`lanes.rs`).
+    pub lanes: bool,
     /// The same target with the single-pass register allocator.
     pub single_pass_isa: cranelift_codegen::isa::OwnedTargetIsa,
 }
@@ -417,6 +427,7 @@ pub fn compile(program: &Program, opts: &CodegenOptions) -> Result<CompiledProgr
         barrier_regions: opts.barrier_regions,
         bodies: Default::default(),
         inline: opts.optimize,
+        lanes: opts.optimize && opts.lanes,
         single_pass_isa: make_isa(opts, true)?,
     };
     let result = compile_into(&mut module, &mut pcx);
@@ -435,7 +446,7 @@ pub fn compile(program: &Program, opts: &CodegenOptions) -> Result<CompiledProgr
                         std::mem::transmute::<*const u8, EntryFn>(module.get_finalized_function(id))
                     };
                     match kind {
-                        EntryKind::Group => Entry::Group(f),
+                        EntryKind::Group(lanes) => Entry::Group(f, lanes),
                         EntryKind::Item => Entry::Item(f),
                         EntryKind::Regions(frame) => Entry::Regions(f, frame),
                     }
@@ -460,7 +471,7 @@ pub fn compile(program: &Program, opts: &CodegenOptions) -> Result<CompiledProgr
 /// How a kernel's entry runs a group.
 #[derive(Clone, Copy)]
 enum EntryKind {
-    Group,
+    Group(bool),
     Item,
     Regions(u64),
 }
@@ -544,8 +555,9 @@ fn compile_into(
             let id = abi::item_entry(module, pcx, &mut ctx, &mut fbc, f, i, kernel_id, &info.args)?;
             (id, EntryKind::Item)
         } else {
-            let id = group::compile_group_entry(module, pcx, &mut ctx, &mut fbc, f, i, &info.args)?;
-            (id, EntryKind::Group)
+            let (id, lanes) =
+                group::compile_group_entry(module, pcx, &mut ctx, &mut fbc, f, i, &info.args)?;
+            (id, EntryKind::Group(lanes))
         };
         infos.push(info);
         ids.push(entry);

@@ -1,0 +1,1373 @@
+//! Four work-items per step ("lanes") for kernels without barriers: the
+//! group entry walks each row of the group (dimension 0) four work-items at
+//! a time, then finishes the row one at a time with the ordinary body.
+//!
+//! Work-items of a kernel without barriers are unordered, so a step may run
+//! its four items statement by statement. Each value of the step is one of:
+//! - *uniform* ([`LVal::Uni`]): the same in every lane, computed once by the
+//!   ordinary code generator (uniform locals keep their ordinary places);
+//! - *affine* ([`LVal::Aff`]): `base + lane * step`, how `get_global_id(0)`
+//!   and the addresses built from it look; `a[i]` for the four lanes is then
+//!   one address and four constant offsets;
+//! - *per lane* ([`LVal::Lanes`]): four values, each computed by the ordinary
+//!   operations (`binary`, `convert`, the built-in library).
+//!
+//! Which locals vary between lanes is decided before any code is emitted
+//! ([`plan`]): a local varies when a value written to it varies, or when it
+//! is written under a condition that varies. Control flow on a uniform
+//! condition is ordinary control flow. An `if` on a varying condition runs
+//! its arms as a whole when all four lanes agree; when they disagree, the
+//! step hands its four items to the one-at-a-time code if it has not yet
+//! written memory, and otherwise runs the `if` once per lane ("serially",
+//! with each lane's places standing in for the locals). Statements whose
+//! effects belong to each work-item (atomics, `printf`, calls of user
+//! functions), loops on varying conditions and `switch` run serially too.
+//!
+//! A kernel this cannot express (`goto`, varying aggregates or locals whose
+//! address is taken, a `return` inside serial code after a write) makes
+//! [`compile_lanes_entry`] answer `None`, and the caller compiles the plain
+//! one-item-per-step entry instead.
+//!
+//! Lane values of an `int` index widened to a pointer offset are assumed not
+//! to cross the `int` overflow boundary within one step (four consecutive
+//! work-items); only a kernel indexing with `int` past 2^31 items, whose
+//! indices are already wrong, could tell.
+
+use super::fx::FunctionCx;
+use super::group::Geometry;
+use super::value::{clif_scalar, clif_type, is_aggregate, CPlace, CValue};
+use crate::runtime::offsets as o;
+use crate::sema::builtins::{BuiltinFn, Family};
+use crate::sema::hir::{
+    BinOp, Block as HBlock, CastKind, Expr, ExprKind, Function, Init, Stmt, StmtKind, UnOp, VarRef,
+};
+use crate::sema::types::{Scalar, Type};
+use cranelift_codegen::ir::{condcodes::IntCC, types, Block, InstBuilder, Value};
+use std::collections::HashMap;
+
+/// Work-items per step.
+pub(crate) const LANES: usize = 4;
+
+/// A value of a four-lane step.
+#[derive(Clone, Debug)]
+pub(crate) enum LVal {
+    /// The same in every lane.
+    Uni(CValue),
+    /// An integer or pointer: lane `k` holds `base + k * step` (wrapping).
+    Aff { base: Value, step: i64 },
+    /// One value per lane.
+    Lanes(Vec<CValue>),
+}
+
+/// What the analysis decided about a kernel's locals.
+pub(crate) struct Plan {
+    /// The local's value may differ between the lanes of a step.
+    varying: Vec<bool>,
+    /// Written only by its declaration.
+    single: Vec<bool>,
+}
+
+// ------------------------------------------------------------ analysis
+
+/// The local an lvalue designates (whole or in part).
+fn root_local(e: &Expr) -> Option<u32> {
+    match &e.kind {
+        ExprKind::Var(VarRef::Local(l)) => Some(l.0),
+        ExprKind::Member(a, _) | ExprKind::Swizzle(a, _) => root_local(a),
+        _ => None,
+    }
+}
+
+/// A built-in whose effects or result belong to each work-item: run once
+/// per lane, never once for the step.
+fn per_item_builtin(b: &BuiltinFn) -> bool {
+    matches!(
+        b.family,
+        Family::Atomic
+            | Family::AtomicC11
+            | Family::Printf
+            | Family::AsyncCopy
+            | Family::WorkGroup
+            | Family::Sync
+            | Family::Image
+    )
+}
+
+/// A work-item function whose answer differs between the lanes of a row.
+fn varying_workitem(b: &BuiltinFn, args: &[Expr]) -> bool {
+    if b.family != Family::WorkItem {
+        return false;
+    }
+    match b.name.as_str() {
+        "get_global_linear_id" | "get_local_linear_id" => true,
+        "get_global_id" | "get_local_id" => match args.first().map(const_dim) {
+            Some(Some(d)) => d == 0,
+            _ => true,
+        },
+        _ => false,
+    }
+}
+
+fn const_dim(e: &Expr) -> Option<i128> {
+    match &e.kind {
+        ExprKind::IntConst(v) => Some(*v),
+        ExprKind::Cast(_, a) => const_dim(a),
+        _ => None,
+    }
+}
+
+/// `e` contains something that must run once per work-item.
+fn needs_serial(e: &Expr) -> bool {
+    let mut out = false;
+    super::walk::expr_tree(e, &mut |x| match &x.kind {
+        ExprKind::Call(..) => out = true,
+        ExprKind::Builtin(b, _) if per_item_builtin(b) => out = true,
+        _ => {}
+    });
+    out
+}
+
+/// `e` writes memory (not counting the kernel's own variables).
+fn writes_memory(e: &Expr) -> bool {
+    let mut out = needs_serial(e);
+    super::walk::expr_tree(e, &mut |x| match &x.kind {
+        ExprKind::Assign { lhs, .. } | ExprKind::IncDec { operand: lhs, .. }
+            if root_local(lhs).is_none() =>
+        {
+            out = true
+        }
+        ExprKind::Builtin(b, _)
+            if b.family == Family::VectorLoadStore && b.name.starts_with("vstore") =>
+        {
+            out = true
+        }
+        _ => {}
+    });
+    out
+}
+
+/// Safe to evaluate for a lane that would not have evaluated it: no memory
+/// access, no division, no effect.
+fn speculable(e: &Expr) -> bool {
+    let mut ok = true;
+    super::walk::expr_tree(e, &mut |x| match &x.kind {
+        ExprKind::Deref(_)
+        | ExprKind::Call(..)
+        | ExprKind::Assign { .. }
+        | ExprKind::IncDec { .. }
+        | ExprKind::Builtin(..)
+        | ExprKind::Binary(BinOp::Div | BinOp::Rem, ..) => ok = false,
+        _ => {}
+    });
+    ok
+}
+
+impl Plan {
+    fn varies(&self, e: &Expr) -> bool {
+        let mut out = false;
+        super::walk::expr_tree(e, &mut |x| match &x.kind {
+            ExprKind::Var(VarRef::Local(l)) if self.varying[l.0 as usize] => out = true,
+            ExprKind::Builtin(b, args) if per_item_builtin(b) || varying_workitem(b, args) => {
+                out = true
+            }
+            ExprKind::Call(..) => out = true,
+            _ => {}
+        });
+        out
+    }
+
+    fn init_varies(&self, i: &Init) -> bool {
+        match i {
+            Init::Expr(e) => self.varies(e) || needs_serial(e),
+            Init::Array(v) | Init::Struct(v) => v.iter().any(|i| self.init_varies(i)),
+            Init::Union(_, i) => self.init_varies(i),
+            Init::Zero => false,
+        }
+    }
+
+    /// The statement runs once per lane (it is not taken apart).
+    fn serial(&self, s: &Stmt) -> bool {
+        match &s.kind {
+            StmtKind::Decl(_, Some(Init::Expr(e))) | StmtKind::Expr(e) => needs_serial(e),
+            StmtKind::Decl(_, Some(_)) => true,
+            StmtKind::Return(Some(e)) => needs_serial(e),
+            StmtKind::If(c, ..) => needs_serial(c),
+            StmtKind::While(c, body) | StmtKind::DoWhile(body, c) => {
+                self.varies(c) || needs_serial(c) || self.escapes_divergent(body)
+            }
+            StmtKind::For(init, c, step, body) => {
+                c.as_ref()
+                    .is_some_and(|c| self.varies(c) || needs_serial(c))
+                    || step.as_ref().is_some_and(needs_serial)
+                    || init.as_ref().is_some_and(|i| self.serial(i))
+                    || self.escapes_divergent(body)
+            }
+            StmtKind::Switch(..) => true,
+            _ => false,
+        }
+    }
+
+    /// A `break`/`continue` of this loop under a varying condition (the
+    /// lanes would leave the loop at different times).
+    fn escapes_divergent(&self, body: &Stmt) -> bool {
+        fn walk(p: &Plan, s: &Stmt, divergent: bool) -> bool {
+            match &s.kind {
+                StmtKind::Break | StmtKind::Continue => divergent,
+                StmtKind::Block(b) => b.stmts.iter().any(|s| walk(p, s, divergent)),
+                StmtKind::If(c, t, e) => {
+                    let d = divergent || p.varies(c);
+                    walk(p, t, d) || e.as_ref().is_some_and(|e| walk(p, e, d))
+                }
+                StmtKind::Label(_, s) | StmtKind::Case(_, s) | StmtKind::Default(s) => {
+                    walk(p, s, divergent)
+                }
+                // A nested loop or switch owns its own break/continue
+                // (a `continue` inside a switch is ours, conservatively).
+                StmtKind::Switch(_, b) => contains(b, &|k| matches!(k, StmtKind::Continue)),
+                _ => false,
+            }
+        }
+        walk(self, body, false)
+    }
+
+    /// Mark the locals `s` writes with varying values; true if any changed.
+    fn mark(&mut self, s: &Stmt, under: bool) -> bool {
+        let mut changed = false;
+        let serial = self.serial(s);
+        let under = under || serial;
+        match &s.kind {
+            StmtKind::Decl(l, init)
+                if under || init.as_ref().is_some_and(|i| self.init_varies(i)) =>
+            {
+                changed |= self.set(l.0);
+            }
+            StmtKind::Expr(e) | StmtKind::Return(Some(e)) => changed |= self.mark_expr(e, under),
+            StmtKind::Block(b) => {
+                for s in &b.stmts {
+                    changed |= self.mark(s, under);
+                }
+            }
+            StmtKind::If(c, t, e) => {
+                changed |= self.mark_expr(c, under);
+                let u = under || self.varies(c);
+                changed |= self.mark(t, u);
+                if let Some(e) = e {
+                    changed |= self.mark(e, u);
+                }
+            }
+            StmtKind::While(c, body) | StmtKind::DoWhile(body, c) => {
+                changed |= self.mark_expr(c, under);
+                changed |= self.mark(body, under);
+            }
+            StmtKind::For(init, c, step, body) => {
+                if let Some(i) = init {
+                    changed |= self.mark(i, under);
+                }
+                for e in c.iter().chain(step.iter()) {
+                    changed |= self.mark_expr(e, under);
+                }
+                changed |= self.mark(body, under);
+            }
+            StmtKind::Switch(c, body) => {
+                changed |= self.mark_expr(c, true);
+                changed |= self.mark(body, true);
+            }
+            StmtKind::Case(_, s) | StmtKind::Default(s) | StmtKind::Label(_, s) => {
+                changed |= self.mark(s, under)
+            }
+            _ => {}
+        }
+        changed
+    }
+
+    fn mark_expr(&mut self, e: &Expr, under: bool) -> bool {
+        let mut targets = Vec::new();
+        super::walk::expr_tree(e, &mut |x| match &x.kind {
+            ExprKind::Assign { lhs, rhs, .. } => {
+                if let Some(l) = root_local(lhs) {
+                    targets.push((l, self.varies(rhs) || needs_serial(rhs)));
+                }
+            }
+            ExprKind::IncDec { operand, .. } => {
+                if let Some(l) = root_local(operand) {
+                    targets.push((l, false));
+                }
+            }
+            _ => {}
+        });
+        let mut changed = false;
+        for (l, varying_value) in targets {
+            if under || varying_value {
+                changed |= self.set(l);
+            }
+        }
+        changed
+    }
+
+    fn set(&mut self, l: u32) -> bool {
+        let v = &mut self.varying[l as usize];
+        let changed = !*v;
+        *v = true;
+        changed
+    }
+}
+
+fn contains(s: &Stmt, pred: &dyn Fn(&StmtKind) -> bool) -> bool {
+    if pred(&s.kind) {
+        return true;
+    }
+    match &s.kind {
+        StmtKind::Block(b) => b.stmts.iter().any(|s| contains(s, pred)),
+        StmtKind::If(_, t, e) => contains(t, pred) || e.as_ref().is_some_and(|e| contains(e, pred)),
+        StmtKind::While(_, b) | StmtKind::DoWhile(b, _) | StmtKind::Switch(_, b) => {
+            contains(b, pred)
+        }
+        StmtKind::For(i, _, _, b) => {
+            i.as_ref().is_some_and(|i| contains(i, pred)) || contains(b, pred)
+        }
+        StmtKind::Case(_, s) | StmtKind::Default(s) | StmtKind::Label(_, s) => contains(s, pred),
+        _ => false,
+    }
+}
+
+/// `s` writes memory anywhere inside.
+fn stmt_writes(s: &Stmt) -> bool {
+    let mut out = false;
+    super::walk::stmt_exprs(s, &mut |e| out |= writes_memory(e));
+    out
+}
+
+/// Every expression of `s` (nested statements included).
+fn stmt_tree_exprs(s: &Stmt, f: &mut dyn FnMut(&Expr)) {
+    super::walk::stmt_exprs(s, &mut |e| super::walk::expr_tree(e, f));
+}
+
+/// Decide the lanes of `f`'s locals; `None` when the kernel must run one
+/// work-item per step.
+pub(crate) fn plan(f: &Function) -> Option<Plan> {
+    let body = f.body.as_ref()?;
+    let n = f.locals.len();
+    let mut plan = Plan {
+        varying: vec![false; n],
+        single: vec![true; n],
+    };
+    let mut has_goto = false;
+    for s in &body.stmts {
+        has_goto |= contains(s, &|k| matches!(k, StmtKind::Goto(_) | StmtKind::Label(..)));
+        stmt_tree_exprs(s, &mut |e| match &e.kind {
+            ExprKind::Assign { lhs: x, .. } | ExprKind::IncDec { operand: x, .. } => {
+                if let Some(l) = root_local(x) {
+                    plan.single[l as usize] = false;
+                }
+            }
+            _ => {}
+        });
+    }
+    if has_goto {
+        return None;
+    }
+    let top = Stmt {
+        kind: StmtKind::Block(body.clone()),
+        span: f.span,
+    };
+    while plan.mark(&top, false) {}
+    let addressed = super::walk::address_taken_locals(f);
+    let written = super::walk::written_locals(f);
+    for (i, l) in f.locals.iter().enumerate() {
+        if l.space == crate::sema::addrspace::AddrSpace::Local {
+            // Shared by the group: one place serves every lane.
+            continue;
+        }
+        // Private memory (arrays, records, variables whose address is
+        // taken) is written through pointers the analysis does not follow:
+        // each lane would need its own copy.
+        let in_memory = is_aggregate(&l.ty) || l.address_taken || addressed.contains(&(i as u32));
+        let param = i < f.params.len();
+        if in_memory && !(param && !written.contains(&(i as u32))) {
+            return None;
+        }
+        if plan.varying[i] && (param || !(l.ty.is_vector() || clif_type(&l.ty).is_some())) {
+            return None;
+        }
+    }
+    Some(plan)
+}
+
+// ------------------------------------------------------------ emission
+
+/// The state of one lanes entry while its step body is emitted.
+pub(crate) struct LaneCx {
+    plan: Plan,
+    /// Local id x of lane 0, the other local ids, the per-dimension bases.
+    ids: [Value; 3],
+    bases: [Value; 3],
+    /// Varying locals written only by a declaration emitted for the whole step.
+    bound: HashMap<u32, LVal>,
+    /// Varying locals with a place per lane.
+    vars: HashMap<u32, Vec<CPlace>>,
+    /// Per-lane copies of bound values, for serial code.
+    copies: HashMap<u32, Vec<CPlace>>,
+    /// Nothing has written memory since the step began.
+    pure: bool,
+    /// The one-at-a-time code for items `[x, end)`: `(x, end)` parameters.
+    chunk: Block,
+}
+
+/// Why a lanes entry cannot be made (the caller falls back).
+pub(crate) const FALLBACK: &str = "lanes: fall back to one work-item per step";
+
+impl LaneCx {
+    pub(crate) fn new(plan: Plan, ids: [Value; 3], bases: [Value; 3], chunk: Block) -> Self {
+        LaneCx {
+            plan,
+            ids,
+            bases,
+            bound: HashMap::new(),
+            vars: HashMap::new(),
+            copies: HashMap::new(),
+            pure: true,
+            chunk,
+        }
+    }
+
+    fn new_places(fx: &mut FunctionCx<'_, '_>, ty: &Type) -> Result<Vec<CPlace>, String> {
+        let (t, n) = match ty {
+            Type::Vector(s, n) => (clif_scalar(*s), *n as usize),
+            t => (clif_type(t).ok_or(FALLBACK)?, 1),
+        };
+        Ok((0..LANES)
+            .map(|_| CPlace::Var((0..n).map(|_| fx.b.declare_var(t)).collect()))
+            .collect())
+    }
+
+    fn local_ty<'p>(fx: &FunctionCx<'_, 'p>, l: u32) -> Type {
+        fx.func.locals[l as usize].ty.clone()
+    }
+
+    /// Lane `k` of `v`.
+    fn lane(fx: &mut FunctionCx<'_, '_>, v: &LVal, k: usize) -> CValue {
+        match v {
+            LVal::Uni(c) => c.clone(),
+            LVal::Aff { base, step } => CValue::Scalar(if k == 0 {
+                *base
+            } else {
+                fx.b.ins().iadd_imm_s(*base, step * k as i64)
+            }),
+            LVal::Lanes(l) => l[k].clone(),
+        }
+    }
+
+    /// The place lane `k` uses for varying local `l` in serial code.
+    fn lane_place(
+        &mut self,
+        fx: &mut FunctionCx<'_, '_>,
+        l: u32,
+        k: usize,
+    ) -> Result<CPlace, String> {
+        if let Some(p) = self.vars.get(&l) {
+            return Ok(p[k].clone());
+        }
+        let ty = Self::local_ty(fx, l);
+        if let Some(v) = self.bound.get(&l).cloned() {
+            if let std::collections::hash_map::Entry::Vacant(e) = self.copies.entry(l) {
+                e.insert(Self::new_places(fx, &ty)?);
+            }
+            let p = self.copies[&l][k].clone();
+            let x = Self::lane(fx, &v, k);
+            fx.write_place(&p, &ty, &x)?;
+            return Ok(p);
+        }
+        let places = Self::new_places(fx, &ty)?;
+        self.vars.insert(l, places.clone());
+        Ok(places[k].clone())
+    }
+
+    /// Run `emit` once per lane with that lane's places for the varying
+    /// locals `uses` mentions and that lane's work-item ids.
+    fn per_lane<T>(
+        &mut self,
+        fx: &mut FunctionCx<'_, '_>,
+        uses: &[u32],
+        mut emit: impl FnMut(&mut FunctionCx<'_, '_>) -> Result<T, String>,
+    ) -> Result<Vec<T>, String> {
+        let mut out = Vec::with_capacity(LANES);
+        for k in 0..LANES {
+            let mut saved = Vec::new();
+            for &l in uses {
+                let p = self.lane_place(fx, l, k)?;
+                saved.push((l, std::mem::replace(&mut fx.locals[l as usize], p)));
+            }
+            let x = fx.b.ins().iadd_imm_s(self.ids[0], k as i64);
+            if fx.store_item_ids {
+                fx.b.ins()
+                    .store(super::value::flags(), x, fx.item, o::ITEM_LOCAL_ID);
+            }
+            let ids = [x, self.ids[1], self.ids[2]];
+            let old = fx.inline_ids.replace((ids, self.bases));
+            let r = emit(fx);
+            fx.inline_ids = old;
+            for (l, p) in saved {
+                fx.locals[l as usize] = p;
+            }
+            out.push(r?);
+        }
+        Ok(out)
+    }
+
+    /// The varying locals `s` mentions.
+    fn uses_stmt(&self, s: &Stmt) -> Vec<u32> {
+        let mut v = Vec::new();
+        stmt_tree_exprs(s, &mut |e| self.collect_uses(e, &mut v));
+        if let StmtKind::Decl(l, _) = &s.kind {
+            v.push(l.0);
+        }
+        let mut decls = Vec::new();
+        collect_decls(s, &mut decls);
+        v.extend(decls.into_iter().filter(|l| self.plan.varying[*l as usize]));
+        v.sort_unstable();
+        v.dedup();
+        v.retain(|l| self.plan.varying[*l as usize]);
+        v
+    }
+
+    fn uses_expr(&self, e: &Expr) -> Vec<u32> {
+        let mut v = Vec::new();
+        super::walk::expr_tree(e, &mut |x| self.collect_uses(x, &mut v));
+        v.sort_unstable();
+        v.dedup();
+        v
+    }
+
+    fn collect_uses(&self, e: &Expr, v: &mut Vec<u32>) {
+        if let ExprKind::Var(VarRef::Local(l)) = &e.kind {
+            if self.plan.varying[l.0 as usize] {
+                v.push(l.0);
+            }
+        }
+    }
+
+    /// A whole statement once per lane.
+    fn serial_stmt(&mut self, fx: &mut FunctionCx<'_, '_>, s: &Stmt) -> Result<(), String> {
+        if contains(s, &|k| matches!(k, StmtKind::Return(_))) {
+            // A lane's return would end the other lanes' turns too.
+            return Err(FALLBACK.into());
+        }
+        let uses = self.uses_stmt(s);
+        self.per_lane(fx, &uses, |fx| fx.stmt(s))?;
+        Ok(())
+    }
+
+    /// A whole expression once per lane.
+    fn serial_expr(&mut self, fx: &mut FunctionCx<'_, '_>, e: &Expr) -> Result<LVal, String> {
+        let uses = self.uses_expr(e);
+        Ok(LVal::Lanes(self.per_lane(fx, &uses, |fx| fx.expr(e))?))
+    }
+
+    // -------------------------------------------------------- statements
+
+    pub(crate) fn block(&mut self, fx: &mut FunctionCx<'_, '_>, b: &HBlock) -> Result<(), String> {
+        for s in &b.stmts {
+            self.stmt(fx, s)?;
+        }
+        Ok(())
+    }
+
+    fn stmt(&mut self, fx: &mut FunctionCx<'_, '_>, s: &Stmt) -> Result<(), String> {
+        let was_pure = self.pure;
+        let r = self.stmt_inner(fx, s);
+        self.pure = was_pure && !stmt_writes(s);
+        r
+    }
+
+    fn stmt_inner(&mut self, fx: &mut FunctionCx<'_, '_>, s: &Stmt) -> Result<(), String> {
+        if self.plan.serial(s) {
+            return self.serial_stmt(fx, s);
+        }
+        let mut varies = false;
+        super::walk::stmt_exprs(s, &mut |e| varies |= self.plan.varies(e));
+        let declares_varying = {
+            let mut d = Vec::new();
+            collect_decls(s, &mut d);
+            d.iter().any(|l| self.plan.varying[*l as usize])
+        };
+        if !varies && !declares_varying {
+            // Uniform through and through: once for the step. (`return`,
+            // `break` and `continue` go where the step's own control flow
+            // says.)
+            return fx.stmt(s);
+        }
+        match &s.kind {
+            StmtKind::Decl(l, init) => self.decl(fx, l.0, init.as_ref()),
+            StmtKind::Expr(e) => self.expr(fx, e).map(|_| ()),
+            StmtKind::Block(b) => self.block(fx, b),
+            StmtKind::Empty => Ok(()),
+            StmtKind::If(c, t, e) => self.if_stmt(fx, s, c, t, e.as_deref()),
+            StmtKind::While(c, body) => {
+                let (head, body_b, end) = (
+                    fx.b.create_block(),
+                    fx.b.create_block(),
+                    fx.b.create_block(),
+                );
+                self.loop_entry(s);
+                fx.enter(head);
+                fx.cond_branch(c, body_b, end)?;
+                fx.enter(body_b);
+                self.in_loop(fx, end, head, |lc, fx| lc.stmt(fx, body))?;
+                fx.jump(head);
+                fx.enter(end);
+                Ok(())
+            }
+            StmtKind::DoWhile(body, c) => {
+                let (body_b, cond_b, end) = (
+                    fx.b.create_block(),
+                    fx.b.create_block(),
+                    fx.b.create_block(),
+                );
+                self.loop_entry(s);
+                fx.enter(body_b);
+                self.in_loop(fx, end, cond_b, |lc, fx| lc.stmt(fx, body))?;
+                fx.enter(cond_b);
+                fx.cond_branch(c, body_b, end)?;
+                fx.enter(end);
+                Ok(())
+            }
+            StmtKind::For(init, c, step, body) => {
+                if let Some(i) = init {
+                    self.stmt(fx, i)?;
+                }
+                let (head, body_b, step_b, end) = (
+                    fx.b.create_block(),
+                    fx.b.create_block(),
+                    fx.b.create_block(),
+                    fx.b.create_block(),
+                );
+                self.loop_entry(s);
+                fx.enter(head);
+                match c {
+                    Some(c) => fx.cond_branch(c, body_b, end)?,
+                    None => fx.jump(body_b),
+                }
+                fx.enter(body_b);
+                self.in_loop(fx, end, step_b, |lc, fx| lc.stmt(fx, body))?;
+                fx.enter(step_b);
+                if let Some(st) = step {
+                    self.expr(fx, st)?;
+                }
+                fx.jump(head);
+                fx.enter(end);
+                Ok(())
+            }
+            // Under a condition every lane agrees on (varying ones are
+            // caught by `if_stmt`): the step's own control flow.
+            StmtKind::Return(None) | StmtKind::Break | StmtKind::Continue => fx.stmt(s),
+            _ => self.serial_stmt(fx, s),
+        }
+    }
+
+    /// A loop body runs again after its own writes.
+    fn loop_entry(&mut self, s: &Stmt) {
+        if stmt_writes(s) {
+            self.pure = false;
+        }
+    }
+
+    fn in_loop(
+        &mut self,
+        fx: &mut FunctionCx<'_, '_>,
+        brk: Block,
+        cont: Block,
+        f: impl FnOnce(&mut Self, &mut FunctionCx<'_, '_>) -> Result<(), String>,
+    ) -> Result<(), String> {
+        fx.breaks.push(brk);
+        fx.continues.push(cont);
+        let r = f(self, fx);
+        fx.breaks.pop();
+        fx.continues.pop();
+        r
+    }
+
+    fn decl(
+        &mut self,
+        fx: &mut FunctionCx<'_, '_>,
+        l: u32,
+        init: Option<&Init>,
+    ) -> Result<(), String> {
+        let ty = Self::local_ty(fx, l);
+        let Some(init) = init else { return Ok(()) };
+        let Init::Expr(e) = init else {
+            return Err(FALLBACK.into());
+        };
+        let v = self.expr(fx, e)?;
+        let v = self.convert(fx, v, &e.ty, &ty)?;
+        if self.plan.single[l as usize] && !self.vars.contains_key(&l) {
+            self.copies.remove(&l);
+            self.bound.insert(l, v);
+            return Ok(());
+        }
+        self.write_local(fx, l, &ty, &v)
+    }
+
+    fn write_local(
+        &mut self,
+        fx: &mut FunctionCx<'_, '_>,
+        l: u32,
+        ty: &Type,
+        v: &LVal,
+    ) -> Result<(), String> {
+        for k in 0..LANES {
+            let p = self.lane_place(fx, l, k)?;
+            let x = Self::lane(fx, v, k);
+            fx.write_place(&p, ty, &x)?;
+        }
+        Ok(())
+    }
+
+    /// `if (c)`: a uniform `c` is an ordinary branch; a varying one runs an
+    /// arm for the whole step when the lanes agree.
+    fn if_stmt(
+        &mut self,
+        fx: &mut FunctionCx<'_, '_>,
+        s: &Stmt,
+        c: &Expr,
+        t: &Stmt,
+        e: Option<&Stmt>,
+    ) -> Result<(), String> {
+        let (then_b, else_b, end) = (
+            fx.b.create_block(),
+            fx.b.create_block(),
+            fx.b.create_block(),
+        );
+        if !self.plan.varies(c) {
+            fx.cond_branch(c, then_b, else_b)?;
+        } else {
+            let v = self.expr(fx, c)?;
+            let mut all = None;
+            let mut any = None;
+            for k in 0..LANES {
+                let x = Self::lane(fx, &v, k);
+                let t = fx.truth(&x, &c.ty)?;
+                all = Some(all.map_or(t, |a| fx.b.ins().band(a, t)));
+                any = Some(any.map_or(t, |a| fx.b.ins().bor(a, t)));
+            }
+            let (all, any) = (all.ok_or(FALLBACK)?, any.ok_or(FALLBACK)?);
+            let (mixed, not_all) = (fx.b.create_block(), fx.b.create_block());
+            fx.b.ins().brif(all, then_b, &[], not_all, &[]);
+            fx.terminated();
+            fx.enter(not_all);
+            fx.b.ins().brif(any, mixed, &[], else_b, &[]);
+            fx.terminated();
+            fx.enter(mixed);
+            if self.pure {
+                // Nothing written yet: these four items start over one at a time.
+                let x0 = self.ids[0];
+                let end_x = fx.b.ins().iadd_imm_s(x0, LANES as i64);
+                fx.b.ins().jump(self.chunk, &[x0.into(), end_x.into()]);
+                fx.terminated();
+            } else {
+                self.serial_stmt(fx, s)?;
+                fx.jump(end);
+            }
+        }
+        let was_pure = self.pure;
+        fx.enter(then_b);
+        self.stmt(fx, t)?;
+        fx.jump(end);
+        self.pure = was_pure;
+        fx.enter(else_b);
+        if let Some(e) = e {
+            self.stmt(fx, e)?;
+        }
+        fx.enter(end);
+        Ok(())
+    }
+
+    // -------------------------------------------------------- expressions
+
+    fn convert(
+        &mut self,
+        fx: &mut FunctionCx<'_, '_>,
+        v: LVal,
+        from: &Type,
+        to: &Type,
+    ) -> Result<LVal, String> {
+        if from == to || is_aggregate(to) {
+            return Ok(v);
+        }
+        match v {
+            LVal::Uni(c) => Ok(LVal::Uni(fx.convert(c, from, to)?)),
+            LVal::Aff { base, step }
+                if (from.is_integer() || from.is_pointer())
+                    && (to.is_integer() || to.is_pointer())
+                    && !matches!(to, Type::Scalar(Scalar::Bool)) =>
+            {
+                // Wrapping narrows keep the lanes' spacing; widening
+                // assumes no lane crosses the overflow boundary (module doc).
+                let base = fx.convert(CValue::Scalar(base), from, to)?.scalar()?;
+                Ok(LVal::Aff { base, step })
+            }
+            v => {
+                let mut out = Vec::with_capacity(LANES);
+                for k in 0..LANES {
+                    let x = Self::lane(fx, &v, k);
+                    out.push(fx.convert(x, from, to)?);
+                }
+                Ok(LVal::Lanes(out))
+            }
+        }
+    }
+
+    fn expr(&mut self, fx: &mut FunctionCx<'_, '_>, e: &Expr) -> Result<LVal, String> {
+        if !self.plan.varies(e) && !needs_serial(e) {
+            return Ok(LVal::Uni(fx.expr(e)?));
+        }
+        if needs_serial(e) {
+            return self.serial_expr(fx, e);
+        }
+        match &e.kind {
+            ExprKind::Cast(CastKind::LvalueToRvalue, a) => self.read(fx, a),
+            ExprKind::Cast(
+                CastKind::NoOp | CastKind::Bitcast | CastKind::ToGeneric | CastKind::FromGeneric,
+                a,
+            ) => self.expr(fx, a),
+            ExprKind::Cast(
+                CastKind::IntToInt
+                | CastKind::IntToFloat
+                | CastKind::FloatToInt
+                | CastKind::FloatToFloat
+                | CastKind::VectorSplat
+                | CastKind::PointerToInt
+                | CastKind::IntToPointer,
+                a,
+            ) => {
+                let v = self.expr(fx, a)?;
+                self.convert(fx, v, &a.ty, &e.ty)
+            }
+            ExprKind::Builtin(f, args) if f.family == Family::WorkItem => {
+                self.workitem(fx, f, args, e)
+            }
+            ExprKind::Builtin(f, args) => self.builtin(fx, f, args),
+            ExprKind::Unary(op, a) => {
+                let v = self.expr(fx, a)?;
+                if let (UnOp::Neg, LVal::Aff { base, step }) = (op, &v) {
+                    if a.ty.is_integer() {
+                        let base = fx.b.ins().ineg(*base);
+                        return Ok(LVal::Aff {
+                            base,
+                            step: step.wrapping_neg(),
+                        });
+                    }
+                }
+                let mut out = Vec::with_capacity(LANES);
+                for k in 0..LANES {
+                    let x = Self::lane(fx, &v, k);
+                    out.push(fx.unary(*op, x, &a.ty, &e.ty)?);
+                }
+                Ok(LVal::Lanes(out))
+            }
+            ExprKind::Binary(BinOp::LogAnd | BinOp::LogOr, _, _) if !e.ty.is_vector() => {
+                self.serial_expr(fx, e)
+            }
+            ExprKind::Binary(op, a, b) => {
+                let va = self.expr(fx, a)?;
+                let vb = self.expr(fx, b)?;
+                let ty = if b.ty.is_vector() && !a.ty.is_vector() {
+                    &b.ty
+                } else {
+                    &a.ty
+                };
+                if let Some(v) = Self::affine(fx, *op, &va, &vb, ty, &b.ty, &e.ty) {
+                    return Ok(v);
+                }
+                let mut out = Vec::with_capacity(LANES);
+                for k in 0..LANES {
+                    let x = Self::lane(fx, &va, k);
+                    let y = Self::lane(fx, &vb, k);
+                    out.push(fx.binary(*op, x, y, ty, &b.ty, &e.ty)?);
+                }
+                Ok(LVal::Lanes(out))
+            }
+            ExprKind::PtrAdd(a, b) => {
+                let (p, i) = if a.ty.is_pointer() { (a, b) } else { (b, a) };
+                let pv = self.expr(fx, p)?;
+                let iv = self.expr(fx, i)?;
+                let size = fx.pointee_size(&p.ty);
+                self.ptr_add(fx, pv, iv, &i.ty, size)
+            }
+            ExprKind::Assign {
+                op,
+                op_ty,
+                lhs,
+                rhs,
+            } => self.assign(fx, *op, op_ty, lhs, rhs, e),
+            ExprKind::Cond(c, a, b) if !c.ty.is_vector() && speculable(a) && speculable(b) => {
+                let vc = self.expr(fx, c)?;
+                let va = self.expr(fx, a)?;
+                let vb = self.expr(fx, b)?;
+                let mut out = Vec::with_capacity(LANES);
+                for k in 0..LANES {
+                    let x = Self::lane(fx, &vc, k);
+                    let t = fx.truth(&x, &c.ty)?;
+                    let (x, y) = (Self::lane(fx, &va, k), Self::lane(fx, &vb, k));
+                    out.push(match (x, y) {
+                        (CValue::Scalar(x), CValue::Scalar(y)) => {
+                            CValue::Scalar(fx.b.ins().select(t, x, y))
+                        }
+                        (CValue::Lanes(x), CValue::Lanes(y)) => CValue::Lanes(
+                            x.iter()
+                                .zip(&y)
+                                .map(|(x, y)| fx.b.ins().select(t, *x, *y))
+                                .collect(),
+                        ),
+                        _ => return self.serial_expr(fx, e),
+                    });
+                }
+                Ok(LVal::Lanes(out))
+            }
+            ExprKind::Comma(a, b) => {
+                self.expr(fx, a)?;
+                self.expr(fx, b)
+            }
+            ExprKind::AddrOf(a) if matches!(a.kind, ExprKind::Deref(_)) => {
+                let ExprKind::Deref(p) = &a.kind else {
+                    unreachable!()
+                };
+                self.expr(fx, p)
+            }
+            _ => self.serial_expr(fx, e),
+        }
+    }
+
+    /// `a op b` on affine and uniform integers, when it stays affine.
+    fn affine(
+        fx: &mut FunctionCx<'_, '_>,
+        op: BinOp,
+        a: &LVal,
+        b: &LVal,
+        ty: &Type,
+        rhs_ty: &Type,
+        res_ty: &Type,
+    ) -> Option<LVal> {
+        if !ty.is_integer()
+            || ty.is_vector()
+            || res_ty != ty
+            || rhs_ty != ty
+            || matches!(ty, Type::Scalar(Scalar::Bool))
+        {
+            return None;
+        }
+        let uni = |v: &LVal| match v {
+            LVal::Uni(CValue::Scalar(x)) => Some(*x),
+            _ => None,
+        };
+        match (op, a, b) {
+            (BinOp::Add, LVal::Aff { base, step }, o)
+            | (BinOp::Add, o, LVal::Aff { base, step }) => match o {
+                LVal::Aff { base: b2, step: s2 } => Some(LVal::Aff {
+                    base: fx.b.ins().iadd(*base, *b2),
+                    step: step.wrapping_add(*s2),
+                }),
+                o => uni(o).map(|u| LVal::Aff {
+                    base: fx.b.ins().iadd(*base, u),
+                    step: *step,
+                }),
+            },
+            (BinOp::Sub, LVal::Aff { base, step }, o) => match o {
+                LVal::Aff { base: b2, step: s2 } => Some(LVal::Aff {
+                    base: fx.b.ins().isub(*base, *b2),
+                    step: step.wrapping_sub(*s2),
+                }),
+                o => uni(o).map(|u| LVal::Aff {
+                    base: fx.b.ins().isub(*base, u),
+                    step: *step,
+                }),
+            },
+            (BinOp::Mul, LVal::Aff { base, step }, o)
+            | (BinOp::Mul, o, LVal::Aff { base, step }) => {
+                let c = fx.const_of(uni(o)?)?;
+                Some(LVal::Aff {
+                    base: fx.b.ins().imul_imm_s(*base, c),
+                    step: step.wrapping_mul(c),
+                })
+            }
+            _ => None,
+        }
+    }
+
+    fn ptr_add(
+        &mut self,
+        fx: &mut FunctionCx<'_, '_>,
+        p: LVal,
+        i: LVal,
+        ity: &Type,
+        size: u64,
+    ) -> Result<LVal, String> {
+        let widen = |fx: &mut FunctionCx<'_, '_>, v: Value| -> Value {
+            let t = fx.b.func.dfg.value_type(v);
+            let signed = ity.elem().is_none_or(|s| s.is_signed());
+            let w = fx.int_resize(v, t, types::I64, signed);
+            if size == 1 {
+                w
+            } else {
+                fx.b.ins().imul_imm_s(w, size as i64)
+            }
+        };
+        let affine_part = |v: &LVal| match v {
+            LVal::Uni(CValue::Scalar(x)) => Some((*x, 0i64)),
+            LVal::Aff { base, step } => Some((*base, *step)),
+            _ => None,
+        };
+        if let (Some((pb, ps)), Some((ib, is))) = (affine_part(&p), affine_part(&i)) {
+            let off = widen(fx, ib);
+            let base = fx.b.ins().iadd(pb, off);
+            let step = ps.wrapping_add(is.wrapping_mul(size as i64));
+            return Ok(if step == 0 {
+                LVal::Uni(CValue::Scalar(base))
+            } else {
+                LVal::Aff { base, step }
+            });
+        }
+        let mut out = Vec::with_capacity(LANES);
+        for k in 0..LANES {
+            let pk = Self::lane(fx, &p, k).scalar()?;
+            let ik = Self::lane(fx, &i, k).scalar()?;
+            let off = widen(fx, ik);
+            out.push(CValue::Scalar(fx.b.ins().iadd(pk, off)));
+        }
+        Ok(LVal::Lanes(out))
+    }
+
+    fn workitem(
+        &mut self,
+        fx: &mut FunctionCx<'_, '_>,
+        f: &BuiltinFn,
+        args: &[Expr],
+        e: &Expr,
+    ) -> Result<LVal, String> {
+        let dim0 = args.first().map(const_dim) == Some(Some(0));
+        match f.name.as_str() {
+            "get_global_id" if dim0 => {
+                let base = fx.b.ins().iadd(self.bases[0], self.ids[0]);
+                Ok(LVal::Aff { base, step: 1 })
+            }
+            "get_local_id" if dim0 => Ok(LVal::Aff {
+                base: self.ids[0],
+                step: 1,
+            }),
+            "get_global_linear_id" | "get_local_linear_id" => {
+                // Lane 0's answer from the ordinary code, then +1 per lane.
+                let old = fx.inline_ids.replace((self.ids, self.bases));
+                let v = fx.expr(e);
+                fx.inline_ids = old;
+                Ok(LVal::Aff {
+                    base: v?.scalar()?,
+                    step: 1,
+                })
+            }
+            _ => self.serial_expr(fx, e),
+        }
+    }
+
+    fn builtin(
+        &mut self,
+        fx: &mut FunctionCx<'_, '_>,
+        f: &BuiltinFn,
+        args: &[Expr],
+    ) -> Result<LVal, String> {
+        let mut vals = Vec::with_capacity(args.len());
+        let mut tys = Vec::with_capacity(args.len());
+        for (i, a) in args.iter().enumerate() {
+            let v = self.expr(fx, a)?;
+            match f.params.get(i) {
+                Some(p) if !is_aggregate(p) && !p.is_error() && p.is_arithmetic() => {
+                    vals.push(self.convert(fx, v, &a.ty, p)?);
+                    tys.push(p.clone());
+                }
+                _ => {
+                    vals.push(v);
+                    tys.push(a.ty.clone());
+                }
+            }
+        }
+        let mut out = Vec::with_capacity(LANES);
+        for k in 0..LANES {
+            let lane: Vec<CValue> = vals.iter().map(|v| Self::lane(fx, v, k)).collect();
+            out.push(crate::builtins::emit_builtin(fx, f, &lane, &tys)?);
+        }
+        Ok(LVal::Lanes(out))
+    }
+
+    /// Read the lvalue `a`.
+    fn read(&mut self, fx: &mut FunctionCx<'_, '_>, a: &Expr) -> Result<LVal, String> {
+        match &a.kind {
+            ExprKind::Var(VarRef::Local(l)) if self.plan.varying[l.0 as usize] => {
+                let l = l.0;
+                if let Some(v) = self.bound.get(&l) {
+                    return Ok(v.clone());
+                }
+                let ty = Self::local_ty(fx, l);
+                let mut out = Vec::with_capacity(LANES);
+                for k in 0..LANES {
+                    let p = self.lane_place(fx, l, k)?;
+                    out.push(fx.read_place(&p, &ty)?);
+                }
+                Ok(LVal::Lanes(out))
+            }
+            ExprKind::Deref(p) => {
+                let pv = self.expr(fx, p)?;
+                self.load(fx, &pv, &a.ty)
+            }
+            _ => {
+                let uses = self.uses_expr(a);
+                Ok(LVal::Lanes(self.per_lane(fx, &uses, |fx| {
+                    let p = fx.place(a)?;
+                    fx.read_place(&p, &a.ty)
+                })?))
+            }
+        }
+    }
+
+    fn load(
+        &mut self,
+        fx: &mut FunctionCx<'_, '_>,
+        addr: &LVal,
+        ty: &Type,
+    ) -> Result<LVal, String> {
+        if let LVal::Uni(a) = addr {
+            return Ok(LVal::Uni(fx.load(a.scalar()?, ty)?));
+        }
+        let mut out = Vec::with_capacity(LANES);
+        for k in 0..LANES {
+            let a = Self::lane(fx, addr, k).scalar()?;
+            out.push(fx.load(a, ty)?);
+        }
+        Ok(LVal::Lanes(out))
+    }
+
+    fn assign(
+        &mut self,
+        fx: &mut FunctionCx<'_, '_>,
+        op: Option<BinOp>,
+        op_ty: &Type,
+        lhs: &Expr,
+        rhs: &Expr,
+        e: &Expr,
+    ) -> Result<LVal, String> {
+        if is_aggregate(&lhs.ty) || lhs.ty.is_pointer() && op.is_some() {
+            return self.serial_expr(fx, e);
+        }
+        // Where the value goes: a varying local, or memory.
+        enum Target {
+            Local(u32),
+            Mem(LVal),
+        }
+        let target = match &lhs.kind {
+            ExprKind::Var(VarRef::Local(l)) if self.plan.varying[l.0 as usize] => {
+                Target::Local(l.0)
+            }
+            ExprKind::Deref(p) => Target::Mem(self.expr(fx, p)?),
+            _ => return self.serial_expr(fx, e),
+        };
+        let new = match op {
+            None => {
+                let v = self.expr(fx, rhs)?;
+                self.convert(fx, v, &rhs.ty, &lhs.ty)?
+            }
+            Some(op) => {
+                let old = match &target {
+                    Target::Local(_) => self.read(fx, lhs)?,
+                    Target::Mem(a) => self.load(fx, a, &lhs.ty)?,
+                };
+                let a = self.convert(fx, old, &lhs.ty, op_ty)?;
+                let b = self.expr(fx, rhs)?;
+                let shift = matches!(op, BinOp::Shl | BinOp::Shr);
+                if shift && op_ty.is_vector() && !rhs.ty.is_vector() {
+                    return self.serial_expr(fx, e);
+                }
+                let (b, bty) = if shift {
+                    (b, rhs.ty.clone())
+                } else {
+                    (self.convert(fx, b, &rhs.ty, op_ty)?, op_ty.clone())
+                };
+                let r = match Self::affine(fx, op, &a, &b, op_ty, &bty, op_ty) {
+                    Some(r) => r,
+                    None => {
+                        let mut out = Vec::with_capacity(LANES);
+                        for k in 0..LANES {
+                            let x = Self::lane(fx, &a, k);
+                            let y = Self::lane(fx, &b, k);
+                            out.push(fx.binary(op, x, y, op_ty, &bty, op_ty)?);
+                        }
+                        LVal::Lanes(out)
+                    }
+                };
+                self.convert(fx, r, op_ty, &lhs.ty)?
+            }
+        };
+        match target {
+            Target::Local(l) => {
+                self.bound.remove(&l);
+                self.write_local(fx, l, &lhs.ty, &new)?
+            }
+            Target::Mem(addr) => {
+                for k in 0..LANES {
+                    let a = Self::lane(fx, &addr, k).scalar()?;
+                    let v = Self::lane(fx, &new, k);
+                    fx.store(a, &lhs.ty, &v)?;
+                }
+            }
+        }
+        Ok(new)
+    }
+}
+
+/// Locals declared anywhere in `s`.
+fn collect_decls(s: &Stmt, out: &mut Vec<u32>) {
+    match &s.kind {
+        StmtKind::Decl(l, _) => out.push(l.0),
+        StmtKind::Block(b) => b.stmts.iter().for_each(|s| collect_decls(s, out)),
+        StmtKind::If(_, t, e) => {
+            collect_decls(t, out);
+            if let Some(e) = e {
+                collect_decls(e, out);
+            }
+        }
+        StmtKind::While(_, b) | StmtKind::DoWhile(b, _) | StmtKind::Switch(_, b) => {
+            collect_decls(b, out)
+        }
+        StmtKind::For(i, _, _, b) => {
+            if let Some(i) = i {
+                collect_decls(i, out);
+            }
+            collect_decls(b, out);
+        }
+        StmtKind::Case(_, s) | StmtKind::Default(s) | StmtKind::Label(_, s) => {
+            collect_decls(s, out)
+        }
+        _ => {}
+    }
+}
+
+impl FunctionCx<'_, '_> {
+    /// The group's work-items: each row (z, y) four at a time while four
+    /// remain, then one at a time; a step whose lanes disagree before
+    /// anything is written also runs one at a time (`chunk`).
+    pub(crate) fn lanes_item_loop(
+        &mut self,
+        geo: Geometry,
+        plan: Plan,
+        lanes_body: impl FnOnce(&mut Self, &mut LaneCx) -> Result<(), String>,
+        item_body: impl FnOnce(&mut Self, Block) -> Result<(), String>,
+    ) -> Result<(), String> {
+        let item = self.item;
+        let i64t = types::I64;
+        let exit = self.b.create_block();
+        let hz = self.b.create_block();
+        let hy = self.b.create_block();
+        let hv = self.b.create_block();
+        let vbody = self.b.create_block();
+        let hs = self.b.create_block();
+        let sbody = self.b.create_block();
+        let snext = self.b.create_block();
+        let latch_y = self.b.create_block();
+        let latch_z = self.b.create_block();
+        let z = self.b.append_block_param(hz, i64t);
+        let y = self.b.append_block_param(hy, i64t);
+        let xv = self.b.append_block_param(hv, i64t);
+        let xs = self.b.append_block_param(hs, i64t);
+        let end = self.b.append_block_param(hs, i64t);
+        let zero = self.b.ins().iconst(i64t, 0);
+        self.b.ins().jump(hz, &[zero.into()]);
+        self.terminated();
+        // z rows
+        self.enter(hz);
+        let more = self.b.ins().icmp(IntCC::UnsignedLessThan, z, geo.sizes[2]);
+        let bz = self.b.create_block();
+        self.b.ins().brif(more, bz, &[], exit, &[]);
+        self.terminated();
+        self.enter(bz);
+        if self.store_item_ids {
+            self.b
+                .ins()
+                .store(super::value::flags(), z, item, o::ITEM_LOCAL_ID + 16);
+        }
+        let zero = self.b.ins().iconst(i64t, 0);
+        self.b.ins().jump(hy, &[zero.into()]);
+        self.terminated();
+        // y rows
+        self.enter(hy);
+        let more = self.b.ins().icmp(IntCC::UnsignedLessThan, y, geo.sizes[1]);
+        let by = self.b.create_block();
+        self.b.ins().brif(more, by, &[], latch_z, &[]);
+        self.terminated();
+        self.enter(by);
+        if self.store_item_ids {
+            self.b
+                .ins()
+                .store(super::value::flags(), y, item, o::ITEM_LOCAL_ID + 8);
+        }
+        let zero = self.b.ins().iconst(i64t, 0);
+        self.b.ins().jump(hv, &[zero.into()]);
+        self.terminated();
+        // four at a time: x + 4 <= size
+        self.enter(hv);
+        let x4 = self.b.ins().iadd_imm_s(xv, LANES as i64);
+        let fits = self
+            .b
+            .ins()
+            .icmp(IntCC::UnsignedLessThanOrEqual, x4, geo.sizes[0]);
+        self.b
+            .ins()
+            .brif(fits, vbody, &[], hs, &[xv.into(), geo.sizes[0].into()]);
+        self.terminated();
+        self.enter(vbody);
+        let next_step = self.b.create_block();
+        let mut lc = LaneCx::new(plan, [xv, y, z], geo.bases, hs);
+        let saved_ret = self.return_to.replace(next_step);
+        let saved_ids = self.inline_ids.replace(([xv, y, z], geo.bases));
+        let r = lanes_body(self, &mut lc);
+        self.inline_ids = saved_ids;
+        self.return_to = saved_ret;
+        r?;
+        self.jump(next_step);
+        self.enter(next_step);
+        let x4 = self.b.ins().iadd_imm_s(xv, LANES as i64);
+        self.b.ins().jump(hv, &[x4.into()]);
+        self.terminated();
+        // one at a time over [xs, end)
+        self.enter(hs);
+        let more = self.b.ins().icmp(IntCC::UnsignedLessThan, xs, end);
+        let done = self.b.create_block();
+        self.b.ins().brif(more, sbody, &[], done, &[]);
+        self.terminated();
+        self.enter(done);
+        let row_left = self.b.ins().icmp(IntCC::UnsignedLessThan, xs, geo.sizes[0]);
+        self.b.ins().brif(row_left, hv, &[xs.into()], latch_y, &[]);
+        self.terminated();
+        self.enter(sbody);
+        if self.store_item_ids {
+            self.b
+                .ins()
+                .store(super::value::flags(), xs, item, o::ITEM_LOCAL_ID);
+        }
+        let saved_ids = self.inline_ids.replace(([xs, y, z], geo.bases));
+        let r = item_body(self, snext);
+        self.inline_ids = saved_ids;
+        r?;
+        self.jump(snext);
+        self.enter(snext);
+        let x1 = self.b.ins().iadd_imm_s(xs, 1);
+        self.b.ins().jump(hs, &[x1.into(), end.into()]);
+        self.terminated();
+        // latches
+        self.enter(latch_y);
+        let y1 = self.b.ins().iadd_imm_s(y, 1);
+        self.b.ins().jump(hy, &[y1.into()]);
+        self.terminated();
+        self.enter(latch_z);
+        let z1 = self.b.ins().iadd_imm_s(z, 1);
+        self.b.ins().jump(hz, &[z1.into()]);
+        self.terminated();
+        self.enter(exit);
+        Ok(())
+    }
+}

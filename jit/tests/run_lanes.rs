@@ -1,0 +1,378 @@
+//! Kernels without barriers run four work-items per step (`codegen/lanes.rs`):
+//! every kernel here is built with the lanes on and off, checked to get the
+//! entry it should, and its results are checked against the host for group
+//! sizes that leave rows with a remainder (and for ones that do not).
+
+mod run_common;
+use cranecl_jit::codegen::{CodegenOptions, CompiledProgram};
+use run_common::*;
+
+/// `src` with the lanes on (asserting `kernel` got them, or not, as
+/// `lanes` says) and off.
+fn both(src: &str, kernel: &str, lanes: bool) -> [CompiledProgram; 2] {
+    let on = build_cg(src, &CodegenOptions::default());
+    let off = build_cg(
+        src,
+        &CodegenOptions {
+            lanes: false,
+            ..Default::default()
+        },
+    );
+    let k = on.kernel_index(kernel).expect("kernel");
+    assert_eq!(
+        on.strategy(k),
+        if lanes { "lanes" } else { "loop" },
+        "entry of {kernel}"
+    );
+    assert_eq!(off.strategy(k), "loop");
+    [on, off]
+}
+
+const LOCALS: [u64; 5] = [1, 3, 4, 13, 64];
+
+#[test]
+fn triad_affine_loads_and_stores() {
+    let src = "kernel void triad(global float *a, global const float *b, global const float *c, float s) {
+        size_t i = get_global_id(0);
+        a[i] = b[i] + s * c[i];
+    }";
+    for p in both(src, "triad", true) {
+        for l in LOCALS {
+            let n = 1000;
+            let b: Vec<f32> = (0..n).map(|i| i as f32).collect();
+            let c: Vec<f32> = (0..n).map(|i| (i % 7) as f32).collect();
+            let (mut b2, mut c2) = (b.clone(), c.clone());
+            let mut a = vec![0f32; n];
+            run(
+                &p,
+                "triad",
+                &mut [buf(&mut a), buf(&mut b2), buf(&mut c2), val(0.5f32)],
+                &[n as u64],
+                &[l],
+            );
+            for i in 0..n {
+                assert_eq!(a[i], b[i] + 0.5 * c[i], "a[{i}] local {l}");
+            }
+        }
+    }
+}
+
+#[test]
+fn int_index_reversed_and_strided() {
+    // int indices, a reversed store, a stride-2 gather and a uniform load.
+    let src = "kernel void k(global int *out, global const int *in, int n) {
+        int i = get_global_id(0);
+        out[n - 1 - i] = in[2 * i] + in[0] * 3 - i;
+    }";
+    for p in both(src, "k", true) {
+        for l in LOCALS {
+            let n = 203;
+            let mut inp: Vec<i32> = (0..2 * n as i32).map(|i| i * 5 + 1).collect();
+            let mut out = vec![0i32; n];
+            run(
+                &p,
+                "k",
+                &mut [buf(&mut out), buf(&mut inp), val(n as i32)],
+                &[n as u64],
+                &[l],
+            );
+            for i in 0..n {
+                let want = (2 * i as i32) * 5 + 1 + 3 - i as i32;
+                assert_eq!(out[n - 1 - i], want, "item {i} local {l}");
+            }
+        }
+    }
+}
+
+#[test]
+fn guard_return_and_divergent_if() {
+    // The guard `return`s for some lanes of the last step (before anything
+    // is written: those items restart one at a time); the `if` after the
+    // store diverges within steps (run lane by lane).
+    let src = "kernel void k(global int *out, int n) {
+        int i = get_global_id(0);
+        if (i >= n) return;
+        out[i] = i;
+        if (i % 3 == 0) out[i] += 100; else out[i] -= 1;
+        int t = i & 1 ? 7 : 9;
+        out[i] += t;
+    }";
+    for p in both(src, "k", true) {
+        for l in [4u64, 8, 64] {
+            let n = 61;
+            let global = 64;
+            let mut out = vec![-5i32; global];
+            run(
+                &p,
+                "k",
+                &mut [buf(&mut out), val(n as i32)],
+                &[global as u64],
+                &[l],
+            );
+            for (i, &got) in out.iter().enumerate() {
+                let want = if i >= n {
+                    -5
+                } else {
+                    let mut v = i as i32;
+                    v += if i % 3 == 0 { 100 } else { -1 };
+                    v + if i & 1 == 1 { 7 } else { 9 }
+                };
+                assert_eq!(got, want, "item {i} local {l}");
+            }
+        }
+    }
+}
+
+#[test]
+fn conv_uniform_loops_and_clamps() {
+    let src = "kernel void conv(global const float *in, global float *out, constant float *f) {
+        int x = get_global_id(0), y = get_global_id(1);
+        int w = get_global_size(0), h = get_global_size(1);
+        float sum = 0.0f;
+        for (int dy = -1; dy <= 1; dy++) {
+            int yy = clamp(y + dy, 0, h - 1);
+            for (int dx = -1; dx <= 1; dx++) {
+                int xx = clamp(x + dx, 0, w - 1);
+                sum += f[(dy + 1) * 3 + dx + 1] * in[yy * w + xx];
+            }
+        }
+        out[y * w + x] = sum;
+    }";
+    for p in both(src, "conv", true) {
+        let (w, h) = (26usize, 9usize);
+        let inp: Vec<f32> = (0..w * h).map(|i| ((i * 37) % 11) as f32).collect();
+        let f: Vec<f32> = (0..9).map(|i| i as f32 - 3.0).collect();
+        for l in [[1u64, 1], [13, 3], [26, 1], [2, 9]] {
+            let (mut i2, mut f2) = (inp.clone(), f.clone());
+            let mut out = vec![0f32; w * h];
+            run(
+                &p,
+                "conv",
+                &mut [buf(&mut i2), buf(&mut out), buf(&mut f2)],
+                &[w as u64, h as u64],
+                &l,
+            );
+            for y in 0..h {
+                for x in 0..w {
+                    let mut s = 0f32;
+                    for dy in -1i32..=1 {
+                        let yy = (y as i32 + dy).clamp(0, h as i32 - 1) as usize;
+                        for dx in -1i32..=1 {
+                            let xx = (x as i32 + dx).clamp(0, w as i32 - 1) as usize;
+                            s += f[((dy + 1) * 3 + dx + 1) as usize] * inp[yy * w + xx];
+                        }
+                    }
+                    assert_eq!(out[y * w + x], s, "({x},{y}) local {l:?}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn varying_loop_break_and_switch_run_per_lane() {
+    // A loop on a varying condition, a break under a varying condition
+    // inside a uniform loop, a switch and a user function: each per lane.
+    let src = "int twice(int v) { return 2 * v; }
+    kernel void k(global int *out) {
+        int i = get_global_id(0);
+        int steps = 0;
+        for (int v = i; v > 1; steps++) v = (v & 1) ? 3 * v + 1 : v / 2;
+        int first = -1;
+        for (int j = 0; j < 10; j++) { if (j * j > i) { first = j; break; } }
+        int s;
+        switch (i % 4) { case 0: s = 10; break; case 1: s = 20; break; default: s = 30; }
+        out[i] = steps * 1000 + first * 100 + s + twice(i) * 100000;
+    }";
+    for p in both(src, "k", true) {
+        for l in LOCALS {
+            let n = 77;
+            let mut out = vec![0i32; n];
+            run(&p, "k", &mut [buf(&mut out)], &[n as u64], &[l]);
+            for i in 0..n as i32 {
+                let (mut v, mut steps) = (i, 0);
+                while v > 1 {
+                    v = if v & 1 == 1 { 3 * v + 1 } else { v / 2 };
+                    steps += 1;
+                }
+                let first = (0..10).find(|j| j * j > i).unwrap_or(-1);
+                let s = match i % 4 {
+                    0 => 10,
+                    1 => 20,
+                    _ => 30,
+                };
+                let want = steps * 1000 + first * 100 + s + 2 * i * 100000;
+                assert_eq!(out[i as usize], want, "item {i} local {l}");
+            }
+        }
+    }
+}
+
+#[test]
+fn atomics_run_once_per_work_item() {
+    // A uniform-looking atomic must still happen once per work-item.
+    let src = "kernel void k(global int *count, global int *slots) {
+        int old = atomic_inc(count);
+        atomic_add(&slots[get_global_id(0) % 5], 1);
+        if (old < 0) slots[0] = -1;
+    }";
+    for p in both(src, "k", true) {
+        for l in LOCALS {
+            let n = 130;
+            let mut count = vec![0i32; 1];
+            let mut slots = vec![0i32; 5];
+            run(
+                &p,
+                "k",
+                &mut [buf(&mut count), buf(&mut slots)],
+                &[n as u64],
+                &[l],
+            );
+            assert_eq!(count[0], n as i32, "local {l}");
+            for (s, &got) in slots.iter().enumerate() {
+                assert_eq!(got, (0..n).filter(|i| i % 5 == s).count() as i32);
+            }
+        }
+    }
+}
+
+#[test]
+fn vectors_per_item_offsets_and_3d() {
+    // A float4 per work-item, the global offset, 3 dimensions, linear ids
+    // and get_global_id with a dimension known only at run time.
+    let src = "kernel void k(global float4 *v, global uint *lin, uint d) {
+        size_t i = get_global_linear_id();
+        float4 x = v[i];
+        x = x * 2.0f + (float4)(get_global_id(0), get_global_id(1), get_global_id(2), get_global_id(d));
+        v[i] = x.wzyx;
+        lin[i] = get_local_linear_id() + 1000 * (uint)get_global_id(0);
+    }";
+    for p in both(src, "k", true) {
+        let g = [10u64, 3, 2];
+        let l = [5u64, 3, 1];
+        let off = [4u64, 1, 2];
+        let n = (g[0] * g[1] * g[2]) as usize;
+        let init: Vec<f32> = (0..4 * n).map(|i| i as f32).collect();
+        let mut v = init.clone();
+        let mut lin = vec![0u32; n];
+        try_run(
+            &p,
+            "k",
+            &mut [buf(&mut v), buf(&mut lin), val(1u32)],
+            &g,
+            &l,
+            &off,
+        )
+        .unwrap();
+        for z in 0..g[2] {
+            for y in 0..g[1] {
+                for x in 0..g[0] {
+                    let i = ((z * g[1] + y) * g[0] + x) as usize;
+                    let ids = [x + off[0], y + off[1], z + off[2], y + off[1]];
+                    let mut want = [0f32; 4];
+                    for c in 0..4 {
+                        want[3 - c] = init[4 * i + c] * 2.0 + ids[c] as f32;
+                    }
+                    assert_eq!(&v[4 * i..4 * i + 4], &want, "item {i}");
+                    let local_lin = ((z % l[2]) * l[1] + (y % l[1])) * l[0] + (x % l[0]);
+                    assert_eq!(lin[i] as u64, local_lin + 1000 * ids[0], "item {i}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn short_circuit_guards_loads() {
+    // `i < n && a[i] > 0` must not read a[i] for lanes past n.
+    let src = "kernel void k(global const int *a, global int *out, int n) {
+        int i = get_global_id(0);
+        out[i] = (i < n && a[i] > 0) ? 1 : 2;
+    }";
+    for p in both(src, "k", true) {
+        let n = 5;
+        let mut a = vec![3i32, -1, 4, 0, 9];
+        let mut out = vec![0i32; 8];
+        run(
+            &p,
+            "k",
+            &mut [buf(&mut a), buf(&mut out), val(n)],
+            &[8],
+            &[8],
+        );
+        assert_eq!(out, [1, 2, 1, 2, 1, 2, 2, 2]);
+    }
+}
+
+#[test]
+fn goto_keeps_one_item_per_step() {
+    let src = "kernel void k(global int *out) {
+        int i = get_global_id(0);
+        if (i & 1) goto odd;
+        out[i] = 1;
+        return;
+    odd:
+        out[i] = 2;
+    }";
+    for p in both(src, "k", false) {
+        let mut out = vec![0i32; 9];
+        run(&p, "k", &mut [buf(&mut out)], &[9], &[9]);
+        assert_eq!(out, [1, 2, 1, 2, 1, 2, 1, 2, 1]);
+    }
+}
+
+#[test]
+fn sgemm_naive_uniform_loop_over_k() {
+    let src =
+        "kernel void mm(global const float *A, global const float *B, global float *C, int n) {
+        int col = get_global_id(0), row = get_global_id(1);
+        float acc = 0.0f;
+        for (int k = 0; k < n; k++) acc += A[row * n + k] * B[k * n + col];
+        C[row * n + col] = acc;
+    }";
+    for p in both(src, "mm", true) {
+        let n = 18usize;
+        let a: Vec<f32> = (0..n * n).map(|i| (i % 5) as f32 - 2.0).collect();
+        let b: Vec<f32> = (0..n * n).map(|i| (i % 3) as f32).collect();
+        for l in [[6u64, 3], [18, 1], [1, 1]] {
+            let (mut a2, mut b2) = (a.clone(), b.clone());
+            let mut c = vec![0f32; n * n];
+            run(
+                &p,
+                "mm",
+                &mut [buf(&mut a2), buf(&mut b2), buf(&mut c), val(n as i32)],
+                &[n as u64, n as u64],
+                &l,
+            );
+            for r in 0..n {
+                for col in 0..n {
+                    let mut s = 0f32;
+                    for k in 0..n {
+                        s += a[r * n + k] * b[k * n + col];
+                    }
+                    assert_eq!(c[r * n + col], s, "C[{r}][{col}] local {l:?}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn private_memory_keeps_one_item_per_step() {
+    // A private array and a variable written through its address would
+    // need a copy per lane: these kernels keep the plain loop.
+    let src = "void put(int *q, int v) { *q = v; }
+    kernel void k(global int *out) {
+        int i = get_global_id(0), q;
+        int v[2];
+        v[i & 1] = i;
+        put(&q, 3 * i);
+        out[i] = v[i & 1] + q;
+    }";
+    for p in both(src, "k", false) {
+        let mut out = vec![0i32; 11];
+        run(&p, "k", &mut [buf(&mut out)], &[11], &[11]);
+        let want: Vec<i32> = (0..11).map(|i| 4 * i).collect();
+        assert_eq!(out, want);
+    }
+}
