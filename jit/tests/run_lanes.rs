@@ -376,3 +376,57 @@ fn private_memory_keeps_one_item_per_step() {
         assert_eq!(out, want);
     }
 }
+
+#[test]
+fn packed_values_and_locals() {
+    // Packed int and float arithmetic, an int built from the lane's id
+    // stored packed, and a packed float local that per-lane code (a user
+    // function call, a divergent if after a write) reads and writes back.
+    let src = "float halve(float v) { return v * 0.5f; }
+    kernel void k(global const int *a, global const float *b, global int *oi, global float *of, int n) {
+        int i = get_global_id(0);
+        oi[i] = ((a[i] + i) * 3) ^ a[i];
+        float acc = 0.0f;
+        for (int j = 0; j < n; j++) acc += b[j * 64 + i] - 1.0f;
+        of[i] = acc;
+        acc = halve(acc);
+        if (a[i] & 1) acc += 100.0f;
+        of[64 + i] = acc / 2.0f;
+    }";
+    for p in both(src, "k", true) {
+        for l in LOCALS {
+            let n = 5;
+            let a: Vec<i32> = (0..64).map(|i| i * 7 - 100).collect();
+            let b: Vec<f32> = (0..64 * n).map(|i| (i % 13) as f32).collect();
+            let (mut a2, mut b2) = (a.clone(), b.clone());
+            let mut oi = vec![0i32; 64];
+            let mut of = vec![0f32; 128];
+            run(
+                &p,
+                "k",
+                &mut [
+                    buf(&mut a2),
+                    buf(&mut b2),
+                    buf(&mut oi),
+                    buf(&mut of),
+                    val(n as i32),
+                ],
+                &[64],
+                &[l],
+            );
+            for i in 0..64 {
+                assert_eq!(oi[i], ((a[i] + i as i32) * 3) ^ a[i], "oi[{i}] local {l}");
+                let mut acc = 0f32;
+                for j in 0..n {
+                    acc += b[j * 64 + i] - 1.0;
+                }
+                assert_eq!(of[i], acc, "of[{i}] local {l}");
+                let mut h = acc * 0.5;
+                if a[i] & 1 != 0 {
+                    h += 100.0;
+                }
+                assert_eq!(of[64 + i], h / 2.0, "of[64+{i}] local {l}");
+            }
+        }
+    }
+}

@@ -13,8 +13,30 @@ use crate::core::kernel::Kernel;
 use crate::core::queue::Queue;
 use crate::exec::{self, ndrange::Launch};
 
-/// Largest work-group we choose when the user gives no local size.
+/// Largest work-group we choose when the user gives no local size, for a
+/// kernel with barriers (each work-item then has a frame or a coroutine).
 const CHOSEN_GROUP_LIMIT: u64 = 256;
+/// For a kernel without barriers, groups up to this size while the launch
+/// still has [`GROUPS_PER_UNIT`] groups per compute unit: a group is one call
+/// of a tight loop, and bigger groups spend less per work-item on the calls
+/// (measured: triad over 64M floats on 2 cores, 256 -> 1024 items per group
+/// took it from 32 ms to 26 ms).
+const CHOSEN_LOOP_GROUP_LIMIT: u64 = 1024;
+/// Groups per compute unit a larger chosen group must leave, to balance load.
+const GROUPS_PER_UNIT: u64 = 8;
+
+/// The group-size limit for a launch with a NULL local size.
+fn chosen_group_limit(global: &[u64; 3], barriers: bool, units: u64) -> u64 {
+    if barriers {
+        return CHOSEN_GROUP_LIMIT;
+    }
+    let items: u64 = global.iter().product();
+    let mut limit = CHOSEN_LOOP_GROUP_LIMIT;
+    while limit > CHOSEN_GROUP_LIMIT && items / limit < GROUPS_PER_UNIT * units {
+        limit /= 2;
+    }
+    limit
+}
 
 /// A user array of `work_dim` sizes (NULL → `None`), unused dimensions 1 (or
 /// `fill`).
@@ -39,12 +61,18 @@ fn largest_divisor(n: u64, cap: u64) -> u64 {
 }
 
 /// A work-group size for a launch whose local size is NULL: groups of up to
-/// [`CHOSEN_GROUP_LIMIT`] items, filled from dimension 0; dividing the global
-/// size when groups must be uniform (or when a divisor at least a quarter of
-/// the limit exists), else the limit with a smaller last group.
-fn choose_local_size(global: &[u64; 3], work_dim: usize, max: u64, uniform: bool) -> [u64; 3] {
+/// `limit` items, filled from dimension 0; dividing the global size when
+/// groups must be uniform (or when a divisor at least a quarter of the limit
+/// exists), else the limit with a smaller last group.
+fn choose_local_size(
+    global: &[u64; 3],
+    work_dim: usize,
+    max: u64,
+    limit: u64,
+    uniform: bool,
+) -> [u64; 3] {
     let mut local = [1u64; 3];
-    let mut room = max.clamp(1, CHOSEN_GROUP_LIMIT);
+    let mut room = max.clamp(1, limit);
     for d in 0..work_dim {
         let g = global[d];
         let l = if g <= room {
@@ -225,7 +253,11 @@ fn enqueue_ndrange(
             }
             r
         }
-        (None, None) => choose_local_size(&global, wd, max_wg, uniform),
+        (None, None) => {
+            let limit =
+                chosen_group_limit(&global, info.uses_barriers, u64::from(dev::compute_units()));
+            choose_local_size(&global, wd, max_wg, limit, uniform)
+        }
     };
     let launch = Launch {
         exe,
@@ -311,14 +343,27 @@ mod tests {
 
     #[test]
     fn chosen_sizes_divide_when_uniform() {
-        assert_eq!(choose_local_size(&[1024, 1, 1], 1, 1024, true), [256, 1, 1]);
-        assert_eq!(choose_local_size(&[1000, 1, 1], 1, 1024, true), [250, 1, 1]);
-        assert_eq!(choose_local_size(&[1009, 1, 1], 1, 1024, true), [1, 1, 1]);
+        let c = |g: &[u64; 3], wd, max, uniform| choose_local_size(g, wd, max, 256, uniform);
+        assert_eq!(c(&[1024, 1, 1], 1, 1024, true), [256, 1, 1]);
+        assert_eq!(c(&[1000, 1, 1], 1, 1024, true), [250, 1, 1]);
+        assert_eq!(c(&[1009, 1, 1], 1, 1024, true), [1, 1, 1]);
+        assert_eq!(c(&[1009, 1, 1], 1, 1024, false), [256, 1, 1]);
+        assert_eq!(c(&[7, 1024, 1], 2, 1024, true), [7, 32, 1]);
+        assert_eq!(c(&[10, 1, 1], 1, 4, true), [2, 1, 1]);
         assert_eq!(
-            choose_local_size(&[1009, 1, 1], 1, 1024, false),
-            [256, 1, 1]
+            choose_local_size(&[1 << 20, 1, 1], 1, 1024, 1024, true),
+            [1024, 1, 1]
         );
-        assert_eq!(choose_local_size(&[7, 1024, 1], 2, 1024, true), [7, 32, 1]);
-        assert_eq!(choose_local_size(&[10, 1, 1], 1, 4, true), [2, 1, 1]);
+    }
+
+    #[test]
+    fn loops_get_bigger_groups_while_every_unit_keeps_eight() {
+        let big = [64 << 20, 1, 1];
+        assert_eq!(chosen_group_limit(&big, false, 16), 1024);
+        assert_eq!(chosen_group_limit(&big, true, 16), 256);
+        // 16 units x 8 groups: 128 groups of 512 fit 65536 items, not of 1024.
+        assert_eq!(chosen_group_limit(&[65536, 1, 1], false, 16), 512);
+        assert_eq!(chosen_group_limit(&[4096, 1, 1], false, 16), 256);
+        assert_eq!(chosen_group_limit(&[2048, 2048, 1], false, 2), 1024);
     }
 }

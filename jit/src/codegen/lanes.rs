@@ -57,6 +57,25 @@ pub(crate) enum LVal {
     Aff { base: Value, step: i64 },
     /// One value per lane.
     Lanes(Vec<CValue>),
+    /// A `float`, `int` or `uint` of each lane, packed in one 128-bit
+    /// vector (lane `k` in element `k`).
+    Vec(Value),
+}
+
+/// The packed type of a scalar type that has one.
+fn packed_type(ty: &Type) -> Option<types::Type> {
+    match ty {
+        Type::Scalar(Scalar::Float) => Some(types::F32X4),
+        Type::Scalar(Scalar::Int | Scalar::UInt) => Some(types::I32X4),
+        _ => None,
+    }
+}
+
+/// Where a varying local lives: a place per lane, or one packed variable.
+#[derive(Clone)]
+enum Slot {
+    Lanes(Vec<CPlace>),
+    Packed(cranelift_frontend::Variable),
 }
 
 /// What the analysis decided about a kernel's locals.
@@ -383,7 +402,8 @@ pub(crate) fn plan(f: &Function) -> Option<Plan> {
         // each lane would need its own copy.
         let in_memory = is_aggregate(&l.ty) || l.address_taken || addressed.contains(&(i as u32));
         let param = i < f.params.len();
-        if in_memory && !(param && !written.contains(&(i as u32))) {
+        let unwritten_param = param && !written.contains(&(i as u32));
+        if in_memory && !unwritten_param {
             return None;
         }
         if plan.varying[i] && (param || !(l.ty.is_vector() || clif_type(&l.ty).is_some())) {
@@ -403,8 +423,8 @@ pub(crate) struct LaneCx {
     bases: [Value; 3],
     /// Varying locals written only by a declaration emitted for the whole step.
     bound: HashMap<u32, LVal>,
-    /// Varying locals with a place per lane.
-    vars: HashMap<u32, Vec<CPlace>>,
+    /// Varying locals with their own storage.
+    vars: HashMap<u32, Slot>,
     /// Per-lane copies of bound values, for serial code.
     copies: HashMap<u32, Vec<CPlace>>,
     /// Nothing has written memory since the step began.
@@ -454,32 +474,146 @@ impl LaneCx {
                 fx.b.ins().iadd_imm_s(*base, step * k as i64)
             }),
             LVal::Lanes(l) => l[k].clone(),
+            LVal::Vec(v) => CValue::Scalar(fx.b.ins().extractlane(*v, k as u8)),
         }
     }
 
-    /// The place lane `k` uses for varying local `l` in serial code.
+    /// `v` packed as `vt`, when it can be.
+    fn pack(fx: &mut FunctionCx<'_, '_>, v: &LVal, vt: types::Type) -> Option<Value> {
+        let lane_t = vt.lane_type();
+        let scalar = |fx: &FunctionCx<'_, '_>, c: &CValue| match c {
+            CValue::Scalar(x) if fx.b.func.dfg.value_type(*x) == lane_t => Some(*x),
+            _ => None,
+        };
+        Some(match v {
+            LVal::Vec(x) => *x,
+            LVal::Uni(c) => {
+                let x = scalar(fx, c)?;
+                fx.b.ins().splat(vt, x)
+            }
+            LVal::Aff { base, step } => {
+                if lane_t != types::I32 || fx.b.func.dfg.value_type(*base) != types::I32 {
+                    return None;
+                }
+                let bytes: Vec<u8> = (0..LANES as i64)
+                    .flat_map(|k| (step.wrapping_mul(k) as i32).to_le_bytes())
+                    .collect();
+                let c = fx.b.func.dfg.constants.insert(bytes.into());
+                let offsets = fx.b.ins().vconst(vt, c);
+                let b = fx.b.ins().splat(vt, *base);
+                fx.b.ins().iadd(b, offsets)
+            }
+            LVal::Lanes(l) => {
+                let xs: Vec<Value> = l
+                    .iter()
+                    .map(|c| scalar(fx, c))
+                    .collect::<Option<Vec<_>>>()?;
+                let mut v = fx.b.ins().splat(vt, xs[0]);
+                for (k, x) in xs.iter().enumerate().skip(1) {
+                    v = fx.b.ins().insertlane(v, *x, k as u8);
+                }
+                v
+            }
+        })
+    }
+
+    /// `a op b` over the step: affine where it stays affine, packed where
+    /// an operand is packed and the operation has a packed form, else per lane.
+    #[allow(clippy::too_many_arguments)]
+    fn binop(
+        fx: &mut FunctionCx<'_, '_>,
+        op: BinOp,
+        a: &LVal,
+        b: &LVal,
+        ty: &Type,
+        rhs_ty: &Type,
+        res_ty: &Type,
+    ) -> Result<LVal, String> {
+        if let Some(v) = Self::affine(fx, op, a, b, ty, rhs_ty, res_ty) {
+            return Ok(v);
+        }
+        let any_packed = matches!(a, LVal::Vec(_)) || matches!(b, LVal::Vec(_));
+        if let (true, Some(vt)) = (any_packed && ty == rhs_ty && ty == res_ty, packed_type(ty)) {
+            let float = vt == types::F32X4;
+            let has_packed = match op {
+                BinOp::Add | BinOp::Sub | BinOp::Mul => true,
+                BinOp::Div => float,
+                BinOp::BitAnd | BinOp::BitOr | BinOp::BitXor => !float,
+                _ => false,
+            };
+            if has_packed {
+                if let (Some(x), Some(y)) = (Self::pack(fx, a, vt), Self::pack(fx, b, vt)) {
+                    let ins = fx.b.ins();
+                    let r = match (op, float) {
+                        (BinOp::Add, true) => ins.fadd(x, y),
+                        (BinOp::Sub, true) => ins.fsub(x, y),
+                        (BinOp::Mul, true) => ins.fmul(x, y),
+                        (BinOp::Div, true) => ins.fdiv(x, y),
+                        (BinOp::Add, false) => ins.iadd(x, y),
+                        (BinOp::Sub, false) => ins.isub(x, y),
+                        (BinOp::Mul, false) => ins.imul(x, y),
+                        (BinOp::BitAnd, _) => ins.band(x, y),
+                        (BinOp::BitOr, _) => ins.bor(x, y),
+                        _ => ins.bxor(x, y),
+                    };
+                    return Ok(LVal::Vec(r));
+                }
+            }
+        }
+        let mut out = Vec::with_capacity(LANES);
+        for k in 0..LANES {
+            let x = Self::lane(fx, a, k);
+            let y = Self::lane(fx, b, k);
+            out.push(fx.binary(op, x, y, ty, rhs_ty, res_ty)?);
+        }
+        Ok(LVal::Lanes(out))
+    }
+
+    /// Storage for varying local `l`.
+    fn slot(&mut self, fx: &mut FunctionCx<'_, '_>, l: u32) -> Result<Slot, String> {
+        if let Some(s) = self.vars.get(&l) {
+            return Ok(s.clone());
+        }
+        let ty = Self::local_ty(fx, l);
+        let slot = match packed_type(&ty) {
+            Some(vt) => Slot::Packed(fx.b.declare_var(vt)),
+            None => Slot::Lanes(Self::new_places(fx, &ty)?),
+        };
+        self.vars.insert(l, slot.clone());
+        Ok(slot)
+    }
+
+    /// The place lane `k` uses for varying local `l` in serial code, and
+    /// the packed variable to write it back to afterwards.
     fn lane_place(
         &mut self,
         fx: &mut FunctionCx<'_, '_>,
         l: u32,
         k: usize,
-    ) -> Result<CPlace, String> {
-        if let Some(p) = self.vars.get(&l) {
-            return Ok(p[k].clone());
-        }
+    ) -> Result<(CPlace, Option<cranelift_frontend::Variable>), String> {
         let ty = Self::local_ty(fx, l);
-        if let Some(v) = self.bound.get(&l).cloned() {
-            if let std::collections::hash_map::Entry::Vacant(e) = self.copies.entry(l) {
-                e.insert(Self::new_places(fx, &ty)?);
-            }
-            let p = self.copies[&l][k].clone();
-            let x = Self::lane(fx, &v, k);
-            fx.write_place(&p, &ty, &x)?;
-            return Ok(p);
+        let bound = if self.vars.contains_key(&l) {
+            None
+        } else {
+            self.bound.get(&l).cloned()
+        };
+        let (value, back) = match bound {
+            Some(v) => (Self::lane(fx, &v, k), None),
+            None => match self.slot(fx, l)? {
+                Slot::Lanes(p) => return Ok((p[k].clone(), None)),
+                Slot::Packed(var) => {
+                    let v = fx.b.use_var(var);
+                    let x = fx.b.ins().extractlane(v, k as u8);
+                    (CValue::Scalar(x), Some(var))
+                }
+            },
+        };
+        if let std::collections::hash_map::Entry::Vacant(e) = self.copies.entry(l) {
+            e.insert(Self::new_places(fx, &ty)?);
         }
-        let places = Self::new_places(fx, &ty)?;
-        self.vars.insert(l, places.clone());
-        Ok(places[k].clone())
+        let p = self.copies[&l][k].clone();
+        fx.write_place(&p, &ty, &value)?;
+        Ok((p, back))
     }
 
     /// Run `emit` once per lane with that lane's places for the varying
@@ -494,8 +628,9 @@ impl LaneCx {
         for k in 0..LANES {
             let mut saved = Vec::new();
             for &l in uses {
-                let p = self.lane_place(fx, l, k)?;
-                saved.push((l, std::mem::replace(&mut fx.locals[l as usize], p)));
+                let (p, back) = self.lane_place(fx, l, k)?;
+                let old = std::mem::replace(&mut fx.locals[l as usize], p.clone());
+                saved.push((l, old, p, back));
             }
             let x = fx.b.ins().iadd_imm_s(self.ids[0], k as i64);
             if fx.store_item_ids {
@@ -506,8 +641,16 @@ impl LaneCx {
             let old = fx.inline_ids.replace((ids, self.bases));
             let r = emit(fx);
             fx.inline_ids = old;
-            for (l, p) in saved {
-                fx.locals[l as usize] = p;
+            for (l, old, p, back) in saved {
+                fx.locals[l as usize] = old;
+                if let Some(var) = back {
+                    // What this lane left in its copy goes back into the packed variable.
+                    let ty = Self::local_ty(fx, l);
+                    let x = fx.read_place(&p, &ty)?.scalar()?;
+                    let v = fx.b.use_var(var);
+                    let v = fx.b.ins().insertlane(v, x, k as u8);
+                    fx.b.def_var(var, v);
+                }
             }
             out.push(r?);
         }
@@ -714,10 +857,18 @@ impl LaneCx {
         ty: &Type,
         v: &LVal,
     ) -> Result<(), String> {
-        for k in 0..LANES {
-            let p = self.lane_place(fx, l, k)?;
-            let x = Self::lane(fx, v, k);
-            fx.write_place(&p, ty, &x)?;
+        match self.slot(fx, l)? {
+            Slot::Packed(var) => {
+                let vt = packed_type(ty).ok_or(FALLBACK)?;
+                let x = Self::pack(fx, v, vt).ok_or(FALLBACK)?;
+                fx.b.def_var(var, x);
+            }
+            Slot::Lanes(places) => {
+                for (k, p) in places.iter().enumerate() {
+                    let x = Self::lane(fx, v, k);
+                    fx.write_place(p, ty, &x)?;
+                }
+            }
         }
         Ok(())
     }
@@ -875,16 +1026,7 @@ impl LaneCx {
                 } else {
                     &a.ty
                 };
-                if let Some(v) = Self::affine(fx, *op, &va, &vb, ty, &b.ty, &e.ty) {
-                    return Ok(v);
-                }
-                let mut out = Vec::with_capacity(LANES);
-                for k in 0..LANES {
-                    let x = Self::lane(fx, &va, k);
-                    let y = Self::lane(fx, &vb, k);
-                    out.push(fx.binary(*op, x, y, ty, &b.ty, &e.ty)?);
-                }
-                Ok(LVal::Lanes(out))
+                Self::binop(fx, *op, &va, &vb, ty, &b.ty, &e.ty)
             }
             ExprKind::PtrAdd(a, b) => {
                 let (p, i) = if a.ty.is_pointer() { (a, b) } else { (b, a) };
@@ -1105,12 +1247,16 @@ impl LaneCx {
                     return Ok(v.clone());
                 }
                 let ty = Self::local_ty(fx, l);
-                let mut out = Vec::with_capacity(LANES);
-                for k in 0..LANES {
-                    let p = self.lane_place(fx, l, k)?;
-                    out.push(fx.read_place(&p, &ty)?);
+                match self.slot(fx, l)? {
+                    Slot::Packed(var) => Ok(LVal::Vec(fx.b.use_var(var))),
+                    Slot::Lanes(places) => {
+                        let mut out = Vec::with_capacity(LANES);
+                        for p in &places {
+                            out.push(fx.read_place(p, &ty)?);
+                        }
+                        Ok(LVal::Lanes(out))
+                    }
                 }
-                Ok(LVal::Lanes(out))
             }
             ExprKind::Deref(p) => {
                 let pv = self.expr(fx, p)?;
@@ -1134,6 +1280,11 @@ impl LaneCx {
     ) -> Result<LVal, String> {
         if let LVal::Uni(a) = addr {
             return Ok(LVal::Uni(fx.load(a.scalar()?, ty)?));
+        }
+        if let (LVal::Aff { base, step: 4 }, Some(vt)) = (addr, packed_type(ty)) {
+            // Four consecutive elements: one unaligned vector load.
+            let v = fx.b.ins().load(vt, super::value::flags(), *base, 0);
+            return Ok(LVal::Vec(v));
         }
         let mut out = Vec::with_capacity(LANES);
         for k in 0..LANES {
@@ -1188,18 +1339,7 @@ impl LaneCx {
                 } else {
                     (self.convert(fx, b, &rhs.ty, op_ty)?, op_ty.clone())
                 };
-                let r = match Self::affine(fx, op, &a, &b, op_ty, &bty, op_ty) {
-                    Some(r) => r,
-                    None => {
-                        let mut out = Vec::with_capacity(LANES);
-                        for k in 0..LANES {
-                            let x = Self::lane(fx, &a, k);
-                            let y = Self::lane(fx, &b, k);
-                            out.push(fx.binary(op, x, y, op_ty, &bty, op_ty)?);
-                        }
-                        LVal::Lanes(out)
-                    }
-                };
+                let r = Self::binop(fx, op, &a, &b, op_ty, &bty, op_ty)?;
                 self.convert(fx, r, op_ty, &lhs.ty)?
             }
         };
@@ -1207,6 +1347,13 @@ impl LaneCx {
             Target::Local(l) => {
                 self.bound.remove(&l);
                 self.write_local(fx, l, &lhs.ty, &new)?
+            }
+            Target::Mem(LVal::Aff { base, step: 4 })
+                if packed_type(&lhs.ty).is_some() && matches!(new, LVal::Vec(_) | LVal::Uni(_)) =>
+            {
+                let vt = packed_type(&lhs.ty).ok_or(FALLBACK)?;
+                let v = Self::pack(fx, &new, vt).ok_or(FALLBACK)?;
+                fx.b.ins().store(super::value::flags(), v, base, 0);
             }
             Target::Mem(addr) => {
                 for k in 0..LANES {
