@@ -124,13 +124,22 @@ fn assert_abandoned_then_runs_again(
 
 #[test]
 fn bad_pointer_in_a_loop_kernel_fails_its_group() {
-    let p = build(BAD_STORE);
-    assert_eq!(p.strategy(0), "loop");
-    let out = assert_abandoned_then_runs_again(&p, "scribble", &[64], &[16], 0x10);
-    // Groups before the faulting one ran to the end; the faulting one
-    // stopped at its first item (the store comes first).
-    assert_eq!(out[..32], [1; 32]);
-    assert_eq!(out[32..], [0; 32]);
+    // Four work-items per step (the default) and one.
+    let plain = cranecl_jit::codegen::CodegenOptions {
+        lanes: false,
+        ..Default::default()
+    };
+    for (p, strategy) in [
+        (build(BAD_STORE), "lanes"),
+        (build_cg(BAD_STORE, &plain), "loop"),
+    ] {
+        assert_eq!(p.strategy(0), strategy);
+        let out = assert_abandoned_then_runs_again(&p, "scribble", &[64], &[16], 0x10);
+        // Groups before the faulting one ran to the end; the faulting one
+        // stopped at its first item (the store comes first).
+        assert_eq!(out[..32], [1; 32], "{strategy}");
+        assert_eq!(out[32..], [0; 32], "{strategy}");
+    }
 }
 
 #[test]
