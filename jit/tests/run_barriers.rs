@@ -488,3 +488,54 @@ fn group_uniform_and_per_item_locals_across_barriers() {
         assert_eq!(out, want, "{}", p.strategy(0));
     }
 }
+
+#[test]
+fn pieces_guarded_by_the_local_id_end_their_rows_at_the_bound() {
+    // `if (lid < s)` and `if (s > lid)` pieces run only the items below the
+    // bound (regions); bounds below zero, inside and past the row, in a 2D
+    // group whose frames are found from the ids.
+    let src = "kernel void k(global int *out, int s1, int s2) {
+        int lid = get_local_id(0);
+        local int t[8][2];
+        size_t y = get_local_id(1);
+        t[lid][y] = 0;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (lid < s1) t[lid][y] += 1;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (s2 > lid) t[lid][y] += 10 + (int)y;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        out[get_global_id(1) * 16 + get_global_id(0)] = t[lid][y] + 100 * lid;
+    }";
+    let both = build_both(src);
+    assert_eq!(both[0].strategy(0), "regions");
+    for p in &both {
+        for (s1, s2) in [(-3, 100), (5, 0), (8, 3), (100, -1)] {
+            let mut out = vec![0i32; 16 * 4];
+            run(
+                p,
+                "k",
+                &mut [buf(&mut out), val(s1), val(s2)],
+                &[16, 4],
+                &[8, 2],
+            );
+            for gy in 0..4i32 {
+                for gx in 0..16i32 {
+                    let (lid, y) = (gx % 8, gy % 2);
+                    let mut want = 100 * lid;
+                    if lid < s1 {
+                        want += 1;
+                    }
+                    if s2 > lid {
+                        want += 10 + y;
+                    }
+                    assert_eq!(
+                        out[(gy * 16 + gx) as usize],
+                        want,
+                        "{} s1 {s1} s2 {s2} ({gx},{gy})",
+                        p.strategy(0)
+                    );
+                }
+            }
+        }
+    }
+}

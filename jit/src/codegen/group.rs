@@ -73,6 +73,18 @@ impl FunctionCx<'_, '_> {
         geo: Geometry,
         body: impl FnOnce(&mut Self, [Value; 3], Value, Block) -> Result<(), String>,
     ) -> Result<(), String> {
+        self.item_loop_to(geo, None, body)
+    }
+
+    /// [`Self::item_loop`], with each row (dimension 0) ending at `x_end`
+    /// when given (at most the group's size): the linear index is then
+    /// computed from the ids.
+    pub(crate) fn item_loop_to(
+        &mut self,
+        geo: Geometry,
+        x_end: Option<Value>,
+        body: impl FnOnce(&mut Self, [Value; 3], Value, Block) -> Result<(), String>,
+    ) -> Result<(), String> {
         let item = self.item;
         let exit = self.b.create_block();
         let headers = [
@@ -98,10 +110,11 @@ impl FunctionCx<'_, '_> {
         self.terminated();
         for d in (0..3).rev() {
             self.enter(headers[d]);
-            let more = self
-                .b
-                .ins()
-                .icmp(IntCC::UnsignedLessThan, ids[d], geo.sizes[d]);
+            let end = match (d, x_end) {
+                (0, Some(x)) => x,
+                _ => geo.sizes[d],
+            };
+            let more = self.b.ins().icmp(IntCC::UnsignedLessThan, ids[d], end);
             let body_block = self.b.create_block();
             let out = if d == 2 { exit } else { latches[d + 1] };
             self.b.ins().brif(more, body_block, &[], out, &[]);
@@ -120,7 +133,14 @@ impl FunctionCx<'_, '_> {
         }
         let ids = [ids[0], ids[1], ids[2]];
         let saved = self.inline_ids.replace((ids, geo.bases));
-        let lin = self.b.use_var(linear);
+        let lin = if x_end.is_some() {
+            let zy = self.b.ins().imul(ids[2], geo.sizes[1]);
+            let zy = self.b.ins().iadd(zy, ids[1]);
+            let row = self.b.ins().imul(zy, geo.sizes[0]);
+            self.b.ins().iadd(row, ids[0])
+        } else {
+            self.b.use_var(linear)
+        };
         let r = body(self, ids, lin, latches[0]);
         self.inline_ids = saved;
         r?;

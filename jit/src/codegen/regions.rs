@@ -78,6 +78,10 @@ pub(crate) struct Plan<'a> {
     /// Where a work-item's "has returned" flag lives in its frame, when the
     /// body has a `return` (a returned item skips every later piece).
     done_offset: Option<u64>,
+    /// Locals holding `get_local_id(0)` (declared with it, never written).
+    local_id0: HashSet<u32>,
+    /// Parameters the body never writes (the same for every work-item).
+    shared_params: HashSet<u32>,
     /// Frame locals whose value is the same in every work-item (see
     /// [`uniform_locals`]): one copy, in the first work-item's frame.
     uniform: HashSet<u32>,
@@ -383,6 +387,89 @@ fn uniform_expr(e: &Expr, uni: &HashSet<u32>) -> bool {
     ok
 }
 
+/// The locals declared as `get_local_id(0)` (through integer conversions,
+/// which keep its value: local ids are small) and never written again.
+fn local_id0_copies(
+    f: &Function,
+    written: &HashSet<u32>,
+    addressed: &HashSet<u32>,
+) -> HashSet<u32> {
+    let mut out = HashSet::new();
+    if let Some(b) = &f.body {
+        for s in &b.stmts {
+            collect_local_id0(s, written, addressed, &mut out);
+        }
+    }
+    out
+}
+
+fn collect_local_id0(
+    s: &Stmt,
+    written: &HashSet<u32>,
+    addressed: &HashSet<u32>,
+    out: &mut HashSet<u32>,
+) {
+    match &s.kind {
+        StmtKind::Decl(l, Some(crate::sema::hir::Init::Expr(e)))
+            if is_local_id0(e, &HashSet::new())
+                && !written.contains(&l.0)
+                && !addressed.contains(&l.0) =>
+        {
+            out.insert(l.0);
+        }
+        StmtKind::Block(b) => b
+            .stmts
+            .iter()
+            .for_each(|s| collect_local_id0(s, written, addressed, out)),
+        _ => {}
+    }
+}
+
+/// `e` is `get_local_id(0)`, or one of `copies` read.
+fn is_local_id0(e: &Expr, copies: &HashSet<u32>) -> bool {
+    match &e.kind {
+        ExprKind::Cast(
+            crate::sema::hir::CastKind::IntToInt | crate::sema::hir::CastKind::LvalueToRvalue,
+            a,
+        ) => is_local_id0(a, copies),
+        ExprKind::Var(VarRef::Local(l)) => copies.contains(&l.0),
+        ExprKind::Builtin(b, args) if b.name == "get_local_id" => {
+            matches!(args.first().map(|a| &a.kind), Some(ExprKind::IntConst(0)))
+                || matches!(args.first().map(|a| &a.kind),
+            Some(ExprKind::Cast(_, inner)) if matches!(inner.kind, ExprKind::IntConst(0)))
+        }
+        _ => false,
+    }
+}
+
+/// A piece that is one `if (lid < bound) stmt` (or `bound > lid`) with
+/// `lid` the local id in dimension 0 and `bound` uniform and free of
+/// effects: the bound and the statement. Only items with `lid < bound` do
+/// anything, so the piece's rows can end there.
+fn guarded_by_local_id0<'s>(stmts: &[&'s Stmt], plan: &Plan<'_>) -> Option<(&'s Expr, &'s Stmt)> {
+    let [s] = stmts else { return None };
+    let StmtKind::If(c, t, None) = &s.kind else {
+        return None;
+    };
+    let (lid, bound) = match &c.kind {
+        ExprKind::Binary(crate::sema::hir::BinOp::Lt, a, b) => (a, b),
+        ExprKind::Binary(crate::sema::hir::BinOp::Gt, a, b) => (b, a),
+        _ => return None,
+    };
+    let mut pure = true;
+    walk::expr_tree(bound, &mut |e| {
+        if matches!(e.kind, ExprKind::Assign { .. } | ExprKind::IncDec { .. }) {
+            pure = false;
+        }
+    });
+    let uniform: HashSet<u32> = plan.uniform.union(&plan.shared_params).copied().collect();
+    (pure
+        && bound.ty.is_integer()
+        && is_local_id0(lid, &plan.local_id0)
+        && uniform_expr(bound, &uniform))
+    .then_some((&**bound, &**t))
+}
+
 /// What a piece runs: a stretch of statements every work-item runs
 /// unconditionally, or a control statement's condition, initialiser or step.
 enum PieceKind<'a> {
@@ -605,6 +692,7 @@ pub(crate) fn plan<'a>(prog: &'a Program, f: &'a Function) -> Option<Plan<'a>> {
         None
     };
     let shared_params: HashSet<u32> = params.difference(&written).copied().collect();
+    let local_id0 = local_id0_copies(f, &written, &addressed);
     let mut plan = Plan {
         nodes,
         uses: p.uses,
@@ -613,6 +701,8 @@ pub(crate) fn plan<'a>(prog: &'a Program, f: &'a Function) -> Option<Plan<'a>> {
         frame_size: size.next_multiple_of(align).max(16),
         addressed,
         done_offset,
+        local_id0,
+        shared_params: shared_params.clone(),
         uniform: HashSet::new(),
         once: Vec::new(),
     };
@@ -724,6 +814,31 @@ impl FunctionCx<'_, '_> {
             };
             self.leave_piece(&promoted)?;
             return Ok(d);
+        }
+        if let (None, None, Some((bound, then))) = (
+            cond,
+            em.plan.done_offset,
+            guarded_by_local_id0(stmts, em.plan),
+        ) {
+            // Rows end at the bound: the items past it would only test it.
+            let (_, _) = self.enter_piece(em, piece, None);
+            let v = self.expr(bound)?.scalar()?;
+            let t = self.b.func.dfg.value_type(v);
+            let signed = bound.ty.elem().is_some_and(|s| s.is_signed());
+            let v = self.int_resize(v, t, types::I64, signed);
+            let v = if signed {
+                let zero = self.b.ins().iconst(types::I64, 0);
+                self.b.ins().smax(v, zero)
+            } else {
+                v
+            };
+            let end = self.b.ins().umin(v, em.geo.sizes[0]);
+            self.item_loop_to(em.geo, Some(end), |fx, _, lin, _| {
+                let (promoted, _) = fx.enter_piece(em, piece, Some(lin));
+                fx.stmt(then)?;
+                fx.leave_piece(&promoted)
+            })?;
+            return Ok(None);
         }
         let decision = cond.map(|_| self.b.declare_var(types::I8));
         if let Some(d) = decision {
