@@ -155,6 +155,31 @@ fn get_device_info(t: &Cl) {
         CL_SUCCESS
     );
     assert!(parent.is_null(), "a root device has no parent");
+    // Floating-point capabilities: what the spec requires of a full-profile
+    // device (fp64: FMA, RTN, INF/NaN, denormals) and no rounding mode the
+    // kernels do not compute in.
+    for (param, required) in [
+        (
+            CL_DEVICE_SINGLE_FP_CONFIG,
+            CL_FP_ROUND_TO_NEAREST | CL_FP_INF_NAN,
+        ),
+        (
+            CL_DEVICE_DOUBLE_FP_CONFIG,
+            CL_FP_FMA | CL_FP_ROUND_TO_NEAREST | CL_FP_INF_NAN | CL_FP_DENORM,
+        ),
+    ] {
+        let mut fp: cl_device_fp_config = 0;
+        assert_code!(
+            call!(t; clGetDeviceInfo(dev, param, 8, (&mut fp as *mut u64).cast(), null())),
+            CL_SUCCESS
+        );
+        assert_eq!(fp & required, required, "fp config {param:#x}: {fp:#x}");
+        assert_eq!(
+            fp & (CL_FP_ROUND_TO_ZERO | CL_FP_ROUND_TO_INF),
+            0,
+            "fp config {param:#x}: {fp:#x}"
+        );
+    }
 }
 
 fn create_sub_devices(t: &Cl) {

@@ -92,19 +92,15 @@ fn device_info(device: cl_device_id, param: cl_device_info, out: InfoOut) -> CLR
     let fp64 = has_extension("cl_khr_fp64");
     let fp16 = has_extension("cl_khr_fp16");
     let sizes = [dev::MAX_WORK_GROUP_SIZE; 3];
+    // Kernels compute in round-to-nearest only (OpenCL C has no way to pick
+    // another default mode), with denormals, IEEE fma, and division and
+    // sqrt correctly rounded (one instruction each).
     let single_fp = CL_FP_DENORM
         | CL_FP_INF_NAN
         | CL_FP_ROUND_TO_NEAREST
-        | CL_FP_ROUND_TO_ZERO
-        | CL_FP_ROUND_TO_INF
         | CL_FP_FMA
         | CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT;
-    let double_fp = CL_FP_DENORM
-        | CL_FP_INF_NAN
-        | CL_FP_ROUND_TO_NEAREST
-        | CL_FP_ROUND_TO_ZERO
-        | CL_FP_ROUND_TO_INF
-        | CL_FP_FMA;
+    let double_fp = CL_FP_DENORM | CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST | CL_FP_FMA;
     let name_versions =
         |list: &[features::NameVersion]| list.iter().map(name_version).collect::<Vec<_>>();
     let c_features = name_versions(features::OPENCL_C_FEATURES);
