@@ -107,7 +107,9 @@ impl Event {
         if profiling {
             times[QUEUED] = now_ns();
         }
-        Obj::new(Event {
+        // Registered when a handle to it is made (most command events never
+        // reach the user).
+        Obj::new_unregistered(Event {
             context,
             queue,
             command_type,

@@ -23,7 +23,7 @@ use std::any::Any;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::ops::Deref;
-use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::{Arc, OnceLock, Weak};
 
 /// A CL object type: its tag, its handle type and the error a bad handle gets.
@@ -43,6 +43,8 @@ pub trait ClObject: Send + Sync + Sized + 'static {
 pub struct Obj<T> {
     dispatch: *const cl_icd_dispatch,
     refcount: AtomicU32,
+    /// In the registry (a handle to it may have reached the user).
+    registered: AtomicBool,
     pub inner: T,
 }
 
@@ -95,7 +97,9 @@ pub fn live_objects() -> usize {
 
 impl<T> Drop for Obj<T> {
     fn drop(&mut self) {
-        registry().write().remove(&(self as *const Self as usize));
+        if *self.registered.get_mut() {
+            registry().write().remove(&(self as *const Self as usize));
+        }
     }
 }
 
@@ -103,19 +107,36 @@ impl<T: ClObject> Obj<T> {
     /// A new object, registered as live. Its CL reference count is 0 until a
     /// handle to it is given to the user (`into_handle`).
     pub fn new(inner: T) -> Arc<Obj<T>> {
-        let obj = Arc::new(Obj {
+        let obj = Obj::new_unregistered(inner);
+        Obj::register(&obj);
+        obj
+    }
+
+    /// A new object that enters the registry only when a handle to it is
+    /// made (`into_handle`, `handle`): the event of a command enqueued with
+    /// a NULL `event` never does, so a stream of such commands does not take
+    /// the registry's lock twice per command on two threads.
+    pub fn new_unregistered(inner: T) -> Arc<Obj<T>> {
+        Arc::new(Obj {
             dispatch: crate::dispatch::table(),
             refcount: AtomicU32::new(0),
+            registered: AtomicBool::new(false),
             inner,
-        });
-        let weak: Weak<dyn Any + Send + Sync> = Arc::downgrade(&obj) as _;
-        registry().write().insert(Arc::as_ptr(&obj) as usize, weak);
-        obj
+        })
+    }
+
+    fn register(this: &Arc<Obj<T>>) {
+        if this.registered.load(Ordering::Acquire) || this.registered.swap(true, Ordering::AcqRel) {
+            return;
+        }
+        let weak: Weak<dyn Any + Send + Sync> = Arc::downgrade(this) as _;
+        registry().write().insert(Arc::as_ptr(this) as usize, weak);
     }
 
     /// The handle for the user: the strong reference `this` becomes the
     /// user's, counted as one CL reference.
     pub fn into_handle(this: Arc<Obj<T>>) -> T::Handle {
+        Obj::register(&this);
         this.refcount.fetch_add(1, Ordering::AcqRel);
         T::from_raw(Arc::into_raw(this))
     }
@@ -123,6 +144,7 @@ impl<T: ClObject> Obj<T> {
     /// The handle of an object without giving the user a reference (for
     /// `clGet*Info` answers such as `CL_QUEUE_CONTEXT`).
     pub fn handle(this: &Arc<Obj<T>>) -> T::Handle {
+        Obj::register(this);
         T::from_raw(Arc::as_ptr(this))
     }
 
@@ -232,4 +254,34 @@ macro_rules! cl_object {
             }
         }
     };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    struct Dummy;
+    impl ClObject for Dummy {
+        type Handle = *const Obj<Dummy>;
+        const INVALID: cl_int = -12345;
+        const NAME: &'static str = "dummy";
+        fn to_raw(h: Self::Handle) -> *const Obj<Self> {
+            h
+        }
+        fn from_raw(p: *const Obj<Self>) -> Self::Handle {
+            p
+        }
+    }
+
+    #[test]
+    fn an_unregistered_object_is_invalid_until_a_handle_is_made() {
+        let obj = Obj::new_unregistered(Dummy);
+        let raw = Arc::as_ptr(&obj);
+        assert_eq!(Obj::<Dummy>::get(raw).err().map(|e| e.code), Some(-12345));
+        let h = Obj::handle(&obj);
+        assert!(Obj::<Dummy>::get(h).is_ok());
+        drop(obj);
+        // Gone from the registry with the object (the address is only looked up).
+        assert!(Obj::<Dummy>::get(raw).is_err());
+    }
 }
