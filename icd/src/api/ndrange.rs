@@ -259,6 +259,12 @@ fn enqueue_ndrange(
             choose_local_size(&global, wd, max_wg, limit, uniform)
         }
     };
+    let items = global[..wd].iter().product::<u64>();
+    let kind = if Launch::runs_inline(&exe, k.index(), items) {
+        exec::Kind::Small
+    } else {
+        exec::Kind::Command
+    };
     let launch = Launch {
         exe,
         kernel: k.index(),
@@ -270,14 +276,15 @@ fn enqueue_ndrange(
         local_size: local,
         local_mem_size: captured.local_mem_size,
     };
-    exec::enqueue(
+    let wait = exec::validate_wait_list(q.context(), num_events_in_wait_list, event_wait_list)?;
+    exec::enqueue_command(
         &q,
         command_type,
-        num_events_in_wait_list,
-        event_wait_list,
+        &wait,
         event,
         false,
-        Box::new(move || launch.run()),
+        kind,
+        Some(Box::new(move || launch.run())),
     )
 }
 

@@ -77,6 +77,26 @@ pub struct Executable {
     pub uniform_work_groups: bool,
     /// Built with `-cl-kernel-arg-info`.
     pub kernel_arg_info: bool,
+    /// Per kernel: the work-items and duration of its latest launch
+    /// (`exec::ndrange` uses them to run launches too small to hand off).
+    pub last_run: Vec<LastRun>,
+}
+
+/// The work-items and duration (ns; `u64::MAX` before any launch) of a
+/// kernel's latest launch.
+#[derive(Debug)]
+pub struct LastRun {
+    pub items: std::sync::atomic::AtomicU64,
+    pub nanos: std::sync::atomic::AtomicU64,
+}
+
+impl Default for LastRun {
+    fn default() -> Self {
+        LastRun {
+            items: 0.into(),
+            nanos: u64::MAX.into(),
+        }
+    }
 }
 
 impl Executable {
@@ -363,6 +383,7 @@ pub fn build_executable(
     match codegen::compile(&hir, &copts) {
         Ok(code) => Ok((
             Executable {
+                last_run: code.kernels().iter().map(|_| LastRun::default()).collect(),
                 code,
                 uniform_work_groups: needs_uniform(opts),
                 kernel_arg_info: opts.kernel_arg_info,
