@@ -430,3 +430,133 @@ fn packed_values_and_locals() {
         }
     }
 }
+
+/// `src` built with the lanes on (asserting the region strategy took them
+/// for `kernel`, or not) and off.
+fn regions_both(src: &str, kernel: &str, lanes: bool) -> [CompiledProgram; 2] {
+    let on = build_cg(src, &CodegenOptions::default());
+    let off = build_cg(
+        src,
+        &CodegenOptions {
+            lanes: false,
+            ..Default::default()
+        },
+    );
+    let k = on.kernel_index(kernel).expect("kernel");
+    assert_eq!(on.strategy(k), "regions");
+    assert_eq!(on.lanes(k), lanes, "lanes of {kernel}");
+    assert!(!off.lanes(k));
+    [on, off]
+}
+
+#[test]
+fn tiled_matmul_pieces_run_four_per_step() {
+    // Values crossing barriers (acc, the ids) live in per-item frames: each
+    // step loads four lanes' frames and stores them back.
+    let src = "#define T 8
+    kernel void mm(global const float *A, global const float *B, global float *C, int n) {
+        local float As[T][T], Bs[T][T];
+        int tx = get_local_id(0), ty = get_local_id(1);
+        int col = get_global_id(0), row = get_global_id(1);
+        float acc = 0.0f;
+        int steps = 0;
+        for (int t = 0; t < n / T; t++) {
+            As[ty][tx] = A[row * n + t * T + tx];
+            Bs[ty][tx] = B[(t * T + ty) * n + col];
+            barrier(CLK_LOCAL_MEM_FENCE);
+            for (int k = 0; k < T; k++) acc += As[ty][k] * Bs[k][tx];
+            steps += tx & 1;
+            barrier(CLK_LOCAL_MEM_FENCE);
+        }
+        C[row * n + col] = acc + 1000.0f * steps;
+    }";
+    for p in regions_both(src, "mm", true) {
+        let n = 24usize;
+        let a: Vec<f32> = (0..n * n).map(|i| (i % 7) as f32 - 3.0).collect();
+        let b: Vec<f32> = (0..n * n).map(|i| (i % 5) as f32).collect();
+        let (mut a2, mut b2) = (a.clone(), b.clone());
+        let mut c = vec![0f32; n * n];
+        run(
+            &p,
+            "mm",
+            &mut [buf(&mut a2), buf(&mut b2), buf(&mut c), val(n as i32)],
+            &[n as u64, n as u64],
+            &[8, 8],
+        );
+        for r in 0..n {
+            for col in 0..n {
+                let mut s = 0f32;
+                for k in 0..n {
+                    s += a[r * n + k] * b[k * n + col];
+                }
+                let steps = if col % 8 % 2 == 1 { n / 8 } else { 0 };
+                assert_eq!(c[r * n + col], s + 1000.0 * steps as f32, "C[{r}][{col}]");
+            }
+        }
+    }
+}
+
+#[test]
+fn scan_pieces_with_varying_guards() {
+    // A Hillis-Steele scan in local memory: `if (lid >= off)` varies within
+    // steps (lanes disagree in the step that straddles `off`), values cross
+    // barriers in frames, and rows of 6 leave a remainder of 2.
+    let src = "kernel void scan(global const int *in, global int *out, local int *t) {
+        int lid = get_local_id(0), n = get_local_size(0);
+        int g = get_global_id(0);
+        t[lid] = in[g];
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (int off = 1; off < n; off *= 2) {
+            int v = lid >= off ? t[lid - off] : 0;
+            barrier(CLK_LOCAL_MEM_FENCE);
+            t[lid] += v;
+            barrier(CLK_LOCAL_MEM_FENCE);
+        }
+        out[g] = t[lid];
+    }";
+    for p in regions_both(src, "scan", true) {
+        for l in [6u64, 16, 64] {
+            let n = 192usize;
+            let mut inp: Vec<i32> = (0..n as i32).map(|i| i % 9 - 4).collect();
+            let mut out = vec![0i32; n];
+            run(
+                &p,
+                "scan",
+                &mut [buf(&mut inp.clone()), buf(&mut out), Arg::Local(4 * l)],
+                &[n as u64],
+                &[l],
+            );
+            let _ = &mut inp;
+            for g in 0..n {
+                let start = g - g % l as usize;
+                let want: i32 = inp[start..=g].iter().sum();
+                assert_eq!(out[g], want, "out[{g}] local {l}");
+            }
+        }
+    }
+}
+
+#[test]
+fn kernel_scope_local_variables_stay_shared_memory() {
+    // `bias` is group memory written by one work-item under a varying
+    // condition: never a per-lane register.
+    let src = "kernel void rev(global const int *in, global int *out) {
+        local int t[16];
+        local int bias;
+        int l = get_local_id(0);
+        if (l == 1) bias = 7 + get_group_id(0);
+        t[l] = in[get_global_id(0)];
+        barrier(CLK_LOCAL_MEM_FENCE);
+        out[get_global_id(0)] = t[15 - l] * 2 + bias;
+    }";
+    for p in regions_both(src, "rev", true) {
+        let mut inp: Vec<i32> = (0..64).collect();
+        let mut out = vec![0i32; 64];
+        run(&p, "rev", &mut [buf(&mut inp), buf(&mut out)], &[64], &[16]);
+        for g in 0..64 {
+            let (grp, l) = (g / 16, g % 16);
+            let want = (grp * 16 + 15 - l) * 2 + 7 + grp;
+            assert_eq!(out[g as usize], want, "out[{g}]");
+        }
+    }
+}

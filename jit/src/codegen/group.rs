@@ -259,11 +259,11 @@ fn lanes_entry(
     fx.lanes_item_loop(
         geo,
         plan,
-        |fx, lc| {
+        |fx, lc, _| {
             fx.bind_params_where(&vals, &|l| written.contains(&l), None)?;
             lc.block(fx, body)
         },
-        |fx, next| {
+        |fx, next, _| {
             fx.return_to = Some(next);
             fx.bind_params_where(&vals, &|l| written.contains(&l), None)?;
             fx.block(body)

@@ -63,7 +63,7 @@ pub(crate) enum LVal {
 }
 
 /// The packed type of a scalar type that has one.
-fn packed_type(ty: &Type) -> Option<types::Type> {
+pub(crate) fn packed_type(ty: &Type) -> Option<types::Type> {
     match ty {
         Type::Scalar(Scalar::Float) => Some(types::F32X4),
         Type::Scalar(Scalar::Int | Scalar::UInt) => Some(types::I32X4),
@@ -73,17 +73,21 @@ fn packed_type(ty: &Type) -> Option<types::Type> {
 
 /// Where a varying local lives: a place per lane, or one packed variable.
 #[derive(Clone)]
-enum Slot {
+pub(crate) enum Slot {
     Lanes(Vec<CPlace>),
     Packed(cranelift_frontend::Variable),
 }
 
 /// What the analysis decided about a kernel's locals.
+#[derive(Clone)]
 pub(crate) struct Plan {
     /// The local's value may differ between the lanes of a step.
     varying: Vec<bool>,
     /// Written only by its declaration.
     single: Vec<bool>,
+    /// A kernel-scope `local` variable: memory the group shares, never a
+    /// register of a lane (writing it writes memory).
+    shared: Vec<bool>,
 }
 
 // ------------------------------------------------------------ analysis
@@ -147,11 +151,11 @@ fn needs_serial(e: &Expr) -> bool {
 }
 
 /// `e` writes memory (not counting the kernel's own variables).
-fn writes_memory(e: &Expr) -> bool {
+fn writes_memory(e: &Expr, shared: &[bool]) -> bool {
     let mut out = needs_serial(e);
     super::walk::expr_tree(e, &mut |x| match &x.kind {
         ExprKind::Assign { lhs, .. } | ExprKind::IncDec { operand: lhs, .. }
-            if root_local(lhs).is_none() =>
+            if root_local(lhs).is_none_or(|l| shared[l as usize]) =>
         {
             out = true
         }
@@ -303,12 +307,12 @@ impl Plan {
         let mut targets = Vec::new();
         super::walk::expr_tree(e, &mut |x| match &x.kind {
             ExprKind::Assign { lhs, rhs, .. } => {
-                if let Some(l) = root_local(lhs) {
+                if let Some(l) = root_local(lhs).filter(|l| !self.shared[*l as usize]) {
                     targets.push((l, self.varies(rhs) || needs_serial(rhs)));
                 }
             }
             ExprKind::IncDec { operand, .. } => {
-                if let Some(l) = root_local(operand) {
+                if let Some(l) = root_local(operand).filter(|l| !self.shared[*l as usize]) {
                     targets.push((l, false));
                 }
             }
@@ -324,6 +328,9 @@ impl Plan {
     }
 
     fn set(&mut self, l: u32) -> bool {
+        if self.shared[l as usize] {
+            return false;
+        }
         let v = &mut self.varying[l as usize];
         let changed = !*v;
         *v = true;
@@ -350,9 +357,9 @@ fn contains(s: &Stmt, pred: &dyn Fn(&StmtKind) -> bool) -> bool {
 }
 
 /// `s` writes memory anywhere inside.
-fn stmt_writes(s: &Stmt) -> bool {
+fn stmt_writes(s: &Stmt, shared: &[bool]) -> bool {
     let mut out = false;
-    super::walk::stmt_exprs(s, &mut |e| out |= writes_memory(e));
+    super::walk::stmt_exprs(s, &mut |e| out |= writes_memory(e, shared));
     out
 }
 
@@ -369,6 +376,11 @@ pub(crate) fn plan(f: &Function) -> Option<Plan> {
     let mut plan = Plan {
         varying: vec![false; n],
         single: vec![true; n],
+        shared: f
+            .locals
+            .iter()
+            .map(|l| l.space == crate::sema::addrspace::AddrSpace::Local)
+            .collect(),
     };
     let mut has_goto = false;
     for s in &body.stmts {
@@ -706,6 +718,65 @@ impl LaneCx {
         Ok(LVal::Lanes(self.per_lane(fx, &uses, |fx| fx.expr(e))?))
     }
 
+    // -------------------------------------------- for the region strategy
+
+    /// The local varies between the lanes of a step.
+    pub(crate) fn varies_local(&self, l: u32) -> bool {
+        self.plan.varying[l as usize]
+    }
+
+    /// Give varying local `l` this storage (a region piece loads it from
+    /// each lane's frame).
+    pub(crate) fn preset(&mut self, l: u32, slot: Slot) {
+        self.bound.remove(&l);
+        self.vars.insert(l, slot);
+    }
+
+    /// Each lane's value of varying local `l`.
+    pub(crate) fn local_lanes(
+        &mut self,
+        fx: &mut FunctionCx<'_, '_>,
+        l: u32,
+    ) -> Result<Vec<CValue>, String> {
+        let ty = Self::local_ty(fx, l);
+        let v = match self.bound.get(&l).cloned() {
+            Some(v) if !self.vars.contains_key(&l) => v,
+            _ => {
+                let e = Expr::rvalue(
+                    ExprKind::Var(VarRef::Local(crate::sema::hir::LocalId(l))),
+                    ty,
+                    fx.func.locals[l as usize].span,
+                );
+                self.read(fx, &e)?
+            }
+        };
+        Ok((0..LANES).map(|k| Self::lane(fx, &v, k)).collect())
+    }
+
+    /// Statements for the whole step.
+    pub(crate) fn stmts(
+        &mut self,
+        fx: &mut FunctionCx<'_, '_>,
+        stmts: &[&Stmt],
+    ) -> Result<(), String> {
+        for s in stmts {
+            self.stmt(fx, s)?;
+        }
+        Ok(())
+    }
+
+    /// The truth of `c` (uniform across the group by the spec's rule for
+    /// conditions around barriers) as the last lane computes it.
+    pub(crate) fn last_truth(
+        &mut self,
+        fx: &mut FunctionCx<'_, '_>,
+        c: &Expr,
+    ) -> Result<Value, String> {
+        let v = self.expr(fx, c)?;
+        let x = Self::lane(fx, &v, LANES - 1);
+        fx.truth(&x, &c.ty)
+    }
+
     // -------------------------------------------------------- statements
 
     pub(crate) fn block(&mut self, fx: &mut FunctionCx<'_, '_>, b: &HBlock) -> Result<(), String> {
@@ -718,7 +789,7 @@ impl LaneCx {
     fn stmt(&mut self, fx: &mut FunctionCx<'_, '_>, s: &Stmt) -> Result<(), String> {
         let was_pure = self.pure;
         let r = self.stmt_inner(fx, s);
-        self.pure = was_pure && !stmt_writes(s);
+        self.pure = was_pure && !stmt_writes(s, &self.plan.shared);
         r
     }
 
@@ -809,7 +880,7 @@ impl LaneCx {
 
     /// A loop body runs again after its own writes.
     fn loop_entry(&mut self, s: &Stmt) {
-        if stmt_writes(s) {
+        if stmt_writes(s, &self.plan.shared) {
             self.pure = false;
         }
     }
@@ -1395,6 +1466,14 @@ fn collect_decls(s: &Stmt, out: &mut Vec<u32>) {
 }
 
 impl FunctionCx<'_, '_> {
+    /// `(z * ly + y) * lx + x`.
+    fn linear_index(&mut self, geo: &Geometry, ids: [Value; 3]) -> Value {
+        let zy = self.b.ins().imul(ids[2], geo.sizes[1]);
+        let zy = self.b.ins().iadd(zy, ids[1]);
+        let row = self.b.ins().imul(zy, geo.sizes[0]);
+        self.b.ins().iadd(row, ids[0])
+    }
+
     /// The group's work-items: each row (z, y) four at a time while four
     /// remain, then one at a time; a step whose lanes disagree before
     /// anything is written also runs one at a time (`chunk`).
@@ -1402,8 +1481,8 @@ impl FunctionCx<'_, '_> {
         &mut self,
         geo: Geometry,
         plan: Plan,
-        lanes_body: impl FnOnce(&mut Self, &mut LaneCx) -> Result<(), String>,
-        item_body: impl FnOnce(&mut Self, Block) -> Result<(), String>,
+        lanes_body: impl FnOnce(&mut Self, &mut LaneCx, Value) -> Result<(), String>,
+        item_body: impl FnOnce(&mut Self, Block, Value) -> Result<(), String>,
     ) -> Result<(), String> {
         let item = self.item;
         let i64t = types::I64;
@@ -1471,7 +1550,8 @@ impl FunctionCx<'_, '_> {
         let mut lc = LaneCx::new(plan, [xv, y, z], geo.bases, hs);
         let saved_ret = self.return_to.replace(next_step);
         let saved_ids = self.inline_ids.replace(([xv, y, z], geo.bases));
-        let r = lanes_body(self, &mut lc);
+        let lin0 = self.linear_index(&geo, [xv, y, z]);
+        let r = lanes_body(self, &mut lc, lin0);
         self.inline_ids = saved_ids;
         self.return_to = saved_ret;
         r?;
@@ -1497,7 +1577,8 @@ impl FunctionCx<'_, '_> {
                 .store(super::value::flags(), xs, item, o::ITEM_LOCAL_ID);
         }
         let saved_ids = self.inline_ids.replace(([xs, y, z], geo.bases));
-        let r = item_body(self, snext);
+        let lin = self.linear_index(&geo, [xs, y, z]);
+        let r = item_body(self, snext, lin);
         self.inline_ids = saved_ids;
         r?;
         self.jump(snext);

@@ -128,8 +128,9 @@ enum Entry {
     /// A loop over the work-items; `true`: four per step (`lanes.rs`).
     Group(EntryFn, bool),
     Item(EntryFn),
-    /// Barriers cut into regions; the frame size per work-item.
-    Regions(EntryFn, u64),
+    /// Barriers cut into regions; the frame size per work-item; `true`:
+    /// pieces run four work-items per step.
+    Regions(EntryFn, u64, bool),
 }
 
 /// A program compiled to native code.
@@ -194,6 +195,15 @@ impl CompiledProgram {
             Some(Entry::Item(_)) => "coroutines",
             None => "none",
         }
+    }
+
+    /// Whether `kernel`'s work-item loops run four work-items per step
+    /// (`lanes.rs`; tests and diagnostics).
+    pub fn lanes(&self, kernel: usize) -> bool {
+        matches!(
+            self.entries.get(kernel),
+            Some(Entry::Group(_, true) | Entry::Regions(_, _, true))
+        )
     }
 
     /// Address of the program-scope variable arena (tests and debuggers).
@@ -266,7 +276,7 @@ impl CompiledProgram {
             // One work-item: its barriers have nobody to wait for.
             Entry::Item(f) if items == 1 => unsafe { runtime::run_loop(f, args.as_ptr(), &group) },
             Entry::Item(f) => unsafe { runtime::run_coroutines(f, args.as_ptr(), &group) },
-            Entry::Regions(f, frame) => unsafe {
+            Entry::Regions(f, frame, _) => unsafe {
                 runtime::run_regions(f, args.as_ptr(), &group, frame)
             },
         }
@@ -448,7 +458,7 @@ pub fn compile(program: &Program, opts: &CodegenOptions) -> Result<CompiledProgr
                     match kind {
                         EntryKind::Group(lanes) => Entry::Group(f, lanes),
                         EntryKind::Item => Entry::Item(f),
-                        EntryKind::Regions(frame) => Entry::Regions(f, frame),
+                        EntryKind::Regions(frame, lanes) => Entry::Regions(f, frame, lanes),
                     }
                 })
                 .collect();
@@ -473,7 +483,7 @@ pub fn compile(program: &Program, opts: &CodegenOptions) -> Result<CompiledProgr
 enum EntryKind {
     Group(bool),
     Item,
-    Regions(u64),
+    Regions(u64, bool),
 }
 
 /// The module id of a kernel's entry and its kind.
@@ -545,10 +555,10 @@ fn compile_into(
         let i = fid.0 as usize;
         let f = &prog.functions[i];
         let entry = if let Some(plan) = plan {
-            let id = regions::compile_region_entry(
+            let (id, lanes) = regions::compile_region_entry(
                 module, pcx, &mut ctx, &mut fbc, f, i, &info.args, &plan,
             )?;
-            (id, EntryKind::Regions(plan.frame_size))
+            (id, EntryKind::Regions(plan.frame_size, lanes))
         } else if info.uses_barriers {
             let kernel_id =
                 pcx.func_ids[i].ok_or_else(|| format!("kernel '{}' was not compiled", f.name))?;

@@ -715,6 +715,9 @@ pub(crate) fn plan<'a>(prog: &'a Program, f: &'a Function) -> Option<Plan<'a>> {
 /// Per-entry state of the region emitter.
 struct Emitter<'p, 'a> {
     plan: &'p Plan<'a>,
+    /// Pieces run four work-items per step (`lanes.rs`) when the kernel
+    /// allows it.
+    lanes: Option<super::lanes::Plan>,
     geo: Geometry,
     arena: Value,
     /// (break, continue) targets of the loops around barriers, innermost last.
@@ -840,6 +843,9 @@ impl FunctionCx<'_, '_> {
             })?;
             return Ok(None);
         }
+        if let Some(lanes) = &em.lanes {
+            return self.piece_loop_lanes(em, lanes, piece, stmts, cond);
+        }
         let decision = cond.map(|_| self.b.declare_var(types::I8));
         if let Some(d) = decision {
             let no = self.b.ins().iconst(types::I8, 0);
@@ -870,6 +876,175 @@ impl FunctionCx<'_, '_> {
             fx.leave_piece(&promoted)
         })?;
         Ok(decision.map(|d| self.b.use_var(d)))
+    }
+
+    /// [`Self::piece_loop`] four work-items per step (`lanes.rs`): each
+    /// lane's frame locals are loaded at the start of the step and stored
+    /// back at its end; the rest of a row runs one item at a time.
+    fn piece_loop_lanes(
+        &mut self,
+        em: &Emitter<'_, '_>,
+        lanes: &super::lanes::Plan,
+        piece: usize,
+        stmts: &[&Stmt],
+        cond: Option<&Expr>,
+    ) -> Result<Option<Value>, String> {
+        let decision = cond.map(|_| self.b.declare_var(types::I8));
+        if let Some(d) = decision {
+            let no = self.b.ins().iconst(types::I8, 0);
+            self.b.def_var(d, no);
+        }
+        self.lanes_item_loop(
+            em.geo,
+            lanes.clone(),
+            |fx, lc, lin0| {
+                let back = fx.enter_piece_lanes(em, piece, lc, lin0)?;
+                lc.stmts(fx, stmts)?;
+                if let (Some(c), Some(d)) = (cond, decision) {
+                    let t = lc.last_truth(fx, c)?;
+                    fx.b.def_var(d, t);
+                }
+                fx.leave_piece_lanes(lc, &back)
+            },
+            |fx, _, lin| {
+                let (promoted, _) = fx.enter_piece(em, piece, Some(lin));
+                for s in stmts {
+                    fx.stmt(s)?;
+                }
+                if let (Some(c), Some(d)) = (cond, decision) {
+                    let v = fx.expr(c)?;
+                    let t = fx.truth(&v, &c.ty)?;
+                    fx.b.def_var(d, t);
+                }
+                fx.leave_piece(&promoted)
+            },
+        )?;
+        Ok(decision.map(|d| self.b.use_var(d)))
+    }
+
+    /// Load the frame locals of `piece` for the four lanes of a step whose
+    /// first work-item has linear index `lin0`: a local varying between the
+    /// lanes gets one value per lane, any other one value (from the group's
+    /// copy for a group-uniform local, else from the first lane's frame).
+    /// Returns what to store back afterwards.
+    fn enter_piece_lanes(
+        &mut self,
+        em: &Emitter<'_, '_>,
+        piece: usize,
+        lc: &mut super::lanes::LaneCx,
+        lin0: Value,
+    ) -> Result<Vec<(u32, bool, Vec<Value>)>, String> {
+        use super::lanes::{packed_type, Slot, LANES};
+        let fs = em.plan.frame_size as i64;
+        let bases: Vec<Value> = (0..LANES as i64)
+            .map(|k| {
+                let lin = self.b.ins().iadd_imm_s(lin0, k);
+                let off = self.b.ins().imul_imm_s(lin, fs);
+                self.b.ins().iadd(em.arena, off)
+            })
+            .collect();
+        let mut used: Vec<u32> = em.plan.uses[piece]
+            .union(&em.plan.writes[piece])
+            .copied()
+            .filter(|l| em.plan.frame.contains_key(l))
+            .collect();
+        used.sort_unstable();
+        used.dedup();
+        let mut back = Vec::new();
+        for l in used {
+            let off = em.plan.frame[&l] as i64;
+            let ty = self.func.locals[l as usize].ty.clone();
+            let written = em.plan.writes[piece].contains(&l);
+            let scalar_place = |fx: &mut Self, ty: &Type| -> CPlace {
+                let (t, n) = match ty {
+                    Type::Vector(s, n) => (clif_scalar(*s), *n as usize),
+                    t => (clif_type(t).unwrap_or(types::I64), 1),
+                };
+                CPlace::Var((0..n).map(|_| fx.b.declare_var(t)).collect())
+            };
+            if em.plan.uniform.contains(&l) || !lc.varies_local(l) {
+                // One value: the group's copy, or the first lane's (the
+                // lanes of a step agree on it).
+                let group_copy = em.plan.uniform.contains(&l);
+                let at = if group_copy { em.arena } else { bases[0] };
+                let addr = self.b.ins().iadd_imm_s(at, off);
+                let place = scalar_place(self, &ty);
+                let v = self.load(addr, &ty)?;
+                self.write_place(&place, &ty, &v)?;
+                self.locals[l as usize] = place;
+                if written {
+                    let addrs = if group_copy {
+                        vec![addr]
+                    } else {
+                        bases
+                            .iter()
+                            .map(|b| self.b.ins().iadd_imm_s(*b, off))
+                            .collect()
+                    };
+                    back.push((l, false, addrs));
+                }
+                continue;
+            }
+            let addrs: Vec<Value> = bases
+                .iter()
+                .map(|b| self.b.ins().iadd_imm_s(*b, off))
+                .collect();
+            let mut vals = Vec::with_capacity(LANES);
+            for a in &addrs {
+                vals.push(self.load(*a, &ty)?);
+            }
+            let slot = match packed_type(&ty) {
+                Some(vt) => {
+                    let xs: Vec<Value> =
+                        vals.iter().map(|v| v.scalar()).collect::<Result<_, _>>()?;
+                    let mut v = self.b.ins().splat(vt, xs[0]);
+                    for (k, x) in xs.iter().enumerate().skip(1) {
+                        v = self.b.ins().insertlane(v, *x, k as u8);
+                    }
+                    let var = self.b.declare_var(vt);
+                    self.b.def_var(var, v);
+                    Slot::Packed(var)
+                }
+                None => {
+                    let mut places = Vec::with_capacity(LANES);
+                    for v in &vals {
+                        let p = scalar_place(self, &ty);
+                        self.write_place(&p, &ty, v)?;
+                        places.push(p);
+                    }
+                    Slot::Lanes(places)
+                }
+            };
+            lc.preset(l, slot);
+            if written {
+                back.push((l, true, addrs));
+            }
+        }
+        Ok(back)
+    }
+
+    /// Store what a step's piece wrote to its frame locals.
+    fn leave_piece_lanes(
+        &mut self,
+        lc: &mut super::lanes::LaneCx,
+        back: &[(u32, bool, Vec<Value>)],
+    ) -> Result<(), String> {
+        for (l, per_lane, addrs) in back {
+            let ty = self.func.locals[*l as usize].ty.clone();
+            if *per_lane {
+                let vals = lc.local_lanes(self, *l)?;
+                for (a, v) in addrs.iter().zip(&vals) {
+                    self.store(*a, &ty, v)?;
+                }
+            } else {
+                let place = self.locals[*l as usize].clone();
+                let v = self.read_place(&place, &ty)?;
+                for a in addrs {
+                    self.store(*a, &ty, &v)?;
+                }
+            }
+        }
+        Ok(())
     }
 
     fn emit_nodes(&mut self, em: &Emitter<'_, '_>, nodes: &[Node<'_>]) -> Result<(), String> {
@@ -977,62 +1152,103 @@ pub(crate) fn compile_region_entry(
     index: usize,
     args: &[ArgInfo],
     plan: &Plan<'_>,
-) -> Result<cranelift_module::FuncId, String> {
+) -> Result<(cranelift_module::FuncId, bool), String> {
     let id = abi::declare_entry(module, f, index, "regions")?;
-    {
-        let (mut fx, vals) = start_entry(module, pcx, ctx, fbc, f, id, args)?;
-        let geo = fx.load_geometry();
-        let item = fx.item;
-        let arena = fx.b.ins().load(types::I64, flags(), item, o::ITEM_ARENA);
-        let em = Emitter {
+    let lanes = if pcx.lanes && plan.done_offset.is_none() {
+        super::lanes::plan(f)
+    } else {
+        None
+    };
+    if let Some(lanes) = lanes {
+        // Pieces four work-items per step; anything the lanes cannot
+        // express falls back to one work-item per step.
+        let mut lanes_fbc = FunctionBuilderContext::new();
+        if region_entry_body(
+            module,
+            pcx,
+            ctx,
+            &mut lanes_fbc,
+            f,
+            id,
+            args,
             plan,
-            geo,
-            arena,
-            targets: Default::default(),
-        };
-        // Shared parameters once; written ones into every work-item's frame.
-        let mut next = 0;
-        let mut per_item = Vec::new();
-        for p in &f.params {
-            let n = abi::param_count(&p.ty);
-            let vs = vals
-                .get(next..next + n)
-                .ok_or("internal: parameter count")?
-                .to_vec();
-            next += n;
-            let v = if super::value::is_aggregate(&p.ty) {
-                CValue::Ref(vs[0])
-            } else if p.ty.is_vector() {
-                CValue::Lanes(vs)
-            } else {
-                CValue::Scalar(vs[0])
-            };
-            if let Some(off) = plan.frame.get(&p.local.0) {
-                per_item.push((*off, p.ty.clone(), v));
-            } else {
-                let place = fx.locals[p.local.0 as usize].clone();
-                fx.write_place(&place, &p.ty, &v)?;
-            }
+            Some(lanes),
+        )
+        .is_ok()
+        {
+            define(module, pcx, ctx, &f.name, id)?;
+            return Ok((id, true));
         }
-        if !per_item.is_empty() || plan.done_offset.is_some() {
-            let frame_size = plan.frame_size as i64;
-            fx.item_loop(geo, |fx, _, lin, _| {
-                let off = fx.b.ins().imul_imm_s(lin, frame_size);
-                let base = fx.b.ins().iadd(arena, off);
-                if let Some(off) = plan.done_offset {
-                    let zero = fx.b.ins().iconst(types::I8, 0);
-                    fx.b.ins().store(flags(), zero, base, off as i32);
-                }
-                for (o, ty, v) in &per_item {
-                    let a = fx.b.ins().iadd_imm_s(base, *o as i64);
-                    fx.store(a, ty, v)?;
-                }
-                Ok(())
-            })?;
-        }
-        fx.emit_nodes(&em, &plan.nodes)?;
-        finish_entry(fx)?;
     }
+    region_entry_body(module, pcx, ctx, fbc, f, id, args, plan, None)?;
     define(module, pcx, ctx, &f.name, id)?;
-    Ok(id)
+    Ok((id, false))
+}
+
+/// The body of a region entry (declared as `id`).
+#[allow(clippy::too_many_arguments)]
+fn region_entry_body(
+    module: &mut JITModule,
+    pcx: &ProgramCx<'_>,
+    ctx: &mut Context,
+    fbc: &mut FunctionBuilderContext,
+    f: &Function,
+    id: cranelift_module::FuncId,
+    args: &[ArgInfo],
+    plan: &Plan<'_>,
+    lanes: Option<super::lanes::Plan>,
+) -> Result<(), String> {
+    let (mut fx, vals) = start_entry(module, pcx, ctx, fbc, f, id, args)?;
+    let geo = fx.load_geometry();
+    let item = fx.item;
+    let arena = fx.b.ins().load(types::I64, flags(), item, o::ITEM_ARENA);
+    let em = Emitter {
+        plan,
+        lanes,
+        geo,
+        arena,
+        targets: Default::default(),
+    };
+    // Shared parameters once; written ones into every work-item's frame.
+    let mut next = 0;
+    let mut per_item = Vec::new();
+    for p in &f.params {
+        let n = abi::param_count(&p.ty);
+        let vs = vals
+            .get(next..next + n)
+            .ok_or("internal: parameter count")?
+            .to_vec();
+        next += n;
+        let v = if super::value::is_aggregate(&p.ty) {
+            CValue::Ref(vs[0])
+        } else if p.ty.is_vector() {
+            CValue::Lanes(vs)
+        } else {
+            CValue::Scalar(vs[0])
+        };
+        if let Some(off) = plan.frame.get(&p.local.0) {
+            per_item.push((*off, p.ty.clone(), v));
+        } else {
+            let place = fx.locals[p.local.0 as usize].clone();
+            fx.write_place(&place, &p.ty, &v)?;
+        }
+    }
+    if !per_item.is_empty() || plan.done_offset.is_some() {
+        let frame_size = plan.frame_size as i64;
+        fx.item_loop(geo, |fx, _, lin, _| {
+            let off = fx.b.ins().imul_imm_s(lin, frame_size);
+            let base = fx.b.ins().iadd(arena, off);
+            if let Some(off) = plan.done_offset {
+                let zero = fx.b.ins().iconst(types::I8, 0);
+                fx.b.ins().store(flags(), zero, base, off as i32);
+            }
+            for (o, ty, v) in &per_item {
+                let a = fx.b.ins().iadd_imm_s(base, *o as i64);
+                fx.store(a, ty, v)?;
+            }
+            Ok(())
+        })?;
+    }
+    fx.emit_nodes(&em, &plan.nodes)?;
+    finish_entry(fx)
 }
