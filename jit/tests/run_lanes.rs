@@ -560,3 +560,186 @@ fn kernel_scope_local_variables_stay_shared_memory() {
         }
     }
 }
+
+/// `both`, also asserting the kernel's divergent loops run masked.
+fn masked_both(src: &str, kernel: &str) -> [CompiledProgram; 2] {
+    let ps = both(src, kernel, true);
+    let k = ps[0].kernel_index(kernel).expect("kernel");
+    assert!(ps[0].masked_loops(k), "{kernel}: loops masked");
+    ps
+}
+
+#[test]
+fn masked_loop_with_break_mandelbrot() {
+    let src = "kernel void m(global uint *out, float x0, float dx, uint max_iter) {
+        uint px = get_global_id(0);
+        float cr = x0 + (float)px * dx, ci = 0.3f;
+        float zr = 0.0f, zi = 0.0f;
+        uint n = 0;
+        while (n < max_iter) {
+            float zr2 = zr * zr, zi2 = zi * zi;
+            if (zr2 + zi2 > 4.0f) break;
+            float t = zr2 - zi2 + cr;
+            zi = 2.0f * zr * zi + ci;
+            zr = t;
+            n++;
+        }
+        out[px] = n;
+    }";
+    for p in masked_both(src, "m") {
+        for l in LOCALS {
+            let n = 101;
+            let mut out = vec![0u32; n];
+            run(
+                &p,
+                "m",
+                &mut [buf(&mut out), val(-2.0f32), val(0.025f32), val(200u32)],
+                &[n as u64],
+                &[l],
+            );
+            for (px, &got) in out.iter().enumerate() {
+                let cr = -2.0f32 + px as f32 * 0.025;
+                let (mut zr, mut zi, mut it) = (0f32, 0f32, 0u32);
+                while it < 200 {
+                    let (zr2, zi2) = (zr * zr, zi * zi);
+                    if zr2 + zi2 > 4.0 {
+                        break;
+                    }
+                    let t = zr2 - zi2 + cr;
+                    zi = 2.0 * zr * zi + 0.3;
+                    zr = t;
+                    it += 1;
+                }
+                assert_eq!(got, it, "px {px} local {l}");
+            }
+        }
+    }
+}
+
+#[test]
+fn masked_loop_loads_stores_continue_and_nesting() {
+    // A CSR-style row loop (its loads past a short row must not happen for
+    // the lanes done with it: the rows sit at the very end of `val`), a
+    // continue, a conditional store, a nested varying loop and a do-while.
+    let src = "kernel void k(global const uint *rp, global const float *val,
+                              global float *y, global int *flags) {
+        size_t r = get_global_id(0);
+        float sum = 0.0f;
+        for (uint j = rp[r]; j < rp[r + 1]; j++) {
+            if (val[j] < 0.0f) continue;
+            sum += val[j];
+            if (val[j] > 5.0f) flags[r] = (int)j;
+        }
+        y[r] = sum;
+        int c = 0;
+        for (int a = 0; a < (int)(r % 5); a++)
+            for (int b = a; b < (int)(r % 3); b++) c += a * 10 + b;
+        int d = (int)r;
+        do { d -= 3; } while (d > 0);
+        flags[64 + r] = c * 100 + d;
+    }";
+    for p in masked_both(src, "k") {
+        for l in [4u64, 8, 13] {
+            let rows = 26usize;
+            let mut rp = vec![0u32; rows + 1];
+            for r in 0..rows {
+                rp[r + 1] = rp[r] + (r as u32 * 7) % 5;
+            }
+            let nnz = rp[rows] as usize;
+            let val: Vec<f32> = (0..nnz).map(|i| (i % 9) as f32 - 2.0).collect();
+            let (mut rp2, mut val2) = (rp.clone(), val.clone());
+            let mut y = vec![0f32; rows];
+            let mut flags = vec![-1i32; 128];
+            run(
+                &p,
+                "k",
+                &mut [buf(&mut rp2), buf(&mut val2), buf(&mut y), buf(&mut flags)],
+                &[rows as u64],
+                &[l],
+            );
+            for r in 0..rows {
+                let (s, e) = (rp[r] as usize, rp[r + 1] as usize);
+                let sum: f32 = val[s..e].iter().filter(|v| **v >= 0.0).sum();
+                assert_eq!(y[r], sum, "y[{r}] local {l}");
+                let flag = (s..e)
+                    .rev()
+                    .find(|&j| val[j] > 5.0)
+                    .map_or(-1, |j| j as i32);
+                assert_eq!(flags[r], flag, "flags[{r}] local {l}");
+                let mut c = 0;
+                for a in 0..(r % 5) as i32 {
+                    for b in a..(r % 3) as i32 {
+                        c += a * 10 + b;
+                    }
+                }
+                let mut d = r as i32;
+                loop {
+                    d -= 3;
+                    if d <= 0 {
+                        break;
+                    }
+                }
+                assert_eq!(flags[64 + r], c * 100 + d, "c/d of {r} local {l}");
+            }
+        }
+    }
+}
+
+#[test]
+fn packed_comparisons_and_logic_as_ints_and_masks() {
+    // Comparisons and && / || of packed values are ints 0/1 per lane; a
+    // bitwise `& 1` of them is an int too (never taken for a mask); NaN
+    // compares unequal; the same values steer a masked loop and an `if`.
+    let src = "kernel void k(global const int *a, global const float *f, global int *out) {
+        int i = get_global_id(0);
+        int x = a[i], y = a[i + 1];
+        float g = f[i];
+        int c1 = x < y;
+        int c2 = (x & y) & 1;
+        int c3 = (x > 2) && (g < 1.5f);
+        int c4 = (x == y) || (g != g);
+        int n = 0;
+        while ((n < 8 && x > n) || (c2 && n < 3)) n++;
+        int t = 0;
+        if (c2 + c1 == 1) t = 5;
+        out[i] = c1 + 2 * c2 + 4 * c3 + 8 * c4 + 16 * n + 1000 * t + 100000 * (int)(float)x;
+    }";
+    for p in masked_both(src, "k") {
+        for l in LOCALS {
+            let n = 37;
+            let a: Vec<i32> = (0..=n as i32).map(|i| (i * 7) % 11 - 2).collect();
+            let f: Vec<f32> = (0..n)
+                .map(|i| {
+                    if i % 6 == 0 {
+                        f32::NAN
+                    } else {
+                        i as f32 * 0.25
+                    }
+                })
+                .collect();
+            let (mut a2, mut f2) = (a.clone(), f.clone());
+            let mut out = vec![0i32; n];
+            run(
+                &p,
+                "k",
+                &mut [buf(&mut a2), buf(&mut f2), buf(&mut out)],
+                &[n as u64],
+                &[l],
+            );
+            for i in 0..n {
+                let (x, y, g) = (a[i], a[i + 1], f[i]);
+                let c1 = (x < y) as i32;
+                let c2 = (x & y) & 1;
+                let c3 = (x > 2 && g < 1.5) as i32;
+                let c4 = (x == y || g.is_nan()) as i32;
+                let mut m = 0;
+                while (m < 8 && x > m) || (c2 != 0 && m < 3) {
+                    m += 1;
+                }
+                let t = if c2 + c1 == 1 { 5 } else { 0 };
+                let want = c1 + 2 * c2 + 4 * c3 + 8 * c4 + 16 * m + 1000 * t + 100000 * x;
+                assert_eq!(out[i], want, "item {i} local {l}");
+            }
+        }
+    }
+}

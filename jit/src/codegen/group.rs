@@ -204,7 +204,7 @@ pub(crate) fn compile_group_entry(
     f: &Function,
     index: usize,
     args: &[ArgInfo],
-) -> Result<(cranelift_module::FuncId, bool), String> {
+) -> Result<(cranelift_module::FuncId, lanes::Use), String> {
     let body = f
         .body
         .as_ref()
@@ -213,11 +213,16 @@ pub(crate) fn compile_group_entry(
     if pcx.lanes {
         if let Some(plan) = lanes::plan(f) {
             // Any failure here (a construct the lanes cannot express) falls
-            // back to the one-item-per-step entry below.
-            let mut lanes_fbc = FunctionBuilderContext::new();
-            if lanes_entry(module, pcx, ctx, &mut lanes_fbc, f, id, args, plan).is_ok() {
-                define(module, pcx, ctx, &f.name, id)?;
-                return Ok((id, true));
+            // back: first to loops run once per lane instead of masked, then
+            // to the one-item-per-step entry below.
+            let unmasked = plan.unmasked();
+            for plan in [plan, unmasked] {
+                let used = plan.used();
+                let mut lanes_fbc = FunctionBuilderContext::new();
+                if lanes_entry(module, pcx, ctx, &mut lanes_fbc, f, id, args, plan).is_ok() {
+                    define(module, pcx, ctx, &f.name, id)?;
+                    return Ok((id, used));
+                }
             }
         }
     }
@@ -236,7 +241,7 @@ pub(crate) fn compile_group_entry(
         finish_entry(fx)?;
     }
     define(module, pcx, ctx, &f.name, id)?;
-    Ok((id, false))
+    Ok((id, lanes::Use::None))
 }
 
 /// The group entry running rows four work-items per step (`lanes.rs`).

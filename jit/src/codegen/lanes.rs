@@ -42,11 +42,35 @@ use crate::sema::hir::{
     BinOp, Block as HBlock, CastKind, Expr, ExprKind, Function, Init, Stmt, StmtKind, UnOp, VarRef,
 };
 use crate::sema::types::{Scalar, Type};
-use cranelift_codegen::ir::{condcodes::IntCC, types, Block, InstBuilder, Value};
+use cranelift_codegen::ir::{
+    condcodes::FloatCC, condcodes::IntCC, types, Block, InstBuilder, Value,
+};
 use std::collections::HashMap;
 
 /// Work-items per step.
 pub(crate) const LANES: usize = 4;
+
+/// How an entry runs its work-item loops.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Use {
+    /// One work-item per step.
+    None,
+    /// Four per step; loops the lanes leave at different times once per lane.
+    Lanes,
+    /// Four per step; such loops masked.
+    Masked,
+}
+
+impl Plan {
+    /// What an entry built with this plan uses.
+    pub(crate) fn used(&self) -> Use {
+        if self.masked_loops {
+            Use::Masked
+        } else {
+            Use::Lanes
+        }
+    }
+}
 
 /// A value of a four-lane step.
 #[derive(Clone, Debug)]
@@ -88,6 +112,9 @@ pub(crate) struct Plan {
     /// A kernel-scope `local` variable: memory the group shares, never a
     /// register of a lane (writing it writes memory).
     shared: Vec<bool>,
+    /// Loops the lanes would leave at different times run with a mask of
+    /// active lanes (otherwise once per lane).
+    pub(crate) masked_loops: bool,
 }
 
 // ------------------------------------------------------------ analysis
@@ -186,6 +213,14 @@ fn speculable(e: &Expr) -> bool {
 }
 
 impl Plan {
+    /// The same plan with varying loops run once per lane.
+    pub(crate) fn unmasked(&self) -> Plan {
+        Plan {
+            masked_loops: false,
+            ..self.clone()
+        }
+    }
+
     fn varies(&self, e: &Expr) -> bool {
         let mut out = false;
         super::walk::expr_tree(e, &mut |x| match &x.kind {
@@ -381,6 +416,7 @@ pub(crate) fn plan(f: &Function) -> Option<Plan> {
             .iter()
             .map(|l| l.space == crate::sema::addrspace::AddrSpace::Local)
             .collect(),
+        masked_loops: true,
     };
     let mut has_goto = false;
     for s in &body.stmts {
@@ -443,13 +479,60 @@ pub(crate) struct LaneCx {
     pure: bool,
     /// The one-at-a-time code for items `[x, end)`: `(x, end)` parameters.
     chunk: Block,
+    /// Masked loops being emitted, innermost last.
+    masks: Vec<MaskFrame>,
+    /// 64 writable bytes a masked-off lane loads from and stores to.
+    dummy: Value,
+}
+
+/// A loop run with a mask of active lanes: `i32x4` values, a lane all
+/// ones when active, zero when not.
+struct MaskFrame {
+    /// Lanes still in the loop (cleared by `break` and the condition).
+    loop_active: cranelift_frontend::Variable,
+    /// Lanes still in this iteration (cleared by `continue` too).
+    iter_active: cranelift_frontend::Variable,
+    /// Conditions of the varying `if`s around the current point.
+    conds: Vec<Value>,
+}
+
+/// A construct a masked loop cannot run (the entry is made again with
+/// such loops run once per lane).
+pub(crate) const NOT_MASKABLE: &str = "lanes: a loop cannot run masked";
+
+/// `e` is free of memory accesses, calls and assignments (safe to evaluate
+/// for a lane that is masked off).
+fn register_only(e: &Expr) -> bool {
+    let mut ok = true;
+    super::walk::expr_tree(e, &mut |x| match &x.kind {
+        ExprKind::Deref(_)
+        | ExprKind::Call(..)
+        | ExprKind::Assign { .. }
+        | ExprKind::IncDec { .. }
+        | ExprKind::AddrOf(_) => ok = false,
+        ExprKind::Builtin(b, _)
+            if per_item_builtin(b)
+                || b.params.iter().any(|p| p.is_pointer())
+                || matches!(b.family, Family::VectorLoadStore | Family::AddressSpace) =>
+        {
+            ok = false
+        }
+        _ => {}
+    });
+    ok
 }
 
 /// Why a lanes entry cannot be made (the caller falls back).
 pub(crate) const FALLBACK: &str = "lanes: fall back to one work-item per step";
 
 impl LaneCx {
-    pub(crate) fn new(plan: Plan, ids: [Value; 3], bases: [Value; 3], chunk: Block) -> Self {
+    pub(crate) fn new(
+        plan: Plan,
+        ids: [Value; 3],
+        bases: [Value; 3],
+        chunk: Block,
+        dummy: Value,
+    ) -> Self {
         LaneCx {
             plan,
             ids,
@@ -459,7 +542,152 @@ impl LaneCx {
             copies: HashMap::new(),
             pure: true,
             chunk,
+            masks: Vec::new(),
+            dummy,
         }
+    }
+
+    fn masked(&self) -> bool {
+        !self.masks.is_empty()
+    }
+
+    /// The lanes active at this point of a masked loop (`None` outside one).
+    fn cur_mask(&self, fx: &mut FunctionCx<'_, '_>) -> Option<Value> {
+        let f = self.masks.last()?;
+        let mut m = fx.b.use_var(f.iter_active);
+        for c in &f.conds {
+            m = fx.b.ins().band(m, *c);
+        }
+        Some(m)
+    }
+
+    fn any(fx: &mut FunctionCx<'_, '_>, m: Value) -> Value {
+        fx.b.ins().vany_true(m)
+    }
+
+    /// Lane `k` of a mask as an i8 0/1.
+    fn mask_lane(fx: &mut FunctionCx<'_, '_>, m: Value, k: usize) -> Value {
+        let x = fx.b.ins().extractlane(m, k as u8);
+        fx.b.ins().icmp_imm_s(IntCC::NotEqual, x, 0)
+    }
+
+    /// The mask of the lanes where `v` (of type `ty`) is true.
+    fn truth_mask(fx: &mut FunctionCx<'_, '_>, v: &LVal, ty: &Type) -> Result<Value, String> {
+        if let LVal::Vec(x) = v {
+            if let Some(m) = Self::mask_behind(fx, *x) {
+                return Ok(m);
+            }
+            let vt = fx.b.func.dfg.value_type(*x);
+            return Ok(if vt == types::F32X4 {
+                let z = fx.b.ins().f32const(0.0);
+                let z = fx.b.ins().splat(vt, z);
+                fx.b.ins().fcmp(FloatCC::NotEqual, *x, z)
+            } else {
+                let z = fx.b.ins().iconst(types::I32, 0);
+                let z = fx.b.ins().splat(vt, z);
+                fx.b.ins().icmp(IntCC::NotEqual, *x, z)
+            });
+        }
+        let mut m = None;
+        for k in 0..LANES {
+            let x = Self::lane(fx, v, k);
+            let t = fx.truth(&x, ty)?;
+            let t = fx.b.ins().uextend(types::I32, t);
+            let t = fx.b.ins().ineg(t);
+            m = Some(match m {
+                None => fx.b.ins().splat(types::I32X4, t),
+                Some(m) => fx.b.ins().insertlane(m, t, k as u8),
+            });
+        }
+        m.ok_or_else(|| FALLBACK.into())
+    }
+
+    /// The mask a packed comparison's 0/1 result was made from
+    /// (`band(mask, splat(1))`), to test it without converting back.
+    fn mask_behind(fx: &FunctionCx<'_, '_>, x: Value) -> Option<Value> {
+        use cranelift_codegen::ir::{InstructionData, Opcode};
+        let dfg = &fx.b.func.dfg;
+        let inst = dfg.value_def(x).inst()?;
+        let InstructionData::Binary {
+            opcode: Opcode::Band,
+            args: [m, one],
+        } = dfg.insts[inst]
+        else {
+            return None;
+        };
+        // A mask: a vector comparison, or `band`/`bor` of masks.
+        fn is_mask(dfg: &cranelift_codegen::ir::DataFlowGraph, v: Value, depth: u32) -> bool {
+            let Some(i) = dfg.value_def(v).inst() else {
+                return false;
+            };
+            match dfg.insts[i].opcode() {
+                Opcode::Icmp | Opcode::Fcmp => true,
+                Opcode::Band | Opcode::Bor if depth > 0 => {
+                    dfg.inst_args(i).iter().all(|a| is_mask(dfg, *a, depth - 1))
+                }
+                _ => false,
+            }
+        }
+        let one_inst = dfg.value_def(one).inst()?;
+        let splat_of_one = dfg.insts[one_inst].opcode() == Opcode::Splat
+            && dfg.inst_args(one_inst).first().is_some_and(|a| {
+                dfg.value_def(*a).inst().is_some_and(|i| {
+                    matches!(dfg.insts[i], InstructionData::UnaryImm { opcode: Opcode::Iconst, imm } if imm.bits() == 1)
+                })
+            });
+        (splat_of_one && is_mask(dfg, m, 4)).then_some(m)
+    }
+
+    /// `v` where the lane is active, `old` elsewhere.
+    fn blend(fx: &mut FunctionCx<'_, '_>, m: Value, v: &LVal, old: &LVal) -> Result<LVal, String> {
+        if let (LVal::Vec(x), LVal::Vec(y)) = (v, old) {
+            let vt = fx.b.func.dfg.value_type(*x);
+            let mv = if vt == types::I32X4 {
+                m
+            } else {
+                fx.b.ins()
+                    .bitcast(vt, cranelift_codegen::ir::MemFlagsData::new(), m)
+            };
+            return Ok(LVal::Vec(fx.b.ins().bitselect(mv, *x, *y)));
+        }
+        let mut out = Vec::with_capacity(LANES);
+        for k in 0..LANES {
+            let mk = Self::mask_lane(fx, m, k);
+            let (x, y) = (Self::lane(fx, v, k), Self::lane(fx, old, k));
+            out.push(match (x, y) {
+                (CValue::Scalar(x), CValue::Scalar(y)) => {
+                    CValue::Scalar(fx.b.ins().select(mk, x, y))
+                }
+                (CValue::Lanes(x), CValue::Lanes(y)) => CValue::Lanes(
+                    x.iter()
+                        .zip(&y)
+                        .map(|(x, y)| fx.b.ins().select(mk, *x, *y))
+                        .collect(),
+                ),
+                _ => return Err(NOT_MASKABLE.into()),
+            });
+        }
+        Ok(LVal::Lanes(out))
+    }
+
+    /// Each lane's address, a masked-off lane's replaced by the dummy.
+    fn masked_addrs(
+        &mut self,
+        fx: &mut FunctionCx<'_, '_>,
+        addr: &LVal,
+        ty: &Type,
+    ) -> Result<Vec<Value>, String> {
+        if fx.size_of(ty) > 64 {
+            return Err(NOT_MASKABLE.into());
+        }
+        let m = self.cur_mask(fx).ok_or(NOT_MASKABLE)?;
+        let mut out = Vec::with_capacity(LANES);
+        for k in 0..LANES {
+            let mk = Self::mask_lane(fx, m, k);
+            let a = Self::lane(fx, addr, k).scalar()?;
+            out.push(fx.b.ins().select(mk, a, self.dummy));
+        }
+        Ok(out)
     }
 
     fn new_places(fx: &mut FunctionCx<'_, '_>, ty: &Type) -> Result<Vec<CPlace>, String> {
@@ -545,6 +773,52 @@ impl LaneCx {
             return Ok(v);
         }
         let any_packed = matches!(a, LVal::Vec(_)) || matches!(b, LVal::Vec(_));
+        if let (true, Some(vt), Some(elem)) = (
+            any_packed && ty == rhs_ty && matches!(res_ty, Type::Scalar(Scalar::Int)),
+            packed_type(ty),
+            ty.elem(),
+        ) {
+            // A comparison of packed values: int 0/1 per lane, packed.
+            let fcc = match op {
+                BinOp::Lt => Some((
+                    FloatCC::LessThan,
+                    IntCC::SignedLessThan,
+                    IntCC::UnsignedLessThan,
+                )),
+                BinOp::Gt => Some((
+                    FloatCC::GreaterThan,
+                    IntCC::SignedGreaterThan,
+                    IntCC::UnsignedGreaterThan,
+                )),
+                BinOp::Le => Some((
+                    FloatCC::LessThanOrEqual,
+                    IntCC::SignedLessThanOrEqual,
+                    IntCC::UnsignedLessThanOrEqual,
+                )),
+                BinOp::Ge => Some((
+                    FloatCC::GreaterThanOrEqual,
+                    IntCC::SignedGreaterThanOrEqual,
+                    IntCC::UnsignedGreaterThanOrEqual,
+                )),
+                BinOp::Eq => Some((FloatCC::Equal, IntCC::Equal, IntCC::Equal)),
+                BinOp::Ne => Some((FloatCC::NotEqual, IntCC::NotEqual, IntCC::NotEqual)),
+                _ => None,
+            };
+            if let (Some((f, si, ui)), Some(x), Some(y)) =
+                (fcc, Self::pack(fx, a, vt), Self::pack(fx, b, vt))
+            {
+                let m = if vt == types::F32X4 {
+                    fx.b.ins().fcmp(f, x, y)
+                } else if elem.is_signed() {
+                    fx.b.ins().icmp(si, x, y)
+                } else {
+                    fx.b.ins().icmp(ui, x, y)
+                };
+                let one = fx.b.ins().iconst(types::I32, 1);
+                let one = fx.b.ins().splat(types::I32X4, one);
+                return Ok(LVal::Vec(fx.b.ins().band(m, one)));
+            }
+        }
         if let (true, Some(vt)) = (any_packed && ty == rhs_ty && ty == res_ty, packed_type(ty)) {
             let float = vt == types::F32X4;
             let has_packed = match op {
@@ -703,6 +977,9 @@ impl LaneCx {
 
     /// A whole statement once per lane.
     fn serial_stmt(&mut self, fx: &mut FunctionCx<'_, '_>, s: &Stmt) -> Result<(), String> {
+        if self.masked() {
+            return Err(NOT_MASKABLE.into());
+        }
         if contains(s, &|k| matches!(k, StmtKind::Return(_))) {
             // A lane's return would end the other lanes' turns too.
             return Err(FALLBACK.into());
@@ -714,6 +991,9 @@ impl LaneCx {
 
     /// A whole expression once per lane.
     fn serial_expr(&mut self, fx: &mut FunctionCx<'_, '_>, e: &Expr) -> Result<LVal, String> {
+        if self.masked() && !register_only(e) {
+            return Err(NOT_MASKABLE.into());
+        }
         let uses = self.uses_expr(e);
         Ok(LVal::Lanes(self.per_lane(fx, &uses, |fx| fx.expr(e))?))
     }
@@ -794,7 +1074,17 @@ impl LaneCx {
     }
 
     fn stmt_inner(&mut self, fx: &mut FunctionCx<'_, '_>, s: &Stmt) -> Result<(), String> {
+        if self.masked() {
+            return self.masked_stmt(fx, s);
+        }
+        let is_loop = matches!(
+            s.kind,
+            StmtKind::While(..) | StmtKind::DoWhile(..) | StmtKind::For(..)
+        );
         if self.plan.serial(s) {
+            if is_loop && self.plan.masked_loops && !self.loop_needs_serial(s) {
+                return self.masked_loop(fx, s);
+            }
             return self.serial_stmt(fx, s);
         }
         let mut varies = false;
@@ -878,6 +1168,207 @@ impl LaneCx {
         }
     }
 
+    /// A loop whose own condition, initialiser or step needs per-item
+    /// effects (then it runs once per lane).
+    fn loop_needs_serial(&self, s: &Stmt) -> bool {
+        match &s.kind {
+            StmtKind::While(c, _) | StmtKind::DoWhile(_, c) => needs_serial(c),
+            StmtKind::For(init, c, step, _) => {
+                c.as_ref().is_some_and(needs_serial)
+                    || step.as_ref().is_some_and(needs_serial)
+                    || init.as_ref().is_some_and(|i| self.plan.serial(i))
+            }
+            _ => true,
+        }
+    }
+
+    /// A statement inside a masked loop.
+    fn masked_stmt(&mut self, fx: &mut FunctionCx<'_, '_>, s: &Stmt) -> Result<(), String> {
+        match &s.kind {
+            StmtKind::Decl(l, init) => {
+                if self.plan.varying[l.0 as usize] {
+                    self.decl(fx, l.0, init.as_ref())
+                } else if init.as_ref().is_none_or(|i| !self.plan.init_varies(i)) {
+                    fx.stmt(s)
+                } else {
+                    Err(NOT_MASKABLE.into())
+                }
+            }
+            StmtKind::Expr(e) => self.expr(fx, e).map(|_| ()),
+            StmtKind::Block(b) => {
+                for s in &b.stmts {
+                    self.masked_stmt(fx, s)?;
+                }
+                Ok(())
+            }
+            StmtKind::Empty => Ok(()),
+            StmtKind::If(c, t, e) => {
+                if !self.plan.varies(c) && !needs_serial(c) {
+                    let (then_b, else_b, end) = (
+                        fx.b.create_block(),
+                        fx.b.create_block(),
+                        fx.b.create_block(),
+                    );
+                    fx.cond_branch(c, then_b, else_b)?;
+                    fx.enter(then_b);
+                    self.masked_stmt(fx, t)?;
+                    fx.jump(end);
+                    fx.enter(else_b);
+                    if let Some(e) = e {
+                        self.masked_stmt(fx, e)?;
+                    }
+                    fx.enter(end);
+                    return Ok(());
+                }
+                let v = self.expr(fx, c)?;
+                let yes = Self::truth_mask(fx, &v, &c.ty)?;
+                let no = fx.b.ins().bnot(yes);
+                self.masked_arm(fx, yes, t)?;
+                if let Some(e) = e {
+                    self.masked_arm(fx, no, e)?;
+                }
+                Ok(())
+            }
+            StmtKind::While(..) | StmtKind::DoWhile(..) | StmtKind::For(..) => {
+                self.masked_loop(fx, s)
+            }
+            StmtKind::Break | StmtKind::Continue => {
+                let m = self.cur_mask(fx).ok_or(NOT_MASKABLE)?;
+                let f = self.masks.last().ok_or(NOT_MASKABLE)?;
+                let (la, ia) = (f.loop_active, f.iter_active);
+                let off = fx.b.ins().bnot(m);
+                let i = fx.b.use_var(ia);
+                let i = fx.b.ins().band(i, off);
+                fx.b.def_var(ia, i);
+                if matches!(s.kind, StmtKind::Break) {
+                    let l = fx.b.use_var(la);
+                    let l = fx.b.ins().band(l, off);
+                    fx.b.def_var(la, l);
+                }
+                Ok(())
+            }
+            _ => Err(NOT_MASKABLE.into()),
+        }
+    }
+
+    /// One arm of a varying `if` in a masked loop: skipped when no active
+    /// lane takes it.
+    fn masked_arm(
+        &mut self,
+        fx: &mut FunctionCx<'_, '_>,
+        cond: Value,
+        arm: &Stmt,
+    ) -> Result<(), String> {
+        self.masks.last_mut().ok_or(NOT_MASKABLE)?.conds.push(cond);
+        let m = self.cur_mask(fx).ok_or(NOT_MASKABLE)?;
+        let any = Self::any(fx, m);
+        let (run, after) = (fx.b.create_block(), fx.b.create_block());
+        fx.b.ins().brif(any, run, &[], after, &[]);
+        fx.terminated();
+        fx.enter(run);
+        let r = self.masked_stmt(fx, arm);
+        fx.jump(after);
+        fx.enter(after);
+        if let Some(f) = self.masks.last_mut() {
+            f.conds.pop();
+        }
+        r
+    }
+
+    /// A loop the lanes leave at different times: it runs while any lane
+    /// is in it; a lane out of the loop (its condition false, or `break`)
+    /// or out of the iteration (`continue`) is masked off: its variables
+    /// keep their values, its loads read a dummy, its stores go there.
+    fn masked_loop(&mut self, fx: &mut FunctionCx<'_, '_>, s: &Stmt) -> Result<(), String> {
+        let (init, cond, step, body, post_test) = match &s.kind {
+            StmtKind::While(c, b) => (None, Some(c), None, &**b, false),
+            StmtKind::DoWhile(b, c) => (None, Some(c), None, &**b, true),
+            StmtKind::For(i, c, st, b) => (i.as_deref(), c.as_ref(), st.as_ref(), &**b, false),
+            _ => return Err(NOT_MASKABLE.into()),
+        };
+        if let Some(i) = init {
+            self.stmt(fx, i)?;
+        }
+        let entry = match self.cur_mask(fx) {
+            Some(m) => m,
+            None => {
+                let ones = fx.b.ins().iconst(types::I32, -1);
+                fx.b.ins().splat(types::I32X4, ones)
+            }
+        };
+        let la = fx.b.declare_var(types::I32X4);
+        let ia = fx.b.declare_var(types::I32X4);
+        fx.b.def_var(la, entry);
+        fx.b.def_var(ia, entry);
+        self.masks.push(MaskFrame {
+            loop_active: la,
+            iter_active: ia,
+            conds: Vec::new(),
+        });
+        let r = self.masked_loop_blocks(fx, cond, step, body, post_test, la, ia);
+        self.masks.pop();
+        r
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn masked_loop_blocks(
+        &mut self,
+        fx: &mut FunctionCx<'_, '_>,
+        cond: Option<&Expr>,
+        step: Option<&Expr>,
+        body: &Stmt,
+        post_test: bool,
+        la: cranelift_frontend::Variable,
+        ia: cranelift_frontend::Variable,
+    ) -> Result<(), String> {
+        let (head, body_b, latch, end) = (
+            fx.b.create_block(),
+            fx.b.create_block(),
+            fx.b.create_block(),
+            fx.b.create_block(),
+        );
+        // The test: lanes whose condition is false leave; on when any is left.
+        let test = |lc: &mut Self, fx: &mut FunctionCx<'_, '_>| -> Result<(), String> {
+            if let Some(c) = cond {
+                let v = lc.expr(fx, c)?;
+                let t = Self::truth_mask(fx, &v, &c.ty)?;
+                let a = fx.b.use_var(la);
+                let a = fx.b.ins().band(a, t);
+                fx.b.def_var(la, a);
+            }
+            let m = fx.b.use_var(la);
+            fx.b.def_var(ia, m);
+            let any = Self::any(fx, m);
+            fx.b.ins().brif(any, body_b, &[], end, &[]);
+            fx.terminated();
+            Ok(())
+        };
+        if post_test {
+            fx.jump(body_b);
+        } else {
+            fx.jump(head);
+            fx.enter(head);
+            test(self, fx)?;
+        }
+        fx.enter(body_b);
+        self.masked_stmt(fx, body)?;
+        fx.jump(latch);
+        fx.enter(latch);
+        // Lanes that ended the iteration by `continue` are back for the step.
+        let a = fx.b.use_var(la);
+        fx.b.def_var(ia, a);
+        if let Some(st) = step {
+            self.expr(fx, st)?;
+        }
+        if post_test {
+            test(self, fx)?;
+        } else {
+            fx.jump(head);
+        }
+        fx.enter(end);
+        Ok(())
+    }
+
     /// A loop body runs again after its own writes.
     fn loop_entry(&mut self, s: &Stmt) {
         if stmt_writes(s, &self.plan.shared) {
@@ -928,6 +1419,20 @@ impl LaneCx {
         ty: &Type,
         v: &LVal,
     ) -> Result<(), String> {
+        let blended;
+        let v = match self.cur_mask(fx) {
+            Some(m) => {
+                let e = Expr::rvalue(
+                    ExprKind::Var(VarRef::Local(crate::sema::hir::LocalId(l))),
+                    ty.clone(),
+                    fx.func.locals[l as usize].span,
+                );
+                let old = self.read(fx, &e)?;
+                blended = Self::blend(fx, m, v, &old)?;
+                &blended
+            }
+            None => v,
+        };
         match self.slot(fx, l)? {
             Slot::Packed(var) => {
                 let vt = packed_type(ty).ok_or(FALLBACK)?;
@@ -1015,6 +1520,19 @@ impl LaneCx {
         if from == to || is_aggregate(to) {
             return Ok(v);
         }
+        if let LVal::Vec(x) = v {
+            match (from, to) {
+                // The same bits.
+                (
+                    Type::Scalar(Scalar::Int | Scalar::UInt),
+                    Type::Scalar(Scalar::Int | Scalar::UInt),
+                ) => return Ok(LVal::Vec(x)),
+                (Type::Scalar(Scalar::Int), Type::Scalar(Scalar::Float)) => {
+                    return Ok(LVal::Vec(fx.b.ins().fcvt_from_sint(types::F32X4, x)))
+                }
+                _ => {}
+            }
+        }
         match v {
             LVal::Uni(c) => Ok(LVal::Uni(fx.convert(c, from, to)?)),
             LVal::Aff { base, step }
@@ -1086,6 +1604,26 @@ impl LaneCx {
                 }
                 Ok(LVal::Lanes(out))
             }
+            ExprKind::Binary(op @ (BinOp::LogAnd | BinOp::LogOr), a, b)
+                if !e.ty.is_vector()
+                    && speculable(b)
+                    && matches!(e.ty, Type::Scalar(Scalar::Int)) =>
+            {
+                // Both sides for every lane (the right one cannot fault or
+                // write), combined as masks: int 0/1 per lane.
+                let va = self.expr(fx, a)?;
+                let vb = self.expr(fx, b)?;
+                let ma = Self::truth_mask(fx, &va, &a.ty)?;
+                let mb = Self::truth_mask(fx, &vb, &b.ty)?;
+                let m = if *op == BinOp::LogAnd {
+                    fx.b.ins().band(ma, mb)
+                } else {
+                    fx.b.ins().bor(ma, mb)
+                };
+                let one = fx.b.ins().iconst(types::I32, 1);
+                let one = fx.b.ins().splat(types::I32X4, one);
+                Ok(LVal::Vec(fx.b.ins().band(m, one)))
+            }
             ExprKind::Binary(BinOp::LogAnd | BinOp::LogOr, _, _) if !e.ty.is_vector() => {
                 self.serial_expr(fx, e)
             }
@@ -1140,6 +1678,11 @@ impl LaneCx {
                 self.expr(fx, a)?;
                 self.expr(fx, b)
             }
+            ExprKind::IncDec {
+                inc,
+                prefix,
+                operand,
+            } => self.inc_dec(fx, *inc, *prefix, operand, e),
             ExprKind::AddrOf(a) if matches!(a.kind, ExprKind::Deref(_)) => {
                 let ExprKind::Deref(p) = &a.kind else {
                     unreachable!()
@@ -1286,6 +1829,13 @@ impl LaneCx {
         f: &BuiltinFn,
         args: &[Expr],
     ) -> Result<LVal, String> {
+        if self.masked()
+            && (per_item_builtin(f)
+                || f.params.iter().any(|p| p.is_pointer())
+                || matches!(f.family, Family::VectorLoadStore | Family::AddressSpace))
+        {
+            return Err(NOT_MASKABLE.into());
+        }
         let mut vals = Vec::with_capacity(args.len());
         let mut tys = Vec::with_capacity(args.len());
         for (i, a) in args.iter().enumerate() {
@@ -1307,6 +1857,86 @@ impl LaneCx {
             out.push(crate::builtins::emit_builtin(fx, f, &lane, &tys)?);
         }
         Ok(LVal::Lanes(out))
+    }
+
+    /// `x++`, `--x`, ... on a varying local or memory.
+    fn inc_dec(
+        &mut self,
+        fx: &mut FunctionCx<'_, '_>,
+        inc: bool,
+        prefix: bool,
+        operand: &Expr,
+        e: &Expr,
+    ) -> Result<LVal, String> {
+        let ty = operand.ty.clone();
+        let arithmetic = ty.is_scalar() && !matches!(ty, Type::Scalar(Scalar::Bool | Scalar::Half));
+        if !(arithmetic || ty.is_pointer()) {
+            return self.serial_expr(fx, e);
+        }
+        let target = match &operand.kind {
+            ExprKind::Var(VarRef::Local(l)) if self.plan.varying[l.0 as usize] => None,
+            ExprKind::Deref(p) => Some(self.expr(fx, p)?),
+            _ => return self.serial_expr(fx, e),
+        };
+        let old = match &target {
+            None => self.read(fx, operand)?,
+            Some(a) => self.load(fx, a, &ty)?,
+        };
+        let new = if ty.is_pointer() {
+            let long = Type::Scalar(Scalar::Long);
+            let one = fx.const_int(if inc { 1 } else { -1 }, &long)?;
+            let size = fx.pointee_size(&ty);
+            self.ptr_add(fx, old.clone(), LVal::Uni(one), &long, size)?
+        } else {
+            let one = LVal::Uni(fx.const_int(1, &ty)?);
+            let op = if inc { BinOp::Add } else { BinOp::Sub };
+            Self::binop(fx, op, &old, &one, &ty, &ty, &ty)?
+        };
+        match target {
+            None => {
+                let ExprKind::Var(VarRef::Local(l)) = &operand.kind else {
+                    return Err(FALLBACK.into());
+                };
+                self.bound.remove(&l.0);
+                self.write_local(fx, l.0, &ty, &new)?;
+            }
+            Some(addr) => self.store_lval(fx, addr, &ty, &new)?,
+        }
+        Ok(if prefix { new } else { old })
+    }
+
+    /// Store `new` (of type `ty`) at each lane's address.
+    fn store_lval(
+        &mut self,
+        fx: &mut FunctionCx<'_, '_>,
+        addr: LVal,
+        ty: &Type,
+        new: &LVal,
+    ) -> Result<(), String> {
+        match addr {
+            addr if self.masked() => {
+                let addrs = self.masked_addrs(fx, &addr, ty)?;
+                for (k, a) in addrs.into_iter().enumerate() {
+                    let v = Self::lane(fx, new, k);
+                    fx.store(a, ty, &v)?;
+                }
+            }
+            LVal::Aff { base, step: 4 }
+                if packed_type(ty).is_some() && matches!(new, LVal::Vec(_) | LVal::Uni(_)) =>
+            {
+                let vt = packed_type(ty).ok_or(FALLBACK)?;
+                let v = Self::pack(fx, new, vt).ok_or(FALLBACK)?;
+                fx.b.ins().store(super::value::flags(), v, base, 0);
+            }
+            addr => {
+                for k in 0..LANES {
+                    let a = Self::lane(fx, &addr, k).scalar()?;
+                    let v = Self::lane(fx, new, k);
+                    fx.store(a, ty, &v)?;
+                }
+            }
+        }
+        Ok(())
     }
 
     /// Read the lvalue `a`.
@@ -1351,6 +1981,16 @@ impl LaneCx {
     ) -> Result<LVal, String> {
         if let LVal::Uni(a) = addr {
             return Ok(LVal::Uni(fx.load(a.scalar()?, ty)?));
+        }
+        if self.masked() {
+            // A masked-off lane reads the dummy (its address may be past
+            // the end of a buffer).
+            let addrs = self.masked_addrs(fx, addr, ty)?;
+            let mut out = Vec::with_capacity(LANES);
+            for a in addrs {
+                out.push(fx.load(a, ty)?);
+            }
+            return Ok(LVal::Lanes(out));
         }
         if let (LVal::Aff { base, step: 4 }, Some(vt)) = (addr, packed_type(ty)) {
             // Four consecutive elements: one unaligned vector load.
@@ -1419,20 +2059,7 @@ impl LaneCx {
                 self.bound.remove(&l);
                 self.write_local(fx, l, &lhs.ty, &new)?
             }
-            Target::Mem(LVal::Aff { base, step: 4 })
-                if packed_type(&lhs.ty).is_some() && matches!(new, LVal::Vec(_) | LVal::Uni(_)) =>
-            {
-                let vt = packed_type(&lhs.ty).ok_or(FALLBACK)?;
-                let v = Self::pack(fx, &new, vt).ok_or(FALLBACK)?;
-                fx.b.ins().store(super::value::flags(), v, base, 0);
-            }
-            Target::Mem(addr) => {
-                for k in 0..LANES {
-                    let a = Self::lane(fx, &addr, k).scalar()?;
-                    let v = Self::lane(fx, &new, k);
-                    fx.store(a, &lhs.ty, &v)?;
-                }
-            }
+            Target::Mem(addr) => self.store_lval(fx, addr, &lhs.ty, &new)?,
         }
         Ok(new)
     }
@@ -1547,7 +2174,8 @@ impl FunctionCx<'_, '_> {
         self.terminated();
         self.enter(vbody);
         let next_step = self.b.create_block();
-        let mut lc = LaneCx::new(plan, [xv, y, z], geo.bases, hs);
+        let dummy = self.stack_temp(64, 64);
+        let mut lc = LaneCx::new(plan, [xv, y, z], geo.bases, hs, dummy);
         let saved_ret = self.return_to.replace(next_step);
         let saved_ids = self.inline_ids.replace(([xv, y, z], geo.bases));
         let lin0 = self.linear_index(&geo, [xv, y, z]);

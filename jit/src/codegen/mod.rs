@@ -126,11 +126,11 @@ impl GlobalArena {
 #[derive(Clone, Copy)]
 enum Entry {
     /// A loop over the work-items; `true`: four per step (`lanes.rs`).
-    Group(EntryFn, bool),
+    Group(EntryFn, lanes::Use),
     Item(EntryFn),
     /// Barriers cut into regions; the frame size per work-item; `true`:
     /// pieces run four work-items per step.
-    Regions(EntryFn, u64, bool),
+    Regions(EntryFn, u64, lanes::Use),
 }
 
 /// A program compiled to native code.
@@ -189,8 +189,8 @@ impl CompiledProgram {
     /// (tests and diagnostics).
     pub fn strategy(&self, kernel: usize) -> &'static str {
         match self.entries.get(kernel) {
-            Some(Entry::Group(_, false)) => "loop",
-            Some(Entry::Group(_, true)) => "lanes",
+            Some(Entry::Group(_, lanes::Use::None)) => "loop",
+            Some(Entry::Group(..)) => "lanes",
             Some(Entry::Regions(..)) => "regions",
             Some(Entry::Item(_)) => "coroutines",
             None => "none",
@@ -200,10 +200,20 @@ impl CompiledProgram {
     /// Whether `kernel`'s work-item loops run four work-items per step
     /// (`lanes.rs`; tests and diagnostics).
     pub fn lanes(&self, kernel: usize) -> bool {
-        matches!(
-            self.entries.get(kernel),
-            Some(Entry::Group(_, true) | Entry::Regions(_, _, true))
-        )
+        self.lanes_use(kernel) != lanes::Use::None
+    }
+
+    /// Whether `kernel`'s loops that the lanes leave at different times run
+    /// masked (tests and diagnostics).
+    pub fn masked_loops(&self, kernel: usize) -> bool {
+        self.lanes_use(kernel) == lanes::Use::Masked
+    }
+
+    fn lanes_use(&self, kernel: usize) -> lanes::Use {
+        match self.entries.get(kernel) {
+            Some(Entry::Group(_, u) | Entry::Regions(_, _, u)) => *u,
+            _ => lanes::Use::None,
+        }
     }
 
     /// Address of the program-scope variable arena (tests and debuggers).
@@ -481,9 +491,9 @@ pub fn compile(program: &Program, opts: &CodegenOptions) -> Result<CompiledProgr
 /// How a kernel's entry runs a group.
 #[derive(Clone, Copy)]
 enum EntryKind {
-    Group(bool),
+    Group(lanes::Use),
     Item,
-    Regions(u64, bool),
+    Regions(u64, lanes::Use),
 }
 
 /// The module id of a kernel's entry and its kind.

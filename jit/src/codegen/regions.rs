@@ -1152,7 +1152,7 @@ pub(crate) fn compile_region_entry(
     index: usize,
     args: &[ArgInfo],
     plan: &Plan<'_>,
-) -> Result<(cranelift_module::FuncId, bool), String> {
+) -> Result<(cranelift_module::FuncId, super::lanes::Use), String> {
     let id = abi::declare_entry(module, f, index, "regions")?;
     let lanes = if pcx.lanes && plan.done_offset.is_none() {
         super::lanes::plan(f)
@@ -1161,28 +1161,32 @@ pub(crate) fn compile_region_entry(
     };
     if let Some(lanes) = lanes {
         // Pieces four work-items per step; anything the lanes cannot
-        // express falls back to one work-item per step.
-        let mut lanes_fbc = FunctionBuilderContext::new();
-        if region_entry_body(
-            module,
-            pcx,
-            ctx,
-            &mut lanes_fbc,
-            f,
-            id,
-            args,
-            plan,
-            Some(lanes),
-        )
-        .is_ok()
-        {
-            define(module, pcx, ctx, &f.name, id)?;
-            return Ok((id, true));
+        // express falls back (loops once per lane instead of masked, then
+        // one work-item per step).
+        let unmasked = lanes.unmasked();
+        for lanes in [lanes, unmasked] {
+            let used = lanes.used();
+            let mut lanes_fbc = FunctionBuilderContext::new();
+            let body = region_entry_body(
+                module,
+                pcx,
+                ctx,
+                &mut lanes_fbc,
+                f,
+                id,
+                args,
+                plan,
+                Some(lanes),
+            );
+            if body.is_ok() {
+                define(module, pcx, ctx, &f.name, id)?;
+                return Ok((id, used));
+            }
         }
     }
     region_entry_body(module, pcx, ctx, fbc, f, id, args, plan, None)?;
     define(module, pcx, ctx, &f.name, id)?;
-    Ok((id, false))
+    Ok((id, super::lanes::Use::None))
 }
 
 /// The body of a region entry (declared as `id`).
