@@ -616,6 +616,20 @@ fn masked_loop_with_break_mandelbrot() {
     }
 }
 
+/// `masked_both`, plus a build whose divergent loops run masked even when
+/// their memory accesses differ between lanes (masked loads and stores).
+fn masked_memory_all(src: &str, kernel: &str) -> Vec<CompiledProgram> {
+    let mut ps: Vec<CompiledProgram> = masked_both(src, kernel).into();
+    ps.push(build_cg(
+        src,
+        &CodegenOptions {
+            masked_memory_loops: true,
+            ..Default::default()
+        },
+    ));
+    ps
+}
+
 #[test]
 fn masked_loop_loads_stores_continue_and_nesting() {
     // A CSR-style row loop (its loads past a short row must not happen for
@@ -638,7 +652,7 @@ fn masked_loop_loads_stores_continue_and_nesting() {
         do { d -= 3; } while (d > 0);
         flags[64 + r] = c * 100 + d;
     }";
-    for p in masked_both(src, "k") {
+    for p in masked_memory_all(src, "k") {
         for l in [4u64, 8, 13] {
             let rows = 26usize;
             let mut rp = vec![0u32; rows + 1];

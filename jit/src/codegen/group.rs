@@ -211,7 +211,7 @@ pub(crate) fn compile_group_entry(
         .ok_or_else(|| format!("kernel '{}' has no body", f.name))?;
     let id = abi::declare_entry(module, f, index, "group")?;
     if pcx.lanes {
-        if let Some(plan) = lanes::plan(f) {
+        if let Some(plan) = lanes::plan(f, pcx.masked_memory_loops) {
             // Any failure here (a construct the lanes cannot express) falls
             // back: first to loops run once per lane instead of masked, then
             // to the one-item-per-step entry below.

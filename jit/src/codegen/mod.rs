@@ -80,6 +80,10 @@ pub struct CodegenOptions {
     /// Run kernels without barriers four work-items per step where the
     /// body allows it (`lanes.rs`); `CRANECL_LANES=0` turns it off.
     pub lanes: bool,
+    /// Also run masked the divergent loops that access memory at
+    /// addresses that differ between lanes (slower than once per lane on
+    /// gathers; for tests of the masked accesses).
+    pub masked_memory_loops: bool,
 }
 
 impl Default for CodegenOptions {
@@ -90,6 +94,7 @@ impl Default for CodegenOptions {
             barrier_regions: true,
             regalloc_budget: 20_000,
             lanes: std::env::var_os("CRANECL_LANES").is_none_or(|v| v != "0"),
+            masked_memory_loops: false,
         }
     }
 }
@@ -309,6 +314,8 @@ pub(crate) struct ProgramCx<'p> {
     pub inline: bool,
     /// Try four-lane group entries (`lanes.rs`).
     pub lanes: bool,
+    /// `CodegenOptions::masked_memory_loops`.
+    pub masked_memory_loops: bool,
     /// The same target with the single-pass register allocator.
     pub single_pass_isa: cranelift_codegen::isa::OwnedTargetIsa,
 }
@@ -448,6 +455,7 @@ pub fn compile(program: &Program, opts: &CodegenOptions) -> Result<CompiledProgr
         bodies: Default::default(),
         inline: opts.optimize,
         lanes: opts.optimize && opts.lanes,
+        masked_memory_loops: opts.masked_memory_loops,
         single_pass_isa: make_isa(opts, true)?,
     };
     let result = compile_into(&mut module, &mut pcx);

@@ -1155,7 +1155,7 @@ pub(crate) fn compile_region_entry(
 ) -> Result<(cranelift_module::FuncId, super::lanes::Use), String> {
     let id = abi::declare_entry(module, f, index, "regions")?;
     let lanes = if pcx.lanes && plan.done_offset.is_none() {
-        super::lanes::plan(f)
+        super::lanes::plan(f, pcx.masked_memory_loops)
     } else {
         None
     };
