@@ -757,3 +757,97 @@ fn packed_comparisons_and_logic_as_ints_and_masks() {
         }
     }
 }
+
+#[test]
+fn packed_vector_types_per_component() {
+    // float4/float3/int4 values of each lane packed per component: vector
+    // arithmetic, scalar * vector, swizzles (reads and a swizzled store),
+    // vector literals, rsqrt/sqrt/fabs packed; results must equal the
+    // one-item-per-step build's bit for bit, and the host's for n-body.
+    let src = "kernel void nb(global const float4 *pos, global float4 *acc, global int4 *iv,
+                              global float *sc, int n, float eps) {
+        size_t i = get_global_id(0);
+        float4 p = pos[i];
+        float4 a = (float4)(0.0f);
+        for (int j = 0; j < n; j++) {
+            float4 q = pos[j];
+            float4 d = q - p;
+            float r2 = d.x * d.x + d.y * d.y + d.z * d.z + eps;
+            float inv = rsqrt(r2);
+            float s = q.w * inv * inv * inv;
+            a += s * d;
+        }
+        float3 t = (float3)(a.z, p.x, sqrt(fabs(a.y)));
+        a.xyz += 0.5f * t;
+        acc[i] = a;
+        int4 k = (int4)((int)i, 2, (int)i * 3, -1) + iv[i];
+        iv[i] = k.wzyx ^ (int4)(5);
+        sc[i] = t.y + (float)k.x;
+    }";
+    let n = 45usize;
+    let pos: Vec<f32> = (0..4 * n)
+        .map(|i| ((i * 37) % 101) as f32 * 0.01 + 0.1)
+        .collect();
+    let iv0: Vec<i32> = (0..4 * n as i32).map(|i| i * 3 - 50).collect();
+    let mut results = Vec::new();
+    for p in both(src, "nb", true) {
+        let mut pos2 = pos.clone();
+        let mut acc = vec![0f32; 4 * n];
+        let mut iv = iv0.clone();
+        let mut sc = vec![0f32; n];
+        run(
+            &p,
+            "nb",
+            &mut [
+                buf(&mut pos2),
+                buf(&mut acc),
+                buf(&mut iv),
+                buf(&mut sc),
+                val(n as i32),
+                val(0.01f32),
+            ],
+            &[n as u64],
+            &[9],
+        );
+        results.push((acc, iv, sc));
+    }
+    let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+    assert_eq!(
+        bits(&results[0].0),
+        bits(&results[1].0),
+        "acc: lanes vs one per step"
+    );
+    assert_eq!(results[0].1, results[1].1, "iv");
+    assert_eq!(bits(&results[0].2), bits(&results[1].2), "sc");
+    let (acc, iv, _) = &results[0];
+    for i in 0..n {
+        let p = &pos[4 * i..4 * i + 4];
+        let mut a = [0f32; 4];
+        for j in 0..n {
+            let q = &pos[4 * j..4 * j + 4];
+            let d = [q[0] - p[0], q[1] - p[1], q[2] - p[2], q[3] - p[3]];
+            let r2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2] + 0.01;
+            let inv = 1.0 / r2.sqrt();
+            let s = q[3] * inv * inv * inv;
+            for c in 0..4 {
+                a[c] += s * d[c];
+            }
+        }
+        let t = [a[2], p[0], a[1].abs().sqrt()];
+        for c in 0..3 {
+            a[c] += 0.5 * t[c];
+        }
+        assert_eq!(bits(&acc[4 * i..4 * i + 4]), bits(&a), "acc[{i}]");
+        let k = [
+            i as i32 + iv0[4 * i],
+            2 + iv0[4 * i + 1],
+            i as i32 * 3 + iv0[4 * i + 2],
+            -1 + iv0[4 * i + 3],
+        ];
+        assert_eq!(
+            &iv[4 * i..4 * i + 4],
+            &[k[3] ^ 5, k[2] ^ 5, k[1] ^ 5, k[0] ^ 5],
+            "iv[{i}]"
+        );
+    }
+}

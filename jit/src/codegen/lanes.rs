@@ -84,6 +84,10 @@ pub(crate) enum LVal {
     /// A `float`, `int` or `uint` of each lane, packed in one 128-bit
     /// vector (lane `k` in element `k`).
     Vec(Value),
+    /// A vector of `float`, `int` or `uint` of each lane: one packed
+    /// register per component (component `c` of lane `k` in element `k` of
+    /// the `c`th).
+    VecN(Vec<Value>),
 }
 
 /// The packed type of a scalar type that has one.
@@ -95,11 +99,22 @@ pub(crate) fn packed_type(ty: &Type) -> Option<types::Type> {
     }
 }
 
-/// Where a varying local lives: a place per lane, or one packed variable.
+/// The packed type of each component of a vector type that has one, and
+/// the component count.
+pub(crate) fn packed_components(ty: &Type) -> Option<(types::Type, usize)> {
+    match ty {
+        Type::Vector(s, n) => packed_type(&Type::Scalar(*s)).map(|t| (t, *n as usize)),
+        _ => None,
+    }
+}
+
+/// Where a varying local lives: a place per lane, or packed variables (one,
+/// or one per component of a vector).
 #[derive(Clone)]
 pub(crate) enum Slot {
     Lanes(Vec<CPlace>),
     Packed(cranelift_frontend::Variable),
+    PackedN(Vec<cranelift_frontend::Variable>),
 }
 
 /// What the analysis decided about a kernel's locals.
@@ -653,6 +668,20 @@ impl LaneCx {
             };
             return Ok(LVal::Vec(fx.b.ins().bitselect(mv, *x, *y)));
         }
+        if let (LVal::VecN(xs), LVal::VecN(ys)) = (v, old) {
+            let mut out = Vec::with_capacity(xs.len());
+            for (x, y) in xs.iter().zip(ys) {
+                let vt = fx.b.func.dfg.value_type(*x);
+                let mv = if vt == types::I32X4 {
+                    m
+                } else {
+                    fx.b.ins()
+                        .bitcast(vt, cranelift_codegen::ir::MemFlagsData::new(), m)
+                };
+                out.push(fx.b.ins().bitselect(mv, *x, *y));
+            }
+            return Ok(LVal::VecN(out));
+        }
         let mut out = Vec::with_capacity(LANES);
         for k in 0..LANES {
             let mk = Self::mask_lane(fx, m, k);
@@ -718,6 +747,49 @@ impl LaneCx {
             }),
             LVal::Lanes(l) => l[k].clone(),
             LVal::Vec(v) => CValue::Scalar(fx.b.ins().extractlane(*v, k as u8)),
+            LVal::VecN(c) => CValue::Lanes(
+                c.iter()
+                    .map(|v| fx.b.ins().extractlane(*v, k as u8))
+                    .collect(),
+            ),
+        }
+    }
+
+    /// `v` (of a vector type of `n` components packed as `vt`) as one
+    /// packed register per component, when it can be.
+    fn pack_n(
+        fx: &mut FunctionCx<'_, '_>,
+        v: &LVal,
+        vt: types::Type,
+        n: usize,
+    ) -> Option<Vec<Value>> {
+        let lane_t = vt.lane_type();
+        match v {
+            LVal::VecN(c) if c.len() == n => Some(c.clone()),
+            LVal::Uni(CValue::Lanes(l)) if l.len() == n => l
+                .iter()
+                .map(|x| (fx.b.func.dfg.value_type(*x) == lane_t).then(|| fx.b.ins().splat(vt, *x)))
+                .collect(),
+            LVal::Lanes(ls) => {
+                let mut comps: Vec<Value> = Vec::with_capacity(n);
+                for c in 0..n {
+                    let mut acc: Option<Value> = None;
+                    for (k, l) in ls.iter().enumerate() {
+                        let CValue::Lanes(xs) = l else { return None };
+                        let x = *xs.get(c)?;
+                        if fx.b.func.dfg.value_type(x) != lane_t {
+                            return None;
+                        }
+                        acc = Some(match acc {
+                            None => fx.b.ins().splat(vt, x),
+                            Some(a) => fx.b.ins().insertlane(a, x, k as u8),
+                        });
+                    }
+                    comps.push(acc?);
+                }
+                Some(comps)
+            }
+            _ => None,
         }
     }
 
@@ -729,6 +801,7 @@ impl LaneCx {
             _ => None,
         };
         Some(match v {
+            LVal::VecN(_) => return None,
             LVal::Vec(x) => *x,
             LVal::Uni(c) => {
                 let x = scalar(fx, c)?;
@@ -774,6 +847,44 @@ impl LaneCx {
     ) -> Result<LVal, String> {
         if let Some(v) = Self::affine(fx, op, a, b, ty, rhs_ty, res_ty) {
             return Ok(v);
+        }
+        if let (Some((vt, n)), true) = (
+            packed_components(ty),
+            ty == rhs_ty
+                && ty == res_ty
+                && (matches!(a, LVal::VecN(_) | LVal::Lanes(_))
+                    || matches!(b, LVal::VecN(_) | LVal::Lanes(_))),
+        ) {
+            let float = vt == types::F32X4;
+            let has_packed = match op {
+                BinOp::Add | BinOp::Sub | BinOp::Mul => true,
+                BinOp::Div => float,
+                BinOp::BitAnd | BinOp::BitOr | BinOp::BitXor => !float,
+                _ => false,
+            };
+            if let (true, Some(xs), Some(ys)) = (
+                has_packed,
+                Self::pack_n(fx, a, vt, n),
+                Self::pack_n(fx, b, vt, n),
+            ) {
+                let mut out = Vec::with_capacity(n);
+                for (x, y) in xs.into_iter().zip(ys) {
+                    let ins = fx.b.ins();
+                    out.push(match (op, float) {
+                        (BinOp::Add, true) => ins.fadd(x, y),
+                        (BinOp::Sub, true) => ins.fsub(x, y),
+                        (BinOp::Mul, true) => ins.fmul(x, y),
+                        (BinOp::Div, true) => ins.fdiv(x, y),
+                        (BinOp::Add, false) => ins.iadd(x, y),
+                        (BinOp::Sub, false) => ins.isub(x, y),
+                        (BinOp::Mul, false) => ins.imul(x, y),
+                        (BinOp::BitAnd, _) => ins.band(x, y),
+                        (BinOp::BitOr, _) => ins.bor(x, y),
+                        _ => ins.bxor(x, y),
+                    });
+                }
+                return Ok(LVal::VecN(out));
+            }
         }
         let any_packed = matches!(a, LVal::Vec(_)) || matches!(b, LVal::Vec(_));
         if let (true, Some(vt), Some(elem)) = (
@@ -864,22 +975,24 @@ impl LaneCx {
             return Ok(s.clone());
         }
         let ty = Self::local_ty(fx, l);
-        let slot = match packed_type(&ty) {
-            Some(vt) => Slot::Packed(fx.b.declare_var(vt)),
-            None => Slot::Lanes(Self::new_places(fx, &ty)?),
+        let slot = match (packed_type(&ty), packed_components(&ty)) {
+            (Some(vt), _) => Slot::Packed(fx.b.declare_var(vt)),
+            (_, Some((vt, n))) => Slot::PackedN((0..n).map(|_| fx.b.declare_var(vt)).collect()),
+            _ => Slot::Lanes(Self::new_places(fx, &ty)?),
         };
         self.vars.insert(l, slot.clone());
         Ok(slot)
     }
 
     /// The place lane `k` uses for varying local `l` in serial code, and
-    /// the packed variable to write it back to afterwards.
+    /// the packed variables to write it back to afterwards (one per
+    /// component; none when it has places of its own).
     fn lane_place(
         &mut self,
         fx: &mut FunctionCx<'_, '_>,
         l: u32,
         k: usize,
-    ) -> Result<(CPlace, Option<cranelift_frontend::Variable>), String> {
+    ) -> Result<(CPlace, Vec<cranelift_frontend::Variable>), String> {
         let ty = Self::local_ty(fx, l);
         let bound = if self.vars.contains_key(&l) {
             None
@@ -887,13 +1000,23 @@ impl LaneCx {
             self.bound.get(&l).cloned()
         };
         let (value, back) = match bound {
-            Some(v) => (Self::lane(fx, &v, k), None),
+            Some(v) => (Self::lane(fx, &v, k), Vec::new()),
             None => match self.slot(fx, l)? {
-                Slot::Lanes(p) => return Ok((p[k].clone(), None)),
+                Slot::Lanes(p) => return Ok((p[k].clone(), Vec::new())),
                 Slot::Packed(var) => {
                     let v = fx.b.use_var(var);
                     let x = fx.b.ins().extractlane(v, k as u8);
-                    (CValue::Scalar(x), Some(var))
+                    (CValue::Scalar(x), vec![var])
+                }
+                Slot::PackedN(vars) => {
+                    let xs = vars
+                        .iter()
+                        .map(|var| {
+                            let v = fx.b.use_var(*var);
+                            fx.b.ins().extractlane(v, k as u8)
+                        })
+                        .collect();
+                    (CValue::Lanes(xs), vars)
                 }
             },
         };
@@ -932,13 +1055,16 @@ impl LaneCx {
             fx.inline_ids = old;
             for (l, old, p, back) in saved {
                 fx.locals[l as usize] = old;
-                if let Some(var) = back {
-                    // What this lane left in its copy goes back into the packed variable.
+                if !back.is_empty() {
+                    // What this lane left in its copy goes back into the
+                    // packed variables.
                     let ty = Self::local_ty(fx, l);
-                    let x = fx.read_place(&p, &ty)?.scalar()?;
-                    let v = fx.b.use_var(var);
-                    let v = fx.b.ins().insertlane(v, x, k as u8);
-                    fx.b.def_var(var, v);
+                    let xs = fx.read_place(&p, &ty)?.lanes()?;
+                    for (var, x) in back.iter().zip(xs) {
+                        let v = fx.b.use_var(*var);
+                        let v = fx.b.ins().insertlane(v, x, k as u8);
+                        fx.b.def_var(*var, v);
+                    }
                 }
             }
             out.push(r?);
@@ -1425,6 +1551,14 @@ impl LaneCx {
         };
         let v = self.expr(fx, e)?;
         let v = self.convert(fx, v, &e.ty, &ty)?;
+        // A vector of a packable type is packed once, here.
+        let v = match (packed_components(&ty), &v) {
+            (Some((vt, n)), LVal::Lanes(_)) => match Self::pack_n(fx, &v, vt, n) {
+                Some(c) => LVal::VecN(c),
+                None => v,
+            },
+            _ => v,
+        };
         if self.plan.single[l as usize] && !self.vars.contains_key(&l) {
             self.copies.remove(&l);
             self.bound.insert(l, v);
@@ -1459,6 +1593,13 @@ impl LaneCx {
                 let vt = packed_type(ty).ok_or(FALLBACK)?;
                 let x = Self::pack(fx, v, vt).ok_or(FALLBACK)?;
                 fx.b.def_var(var, x);
+            }
+            Slot::PackedN(vars) => {
+                let (vt, n) = packed_components(ty).ok_or(FALLBACK)?;
+                let xs = Self::pack_n(fx, v, vt, n).ok_or(FALLBACK)?;
+                for (var, x) in vars.iter().zip(xs) {
+                    fx.b.def_var(*var, x);
+                }
             }
             Slot::Lanes(places) => {
                 for (k, p) in places.iter().enumerate() {
@@ -1540,6 +1681,12 @@ impl LaneCx {
     ) -> Result<LVal, String> {
         if from == to || is_aggregate(to) {
             return Ok(v);
+        }
+        if let (LVal::Vec(x), Type::Vector(_, n)) = (&v, to) {
+            if packed_components(to).is_some() && from.elem() == to.elem() {
+                // A scalar splatted to a vector: the same register per component.
+                return Ok(LVal::VecN(vec![*x; *n as usize]));
+            }
         }
         if let LVal::Vec(x) = v {
             match (from, to) {
@@ -1698,6 +1845,37 @@ impl LaneCx {
             ExprKind::Comma(a, b) => {
                 self.expr(fx, a)?;
                 self.expr(fx, b)
+            }
+            ExprKind::Swizzle(base, lanes) if !base.is_lvalue() => {
+                let v = self.expr(fx, base)?;
+                match Self::swizzle(&v, lanes, &e.ty) {
+                    Some(v) => Ok(v),
+                    None => self.serial_expr(fx, e),
+                }
+            }
+            ExprKind::VectorLit(parts) if packed_components(&e.ty).is_some() => {
+                let (vt, n) = packed_components(&e.ty).ok_or(FALLBACK)?;
+                let mut comps = Vec::with_capacity(n);
+                for part in parts {
+                    let v = self.expr(fx, part)?;
+                    match (&part.ty, v) {
+                        (Type::Vector(_, m), v) => match Self::pack_n(fx, &v, vt, *m as usize) {
+                            Some(c) => comps.extend(c),
+                            None => return self.serial_expr(fx, e),
+                        },
+                        (_, v) => match Self::pack(fx, &v, vt) {
+                            Some(c) => comps.push(c),
+                            None => return self.serial_expr(fx, e),
+                        },
+                    }
+                }
+                if comps.len() == 1 && n > 1 {
+                    comps = vec![comps[0]; n];
+                }
+                if comps.len() != n {
+                    return self.serial_expr(fx, e);
+                }
+                Ok(LVal::VecN(comps))
             }
             ExprKind::IncDec {
                 inc,
@@ -1872,12 +2050,44 @@ impl LaneCx {
                 }
             }
         }
+        if let ([LVal::Vec(x)], Some(Type::Scalar(Scalar::Float))) = (&vals[..], tys.first()) {
+            // The library's own formulas, four lanes at once.
+            let packed = match f.name.as_str() {
+                "sqrt" => Some(fx.b.ins().sqrt(*x)),
+                "rsqrt" => {
+                    let r = fx.b.ins().sqrt(*x);
+                    let one = fx.b.ins().f32const(1.0);
+                    let one = fx.b.ins().splat(types::F32X4, one);
+                    Some(fx.b.ins().fdiv(one, r))
+                }
+                "fabs" => Some(fx.b.ins().fabs(*x)),
+                _ => None,
+            };
+            if let (Some(v), Type::Scalar(Scalar::Float)) = (packed, &f.ret) {
+                return Ok(LVal::Vec(v));
+            }
+        }
         let mut out = Vec::with_capacity(LANES);
         for k in 0..LANES {
             let lane: Vec<CValue> = vals.iter().map(|v| Self::lane(fx, v, k)).collect();
             out.push(crate::builtins::emit_builtin(fx, f, &lane, &tys)?);
         }
         Ok(LVal::Lanes(out))
+    }
+
+    /// Components `lanes` of packed vector `v` (the fourth of a 3-vector
+    /// reads as the first, as in the ordinary code generator).
+    fn swizzle(v: &LVal, lanes: &[u8], ty: &Type) -> Option<LVal> {
+        let LVal::VecN(c) = v else { return None };
+        let picked: Vec<Value> = lanes
+            .iter()
+            .map(|&l| c.get(l as usize).or(c.first()).copied())
+            .collect::<Option<_>>()?;
+        Some(if ty.is_vector() {
+            LVal::VecN(picked)
+        } else {
+            LVal::Vec(*picked.first()?)
+        })
     }
 
     /// `x++`, `--x`, ... on a varying local or memory.
@@ -1971,6 +2181,9 @@ impl LaneCx {
                 let ty = Self::local_ty(fx, l);
                 match self.slot(fx, l)? {
                     Slot::Packed(var) => Ok(LVal::Vec(fx.b.use_var(var))),
+                    Slot::PackedN(vars) => {
+                        Ok(LVal::VecN(vars.iter().map(|v| fx.b.use_var(*v)).collect()))
+                    }
                     Slot::Lanes(places) => {
                         let mut out = Vec::with_capacity(LANES);
                         for p in &places {
@@ -1983,6 +2196,22 @@ impl LaneCx {
             ExprKind::Deref(p) => {
                 let pv = self.expr(fx, p)?;
                 self.load(fx, &pv, &a.ty)
+            }
+            ExprKind::Swizzle(base, lanes) if self.plan.varies(base) && base.is_lvalue() => {
+                let v = self.read(fx, base)?;
+                match Self::swizzle(&v, lanes, &a.ty) {
+                    Some(v) => Ok(v),
+                    None => {
+                        let uses = self.uses_expr(a);
+                        if self.masked() && !register_only(a) {
+                            return Err(NOT_MASKABLE.into());
+                        }
+                        Ok(LVal::Lanes(self.per_lane(fx, &uses, |fx| {
+                            let p = fx.place(a)?;
+                            fx.read_place(&p, &a.ty)
+                        })?))
+                    }
+                }
             }
             _ => {
                 let uses = self.uses_expr(a);

@@ -993,8 +993,26 @@ impl FunctionCx<'_, '_> {
             for a in &addrs {
                 vals.push(self.load(*a, &ty)?);
             }
-            let slot = match packed_type(&ty) {
-                Some(vt) => {
+            let slot = match (packed_type(&ty), super::lanes::packed_components(&ty)) {
+                (None, Some((vt, n))) => {
+                    // One packed register per component.
+                    let mut vars = Vec::with_capacity(n);
+                    for c in 0..n {
+                        let mut v = None;
+                        for (k, val) in vals.iter().enumerate() {
+                            let x = *val.lanes()?.get(c).ok_or("internal: vector lanes")?;
+                            v = Some(match v {
+                                None => self.b.ins().splat(vt, x),
+                                Some(v) => self.b.ins().insertlane(v, x, k as u8),
+                            });
+                        }
+                        let var = self.b.declare_var(vt);
+                        self.b.def_var(var, v.ok_or("internal: no lanes")?);
+                        vars.push(var);
+                    }
+                    Slot::PackedN(vars)
+                }
+                (Some(vt), _) => {
                     let xs: Vec<Value> =
                         vals.iter().map(|v| v.scalar()).collect::<Result<_, _>>()?;
                     let mut v = self.b.ins().splat(vt, xs[0]);
@@ -1005,7 +1023,7 @@ impl FunctionCx<'_, '_> {
                     self.b.def_var(var, v);
                     Slot::Packed(var)
                 }
-                None => {
+                (None, None) => {
                     let mut places = Vec::with_capacity(LANES);
                     for v in &vals {
                         let p = scalar_place(self, &ty);
