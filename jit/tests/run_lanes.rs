@@ -851,3 +851,88 @@ fn packed_vector_types_per_component() {
         );
     }
 }
+
+#[test]
+fn packed_min_max_clamp_mad() {
+    // Packed built-ins follow the library's formulas: NaN-aware float
+    // min/max, signed and unsigned integer min/max/clamp, mad.
+    let src = "kernel void k(global const float *f, global const int *a, global const uint *u,
+                             global float *of, global int *oi, global uint *ou) {
+        size_t i = get_global_id(0);
+        float x = f[i], y = f[i + 1];
+        of[4 * i] = fmin(x, y);
+        of[4 * i + 1] = max(x, 0.5f);
+        of[4 * i + 2] = clamp(x, -1.0f, y);
+        of[4 * i + 3] = mad(x, y, 0.25f);
+        int s = a[i];
+        oi[3 * i] = min(s, a[i + 1]);
+        oi[3 * i + 1] = max(s, -3);
+        oi[3 * i + 2] = clamp(s, -5, 5);
+        uint v = u[i];
+        ou[2 * i] = min(v, 7u);
+        ou[2 * i + 1] = clamp(v, 2u, 4000000000u);
+    }";
+    let n = 41usize;
+    let f: Vec<f32> = (0..=n)
+        .map(|i| match i % 7 {
+            0 => f32::NAN,
+            1 => -0.0,
+            _ => (i as f32 - 20.0) * 0.37,
+        })
+        .collect();
+    let a: Vec<i32> = (0..=n as i32).map(|i| (i * 5) % 17 - 8).collect();
+    let u: Vec<u32> = (0..=n as u32)
+        .map(|i| i.wrapping_mul(0x9E37_79B9))
+        .collect();
+    let mut outs = Vec::new();
+    for p in both(src, "k", true) {
+        let (mut f2, mut a2, mut u2) = (f.clone(), a.clone(), u.clone());
+        let mut of = vec![0f32; 4 * n];
+        let mut oi = vec![0i32; 3 * n];
+        let mut ou = vec![0u32; 2 * n];
+        run(
+            &p,
+            "k",
+            &mut [
+                buf(&mut f2),
+                buf(&mut a2),
+                buf(&mut u2),
+                buf(&mut of),
+                buf(&mut oi),
+                buf(&mut ou),
+            ],
+            &[n as u64],
+            &[n as u64],
+        );
+        outs.push((of, oi, ou));
+    }
+    let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+    assert_eq!(
+        bits(&outs[0].0),
+        bits(&outs[1].0),
+        "floats: lanes vs one per step"
+    );
+    assert_eq!(outs[0].1, outs[1].1);
+    assert_eq!(outs[0].2, outs[1].2);
+    let (of, oi, ou) = &outs[0];
+    for i in 0..n {
+        assert_eq!(oi[3 * i], a[i].min(a[i + 1]), "min {i}");
+        assert_eq!(oi[3 * i + 1], a[i].max(-3), "max {i}");
+        assert_eq!(oi[3 * i + 2], a[i].clamp(-5, 5), "clamp {i}");
+        assert_eq!(ou[2 * i], u[i].min(7), "umin {i}");
+        assert_eq!(ou[2 * i + 1], u[i].clamp(2, 4_000_000_000), "uclamp {i}");
+        let (x, y) = (f[i], f[i + 1]);
+        // fmin ignores a NaN operand; mad as x * y + 0.25 rounded twice.
+        let want_min = if x.is_nan() {
+            y
+        } else if y.is_nan() {
+            x
+        } else {
+            x.min(y)
+        };
+        if !(x == 0.0 && y == 0.0) {
+            assert_eq!(of[4 * i].to_bits(), want_min.to_bits(), "fmin {i}");
+        }
+        assert_eq!(of[4 * i + 3].to_bits(), (x * y + 0.25).to_bits(), "mad {i}");
+    }
+}

@@ -2050,6 +2050,9 @@ impl LaneCx {
                 }
             }
         }
+        if let Some(v) = Self::packed_builtin(fx, f, &vals, &tys) {
+            return Ok(LVal::Vec(v));
+        }
         if let ([LVal::Vec(x)], Some(Type::Scalar(Scalar::Float))) = (&vals[..], tys.first()) {
             // The library's own formulas, four lanes at once.
             let packed = match f.name.as_str() {
@@ -2168,6 +2171,81 @@ impl LaneCx {
             }
         }
         Ok(())
+    }
+
+    /// `mad`, `min`, `max`, `fmin`, `fmax` and `clamp` of scalar
+    /// `float`/`int`/`uint` arguments, one of them packed: the library's own
+    /// formulas, four lanes at once (`None`: not one of those).
+    fn packed_builtin(
+        fx: &mut FunctionCx<'_, '_>,
+        f: &BuiltinFn,
+        vals: &[LVal],
+        tys: &[Type],
+    ) -> Option<Value> {
+        let ty = tys.first()?;
+        let vt = packed_type(ty)?;
+        if f.ret != *ty
+            || tys.iter().any(|t| t != ty)
+            || !vals
+                .iter()
+                .any(|v| matches!(v, LVal::Vec(_) | LVal::Aff { .. }))
+        {
+            return None;
+        }
+        let float = vt == types::F32X4;
+        let signed = ty.elem().is_some_and(|e| e.is_signed());
+        let name = f.name.as_str();
+        let known = match (name, vals.len()) {
+            ("mad", 3) => float,
+            ("fmin" | "fmax", 2) => float,
+            ("min" | "max", 2) | ("clamp", 3) => true,
+            _ => false,
+        };
+        if !known {
+            return None;
+        }
+        let xs: Vec<Value> = vals
+            .iter()
+            .map(|v| Self::pack(fx, v, vt))
+            .collect::<Option<_>>()?;
+        let minmax = |fx: &mut FunctionCx<'_, '_>, x: Value, y: Value, max: bool| {
+            if float {
+                // NaN-aware, as the library's.
+                let m = if max {
+                    fx.b.ins().fmax(x, y)
+                } else {
+                    fx.b.ins().fmin(x, y)
+                };
+                let xn = fx.b.ins().fcmp(FloatCC::Unordered, x, x);
+                let yn = fx.b.ins().fcmp(FloatCC::Unordered, y, y);
+                let flags = cranelift_codegen::ir::MemFlagsData::new();
+                let xn = fx.b.ins().bitcast(types::F32X4, flags, xn);
+                let yn = fx.b.ins().bitcast(types::F32X4, flags, yn);
+                let r = fx.b.ins().bitselect(yn, x, m);
+                fx.b.ins().bitselect(xn, y, r)
+            } else {
+                let cc = match (max, signed) {
+                    (true, true) => IntCC::SignedGreaterThan,
+                    (true, false) => IntCC::UnsignedGreaterThan,
+                    (false, true) => IntCC::SignedLessThan,
+                    (false, false) => IntCC::UnsignedLessThan,
+                };
+                let c = fx.b.ins().icmp(cc, x, y);
+                fx.b.ins().bitselect(c, x, y)
+            }
+        };
+        Some(match name {
+            "mad" => {
+                let m = fx.b.ins().fmul(xs[0], xs[1]);
+                fx.b.ins().fadd(m, xs[2])
+            }
+            "max" | "fmax" => minmax(fx, xs[0], xs[1], true),
+            "min" | "fmin" => minmax(fx, xs[0], xs[1], false),
+            _ => {
+                let m = minmax(fx, xs[0], xs[1], true);
+                minmax(fx, m, xs[2], false)
+            }
+        })
     }
 
     /// Read the lvalue `a`.
