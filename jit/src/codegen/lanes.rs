@@ -1,14 +1,18 @@
-//! Four work-items per step ("lanes") for kernels without barriers: the
-//! group entry walks each row of the group (dimension 0) four work-items at
-//! a time, then finishes the row one at a time with the ordinary body.
+//! Four work-items per step ("lanes"), SIMD across work-items: the work-item
+//! loops of a group entry (and of each region piece between barriers, see
+//! `regions.rs`) walk each row of the group (dimension 0) four work-items at
+//! a time, then finish the row one at a time with the ordinary body.
 //!
-//! Work-items of a kernel without barriers are unordered, so a step may run
-//! its four items statement by statement. Each value of the step is one of:
+//! Work-items between barriers are unordered, so a step may run its four
+//! items statement by statement. Each value of the step is one of:
 //! - *uniform* ([`LVal::Uni`]): the same in every lane, computed once by the
 //!   ordinary code generator (uniform locals keep their ordinary places);
 //! - *affine* ([`LVal::Aff`]): `base + lane * step`, how `get_global_id(0)`
 //!   and the addresses built from it look; `a[i]` for the four lanes is then
-//!   one address and four constant offsets;
+//!   one address and constant offsets, or one vector access;
+//! - *packed* ([`LVal::Vec`], [`LVal::VecN`]): a `float`, `int` or `uint` of
+//!   each lane in one 128-bit register (vectors of them one register per
+//!   component), for arithmetic, comparisons and the common built-ins;
 //! - *per lane* ([`LVal::Lanes`]): four values, each computed by the ordinary
 //!   operations (`binary`, `convert`, the built-in library).
 //!
@@ -19,14 +23,18 @@
 //! its arms as a whole when all four lanes agree; when they disagree, the
 //! step hands its four items to the one-at-a-time code if it has not yet
 //! written memory, and otherwise runs the `if` once per lane ("serially",
-//! with each lane's places standing in for the locals). Statements whose
-//! effects belong to each work-item (atomics, `printf`, calls of user
-//! functions), loops on varying conditions and `switch` run serially too.
+//! with each lane's places standing in for the locals). A loop the lanes
+//! leave at different times runs *masked* (while any lane is in it; lanes
+//! out of it keep their values and touch only a dummy), unless its memory
+//! accesses differ between lanes, then serially. Statements whose effects
+//! belong to each work-item (atomics, `printf`, calls of user functions) and
+//! `switch` run serially too.
 //!
 //! A kernel this cannot express (`goto`, varying aggregates or locals whose
-//! address is taken, a `return` inside serial code after a write) makes
-//! [`compile_lanes_entry`] answer `None`, and the caller compiles the plain
-//! one-item-per-step entry instead.
+//! address is taken, a `return` inside serial code after a write) gets no
+//! [`plan`] or fails its build here, and the caller compiles the plain
+//! one-item-per-step entry instead (after a try with serial loops, when a
+//! masked loop was what failed).
 //!
 //! Lane values of an `int` index widened to a pointer offset are assumed not
 //! to cross the `int` overflow boundary within one step (four consecutive

@@ -16,6 +16,9 @@
 //! - any other barrier: an *item entry* run as one coroutine per work-item
 //!   by `runtime/` (`abi.rs`).
 //!
+//! Group and region entries run their work-item loops four work-items per
+//! step where the kernel allows it (`lanes.rs`, SIMD across work-items).
+//!
 //! The result, a [`CompiledProgram`], owns the module and the arena; only
 //! finalized function pointers are shared between threads.
 //!
