@@ -487,6 +487,35 @@ pub(crate) fn plan(f: &Function, masked_memory: bool) -> Option<Plan> {
     Some(plan)
 }
 
+/// `op` has one instruction on values packed as `vt`.
+fn packed_op_exists(op: BinOp, vt: types::Type) -> bool {
+    let float = vt == types::F32X4;
+    match op {
+        BinOp::Add | BinOp::Sub | BinOp::Mul => true,
+        BinOp::Div => float,
+        BinOp::BitAnd | BinOp::BitOr | BinOp::BitXor => !float,
+        _ => false,
+    }
+}
+
+/// `x op y` on packed values (an operation [`packed_op_exists`] accepts).
+fn packed_op(fx: &mut FunctionCx<'_, '_>, op: BinOp, x: Value, y: Value) -> Value {
+    let float = fx.b.func.dfg.value_type(x) == types::F32X4;
+    let ins = fx.b.ins();
+    match (op, float) {
+        (BinOp::Add, true) => ins.fadd(x, y),
+        (BinOp::Sub, true) => ins.fsub(x, y),
+        (BinOp::Mul, true) => ins.fmul(x, y),
+        (BinOp::Div, true) => ins.fdiv(x, y),
+        (BinOp::Add, false) => ins.iadd(x, y),
+        (BinOp::Sub, false) => ins.isub(x, y),
+        (BinOp::Mul, false) => ins.imul(x, y),
+        (BinOp::BitAnd, _) => ins.band(x, y),
+        (BinOp::BitOr, _) => ins.bor(x, y),
+        _ => ins.bxor(x, y),
+    }
+}
+
 // ------------------------------------------------------------ emission
 
 /// The state of one lanes entry while its step body is emitted.
@@ -666,28 +695,22 @@ impl LaneCx {
 
     /// `v` where the lane is active, `old` elsewhere.
     fn blend(fx: &mut FunctionCx<'_, '_>, m: Value, v: &LVal, old: &LVal) -> Result<LVal, String> {
-        if let (LVal::Vec(x), LVal::Vec(y)) = (v, old) {
-            let vt = fx.b.func.dfg.value_type(*x);
+        // Packed: the mask's bits choose (the mask seen as the values' type).
+        let select = |fx: &mut FunctionCx<'_, '_>, x: Value, y: Value| {
+            let vt = fx.b.func.dfg.value_type(x);
             let mv = if vt == types::I32X4 {
                 m
             } else {
                 fx.b.ins()
                     .bitcast(vt, cranelift_codegen::ir::MemFlagsData::new(), m)
             };
-            return Ok(LVal::Vec(fx.b.ins().bitselect(mv, *x, *y)));
+            fx.b.ins().bitselect(mv, x, y)
+        };
+        if let (LVal::Vec(x), LVal::Vec(y)) = (v, old) {
+            return Ok(LVal::Vec(select(fx, *x, *y)));
         }
         if let (LVal::VecN(xs), LVal::VecN(ys)) = (v, old) {
-            let mut out = Vec::with_capacity(xs.len());
-            for (x, y) in xs.iter().zip(ys) {
-                let vt = fx.b.func.dfg.value_type(*x);
-                let mv = if vt == types::I32X4 {
-                    m
-                } else {
-                    fx.b.ins()
-                        .bitcast(vt, cranelift_codegen::ir::MemFlagsData::new(), m)
-                };
-                out.push(fx.b.ins().bitselect(mv, *x, *y));
-            }
+            let out = xs.iter().zip(ys).map(|(x, y)| select(fx, *x, *y)).collect();
             return Ok(LVal::VecN(out));
         }
         let mut out = Vec::with_capacity(LANES);
@@ -863,34 +886,15 @@ impl LaneCx {
                 && (matches!(a, LVal::VecN(_) | LVal::Lanes(_))
                     || matches!(b, LVal::VecN(_) | LVal::Lanes(_))),
         ) {
-            let float = vt == types::F32X4;
-            let has_packed = match op {
-                BinOp::Add | BinOp::Sub | BinOp::Mul => true,
-                BinOp::Div => float,
-                BinOp::BitAnd | BinOp::BitOr | BinOp::BitXor => !float,
-                _ => false,
-            };
-            if let (true, Some(xs), Some(ys)) = (
-                has_packed,
-                Self::pack_n(fx, a, vt, n),
-                Self::pack_n(fx, b, vt, n),
-            ) {
-                let mut out = Vec::with_capacity(n);
-                for (x, y) in xs.into_iter().zip(ys) {
-                    let ins = fx.b.ins();
-                    out.push(match (op, float) {
-                        (BinOp::Add, true) => ins.fadd(x, y),
-                        (BinOp::Sub, true) => ins.fsub(x, y),
-                        (BinOp::Mul, true) => ins.fmul(x, y),
-                        (BinOp::Div, true) => ins.fdiv(x, y),
-                        (BinOp::Add, false) => ins.iadd(x, y),
-                        (BinOp::Sub, false) => ins.isub(x, y),
-                        (BinOp::Mul, false) => ins.imul(x, y),
-                        (BinOp::BitAnd, _) => ins.band(x, y),
-                        (BinOp::BitOr, _) => ins.bor(x, y),
-                        _ => ins.bxor(x, y),
-                    });
-                }
+            let packed = packed_op_exists(op, vt)
+                .then(|| Some((Self::pack_n(fx, a, vt, n)?, Self::pack_n(fx, b, vt, n)?)))
+                .flatten();
+            if let Some((xs, ys)) = packed {
+                let out = xs
+                    .into_iter()
+                    .zip(ys)
+                    .map(|(x, y)| packed_op(fx, op, x, y))
+                    .collect();
                 return Ok(LVal::VecN(out));
             }
         }
@@ -942,30 +946,11 @@ impl LaneCx {
             }
         }
         if let (true, Some(vt)) = (any_packed && ty == rhs_ty && ty == res_ty, packed_type(ty)) {
-            let float = vt == types::F32X4;
-            let has_packed = match op {
-                BinOp::Add | BinOp::Sub | BinOp::Mul => true,
-                BinOp::Div => float,
-                BinOp::BitAnd | BinOp::BitOr | BinOp::BitXor => !float,
-                _ => false,
-            };
-            if has_packed {
-                if let (Some(x), Some(y)) = (Self::pack(fx, a, vt), Self::pack(fx, b, vt)) {
-                    let ins = fx.b.ins();
-                    let r = match (op, float) {
-                        (BinOp::Add, true) => ins.fadd(x, y),
-                        (BinOp::Sub, true) => ins.fsub(x, y),
-                        (BinOp::Mul, true) => ins.fmul(x, y),
-                        (BinOp::Div, true) => ins.fdiv(x, y),
-                        (BinOp::Add, false) => ins.iadd(x, y),
-                        (BinOp::Sub, false) => ins.isub(x, y),
-                        (BinOp::Mul, false) => ins.imul(x, y),
-                        (BinOp::BitAnd, _) => ins.band(x, y),
-                        (BinOp::BitOr, _) => ins.bor(x, y),
-                        _ => ins.bxor(x, y),
-                    };
-                    return Ok(LVal::Vec(r));
-                }
+            let packed = packed_op_exists(op, vt)
+                .then(|| Some((Self::pack(fx, a, vt)?, Self::pack(fx, b, vt)?)))
+                .flatten();
+            if let Some((x, y)) = packed {
+                return Ok(LVal::Vec(packed_op(fx, op, x, y)));
             }
         }
         let mut out = Vec::with_capacity(LANES);
