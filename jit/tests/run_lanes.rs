@@ -7,17 +7,22 @@ mod run_common;
 use cranecl_jit::codegen::{CodegenOptions, CompiledProgram};
 use run_common::*;
 
+/// `src` built with the lanes on and off.
+fn on_off(src: &str) -> [CompiledProgram; 2] {
+    let off = CodegenOptions {
+        lanes: false,
+        ..Default::default()
+    };
+    [
+        build_cg(src, &CodegenOptions::default()),
+        build_cg(src, &off),
+    ]
+}
+
 /// `src` with the lanes on (asserting `kernel` got them, or not, as
 /// `lanes` says) and off.
 fn both(src: &str, kernel: &str, lanes: bool) -> [CompiledProgram; 2] {
-    let on = build_cg(src, &CodegenOptions::default());
-    let off = build_cg(
-        src,
-        &CodegenOptions {
-            lanes: false,
-            ..Default::default()
-        },
-    );
+    let [on, off] = on_off(src);
     let k = on.kernel_index(kernel).expect("kernel");
     assert_eq!(
         on.strategy(k),
@@ -434,14 +439,7 @@ fn packed_values_and_locals() {
 /// `src` built with the lanes on (asserting the region strategy took them
 /// for `kernel`, or not) and off.
 fn regions_both(src: &str, kernel: &str, lanes: bool) -> [CompiledProgram; 2] {
-    let on = build_cg(src, &CodegenOptions::default());
-    let off = build_cg(
-        src,
-        &CodegenOptions {
-            lanes: false,
-            ..Default::default()
-        },
-    );
+    let [on, off] = on_off(src);
     let k = on.kernel_index(kernel).expect("kernel");
     assert_eq!(on.strategy(k), "regions");
     assert_eq!(on.lanes(k), lanes, "lanes of {kernel}");

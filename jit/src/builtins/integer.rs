@@ -155,7 +155,8 @@ fn wide(s: Scalar) -> Scalar {
     }
 }
 
-pub(super) fn minmax(
+/// Integer `min`/`max` (scalars, or values packed in a vector).
+pub(crate) fn minmax(
     fx: &mut FunctionCx<'_, '_>,
     sg: bool,
     x: Value,
@@ -165,7 +166,7 @@ pub(super) fn minmax(
     let c =
         fx.b.ins()
             .icmp(cc(sg, if max { Cmp::Gt } else { Cmp::Lt }), x, y);
-    fx.b.ins().select(c, x, y)
+    super::select_cmp(fx, c, x, y)
 }
 
 fn shr1(fx: &mut FunctionCx<'_, '_>, sg: bool, x: Value) -> Value {

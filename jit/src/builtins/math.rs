@@ -173,8 +173,9 @@ pub(super) fn fconst(fx: &mut FunctionCx<'_, '_>, t: types::Type, v: f64) -> Val
     }
 }
 
-/// OpenCL `fmin`/`fmax`: a NaN operand gives the other operand.
-pub(super) fn fmin_fmax(fx: &mut FunctionCx<'_, '_>, x: Value, y: Value, max: bool) -> Value {
+/// OpenCL `fmin`/`fmax`: a NaN operand gives the other operand (scalars,
+/// or values packed in a vector).
+pub(crate) fn fmin_fmax(fx: &mut FunctionCx<'_, '_>, x: Value, y: Value, max: bool) -> Value {
     let m = if max {
         fx.b.ins().fmax(x, y)
     } else {
@@ -182,8 +183,8 @@ pub(super) fn fmin_fmax(fx: &mut FunctionCx<'_, '_>, x: Value, y: Value, max: bo
     };
     let xn = fx.b.ins().fcmp(FloatCC::Unordered, x, x);
     let yn = fx.b.ins().fcmp(FloatCC::Unordered, y, y);
-    let r = fx.b.ins().select(yn, x, m);
-    fx.b.ins().select(xn, y, r)
+    let r = super::select_cmp(fx, yn, x, m);
+    super::select_cmp(fx, xn, y, r)
 }
 
 /// Call a registered host function returning one value.

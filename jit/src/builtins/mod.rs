@@ -47,8 +47,8 @@ mod common;
 mod convert;
 mod geometric;
 pub mod host;
-mod integer;
-mod math;
+pub(crate) mod integer;
+pub(crate) mod math;
 pub mod printf;
 mod relational;
 mod vload;
@@ -196,4 +196,19 @@ pub(crate) fn bitcast(fx: &mut FunctionCx<'_, '_>, t: types::Type, v: Value) -> 
     } else {
         fx.b.ins().bitcast(t, mem(), v)
     }
+}
+
+/// `c ? x : y` for a comparison result `c`: a scalar select, or for packed
+/// (vector) values a bit select on the comparison's lane masks.
+pub(crate) fn select_cmp(fx: &mut FunctionCx<'_, '_>, c: Value, x: Value, y: Value) -> Value {
+    let t = fx.b.func.dfg.value_type(x);
+    if !t.is_vector() {
+        return fx.b.ins().select(c, x, y);
+    }
+    let c = if fx.b.func.dfg.value_type(c) == t {
+        c
+    } else {
+        fx.b.ins().bitcast(t, MemFlagsData::new(), c)
+    };
+    fx.b.ins().bitselect(c, x, y)
 }

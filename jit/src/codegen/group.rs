@@ -213,16 +213,14 @@ pub(crate) fn compile_group_entry(
     if pcx.lanes {
         if let Some(plan) = lanes::plan(f, pcx.masked_memory_loops) {
             // Any failure here (a construct the lanes cannot express) falls
-            // back: first to loops run once per lane instead of masked, then
-            // to the one-item-per-step entry below.
-            let unmasked = plan.unmasked();
-            for plan in [plan, unmasked] {
-                let used = plan.used();
+            // back to the one-item-per-step entry below.
+            let used = lanes::first_build(plan, |plan| {
                 let mut lanes_fbc = FunctionBuilderContext::new();
-                if lanes_entry(module, pcx, ctx, &mut lanes_fbc, f, id, args, plan).is_ok() {
-                    define(module, pcx, ctx, &f.name, id)?;
-                    return Ok((id, used));
-                }
+                lanes_entry(module, pcx, ctx, &mut lanes_fbc, f, id, args, plan)
+            });
+            if let Some(used) = used {
+                define(module, pcx, ctx, &f.name, id)?;
+                return Ok((id, used));
             }
         }
     }

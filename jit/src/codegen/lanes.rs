@@ -237,6 +237,20 @@ fn speculable(e: &Expr) -> bool {
     ok
 }
 
+/// Build an entry with `plan`, and when that fails with its divergent
+/// loops run once per lane instead of masked: what the first build that
+/// succeeded used (`None`: neither did; the caller builds the plain entry).
+pub(crate) fn first_build(
+    plan: Plan,
+    mut build: impl FnMut(Plan) -> Result<(), String>,
+) -> Option<Use> {
+    let unmasked = plan.unmasked();
+    [plan, unmasked].into_iter().find_map(|p| {
+        let used = p.used();
+        build(p).ok().map(|()| used)
+    })
+}
+
 impl Plan {
     /// The same plan with varying loops run once per lane.
     pub(crate) fn unmasked(&self) -> Plan {
@@ -717,20 +731,23 @@ impl LaneCx {
         for k in 0..LANES {
             let mk = Self::mask_lane(fx, m, k);
             let (x, y) = (Self::lane(fx, v, k), Self::lane(fx, old, k));
-            out.push(match (x, y) {
-                (CValue::Scalar(x), CValue::Scalar(y)) => {
-                    CValue::Scalar(fx.b.ins().select(mk, x, y))
-                }
-                (CValue::Lanes(x), CValue::Lanes(y)) => CValue::Lanes(
-                    x.iter()
-                        .zip(&y)
-                        .map(|(x, y)| fx.b.ins().select(mk, *x, *y))
-                        .collect(),
-                ),
-                _ => return Err(NOT_MASKABLE.into()),
-            });
+            out.push(Self::select_lane(fx, mk, x, y).ok_or(NOT_MASKABLE)?);
         }
         Ok(LVal::Lanes(out))
+    }
+
+    /// One lane's `t ? x : y` (`t` an i8 0/1) of a scalar or vector value.
+    fn select_lane(fx: &mut FunctionCx<'_, '_>, t: Value, x: CValue, y: CValue) -> Option<CValue> {
+        Some(match (x, y) {
+            (CValue::Scalar(x), CValue::Scalar(y)) => CValue::Scalar(fx.b.ins().select(t, x, y)),
+            (CValue::Lanes(x), CValue::Lanes(y)) => CValue::Lanes(
+                x.iter()
+                    .zip(&y)
+                    .map(|(x, y)| fx.b.ins().select(t, *x, *y))
+                    .collect(),
+            ),
+            _ => return None,
+        })
     }
 
     /// Each lane's address, a masked-off lane's replaced by the dummy.
@@ -1820,18 +1837,10 @@ impl LaneCx {
                     let x = Self::lane(fx, &vc, k);
                     let t = fx.truth(&x, &c.ty)?;
                     let (x, y) = (Self::lane(fx, &va, k), Self::lane(fx, &vb, k));
-                    out.push(match (x, y) {
-                        (CValue::Scalar(x), CValue::Scalar(y)) => {
-                            CValue::Scalar(fx.b.ins().select(t, x, y))
-                        }
-                        (CValue::Lanes(x), CValue::Lanes(y)) => CValue::Lanes(
-                            x.iter()
-                                .zip(&y)
-                                .map(|(x, y)| fx.b.ins().select(t, *x, *y))
-                                .collect(),
-                        ),
-                        _ => return self.serial_expr(fx, e),
-                    });
+                    match Self::select_lane(fx, t, x, y) {
+                        Some(v) => out.push(v),
+                        None => return self.serial_expr(fx, e),
+                    }
                 }
                 Ok(LVal::Lanes(out))
             }
@@ -2201,30 +2210,12 @@ impl LaneCx {
             .iter()
             .map(|v| Self::pack(fx, v, vt))
             .collect::<Option<_>>()?;
+        // The library's own min/max, on packed values.
         let minmax = |fx: &mut FunctionCx<'_, '_>, x: Value, y: Value, max: bool| {
             if float {
-                // NaN-aware, as the library's.
-                let m = if max {
-                    fx.b.ins().fmax(x, y)
-                } else {
-                    fx.b.ins().fmin(x, y)
-                };
-                let xn = fx.b.ins().fcmp(FloatCC::Unordered, x, x);
-                let yn = fx.b.ins().fcmp(FloatCC::Unordered, y, y);
-                let flags = cranelift_codegen::ir::MemFlagsData::new();
-                let xn = fx.b.ins().bitcast(types::F32X4, flags, xn);
-                let yn = fx.b.ins().bitcast(types::F32X4, flags, yn);
-                let r = fx.b.ins().bitselect(yn, x, m);
-                fx.b.ins().bitselect(xn, y, r)
+                crate::builtins::math::fmin_fmax(fx, x, y, max)
             } else {
-                let cc = match (max, signed) {
-                    (true, true) => IntCC::SignedGreaterThan,
-                    (true, false) => IntCC::UnsignedGreaterThan,
-                    (false, true) => IntCC::SignedLessThan,
-                    (false, false) => IntCC::UnsignedLessThan,
-                };
-                let c = fx.b.ins().icmp(cc, x, y);
-                fx.b.ins().bitselect(c, x, y)
+                crate::builtins::integer::minmax(fx, signed, x, y, max)
             }
         };
         Some(match name {
@@ -2414,6 +2405,35 @@ fn collect_decls(s: &Stmt, out: &mut Vec<u32>) {
 }
 
 impl FunctionCx<'_, '_> {
+    /// The header of a loop over dimension `d` (counter `id`, a parameter
+    /// of `header`): on to `next` (its counter from 0) while `id < size`,
+    /// else to `out`; the id is stored for callees when they need it.
+    fn row_header(
+        &mut self,
+        header: Block,
+        id: Value,
+        size: Value,
+        out: Block,
+        d: i32,
+        next: Block,
+    ) {
+        self.enter(header);
+        let more = self.b.ins().icmp(IntCC::UnsignedLessThan, id, size);
+        let body = self.b.create_block();
+        self.b.ins().brif(more, body, &[], out, &[]);
+        self.terminated();
+        self.enter(body);
+        if self.store_item_ids {
+            let item = self.item;
+            self.b
+                .ins()
+                .store(super::value::flags(), id, item, o::ITEM_LOCAL_ID + 8 * d);
+        }
+        let zero = self.b.ins().iconst(types::I64, 0);
+        self.b.ins().jump(next, &[zero.into()]);
+        self.terminated();
+    }
+
     /// `(z * ly + y) * lx + x`.
     fn linear_index(&mut self, geo: &Geometry, ids: [Value; 3]) -> Value {
         let zy = self.b.ins().imul(ids[2], geo.sizes[1]);
@@ -2452,36 +2472,9 @@ impl FunctionCx<'_, '_> {
         let zero = self.b.ins().iconst(i64t, 0);
         self.b.ins().jump(hz, &[zero.into()]);
         self.terminated();
-        // z rows
-        self.enter(hz);
-        let more = self.b.ins().icmp(IntCC::UnsignedLessThan, z, geo.sizes[2]);
-        let bz = self.b.create_block();
-        self.b.ins().brif(more, bz, &[], exit, &[]);
-        self.terminated();
-        self.enter(bz);
-        if self.store_item_ids {
-            self.b
-                .ins()
-                .store(super::value::flags(), z, item, o::ITEM_LOCAL_ID + 16);
-        }
-        let zero = self.b.ins().iconst(i64t, 0);
-        self.b.ins().jump(hy, &[zero.into()]);
-        self.terminated();
-        // y rows
-        self.enter(hy);
-        let more = self.b.ins().icmp(IntCC::UnsignedLessThan, y, geo.sizes[1]);
-        let by = self.b.create_block();
-        self.b.ins().brif(more, by, &[], latch_z, &[]);
-        self.terminated();
-        self.enter(by);
-        if self.store_item_ids {
-            self.b
-                .ins()
-                .store(super::value::flags(), y, item, o::ITEM_LOCAL_ID + 8);
-        }
-        let zero = self.b.ins().iconst(i64t, 0);
-        self.b.ins().jump(hv, &[zero.into()]);
-        self.terminated();
+        // z rows, then y rows
+        self.row_header(hz, z, geo.sizes[2], exit, 2, hy);
+        self.row_header(hy, y, geo.sizes[1], latch_z, 1, hv);
         // four at a time: x + 4 <= size
         self.enter(hv);
         let x4 = self.b.ins().iadd_imm_s(xv, LANES as i64);

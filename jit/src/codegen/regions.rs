@@ -1179,13 +1179,10 @@ pub(crate) fn compile_region_entry(
     };
     if let Some(lanes) = lanes {
         // Pieces four work-items per step; anything the lanes cannot
-        // express falls back (loops once per lane instead of masked, then
-        // one work-item per step).
-        let unmasked = lanes.unmasked();
-        for lanes in [lanes, unmasked] {
-            let used = lanes.used();
+        // express falls back to one work-item per step.
+        let used = super::lanes::first_build(lanes, |lanes| {
             let mut lanes_fbc = FunctionBuilderContext::new();
-            let body = region_entry_body(
+            region_entry_body(
                 module,
                 pcx,
                 ctx,
@@ -1195,11 +1192,11 @@ pub(crate) fn compile_region_entry(
                 args,
                 plan,
                 Some(lanes),
-            );
-            if body.is_ok() {
-                define(module, pcx, ctx, &f.name, id)?;
-                return Ok((id, used));
-            }
+            )
+        });
+        if let Some(used) = used {
+            define(module, pcx, ctx, &f.name, id)?;
+            return Ok((id, used));
         }
     }
     region_entry_body(module, pcx, ctx, fbc, f, id, args, plan, None)?;
