@@ -21,6 +21,8 @@ pub struct FrontendOutput {
     /// The rendered diagnostics (the build log).
     pub log: String,
     pub success: bool,
+    /// The sources read (checked mode names lines from them).
+    pub sources: SourceMap,
 }
 
 /// Compile OpenCL C source to the typed HIR.
@@ -65,5 +67,6 @@ pub fn compile(
         program,
         log: diags.render(&sm),
         success,
+        sources: sm,
     }
 }

@@ -275,6 +275,7 @@ fn enqueue_ndrange(
         global_offset: offset,
         local_size: local,
         local_mem_size: captured.local_mem_size,
+        check: captured.check,
     };
     let wait = exec::validate_wait_list(q.context(), num_events_in_wait_list, event_wait_list)?;
     exec::enqueue_command(

@@ -402,9 +402,10 @@ fn build_program(
     // kernel objects attached to program.
     p.begin_build(&options)?;
     let origin = p.origin().clone();
+    let checks = p.context().checks();
     let job = move || match origin {
         Origin::Source(source) => {
-            let (exe, log) = prog::build_executable(&source, &opts, &[])?;
+            let (exe, log) = prog::build_executable(&source, &opts, &[], checks)?;
             Ok((
                 Output::Executable(
                     Arc::new(exe),
@@ -419,7 +420,7 @@ fn build_program(
         }
         Origin::Binary(unit, _) => {
             let topts = prog::text_options(&options)?;
-            let (exe, log) = prog::build_executable(&unit.text, &topts, &[])?;
+            let (exe, log) = prog::build_executable(&unit.text, &topts, &[], checks)?;
             let unit = Unit {
                 options,
                 text: unit.text,
@@ -753,6 +754,7 @@ fn link_program(
     };
     let p = Program::new(ctx, devices, Origin::Linked);
     p.begin_build(&options)?;
+    let checks = p.context().checks();
     let job = move || {
         let unit = prog::link_units(&units, &link_opts)?;
         if link_opts.create_library {
@@ -762,7 +764,7 @@ fn link_program(
             ));
         }
         let topts = prog::text_options(&unit.options)?;
-        let (exe, log) = prog::build_executable(&unit.text, &topts, &[])?;
+        let (exe, log) = prog::build_executable(&unit.text, &topts, &[], checks)?;
         Ok((
             Output::Executable(Arc::new(exe), BinarySource::Unit(unit)),
             log,

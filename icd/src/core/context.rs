@@ -9,6 +9,7 @@
 
 use super::device::Device;
 use super::handle::Obj;
+use cranecl_jit::runtime::check::Checks;
 use opencl_sys::*;
 use parking_lot::Mutex;
 use std::ffi::{c_char, c_void, CString};
@@ -54,6 +55,9 @@ pub struct Context {
     interop_user_sync: bool,
     notify: Option<(NotifyFn, UserData)>,
     destructors: Mutex<Vec<(DestructorFn, UserData)>>,
+    /// Checked mode (`CRANECL_CHECK`, read when the context is created):
+    /// programs built in this context are compiled with these checks.
+    checks: Checks,
 }
 crate::cl_object!(Context, cl_context, CL_INVALID_CONTEXT, "context");
 
@@ -70,7 +74,13 @@ impl Context {
             interop_user_sync,
             notify,
             destructors: Mutex::new(Vec::new()),
+            checks: Checks::from_env(),
         })
+    }
+
+    /// The checks programs of this context are built with.
+    pub fn checks(&self) -> Checks {
+        self.checks
     }
 
     /// The devices the context was created for.

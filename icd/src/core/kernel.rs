@@ -17,6 +17,7 @@ use super::mem::Mem;
 use super::program::{Executable, Program};
 use crate::error::{err, CLResult};
 use cranecl_jit::launch::{ArgKind, KernelInfo};
+use cranecl_jit::runtime::check::{Checks, LaunchCheck, Object, Space};
 use opencl_sys::*;
 use parking_lot::Mutex;
 use std::sync::Arc;
@@ -51,6 +52,9 @@ pub struct Captured {
     pub keep: Vec<Arc<Obj<Mem>>>,
     /// Bytes of the local arena: kernel-scope locals, then local arguments.
     pub local_mem_size: u64,
+    /// Checked mode: what the launch may touch (buffer arguments with their
+    /// own bounds, program-scope variables; local regions as offsets).
+    pub check: Option<Arc<LaunchCheck>>,
 }
 
 impl Kernel {
@@ -128,6 +132,10 @@ impl Kernel {
         let mut block = vec![0u8; info.args_size as usize];
         let mut keep = Vec::new();
         let (offsets, local_mem_size) = local_layout(info, &args);
+        let checks = self.exe.code.checks();
+        let check = checks
+            .any_code()
+            .then(|| Arc::new(self.check_objects(checks, &args, &offsets)));
         for (i, (a, ai)) in args.iter().zip(&info.args).enumerate() {
             let at = ai.offset as usize;
             let bytes: Vec<u8> = match a {
@@ -163,7 +171,75 @@ impl Kernel {
             block,
             keep,
             local_mem_size,
+            check,
         })
+    }
+
+    /// Checked mode's objects for a launch with these arguments.
+    fn check_objects(&self, checks: Checks, args: &[ArgValue], offsets: &[u64]) -> LaunchCheck {
+        let info = self.info();
+        let mut objects = Vec::new();
+        let mut local = Vec::new();
+        if info.local_mem_size > 0 {
+            local.push(Object {
+                lo: 0,
+                hi: info.local_mem_size,
+                space: Space::Local,
+                name: "kernel-scope local variables".into(),
+            });
+        }
+        for (i, (a, ai)) in args.iter().zip(&info.args).enumerate() {
+            match (a, ai.kind) {
+                (ArgValue::Mem(Some(m)), kind) => {
+                    let lo = m.base() as u64;
+                    let name = match m.parent() {
+                        Some(p) => format!(
+                            "sub-buffer argument '{}' ({} bytes at offset {} of a buffer of {} bytes)",
+                            ai.name,
+                            m.size(),
+                            m.offset(),
+                            p.size()
+                        ),
+                        None => format!("buffer argument '{}' ({} bytes)", ai.name, m.size()),
+                    };
+                    let space = if kind == ArgKind::ConstantPtr {
+                        Space::Constant
+                    } else {
+                        Space::Global
+                    };
+                    objects.push(Object {
+                        lo,
+                        hi: lo + m.size() as u64,
+                        space,
+                        name,
+                    });
+                }
+                (ArgValue::Local(n), ArgKind::LocalPtr) => local.push(Object {
+                    lo: offsets[i],
+                    hi: offsets[i] + n,
+                    space: Space::Local,
+                    name: format!("local argument '{}' ({n} bytes)", ai.name),
+                }),
+                _ => {}
+            }
+        }
+        for (addr, size, name, constant) in self.exe.code.program_variables() {
+            if size == 0 {
+                continue;
+            }
+            let (space, what) = if constant {
+                (Space::Constant, "program-scope constant")
+            } else {
+                (Space::Global, "program-scope variable")
+            };
+            objects.push(Object {
+                lo: addr,
+                hi: addr + size,
+                space,
+                name: format!("{what} '{name}' ({size} bytes)"),
+            });
+        }
+        LaunchCheck::new(checks, &info.name, objects, local)
     }
 }
 

@@ -36,6 +36,7 @@ use cranecl_jit::codegen::{self, CodegenOptions, CompiledProgram};
 use cranecl_jit::diag::Diagnostics;
 use cranecl_jit::options::{BuildOptions, ClStd};
 use cranecl_jit::preprocess::{self, PreprocessOptions};
+use cranecl_jit::runtime::check::Checks;
 use cranecl_jit::source::SourceMap;
 use cranecl_jit::token::TokenKind;
 use opencl_sys::*;
@@ -371,6 +372,7 @@ pub fn build_executable(
     text: &str,
     opts: &BuildOptions,
     headers: &[(String, String)],
+    checks: Checks,
 ) -> Result<(Executable, String), String> {
     let fe = cranecl_jit::frontend::compile(text, SOURCE_NAME, opts, headers);
     let Some(hir) = fe.program.filter(|_| fe.success) else {
@@ -378,6 +380,8 @@ pub fn build_executable(
     };
     let copts = CodegenOptions {
         optimize: !opts.opt_disable,
+        check: checks,
+        sources: checks.any_code().then(|| Arc::new(fe.sources)),
         ..CodegenOptions::default()
     };
     match codegen::compile(&hir, &copts) {
@@ -577,12 +581,64 @@ pub fn preprocess_text(
     if diags.has_errors() {
         return Err(diags.render(&sm));
     }
+    // Each token of the user's text goes back to its line and column
+    // (`#line` where lines cannot be padded), so a program rebuilt from
+    // this text reports the same places (build logs, checked mode).
     let mut out = String::with_capacity(source.len());
+    let (mut line, mut col) = (1u32, 1u32);
+    let mut name = SOURCE_NAME.to_string();
     for t in tokens.iter().filter(|t| t.kind != TokenKind::Eof) {
-        if !out.is_empty() {
-            out.push(if t.at_line_start { '\n' } else { ' ' });
+        let text = preprocess::token_text(t);
+        let at = t.loc();
+        let place = sm.get(at.file).map(|f| {
+            let (_, c) = f.line_col(at.lo);
+            let (n, l) = f.presumed(at.lo);
+            (n.to_string(), l, c)
+        });
+        match place {
+            Some((n, l, c))
+                if n == SOURCE_NAME
+                    && (t.expanded_from.is_none() || t.at_line_start || l != line) =>
+            {
+                if n != name || l < line || l > line + 8 {
+                    if col > 1 {
+                        out.push('\n');
+                    }
+                    out.push_str(&format!("#line {l} \"{n}\"\n"));
+                    (line, col, name) = (l, 1, n);
+                }
+                while line < l {
+                    out.push('\n');
+                    (line, col) = (line + 1, 1);
+                }
+                if c > col {
+                    out.extend(std::iter::repeat_n(' ', (c - col) as usize));
+                    col = c;
+                } else if c < col && col > 1 {
+                    out.push(' ');
+                    col += 1;
+                }
+            }
+            // Headers' tokens as the preprocessor gave them.
+            Some((n, ..)) if n != SOURCE_NAME => {
+                if t.at_line_start && col > 1 {
+                    out.push('\n');
+                    col = 1;
+                    name = String::new();
+                } else if col > 1 {
+                    out.push(' ');
+                    col += 1;
+                }
+            }
+            _ => {
+                if col > 1 {
+                    out.push(' ');
+                    col += 1;
+                }
+            }
         }
-        out.push_str(&preprocess::token_text(t));
+        out.push_str(&text);
+        col += text.chars().count() as u32;
     }
     out.push('\n');
     Ok(out)

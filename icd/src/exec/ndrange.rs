@@ -35,6 +35,7 @@ use crate::core::mem::Mem;
 use crate::core::program::Executable;
 use crate::error::{CLResult, ClError};
 use cranecl_jit::launch::WorkGroupCtx;
+use cranecl_jit::runtime::check::LaunchCheck;
 use opencl_sys::CL_OUT_OF_RESOURCES;
 use parking_lot::{Condvar, Mutex};
 use std::alloc::Layout;
@@ -43,6 +44,11 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
+
+/// The execution status of a command whose kernel checked mode reported
+/// (`CRANECL_CHECK`): `CL_OUT_OF_RESOURCES`, what a GPU driver answers for a
+/// kernel that accessed memory it must not; the reports say what happened.
+pub const CHECK_FAILED: i32 = CL_OUT_OF_RESOURCES;
 
 /// Stack of each pool thread: room for the private memory the compiler lets
 /// a kernel keep on the thread stack, and the runtime's own frames.
@@ -74,6 +80,8 @@ pub struct Launch {
     pub local_size: [u64; 3],
     /// Bytes of the local arena the kernel needs (locals and local arguments).
     pub local_mem_size: u64,
+    /// Checked mode: the launch's objects and reports.
+    pub check: Option<Arc<LaunchCheck>>,
 }
 
 fn pool() -> Option<&'static rayon::ThreadPool> {
@@ -168,7 +176,13 @@ impl Launch {
             local_mem_size: if arena == 0 { 0 } else { self.local_mem_size },
         };
         let r = catch_unwind(AssertUnwindSafe(|| {
-            self.exe.code.run_work_group(self.kernel, &self.block, &ctx)
+            self.exe.code.run_work_group_checked(
+                self.kernel,
+                &self.block,
+                &ctx,
+                self.check.as_deref(),
+                linear,
+            )
         }));
         match r {
             Ok(Ok(())) => Ok(()),
@@ -218,6 +232,7 @@ impl Launch {
         let inline_ok =
             info.is_some_and(|k| k.uses_barriers || k.private_mem_size <= INLINE_PRIVATE_LIMIT);
         let name = self.name().to_string();
+        let check = self.check.clone();
         let result = match pool() {
             Some(pool) if total > 1 || !inline_ok => {
                 Deal::run(self, pool, total, groups, inline_ok)
@@ -226,6 +241,24 @@ impl Launch {
                 (0..total).try_for_each(|g| self.run_group(g, &groups, arena))
             }),
         };
+        let reports = check.map(|c| c.reports()).unwrap_or_default();
+        if !reports.is_empty() {
+            // Checked mode: the command fails; every report is on stderr
+            // and, joined, in the message the context's callback receives.
+            let mut message = format!(
+                "kernel '{name}' failed checked mode ({} error{}):\n",
+                reports.len(),
+                if reports.len() == 1 { "" } else { "s" }
+            );
+            for r in &reports {
+                message.push_str(r);
+            }
+            if let Err(m) = &result {
+                message.push_str(&format!("and then: {m}\n"));
+            }
+            eprint!("cranecl: {message}");
+            return Err(ClError::new(CHECK_FAILED, message));
+        }
         result.map_err(|m| {
             let message = format!("kernel '{name}' failed: {m}");
             eprintln!("cranecl: {message}");

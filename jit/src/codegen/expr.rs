@@ -12,6 +12,13 @@ use cranelift_module::Module;
 impl FunctionCx<'_, '_> {
     /// Evaluate `e` to a value (an lvalue is read).
     pub(crate) fn expr(&mut self, e: &Expr) -> Result<CValue, String> {
+        let outer = std::mem::replace(&mut self.cur_span, e.span);
+        let r = self.expr_here(e);
+        self.cur_span = outer;
+        r
+    }
+
+    fn expr_here(&mut self, e: &Expr) -> Result<CValue, String> {
         if e.ty.is_error() {
             return Err("internal: an erroneous expression reached code generation".into());
         }
@@ -144,6 +151,11 @@ impl FunctionCx<'_, '_> {
             ExprKind::Builtin(f, args) => self.builtin_call(f, args),
             // &x
             ExprKind::AddrOf(a) => {
+                // &*p and &a[i] are p and a + i: `&a[N]` is legal, so no
+                // subscript check.
+                if let ExprKind::Deref(p) = &a.kind {
+                    return self.expr(p);
+                }
                 let p = self.place(a)?;
                 Ok(CValue::Scalar(self.place_addr(&p)?))
             }
@@ -171,6 +183,13 @@ impl FunctionCx<'_, '_> {
 
     /// Locate the lvalue `e`.
     pub(crate) fn place(&mut self, e: &Expr) -> Result<CPlace, String> {
+        let outer = std::mem::replace(&mut self.cur_span, e.span);
+        let r = self.place_here(e);
+        self.cur_span = outer;
+        r
+    }
+
+    fn place_here(&mut self, e: &Expr) -> Result<CPlace, String> {
         match &e.kind {
             ExprKind::Var(VarRef::Local(l)) => self
                 .locals
@@ -185,7 +204,14 @@ impl FunctionCx<'_, '_> {
                     .ok_or("unknown program-scope variable")?;
                 Ok(CPlace::Addr(self.b.ins().iconst(types::I64, addr as i64)))
             }
-            ExprKind::Deref(p) => Ok(CPlace::Addr(self.expr(p)?.scalar()?)),
+            ExprKind::Deref(p) => {
+                if self.pcx.check.bounds {
+                    if let Some(a) = self.checked_subscript(p)? {
+                        return Ok(CPlace::Addr(a));
+                    }
+                }
+                Ok(CPlace::Addr(self.expr(p)?.scalar()?))
+            }
             ExprKind::Member(base, idx) => {
                 let addr = if base.is_lvalue() {
                     let p = self.place(base)?;
@@ -207,6 +233,38 @@ impl FunctionCx<'_, '_> {
             _ if is_aggregate(&e.ty) => Ok(CPlace::Addr(self.expr(e)?.by_ref()?)),
             _ => Err("internal: expected an lvalue".into()),
         }
+    }
+
+    /// Checked mode: `a[i]` of an array object `T a[N]` (the address `p` is
+    /// `a + i` with `a` decayed): the address with `i` checked against `N`.
+    /// `None` when `p` is not such a subscript.
+    fn checked_subscript(&mut self, p: &Expr) -> Result<Option<Value>, String> {
+        let ExprKind::PtrAdd(x, y) = &p.kind else {
+            return Ok(None);
+        };
+        let (ptr, idx) = if x.ty.is_pointer() { (x, y) } else { (y, x) };
+        let ExprKind::Cast(CastKind::ArrayToPointer, arr) = &ptr.kind else {
+            return Ok(None);
+        };
+        let Type::Array(_, Some(n)) = &arr.ty else {
+            return Ok(None);
+        };
+        let n = *n;
+        let base = self.expr(ptr)?.scalar()?;
+        let iv = self.expr(idx)?.scalar()?;
+        let it = self.b.func.dfg.value_type(iv);
+        let signed = idx.ty.elem().is_none_or(|s| s.is_signed());
+        let wide = self.int_resize(iv, it, types::I64, signed);
+        let outer = std::mem::replace(&mut self.cur_span, arr.span);
+        let checked = self.checked_index(wide, n);
+        self.cur_span = outer;
+        let size = self.pointee_size(&ptr.ty);
+        let scaled = if size == 1 {
+            checked
+        } else {
+            self.b.ins().imul_imm_s(checked, size as i64)
+        };
+        Ok(Some(self.b.ins().iadd(base, scaled)))
     }
 
     fn field_offset(&self, record: &Type, idx: usize) -> Result<u64, String> {

@@ -62,6 +62,8 @@ pub struct FunctionCx<'a, 'p> {
     pub(crate) store_item_ids: bool,
     /// Region strategy: the current work-item's "has returned" flag.
     pub(crate) region_done: Option<Value>,
+    /// The expression being compiled (checked mode names it in reports).
+    pub(crate) cur_span: crate::source::Span,
 }
 
 impl<'a, 'p> FunctionCx<'a, 'p> {
@@ -294,6 +296,7 @@ impl<'a, 'p> FunctionCx<'a, 'p> {
             inline_ids: None,
             store_item_ids: true,
             region_done: None,
+            cur_span: f.span,
         };
         let entry = fx.b.create_block();
         fx.b.append_block_params_for_function_params(entry);

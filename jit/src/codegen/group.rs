@@ -182,7 +182,7 @@ pub(crate) fn start_entry<'a, 'p>(
     let item = fx.item;
     let vals = abi::unpack_args(&mut fx.b, item, params[1], f, args)?;
     setup_locals(&mut fx, f)?;
-    fx.store_item_ids = walk::needs_item_ids(f);
+    fx.store_item_ids = walk::needs_item_ids(f) || pcx.check.any_code();
     Ok((fx, vals))
 }
 

@@ -28,6 +28,7 @@
 //! record results are written through the hidden `sret` pointer.
 
 mod abi;
+mod check;
 mod expr;
 mod fx;
 mod group;
@@ -45,13 +46,16 @@ pub use fx::FunctionCx;
 pub use value::{CPlace, CValue};
 
 use crate::launch::{KernelFault, KernelInfo};
+use crate::runtime::check::{Checks, LaunchCheck, Site};
 use crate::runtime::{self, EntryFn, GroupState};
 use crate::sema::addrspace::AddrSpace;
 use crate::sema::hir::{self, Program};
+use crate::source::SourceMap;
 use cranelift_codegen::settings::{self, Configurable};
 use cranelift_jit::{JITBuilder, JITModule};
 use cranelift_module::{default_libcall_names, Module};
 use std::alloc::Layout;
+use std::sync::Arc;
 use std::sync::Mutex;
 
 /// Largest work-group a kernel runs with (coroutine stacks bound it).
@@ -87,6 +91,12 @@ pub struct CodegenOptions {
     /// addresses that differ between lanes (slower than once per lane on
     /// gathers; for tests of the masked accesses).
     pub masked_memory_loops: bool,
+    /// Checked mode (`CRANECL_CHECK`): checked accesses, subscripts and
+    /// barriers; kernels then run one work-item per step (no lanes) and
+    /// barrier kernels as coroutines.
+    pub check: Checks,
+    /// The sources, so that checked mode can name a site's line.
+    pub sources: Option<Arc<SourceMap>>,
 }
 
 impl Default for CodegenOptions {
@@ -98,6 +108,8 @@ impl Default for CodegenOptions {
             regalloc_budget: 20_000,
             lanes: std::env::var_os("CRANECL_LANES").is_none_or(|v| v != "0"),
             masked_memory_loops: false,
+            check: Checks::default(),
+            sources: None,
         }
     }
 }
@@ -149,6 +161,11 @@ pub struct CompiledProgram {
     entries: Vec<Entry>,
     arena: GlobalArena,
     global_variable_total_size: u64,
+    /// Checked mode: the checks compiled in and every site.
+    checks: Checks,
+    sites: Vec<Site>,
+    /// Each program-scope variable: address, size, name, `constant`.
+    variables: Vec<(u64, u64, String, bool)>,
 }
 
 // SAFETY: after `compile` the code and the arena are only read or written by
@@ -239,6 +256,30 @@ impl CompiledProgram {
         args: &[u8],
         ctx: &crate::launch::WorkGroupCtx,
     ) -> Result<(), KernelFault> {
+        self.run_work_group_checked(kernel, args, ctx, None, 0)
+    }
+
+    /// The checks this program was compiled with.
+    pub fn checks(&self) -> Checks {
+        self.checks
+    }
+
+    /// Address and size of each program-scope variable, with its name and
+    /// whether it is `constant` (checked mode's objects).
+    pub fn program_variables(&self) -> Vec<(u64, u64, String, bool)> {
+        self.variables.clone()
+    }
+
+    /// [`Self::run_work_group`], with checked mode's reports going to
+    /// `check` (`group_linear`: the group's linear id in the launch).
+    pub fn run_work_group_checked(
+        &self,
+        kernel: usize,
+        args: &[u8],
+        ctx: &crate::launch::WorkGroupCtx,
+        check: Option<&LaunchCheck>,
+        group_linear: u64,
+    ) -> Result<(), KernelFault> {
         let fault = |m: String| Err(KernelFault { message: m });
         let (Some(info), Some(e)) = (self.kernels.get(kernel), self.entries.get(kernel)) else {
             return fault(format!("no kernel number {kernel}"));
@@ -276,7 +317,7 @@ impl CompiledProgram {
                 stack - PRIVATE_STACK_RESERVE
             ));
         }
-        let group = GroupState::from_ctx(ctx);
+        let mut group = GroupState::from_ctx(ctx);
         let items = group.items();
         if items == 0 || items > info.max_work_group_size {
             return fault(format!(
@@ -287,15 +328,26 @@ impl CompiledProgram {
         // A fault in generated code from here on is reported with the
         // kernel's name and group (runtime/fault.rs).
         let _running = runtime::fault::enter(&info.name, ctx.group_id);
-        match *e {
+        match check {
+            Some(launch) if self.checks.any_code() => {
+                runtime::check::with_state(launch, &self.sites, &mut group, group_linear, |g| {
+                    Self::run_entry(*e, args, g, items)
+                })
+            }
+            _ => Self::run_entry(*e, args, &group, items),
+        }
+    }
+
+    fn run_entry(e: Entry, args: &[u8], group: &GroupState, items: u64) -> Result<(), KernelFault> {
+        match e {
             // SAFETY (all arms): the entry was generated for this kernel's
             // argument block, whose size was checked above.
-            Entry::Group(f, _) => unsafe { runtime::run_loop(f, args.as_ptr(), &group) },
+            Entry::Group(f, _) => unsafe { runtime::run_loop(f, args.as_ptr(), group) },
             // One work-item: its barriers have nobody to wait for.
-            Entry::Item(f) if items == 1 => unsafe { runtime::run_loop(f, args.as_ptr(), &group) },
-            Entry::Item(f) => unsafe { runtime::run_coroutines(f, args.as_ptr(), &group) },
+            Entry::Item(f) if items == 1 => unsafe { runtime::run_loop(f, args.as_ptr(), group) },
+            Entry::Item(f) => unsafe { runtime::run_coroutines(f, args.as_ptr(), group) },
             Entry::Regions(f, frame, _) => unsafe {
-                runtime::run_regions(f, args.as_ptr(), &group, frame)
+                runtime::run_regions(f, args.as_ptr(), group, frame)
             },
         }
     }
@@ -321,6 +373,11 @@ pub(crate) struct ProgramCx<'p> {
     pub masked_memory_loops: bool,
     /// The same target with the single-pass register allocator.
     pub single_pass_isa: cranelift_codegen::isa::OwnedTargetIsa,
+    /// Checked mode.
+    pub check: Checks,
+    pub sources: Option<Arc<SourceMap>>,
+    /// Checked mode's sites, in order.
+    pub sites: std::cell::RefCell<Vec<Site>>,
 }
 
 fn make_isa(
@@ -457,10 +514,18 @@ pub fn compile(program: &Program, opts: &CodegenOptions) -> Result<CompiledProgr
         barrier_regions: opts.barrier_regions,
         bodies: Default::default(),
         inline: opts.optimize,
-        lanes: opts.optimize && opts.lanes,
+        lanes: opts.optimize && opts.lanes && !opts.check.any_code(),
         masked_memory_loops: opts.masked_memory_loops,
         single_pass_isa: make_isa(opts, true)?,
+        check: opts.check,
+        sources: opts.sources.clone(),
+        sites: Default::default(),
     };
+    if opts.check.barriers || opts.check.tracks() {
+        // Divergence is seen, and race epochs counted, between the rounds
+        // of the coroutine runtime.
+        pcx.barrier_regions = false;
+    }
     let result = compile_into(&mut module, &mut pcx);
     match result {
         Ok((kernels, ids)) => {
@@ -483,12 +548,28 @@ pub fn compile(program: &Program, opts: &CodegenOptions) -> Result<CompiledProgr
                     }
                 })
                 .collect();
+            let variables = program
+                .globals
+                .iter()
+                .zip(&offs)
+                .map(|(g, o)| {
+                    (
+                        arena.ptr as u64 + o,
+                        program.records.size_of(&g.ty).unwrap_or(0),
+                        g.name.clone(),
+                        g.space == AddrSpace::Constant,
+                    )
+                })
+                .collect();
             Ok(CompiledProgram {
                 module: Mutex::new(Some(module)),
                 kernels,
                 entries,
                 arena,
                 global_variable_total_size,
+                checks: opts.check,
+                sites: pcx.sites.into_inner(),
+                variables,
             })
         }
         Err(e) => {

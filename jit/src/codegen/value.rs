@@ -142,7 +142,10 @@ impl FunctionCx<'_, '_> {
                 let t = clif_scalar(*s);
                 let step = s.size() as i32;
                 let lanes = (0..*n as i32)
-                    .map(|i| self.b.ins().load(t, flags(), addr, i * step))
+                    .map(|i| {
+                        let (a, off) = self.checked_addr(addr, i * step, s.size(), false, None);
+                        self.b.ins().load(t, flags(), a, off)
+                    })
                     .collect();
                 Ok(CValue::Lanes(lanes))
             }
@@ -150,7 +153,8 @@ impl FunctionCx<'_, '_> {
             t => {
                 let ct =
                     clif_type(t).ok_or_else(|| format!("cannot load a value of type {t:?}"))?;
-                Ok(CValue::Scalar(self.b.ins().load(ct, flags(), addr, 0)))
+                let (a, off) = self.checked_addr(addr, 0, u64::from(ct.bytes()), false, None);
+                Ok(CValue::Scalar(self.b.ins().load(ct, flags(), a, off)))
             }
         }
     }
@@ -162,19 +166,25 @@ impl FunctionCx<'_, '_> {
             (Type::Vector(s, _), v) => {
                 let step = s.size() as i32;
                 for (i, l) in v.lanes()?.into_iter().enumerate() {
-                    self.b.ins().store(flags(), l, addr, i as i32 * step);
+                    let (a, off) =
+                        self.checked_addr(addr, i as i32 * step, s.size(), true, Some(l));
+                    self.b.ins().store(flags(), l, a, off);
                 }
                 Ok(())
             }
             (t, v) if is_aggregate(t) => {
                 let src = v.by_ref()?;
                 let size = self.size_of(t);
-                self.memmove(addr, src, size);
+                let (src, _) = self.checked_addr(src, 0, size, false, None);
+                let (dst, _) = self.checked_addr(addr, 0, size, true, None);
+                self.memmove(dst, src, size);
                 Ok(())
             }
             (_, v) => {
                 let x = v.scalar()?;
-                self.b.ins().store(flags(), x, addr, 0);
+                let size = u64::from(self.b.func.dfg.value_type(x).bytes());
+                let (a, off) = self.checked_addr(addr, 0, size, true, Some(x));
+                self.b.ins().store(flags(), x, a, off);
                 Ok(())
             }
         }
@@ -236,10 +246,9 @@ impl FunctionCx<'_, '_> {
                 .ok_or_else(|| "internal: lane of an empty vector".into()),
             CPlace::Addr(a) => {
                 let s = ty.elem().ok_or("internal: lane of a non-vector")?;
-                Ok(self
-                    .b
-                    .ins()
-                    .load(clif_scalar(s), flags(), *a, (i as u64 * s.size()) as i32))
+                let (a, off) =
+                    self.checked_addr(*a, (i as u64 * s.size()) as i32, s.size(), false, None);
+                Ok(self.b.ins().load(clif_scalar(s), flags(), a, off))
             }
             CPlace::Lanes(base, sel) => {
                 let j = *sel.get(i).ok_or("internal: swizzle lane out of range")? as usize;
@@ -259,9 +268,9 @@ impl FunctionCx<'_, '_> {
             }
             CPlace::Addr(a) => {
                 let s = ty.elem().ok_or("internal: lane of a non-vector")?;
-                self.b
-                    .ins()
-                    .store(flags(), v, *a, (i as u64 * s.size()) as i32);
+                let (a, off) =
+                    self.checked_addr(*a, (i as u64 * s.size()) as i32, s.size(), true, Some(v));
+                self.b.ins().store(flags(), v, a, off);
                 Ok(())
             }
             CPlace::Lanes(base, sel) => {

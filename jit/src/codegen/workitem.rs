@@ -184,6 +184,7 @@ impl FunctionCx<'_, '_> {
     /// work-group collectives) calls this; `walk::is_barrier` must name it
     /// so that its kernels get a barrier strategy.
     pub fn emit_barrier(&mut self) {
+        self.mark_barrier_site();
         let f = crate::runtime::cranecl_barrier as *const u8;
         let item = self.item;
         self.call_host(f, &[types::I64], &[], &[item]);

@@ -32,6 +32,7 @@
 //! memory per group; each has a guard page below it (corosensei's
 //! `DefaultStack`), so an overflow faults instead of overwriting memory.
 
+pub mod check;
 pub mod fault;
 
 use crate::launch::{KernelFault, WorkGroupCtx};
@@ -64,6 +65,10 @@ pub struct GroupState {
     /// Address of the group's local arena.
     pub local_mem: u64,
     pub local_mem_size: u64,
+    /// Checked mode: this thread's `check::CheckState` (0 when unchecked).
+    pub check: u64,
+    /// Checked mode: the per-site `[lo, hi)` cache of the fast path.
+    pub check_cache: u64,
 }
 
 impl GroupState {
@@ -86,6 +91,8 @@ impl GroupState {
             work_dim: u64::from(ctx.work_dim),
             local_mem: ctx.local_mem as u64,
             local_mem_size: ctx.local_mem_size,
+            check: 0,
+            check_cache: 0,
         }
     }
     /// Work-items in the group (saturating: absurd sizes stay absurd).
@@ -114,6 +121,8 @@ pub struct ItemState {
     pub arena: u64,
     pub arena_lo: u64,
     pub arena_hi: u64,
+    /// Checked barriers: the site of the barrier this item waits at.
+    pub barrier_site: u64,
 }
 
 impl ItemState {
@@ -127,6 +136,7 @@ impl ItemState {
             arena: 0,
             arena_lo: 0,
             arena_hi: 0,
+            barrier_site: 0,
         }
     }
 }
@@ -151,6 +161,8 @@ pub mod offsets {
     pub const ITEM_ARENA: i32 = offset_of!(ItemState, arena) as i32;
     pub const ITEM_ARENA_LO: i32 = offset_of!(ItemState, arena_lo) as i32;
     pub const ITEM_ARENA_HI: i32 = offset_of!(ItemState, arena_hi) as i32;
+    pub const ITEM_BARRIER_SITE: i32 = offset_of!(ItemState, barrier_site) as i32;
+    pub const GROUP_CHECK_CACHE: i32 = offset_of!(GroupState, check_cache) as i32;
 }
 
 /// A generated entry: `(item, argument block)`.
@@ -385,6 +397,10 @@ pub unsafe fn run_coroutines(
                     break 'rounds;
                 }
             }
+        }
+        if group.check != 0 && live > 0 {
+            let done: Vec<bool> = coros.iter().map(|c| c.done()).collect();
+            check::barrier_round(group, &items, &done);
         }
     }
     fault::disarm();

@@ -1,0 +1,9 @@
+// @check barriers
+// @run k g=64 l=16 : buf(256)
+kernel void k(global int *out)
+{
+    int l = get_local_id(0);
+    if (l < 8)
+        barrier(CLK_LOCAL_MEM_FENCE); //! divergence
+    out[get_global_id(0)] = l;
+}

@@ -1,0 +1,8 @@
+// @check bounds
+// @run k g=8 l=8 : buf(32)
+constant int table[4] = {1, 2, 3, 4};
+kernel void k(global int *out)
+{
+    size_t i = get_global_id(0);
+    out[i] = table[i]; //! index
+}

@@ -1,0 +1,10 @@
+// @check bounds
+// @run k g=64 l=16 : buf(256)
+kernel void k(global int *out)
+{
+    local int tile[16];
+    int l = get_local_id(0);
+    tile[l + 1] = l; //! index
+    barrier(CLK_LOCAL_MEM_FENCE);
+    out[get_global_id(0)] = tile[l];
+}

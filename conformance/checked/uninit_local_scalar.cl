@@ -1,0 +1,8 @@
+// @check uninit
+// @run k g=16 l=16 : buf(64)
+kernel void k(global int *out)
+{
+    local int total;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    out[get_global_id(0)] = total; //! uninit
+}

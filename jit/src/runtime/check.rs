@@ -1,0 +1,851 @@
+//! Checked mode (`CRANECL_CHECK`): what generated code calls when an access
+//! needs a closer look, and the reports a launch collects.
+//!
+//! Compiled in checked mode (`CodegenOptions::check`), every load and store
+//! has a *site*: a number naming its kind (read or write), its size and its
+//! source location, rendered once at build time in the build log's format.
+//! The fast path is inline: each site caches the bounds `[lo, hi)` of the
+//! object it last touched in a per-thread table (`GroupState::check_cache`);
+//! an access inside them goes on. Anything else calls
+//! [`cranecl_check_access`], which finds the object holding the address
+//! among the launch's objects (its buffer arguments with their own bounds —
+//! a sub-buffer's, not its parent's —, the program-scope variables one by
+//! one, the group's kernel-scope `local` variables and each `local`
+//! argument, the work-item's private memory), fills the site's cache, and
+//! when none holds the whole access reports it and redirects it to a
+//! per-thread scratch block, so the bad write lands nowhere and the bad read
+//! returns zero. A subscript of an array object (`a[i]` with `a` declared
+//! `T a[N]`) is also checked against `N` ([`cranecl_check_index`]), which
+//! is how overruns of private arrays and of one variable into the next are
+//! caught.
+//!
+//! With `races` or `uninit` every access of local and global memory takes the
+//! slow path, which keeps a shadow cell per byte: the last writer (work-item
+//! and *epoch* — the number of barriers the group has passed) and the last
+//! reader. Two work-items touching a byte in one epoch, one of them writing,
+//! race (a write of the value already there does not count unless
+//! `races-strict`); a read of local memory no work-item of the group wrote is
+//! uninitialised. Local memory is tracked per group, global memory per group
+//! and between the groups of a launch (a byte written by one group and
+//! touched by another races: groups of a launch are unordered). Atomics never
+//! take this path, so they never race.
+//!
+//! With `barriers` every work-item records the site of the barrier it waits
+//! at; after each round of the coroutine runtime all unfinished items must
+//! wait at the same barrier, and either all or none have finished.
+//!
+//! A report names what happened, the object and the offset, the kernel, the
+//! work-items, and the site (`<source>:LINE:COL`, the line and a caret);
+//! reports of the same kind at the same site(s) are merged with a count, and
+//! at most `CRANECL_MAX_ERRORS` (default 16) distinct ones are kept per
+//! command. The API layer fails a command that produced any.
+
+use super::{GroupState, ItemState};
+use std::collections::HashMap;
+use std::fmt::Write;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
+
+/// The checks a context asked for.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Checks {
+    pub bounds: bool,
+    pub barriers: bool,
+    pub races: bool,
+    /// Same-value writes race too.
+    pub races_strict: bool,
+    pub uninit: bool,
+    pub api: bool,
+}
+
+impl Checks {
+    /// Parse a `CRANECL_CHECK` value: a comma list of `bounds`, `barriers`,
+    /// `races`, `races-strict`, `uninit`, `api`, or `all` (every one but
+    /// `races-strict`); empty or `none`: no check.
+    pub fn parse(s: &str) -> Result<Checks, String> {
+        let mut c = Checks::default();
+        for word in s.split(',').map(str::trim).filter(|w| !w.is_empty()) {
+            match word {
+                "all" => {
+                    c = Checks {
+                        bounds: true,
+                        barriers: true,
+                        races: true,
+                        uninit: true,
+                        api: true,
+                        ..c
+                    }
+                }
+                "none" | "0" => {}
+                "bounds" => c.bounds = true,
+                "barriers" => c.barriers = true,
+                "races" => c.races = true,
+                "races-strict" => {
+                    c.races = true;
+                    c.races_strict = true
+                }
+                "uninit" => c.uninit = true,
+                "api" => c.api = true,
+                other => {
+                    return Err(format!(
+                        "unknown check '{other}' (known: bounds, barriers, races, races-strict, uninit, api, all)"
+                    ))
+                }
+            }
+        }
+        Ok(c)
+    }
+
+    /// The checks `CRANECL_CHECK` asks for; an unknown word is reported on
+    /// stderr once and ignored.
+    pub fn from_env() -> Checks {
+        let Ok(v) = std::env::var("CRANECL_CHECK") else {
+            return Checks::default();
+        };
+        Checks::parse(&v).unwrap_or_else(|e| {
+            static ONCE: std::sync::Once = std::sync::Once::new();
+            ONCE.call_once(|| eprintln!("cranecl: CRANECL_CHECK: {e}"));
+            let known = v
+                .split(',')
+                .filter(|w| Checks::parse(w).is_ok())
+                .collect::<Vec<_>>()
+                .join(",");
+            Checks::parse(&known).unwrap_or_default()
+        })
+    }
+
+    /// Whether any check changes the generated code.
+    pub fn any_code(&self) -> bool {
+        self.bounds || self.barriers || self.races || self.uninit
+    }
+
+    /// Whether accesses of local and global memory always take the slow path.
+    pub fn tracks(&self) -> bool {
+        self.races || self.uninit
+    }
+}
+
+/// What a site does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SiteKind {
+    Read,
+    Write,
+    /// `a[i]` of an array object of `len` elements.
+    Index,
+    Barrier,
+}
+
+/// One checked place of the program.
+#[derive(Clone, Debug)]
+pub struct Site {
+    pub kind: SiteKind,
+    /// Bytes accessed (reads and writes).
+    pub size: u32,
+    /// Array length (index sites).
+    pub len: u64,
+    /// The written value is passed to the slow path (scalar stores).
+    pub value_known: bool,
+    /// `<source>:LINE:COL`.
+    pub location: String,
+    /// The source line and a caret under the column.
+    pub snippet: String,
+    /// The source text of the expression (index sites: the array).
+    pub text: String,
+}
+
+/// Address spaces, as reports name them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Space {
+    Global,
+    Constant,
+    Local,
+    Private,
+}
+
+impl Space {
+    fn as_str(self) -> &'static str {
+        match self {
+            Space::Global => "global",
+            Space::Constant => "constant",
+            Space::Local => "local",
+            Space::Private => "private",
+        }
+    }
+}
+
+/// An object a launch may touch: `[lo, hi)` (absolute for global and
+/// constant objects, offsets into the local arena for local ones).
+#[derive(Clone, Debug)]
+pub struct Object {
+    pub lo: u64,
+    pub hi: u64,
+    pub space: Space,
+    /// `buffer argument 'out' (4096 bytes)`, `program-scope variable 'g'`.
+    pub name: String,
+}
+
+/// What a report is about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum Kind {
+    InvalidRead,
+    InvalidWrite,
+    Index,
+    Race,
+    Divergence,
+    Uninit,
+}
+
+struct Report {
+    text: String,
+    count: u64,
+}
+
+#[derive(Default)]
+struct Reports {
+    list: Vec<Report>,
+    index: HashMap<(Kind, u32, u32), usize>,
+    dropped: u64,
+}
+
+/// One launch's checks: its objects, the program's sites, the reports.
+pub struct LaunchCheck {
+    pub checks: Checks,
+    kernel: String,
+    objects: Vec<Object>,
+    local_objects: Vec<Object>,
+    max_errors: usize,
+    reports: Mutex<Reports>,
+    /// Global memory between groups: the group (linear id + 1) that last
+    /// wrote or read each byte, with a write flag and the site.
+    global_owner: Mutex<HashMap<u64, (u64, bool, u32)>>,
+    id: u64,
+}
+
+impl LaunchCheck {
+    /// `objects`: buffers and program-scope variables; `local_objects`:
+    /// offsets in the local arena.
+    pub fn new(
+        checks: Checks,
+        kernel: &str,
+        objects: Vec<Object>,
+        local_objects: Vec<Object>,
+    ) -> LaunchCheck {
+        static IDS: AtomicU64 = AtomicU64::new(1);
+        let max_errors = std::env::var("CRANECL_MAX_ERRORS")
+            .ok()
+            .and_then(|v| v.trim().parse().ok())
+            .unwrap_or(16usize)
+            .max(1);
+        LaunchCheck {
+            checks,
+            kernel: kernel.to_string(),
+            objects,
+            local_objects,
+            max_errors,
+            reports: Mutex::new(Reports::default()),
+            global_owner: Mutex::new(HashMap::new()),
+            id: IDS.fetch_add(1, Ordering::Relaxed),
+        }
+    }
+
+    /// The reports so far, one text each (empty: the launch is clean).
+    pub fn reports(&self) -> Vec<String> {
+        let r = self.reports.lock().unwrap_or_else(|p| p.into_inner());
+        let mut out: Vec<String> = r
+            .list
+            .iter()
+            .map(|rep| {
+                if rep.count > 1 {
+                    format!(
+                        "{}note: reported {} times at this place in this command\n",
+                        rep.text, rep.count
+                    )
+                } else {
+                    rep.text.clone()
+                }
+            })
+            .collect();
+        if r.dropped > 0 {
+            out.push(format!(
+                "cranecl: {} more errors not shown (CRANECL_MAX_ERRORS={})\n",
+                r.dropped, self.max_errors
+            ));
+        }
+        out
+    }
+
+    fn report(&self, kind: Kind, sites: (u32, u32), make: impl FnOnce() -> String) {
+        let mut r = self.reports.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(&i) = r.index.get(&(kind, sites.0, sites.1)) {
+            r.list[i].count += 1;
+            return;
+        }
+        if r.list.len() >= self.max_errors {
+            r.dropped += 1;
+            return;
+        }
+        let text = make();
+        let i = r.list.len();
+        r.list.push(Report { text, count: 1 });
+        r.index.insert((kind, sites.0, sites.1), i);
+    }
+}
+
+/// A byte's history in the current group (race and uninit tracking).
+#[derive(Clone, Copy, Default)]
+struct Cell {
+    /// Work-item (local linear id + 1) that last wrote; 0: never written.
+    w_item: u32,
+    w_epoch: u32,
+    w_site: u32,
+    /// Last reader (+1), `MANY` for several in one epoch; 0: none.
+    r_item: u32,
+    r_epoch: u32,
+    r_site: u32,
+}
+
+const MANY: u32 = u32::MAX;
+/// Bytes of the block bad accesses are redirected to (the widest access
+/// generated code makes, a `long16`/`double16`, is 128).
+const SCRATCH: usize = 256;
+
+/// One thread's checking state while it runs groups of a launch. Generated
+/// code reaches it through `GroupState::check`.
+pub struct CheckState {
+    /// `[lo, hi)` per site.
+    cache: Vec<[u64; 2]>,
+    sites: *const Site,
+    nsites: usize,
+    launch: *const LaunchCheck,
+    launch_id: u64,
+    local_lo: u64,
+    local_hi: u64,
+    /// Barriers passed by the group.
+    pub epoch: u32,
+    group_linear: u64,
+    local: Vec<Cell>,
+    global: HashMap<u64, Cell>,
+    scratch: Box<[u128; SCRATCH / 16]>,
+}
+
+thread_local! {
+    static STATE: std::cell::RefCell<Option<Box<CheckState>>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Run `f` with this thread's state set up for a group of `launch`
+/// (`group`'s `check` and `check_cache` point at it while `f` runs).
+pub fn with_state<R>(
+    launch: &LaunchCheck,
+    sites: &[Site],
+    group: &mut GroupState,
+    group_linear: u64,
+    f: impl FnOnce(&GroupState) -> R,
+) -> R {
+    let mut st = STATE.with(|s| s.borrow_mut().take()).unwrap_or_else(|| {
+        Box::new(CheckState {
+            cache: Vec::new(),
+            sites: std::ptr::null(),
+            nsites: 0,
+            launch: std::ptr::null(),
+            launch_id: 0,
+            local_lo: 0,
+            local_hi: 0,
+            epoch: 0,
+            group_linear: 0,
+            local: Vec::new(),
+            global: HashMap::new(),
+            scratch: Box::new([0; SCRATCH / 16]),
+        })
+    });
+    if st.launch_id != launch.id || st.cache.len() != sites.len().max(1) {
+        st.cache.clear();
+        st.cache.resize(sites.len().max(1), [0, 0]);
+        st.launch_id = launch.id;
+    }
+    st.sites = sites.as_ptr();
+    st.nsites = sites.len();
+    st.launch = launch;
+    st.local_lo = group.local_mem;
+    st.local_hi = group.local_mem + group.local_mem_size;
+    st.epoch = 0;
+    st.group_linear = group_linear;
+    if launch.checks.tracks() {
+        st.local.clear();
+        st.local
+            .resize(group.local_mem_size as usize, Cell::default());
+        st.global.clear();
+    }
+    group.check = &mut *st as *mut CheckState as u64;
+    group.check_cache = st.cache.as_mut_ptr() as u64;
+    let r = f(group);
+    if launch.checks.tracks() {
+        publish_global(&st, launch);
+    }
+    st.launch = std::ptr::null();
+    STATE.with(|s| *s.borrow_mut() = Some(st));
+    r
+}
+
+/// After a group: merge its global accesses into the launch's map; a byte
+/// another group wrote, or wrote where another group touched, races.
+fn publish_global(st: &CheckState, launch: &LaunchCheck) {
+    if !launch.checks.races || st.global.is_empty() {
+        return;
+    }
+    let me = st.group_linear + 1;
+    let mut owner = launch
+        .global_owner
+        .lock()
+        .unwrap_or_else(|p| p.into_inner());
+    let mut races = Vec::new();
+    for (&addr, c) in &st.global {
+        let wrote = c.w_item != 0;
+        let site = if wrote { c.w_site } else { c.r_site };
+        match owner.get_mut(&addr) {
+            Some((g, w, s)) if *g != me => {
+                if *w || wrote {
+                    races.push((addr, *s, *w, site, wrote, *g - 1));
+                }
+                if wrote {
+                    *g = me;
+                    *w = true;
+                    *s = site;
+                }
+            }
+            Some(_) => {}
+            None => {
+                owner.insert(addr, (me, wrote, site));
+            }
+        }
+    }
+    drop(owner);
+    for (addr, s1, w1, s2, w2, other) in races {
+        // SAFETY: the sites table outlives the launch's groups.
+        let sites = unsafe { std::slice::from_raw_parts(st.sites, st.nsites) };
+        let (Some(a), Some(b)) = (sites.get(s1 as usize), sites.get(s2 as usize)) else {
+            continue;
+        };
+        let what = |w: bool| if w { "write" } else { "read" };
+        let obj = describe_addr(st, launch, addr, None);
+        launch.report(Kind::Race, (s1.min(s2), s1.max(s2)), || {
+            let mut t = header(
+                b,
+                &format!(
+                    "data race in global memory between work-groups: {} here and {} by work-group {} (linear id) at {}; {obj}",
+                    what(w2),
+                    what(w1),
+                    other,
+                    a.location
+                ),
+            );
+            let _ = writeln!(t, "  kernel '{}', work-group {} (linear id)", launch.kernel, st.group_linear);
+            t.push_str(&note(a, &format!("the other {} is here", what(w1))));
+            t
+        });
+    }
+}
+
+fn header(site: &Site, message: &str) -> String {
+    format!("{}: error: {message}\n{}", site.location, site.snippet)
+}
+
+fn note(site: &Site, message: &str) -> String {
+    format!("{}: note: {message}\n{}", site.location, site.snippet)
+}
+
+/// The work-item's ids, as reports print them.
+fn ids(item: &ItemState, g: &GroupState) -> String {
+    let mut gid = [0u64; 3];
+    for d in 0..3 {
+        gid[d] = g.group_id[d] * g.enqueued_local_size[d] + item.local_id[d] + g.global_offset[d];
+    }
+    let dims = (g.work_dim as usize).clamp(1, 3);
+    let f = |a: &[u64]| {
+        a[..dims]
+            .iter()
+            .map(u64::to_string)
+            .collect::<Vec<_>>()
+            .join(",")
+    };
+    format!(
+        "global id ({}), local id ({}), group id ({})",
+        f(&gid),
+        f(&item.local_id[..3]),
+        f(&g.group_id[..3])
+    )
+}
+
+fn linear_local(item: &ItemState, g: &GroupState) -> u32 {
+    (item.local_id[0] + g.local_size[0] * (item.local_id[1] + g.local_size[1] * item.local_id[2]))
+        as u32
+}
+
+/// Where `addr` is, relative to the nearest object (for messages).
+fn describe_addr(st: &CheckState, launch: &LaunchCheck, addr: u64, size: Option<u64>) -> String {
+    let size = size.unwrap_or(1);
+    let objects = launch.objects.iter().map(|o| (o.lo, o.hi, o)).chain(
+        launch
+            .local_objects
+            .iter()
+            .map(|o| (st.local_lo + o.lo, st.local_lo + o.hi, o)),
+    );
+    let mut best: Option<(u64, String)> = None;
+    for (lo, hi, o) in objects {
+        let name = if o.name.starts_with(o.space.as_str()) {
+            o.name.clone()
+        } else {
+            format!("{} {}", o.space.as_str(), o.name)
+        };
+        let (dist, text) = if addr >= lo && addr < hi {
+            if addr + size > hi {
+                (
+                    0,
+                    format!(
+                        "at offset {} of {name}, {} of the {size} bytes past its end",
+                        addr - lo,
+                        addr + size - hi,
+                    ),
+                )
+            } else {
+                (0, format!("at offset {} of {name}", addr - lo))
+            }
+        } else if addr == hi {
+            (
+                1,
+                format!("at offset {} of {name}, just past its end", addr - lo),
+            )
+        } else if addr > hi {
+            (
+                addr - hi + 1,
+                format!(
+                    "at offset {} of {name}, {} bytes past its end",
+                    addr - lo,
+                    addr - hi
+                ),
+            )
+        } else {
+            (
+                lo - addr,
+                format!("at offset -{} of {name}, before its start", lo - addr),
+            )
+        };
+        if best.as_ref().is_none_or(|(d, _)| dist < *d) {
+            best = Some((dist, text));
+        }
+    }
+    match best {
+        Some((d, t)) if d < 1 << 30 => t,
+        _ => format!("address 0x{addr:x} is in no object the kernel may access"),
+    }
+}
+
+/// The object holding `[addr, addr + size)`: its bounds and space.
+fn find(st: &CheckState, item: &ItemState, addr: u64, size: u64) -> Option<(u64, u64, Space)> {
+    let end = addr.checked_add(size)?;
+    let inside = |lo: u64, hi: u64| addr >= lo && end <= hi;
+    // SAFETY: `launch` is set while the group runs.
+    let launch = unsafe { &*st.launch };
+    for o in &launch.objects {
+        if inside(o.lo, o.hi) {
+            return Some((o.lo, o.hi, o.space));
+        }
+    }
+    for o in &launch.local_objects {
+        let (lo, hi) = (st.local_lo + o.lo, st.local_lo + o.hi);
+        if inside(lo, hi) {
+            return Some((lo, hi, Space::Local));
+        }
+    }
+    if inside(item.private_lo, item.private_hi) {
+        return Some((item.private_lo, item.private_hi, Space::Private));
+    }
+    if item.arena_hi > item.arena_lo && inside(item.arena_lo, item.arena_hi) {
+        return Some((item.arena_lo, item.arena_hi, Space::Private));
+    }
+    None
+}
+
+/// The slow path of a checked load or store at `addr` (`site`'s size):
+/// returns `addr`, or a scratch address when the access is out of bounds.
+///
+/// # Safety
+/// `item` is the `ItemState` generated code was given, in a group run by
+/// [`with_state`].
+pub unsafe extern "C" fn cranecl_check_access(
+    item: *mut ItemState,
+    addr: u64,
+    site: u32,
+    value: u64,
+) -> u64 {
+    // SAFETY: the caller's contract: `item` and its group are live, the
+    // group's `check` points at this thread's state, set by `with_state`.
+    let (item, group, st) = unsafe {
+        let item = &*item;
+        let group = &*item.group;
+        (item, group, &mut *(group.check as *mut CheckState))
+    };
+    // SAFETY: set by `with_state` from the program's live site table.
+    let sites = unsafe { std::slice::from_raw_parts(st.sites, st.nsites) };
+    let Some(s) = sites.get(site as usize) else {
+        return addr;
+    };
+    // SAFETY: `launch` is set while the group runs.
+    let launch = unsafe { &*st.launch };
+    let size = u64::from(s.size);
+    let write = s.kind == SiteKind::Write;
+    match find(st, item, addr, size) {
+        Some((lo, hi, space)) => {
+            let tracked = launch.checks.tracks() && matches!(space, Space::Local | Space::Global);
+            if !tracked {
+                if let Some(c) = st.cache.get_mut(site as usize) {
+                    *c = [lo, hi];
+                }
+            } else {
+                track(st, launch, sites, item, group, addr, site, space, value);
+            }
+            addr
+        }
+        None => {
+            let kind = if write {
+                Kind::InvalidWrite
+            } else {
+                Kind::InvalidRead
+            };
+            let what = describe_addr(st, launch, addr, Some(size));
+            launch.report(kind, (site, 0), || {
+                let mut t = header(
+                    s,
+                    &format!(
+                        "invalid {} of {size} bytes {what} (address 0x{addr:x})",
+                        if write { "write" } else { "read" }
+                    ),
+                );
+                let _ = writeln!(t, "  kernel '{}', {}", launch.kernel, ids(item, group));
+                t
+            });
+            st.scratch.fill(0);
+            st.scratch.as_ptr() as u64
+        }
+    }
+}
+
+/// Race and uninit bookkeeping for one in-bounds access of local or global
+/// memory.
+#[allow(clippy::too_many_arguments)]
+fn track(
+    st: &mut CheckState,
+    launch: &LaunchCheck,
+    sites: &[Site],
+    item: &ItemState,
+    group: &GroupState,
+    addr: u64,
+    site: u32,
+    space: Space,
+    value: u64,
+) {
+    let s = &sites[site as usize];
+    let me = linear_local(item, group) + 1;
+    let epoch = st.epoch;
+    let write = s.kind == SiteKind::Write;
+    // A write of the value already in memory is harmless unless strict.
+    let same_value = write && s.value_known && s.size <= 8 && {
+        let mut old = [0u8; 8];
+        // SAFETY: `[addr, addr + size)` lies inside a live object (checked by
+        // the caller) and the write has not happened yet.
+        unsafe {
+            std::ptr::copy_nonoverlapping(addr as *const u8, old.as_mut_ptr(), s.size as usize)
+        };
+        old[..s.size as usize] == value.to_le_bytes()[..s.size as usize]
+    };
+    let mut race: Option<(u32, bool, u32)> = None;
+    let mut uninit = false;
+    for b in 0..u64::from(s.size) {
+        let cell = if space == Space::Local {
+            let off = (addr + b - st.local_lo) as usize;
+            match st.local.get_mut(off) {
+                Some(c) => c,
+                None => continue,
+            }
+        } else {
+            st.global.entry(addr + b).or_default()
+        };
+        if write {
+            if launch.checks.races {
+                if cell.w_item != 0 && cell.w_epoch == epoch && cell.w_item != me {
+                    if !same_value || launch.checks.races_strict {
+                        race.get_or_insert((cell.w_site, true, cell.w_item - 1));
+                    }
+                } else if cell.r_item != 0 && cell.r_epoch == epoch && cell.r_item != me {
+                    let other = if cell.r_item == MANY {
+                        u32::MAX
+                    } else {
+                        cell.r_item - 1
+                    };
+                    race.get_or_insert((cell.r_site, false, other));
+                }
+            }
+            cell.w_item = me;
+            cell.w_epoch = epoch;
+            cell.w_site = site;
+        } else {
+            if launch.checks.races && cell.w_item != 0 && cell.w_epoch == epoch && cell.w_item != me
+            {
+                race.get_or_insert((cell.w_site, true, cell.w_item - 1));
+            }
+            if cell.w_item == 0 && space == Space::Local {
+                uninit = true;
+            }
+            if cell.r_item != 0 && cell.r_epoch == epoch && cell.r_item != me {
+                cell.r_item = MANY;
+            } else {
+                cell.r_item = me;
+            }
+            cell.r_epoch = epoch;
+            cell.r_site = site;
+        }
+    }
+    if uninit && launch.checks.uninit {
+        let obj = describe_addr(st, launch, addr, Some(u64::from(s.size)));
+        launch.report(Kind::Uninit, (site, 0), || {
+            let mut t = header(
+                s,
+                &format!(
+                    "read of {} bytes of uninitialised local memory {obj}: no work-item of the group has written it",
+                    s.size
+                ),
+            );
+            let _ = writeln!(t, "  kernel '{}', {}", launch.kernel, ids(item, group));
+            t
+        });
+    }
+    if let Some((other_site, other_wrote, other_item)) = race {
+        let Some(o) = sites.get(other_site as usize) else {
+            return;
+        };
+        let obj = describe_addr(st, launch, addr, Some(u64::from(s.size)));
+        let what = |w: bool| if w { "write" } else { "read" };
+        let other = if other_item == u32::MAX {
+            "several work-items".to_string()
+        } else {
+            format!("local linear id {other_item}")
+        };
+        let key = (site.min(other_site), site.max(other_site));
+        launch.report(Kind::Race, key, || {
+            let mut t = header(
+                s,
+                &format!(
+                    "data race in {} memory: {} of {} bytes here and a {} by {other} at {} with no barrier between; {obj}",
+                    space.as_str(),
+                    what(write),
+                    s.size,
+                    what(other_wrote),
+                    o.location
+                ),
+            );
+            let _ = writeln!(t, "  kernel '{}', {}", launch.kernel, ids(item, group));
+            t.push_str(&note(o, &format!("the other {} is here", what(other_wrote))));
+            t
+        });
+    }
+}
+
+/// The slow path of `a[i]` on an array object: `index` is outside
+/// `[0, len)`; report it and return 0 (the access goes to the first element).
+///
+/// # Safety
+/// As [`cranecl_check_access`].
+pub unsafe extern "C" fn cranecl_check_index(item: *mut ItemState, index: i64, site: u32) -> i64 {
+    // SAFETY: as in `cranecl_check_access`.
+    let (item, group, st) = unsafe {
+        let item = &*item;
+        let group = &*item.group;
+        (item, group, &*(group.check as *const CheckState))
+    };
+    // SAFETY: set by `with_state` from the program's live site table.
+    let sites = unsafe { std::slice::from_raw_parts(st.sites, st.nsites) };
+    let Some(s) = sites.get(site as usize) else {
+        return 0;
+    };
+    // SAFETY: `launch` is set while the group runs.
+    let launch = unsafe { &*st.launch };
+    launch.report(Kind::Index, (site, 0), || {
+        let mut t = header(
+            s,
+            &format!(
+                "index {index} is outside the bounds of the array '{}' of {} elements",
+                s.text, s.len
+            ),
+        );
+        let _ = writeln!(t, "  kernel '{}', {}", launch.kernel, ids(item, group));
+        t
+    });
+    0
+}
+
+/// After a round of a coroutine group: every unfinished work-item waits at
+/// a barrier (its site in `barrier_site`); `done[i]` says which finished.
+/// Reports divergence and returns whether the group may go on.
+pub fn barrier_round(group: &GroupState, items: &[ItemState], done: &[bool]) -> bool {
+    if group.check == 0 {
+        return true;
+    }
+    // SAFETY: `check` points at this thread's state while the group runs.
+    let st = unsafe { &mut *(group.check as *mut CheckState) };
+    st.epoch += 1;
+    // SAFETY: `launch` is set while the group runs.
+    let launch = unsafe { &*st.launch };
+    if !launch.checks.barriers {
+        return true;
+    }
+    // SAFETY: set by `with_state` from the program's live site table.
+    let sites = unsafe { std::slice::from_raw_parts(st.sites, st.nsites) };
+    let waiting: Vec<(usize, u32)> = items
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| !done[*i])
+        .map(|(i, it)| (i, it.barrier_site as u32))
+        .collect();
+    let Some(&(first, site)) = waiting.first() else {
+        return true;
+    };
+    let Some(s) = sites.get(site as usize) else {
+        return true;
+    };
+    let finished = done.iter().position(|&d| d);
+    let other = waiting.iter().find(|(_, b)| *b != site).copied();
+    let (message, other_site) = match (other, finished) {
+        (Some((j, b)), _) => {
+            let o = sites.get(b as usize);
+            (
+                format!(
+                    "barrier divergence: work-items of a group wait at different barriers: local linear id {first} here, local linear id {j} at {}",
+                    o.map_or("?", |o| o.location.as_str())
+                ),
+                (o.cloned(), b),
+            )
+        }
+        (None, Some(j)) => (
+            format!(
+                "barrier divergence: not every work-item of the group reaches this barrier: local linear id {first} waits here ({} of {} work-items), local linear id {j} has returned",
+                waiting.len(),
+                items.len()
+            ),
+            (None, 0),
+        ),
+        (None, None) => return true,
+    };
+    launch.report(Kind::Divergence, (site, other_site.1), || {
+        let mut t = header(s, &message);
+        let _ = writeln!(
+            t,
+            "  kernel '{}', {}",
+            launch.kernel,
+            ids(&items[first], group)
+        );
+        if let Some(o) = &other_site.0 {
+            t.push_str(&note(o, "the other barrier is here"));
+        }
+        t
+    });
+    false
+}
