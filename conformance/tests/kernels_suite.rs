@@ -558,3 +558,27 @@ fn directives_are_validated() {
         a => panic!("{a:?}"),
     }
 }
+
+/// No false positives: the whole suite again, every result checked, under
+/// `CRANECL_CHECK=all` (in a child process of this test binary, so that the
+/// variable reaches only its contexts).
+#[test]
+fn kernel_suite_runs_clean_under_checked_mode() {
+    let exe = std::env::current_exe().expect("the test binary");
+    let out = std::process::Command::new(exe)
+        .args(["--exact", "kernel_suite", "--nocapture", "--test-threads=1"])
+        .env("CRANECL_CHECK", "all")
+        .output()
+        .expect("run the suite");
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        out.status.success(),
+        "the suite under CRANECL_CHECK=all failed:\n{text}"
+    );
+    assert!(text.contains("1 passed"), "the suite did not run:\n{text}");
+    assert!(!text.contains("failed checked mode"), "a report:\n{text}");
+}

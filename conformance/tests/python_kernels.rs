@@ -14,13 +14,21 @@ use std::path::Path;
 use std::process::Command;
 
 fn pytest(vendors: &Path, cache: &Path, expect_cached: bool) -> String {
+    pytest_with(vendors, cache, expect_cached, None)
+}
+
+fn pytest_with(vendors: &Path, cache: &Path, expect_cached: bool, check: Option<&str>) -> String {
     let python = venv_python();
     assert!(
         python.exists(),
         "{} missing: run scripts/install-deps.sh (makes the venv with pyopencl, numpy, pytest)",
         python.display()
     );
-    let out = Command::new(&python)
+    let mut cmd = Command::new(&python);
+    if let Some(c) = check {
+        cmd.env("CRANECL_CHECK", c);
+    }
+    let out = cmd
         .current_dir(workspace_root())
         .args([
             "-m",
@@ -77,5 +85,18 @@ fn pyopencl_kernels_reload_from_the_binary_cache() {
         cache.display()
     );
     pytest(&vendors, &cache, true);
+    let _ = std::fs::remove_dir_all(&cache);
+}
+
+/// No false positives: ElementwiseKernel, ReductionKernel, GenericScanKernel
+/// and the rest of the file under `CRANECL_CHECK=all` (a report would fail
+/// its command, and so the test that launched it).
+#[test]
+fn pyopencl_kernels_run_clean_under_checked_mode() {
+    let cache = profile_dir().join(format!("pyopencl-cache-checked-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&cache);
+    std::fs::create_dir_all(&cache).expect("create the cache folder");
+    let text = pytest_with(&vendors_cranecl(), &cache, false, Some("all"));
+    assert!(!text.contains("failed checked mode"), "a report:\n{text}");
     let _ = std::fs::remove_dir_all(&cache);
 }

@@ -329,11 +329,14 @@ impl CompiledProgram {
         // kernel's name and group (runtime/fault.rs).
         let _running = runtime::fault::enter(&info.name, ctx.group_id);
         match check {
-            Some(launch) if self.checks.any_code() => {
-                runtime::check::with_state(launch, &self.sites, &mut group, group_linear, |g| {
-                    Self::run_entry(*e, args, g, items)
-                })
-            }
+            Some(launch) if self.checks.any_code() => runtime::check::with_state(
+                launch,
+                &self.sites,
+                args,
+                &mut group,
+                group_linear,
+                |g| Self::run_entry(*e, args, g, items),
+            ),
             _ => Self::run_entry(*e, args, &group, items),
         }
     }

@@ -25,7 +25,8 @@
 //! reader. Two work-items touching a byte in one epoch, one of them writing,
 //! race (a write of the value already there does not count unless
 //! `races-strict`); a read of local memory no work-item of the group wrote is
-//! uninitialised. Local memory is tracked per group, global memory per group
+//! uninitialised, reported when that work-item then writes global memory
+//! (so a value read and thrown away is not an error). Local memory is tracked per group, global memory per group
 //! and between the groups of a launch (a byte written by one group and
 //! touched by another races: groups of a launch are unordered). Atomics never
 //! take this path, so they never race.
@@ -305,6 +306,19 @@ struct Cell {
 }
 
 const MANY: u32 = u32::MAX;
+/// What local memory holds before a work-item writes it (checked `uninit`).
+const POISON: u8 = 0xA5;
+
+/// The `size` (at most 8) bytes at `addr`, little-endian.
+fn read_bits(addr: u64, size: u32) -> u64 {
+    let mut b = [0u8; 8];
+    // SAFETY: the caller checked that `[addr, addr + size)` lies inside a
+    // live object.
+    unsafe {
+        std::ptr::copy_nonoverlapping(addr as *const u8, b.as_mut_ptr(), size.min(8) as usize)
+    };
+    u64::from_le_bytes(b)
+}
 /// Bytes of the block bad accesses are redirected to (the widest access
 /// generated code makes, a `long16`/`double16`, is 128).
 const SCRATCH: usize = 256;
@@ -320,11 +334,16 @@ pub struct CheckState {
     launch_id: u64,
     local_lo: u64,
     local_hi: u64,
+    /// The argument block (by-value struct arguments are read from it).
+    args: [u64; 2],
     /// Barriers passed by the group.
     pub epoch: u32,
     group_linear: u64,
     local: Vec<Cell>,
     global: HashMap<u64, Cell>,
+    /// Work-items (+1) that read uninitialised local memory: the site,
+    /// address and value of each such read (a few).
+    tainted: HashMap<u32, Vec<(u32, u64, u64)>>,
     scratch: Box<[u128; SCRATCH / 16]>,
 }
 
@@ -337,6 +356,7 @@ thread_local! {
 pub fn with_state<R>(
     launch: &LaunchCheck,
     sites: &[Site],
+    args: &[u8],
     group: &mut GroupState,
     group_linear: u64,
     f: impl FnOnce(&GroupState) -> R,
@@ -350,10 +370,12 @@ pub fn with_state<R>(
             launch_id: 0,
             local_lo: 0,
             local_hi: 0,
+            args: [0, 0],
             epoch: 0,
             group_linear: 0,
             local: Vec::new(),
             global: HashMap::new(),
+            tainted: HashMap::new(),
             scratch: Box::new([0; SCRATCH / 16]),
         })
     });
@@ -368,12 +390,28 @@ pub fn with_state<R>(
     st.local_lo = group.local_mem;
     st.local_hi = group.local_mem + group.local_mem_size;
     st.epoch = 0;
+    st.args = [
+        args.as_ptr() as u64,
+        args.as_ptr() as u64 + args.len() as u64,
+    ];
     st.group_linear = group_linear;
     if launch.checks.tracks() {
         st.local.clear();
         st.local
             .resize(group.local_mem_size as usize, Cell::default());
         st.global.clear();
+        st.tainted.clear();
+        if launch.checks.uninit && group.local_mem != 0 {
+            // SAFETY: the group's local arena holds `local_mem_size` bytes,
+            // whose contents are undefined until the kernel writes them.
+            unsafe {
+                std::ptr::write_bytes(
+                    group.local_mem as *mut u8,
+                    POISON,
+                    group.local_mem_size as usize,
+                )
+            };
+        }
     }
     group.check = &mut *st as *mut CheckState as u64;
     group.check_cache = st.cache.as_mut_ptr() as u64;
@@ -556,6 +594,9 @@ fn find(st: &CheckState, item: &ItemState, addr: u64, size: u64) -> Option<(u64,
             return Some((lo, hi, Space::Local));
         }
     }
+    if inside(st.args[0], st.args[1]) {
+        return Some((st.args[0], st.args[1], Space::Private));
+    }
     if inside(item.private_lo, item.private_hi) {
         return Some((item.private_lo, item.private_hi, Space::Private));
     }
@@ -704,19 +745,44 @@ fn track(
             cell.r_site = site;
         }
     }
-    if uninit && launch.checks.uninit {
-        let obj = describe_addr(st, launch, addr, Some(u64::from(s.size)));
-        launch.report(Kind::Uninit, (site, 0), || {
-            let mut t = header(
-                s,
-                &format!(
-                    "read of {} bytes of uninitialised local memory {obj}: no work-item of the group has written it",
-                    s.size
-                ),
-            );
-            let _ = writeln!(t, "  kernel '{}', {}", launch.kernel, ids(item, group));
-            t
-        });
+    // An uninitialised read is reported when the work-item that made it
+    // then writes what it read, unchanged, to global memory (local memory
+    // starts filled with a poison pattern, so such a value is
+    // recognisable): a value read and thrown away (a scan's padding lanes)
+    // is not an error. Values computed from it are not followed.
+    if uninit && launch.checks.uninit && s.size <= 8 {
+        let bits = read_bits(addr, s.size);
+        let taints = st.tainted.entry(me).or_default();
+        if taints.len() < 8 && !taints.iter().any(|t| t.2 == bits) {
+            taints.push((site, addr, bits));
+        }
+    }
+    if write && space == Space::Global && launch.checks.uninit && s.value_known {
+        let mask = if s.size >= 8 {
+            u64::MAX
+        } else {
+            (1u64 << (8 * s.size)) - 1
+        };
+        let hit = st
+            .tainted
+            .get(&me)
+            .and_then(|ts| ts.iter().find(|t| t.2 & mask == value & mask).copied());
+        if let Some((read_site, read_addr, _)) = hit {
+            let r = &sites[read_site as usize];
+            let obj = describe_addr(st, launch, read_addr, Some(u64::from(r.size)));
+            launch.report(Kind::Uninit, (read_site, 0), || {
+                let mut t = header(
+                    r,
+                    &format!(
+                        "read of {} bytes of uninitialised local memory {obj}: no work-item of the group has written it",
+                        r.size
+                    ),
+                );
+                let _ = writeln!(t, "  kernel '{}', {}", launch.kernel, ids(item, group));
+                t.push_str(&note(s, "the work-item writes the value it read to global memory here"));
+                t
+            });
+        }
     }
     if let Some((other_site, other_wrote, other_item)) = race {
         let Some(o) = sites.get(other_site as usize) else {
