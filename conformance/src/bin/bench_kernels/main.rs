@@ -24,7 +24,9 @@
 //! (still both platforms in one process), so a crash or a hang in one is
 //! reported and the others still run. Flags: `--quick` (smaller sizes),
 //! `--only a,b` (these benchmarks, in this process), `--rounds N`,
-//! `--list`. `BENCH_CASE_TIMEOUT` (seconds, default 900) bounds each child.
+//! `--list`, `--checks bounds;all` (also cranecl under each of these
+//! `CRANECL_CHECK` values, with its cost against unchecked cranecl in the
+//! last column; a checked run that reports fails, so a false positive shows). `BENCH_CASE_TIMEOUT` (seconds, default 900) bounds each child.
 
 mod builds;
 mod dense;
@@ -45,6 +47,9 @@ const POCL: &str = "Portable Computing Language";
 pub struct Cfg {
     pub quick: bool,
     pub rounds: usize,
+    /// `--checks`: `CRANECL_CHECK` values, each measured as one more
+    /// cranecl platform (`cranecl[VALUE]`) against unchecked cranecl.
+    pub checks: Vec<String>,
 }
 
 /// How a run's time turns into the table's figure.
@@ -142,6 +147,32 @@ fn format_row(row: &Row) -> (String, Vec<String>) {
         (Some(a), Some(b)) => format!("{:.2}x", a.as_secs_f64() / b.as_secs_f64()),
         _ => "-".to_string(),
     };
+    // Checked mode's cost: each `cranecl[CHECKS]` against unchecked cranecl.
+    let mut costs = Vec::new();
+    for (label, o) in row.outcomes.iter().filter(|(l, _)| l.starts_with("cranecl[")) {
+        let cost = match o {
+            Ok(m) if m.verdict.is_ok() => match times[0].1 {
+                Some(base) => format!(
+                    "{label} {:.3} ms {:.2}x",
+                    m.best.as_secs_f64() * 1e3,
+                    m.best.as_secs_f64() / base.as_secs_f64()
+                ),
+                None => format!("{label} {:.3} ms", m.best.as_secs_f64() * 1e3),
+            },
+            Ok(m) => {
+                notes.push(format!("{} on {label}: WRONG result: {:?}", row.name, m.verdict));
+                format!("{label} WRONG")
+            }
+            Err(e) => {
+                notes.push(format!("{} on {label}: {e}", row.name));
+                format!("{label} FAILED")
+            }
+        };
+        costs.push(cost);
+    }
+    if !costs.is_empty() {
+        checks.push(costs.join(", "));
+    }
     let check = if checks.is_empty() {
         "ok".to_string()
     } else {
@@ -198,23 +229,37 @@ impl Out {
     }
 }
 
-fn rigs() -> Vec<Rig> {
+fn rigs(cfg: &Cfg) -> Vec<Rig> {
     let t = cranecl_conformance::cl();
     let mut rigs = Vec::new();
-    for (name, label) in [("cranecl", "cranecl"), (POCL, "pocl")] {
+    let checked = cfg.checks.iter().map(|c| {
+        // A label lives as long as the process (a few per run).
+        let label: &'static str = Box::leak(format!("cranecl[{c}]").into_boxed_str());
+        ("cranecl", label, Some(c.as_str()))
+    });
+    let all = [("cranecl", "cranecl", None), (POCL, "pocl", None)]
+        .into_iter()
+        .chain(checked);
+    for (name, label, check) in all {
+        // cranecl reads CRANECL_CHECK when a context is created.
+        match check {
+            Some(c) => std::env::set_var("CRANECL_CHECK", c),
+            None => std::env::remove_var("CRANECL_CHECK"),
+        }
         match Rig::new(t, name, label) {
             Some(Ok(r)) => rigs.push(r),
             Some(Err(e)) => eprintln!("bench_kernels: {label}: {e}"),
             None => eprintln!("bench_kernels: the loader lists no {label} platform"),
         }
     }
+    std::env::remove_var("CRANECL_CHECK");
     rigs
 }
 
 /// Runs `names` in this process.
 fn in_process(names: &[String], cfg: &Cfg, out: &mut Out) {
     setup_both();
-    let rigs = rigs();
+    let rigs = rigs(cfg);
     for name in names {
         if name == BUILD {
             let cold = pocl_cold_builds();
@@ -272,6 +317,9 @@ fn in_child(name: &str, cfg: &Cfg, out: &mut Out, timeout: Duration) {
         ]);
         if cfg.quick {
             cmd.arg("--quick");
+        }
+        if !cfg.checks.is_empty() {
+            cmd.args(["--checks", &cfg.checks.join(";")]);
         }
         let mut child = cmd
             .env("CRANECL_SO", cranecl_so())
@@ -333,6 +381,7 @@ fn main() -> ExitCode {
     let mut cfg = Cfg {
         quick: false,
         rounds: 0,
+        checks: vec![],
     };
     let (mut only, mut child) = (None::<Vec<String>>, false);
     let mut it = args.iter();
@@ -361,6 +410,13 @@ fn main() -> ExitCode {
                 };
                 only = Some(v.split(',').map(str::to_string).collect());
             }
+            "--checks" => {
+                let Some(v) = it.next() else {
+                    eprintln!("bench_kernels: --checks needs CRANECL_CHECK values (e.g. bounds;all)");
+                    return ExitCode::FAILURE;
+                };
+                cfg.checks = v.split(';').map(str::to_string).collect();
+            }
             "--rounds" => match it.next().and_then(|v| v.parse().ok()) {
                 Some(n) => cfg.rounds = n,
                 None => {
@@ -369,7 +425,7 @@ fn main() -> ExitCode {
                 }
             },
             other => {
-                eprintln!("bench_kernels: unknown argument {other} (flags: --quick, --only a,b, --rounds N, --list)");
+                eprintln!("bench_kernels: unknown argument {other} (flags: --quick, --only a,b, --rounds N, --checks a;b, --list)");
                 return ExitCode::FAILURE;
             }
         }
