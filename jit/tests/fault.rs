@@ -110,9 +110,7 @@ fn assert_abandoned_then_runs_again(
     let message = r.expect_err("the bad store must fail the group");
     assert_eq!(
         message,
-        format!(
-            "invalid memory access at {bad:#x} in generated code; the work-group was abandoned"
-        )
+        format!("invalid write at {bad:#x} in generated code; the work-group was abandoned")
     );
     let mut scratch = 0i32;
     let good = &mut scratch as *mut i32 as u64;
@@ -190,7 +188,7 @@ fn bad_pointer_in_a_c_like_host_fails_its_group() {
         std::process::exit(0);
     };
     assert!(
-        stderr.contains("child: Err(\"invalid memory access at 0x10 in generated code"),
+        stderr.contains("child: Err(\"invalid write at 0x10 in generated code"),
         "{stderr}"
     );
     assert_eq!(code, Some(0), "{stderr}");
@@ -366,7 +364,7 @@ fn threads_that_exit_give_their_slot_back() {
         std::process::exit(0);
     };
     assert!(
-        stderr.contains("child: Err(\"invalid memory access at 0x10 in generated code"),
+        stderr.contains("child: Err(\"invalid write at 0x10 in generated code"),
         "{stderr}"
     );
     assert_eq!(signal, None, "{stderr}");
@@ -393,7 +391,7 @@ fn a_forked_child_still_fails_only_the_group() {
         std::process::exit(if status == 0 { 0 } else { 1 });
     };
     assert!(
-        stderr.contains("forked: Err(\"invalid memory access at 0x20 in generated code"),
+        stderr.contains("forked: Err(\"invalid write at 0x20 in generated code"),
         "{stderr}"
     );
     assert_eq!(code, Some(0), "{stderr}");

@@ -1,26 +1,89 @@
-//! The global arena: host allocations that hold buffer contents.
+//! The global arena: buffers' data stores and programs' program-scope
+//! variables.
 //!
-//! A buffer's data store is one `HostAllocation`: `size` bytes aligned to the
-//! device's `CL_DEVICE_MEM_BASE_ADDR_ALIGN`, zero-initialised, freed on drop.
-//! Allocation is fallible: a size the system cannot give returns `None`, never
-//! aborts the process (the API turns it into `CL_MEM_OBJECT_ALLOCATION_FAILURE`).
+//! A buffer's data store is one [`HostAllocation`]: `size` bytes aligned to
+//! the device's `CL_DEVICE_MEM_BASE_ADDR_ALIGN`, zero-initialised, committed
+//! only when touched, freed on drop. Creation is fallible: a size the system
+//! cannot give returns `None`, never aborts the process (the API turns it
+//! into `CL_MEM_OBJECT_ALLOCATION_FAILURE`). The live buffer allocations are
+//! counted (number and bytes) so that tests can check that released buffers
+//! leave nothing behind.
 //!
-//! How: we ask the system allocator for `size + align` bytes with its natural
-//! alignment and zeroed (`calloc`), then round the pointer up to `align`. A
-//! directly over-aligned zeroed request would make the allocator `memset` the
-//! whole block, touching every page of a large buffer at creation; `calloc`
-//! returns fresh pages for large blocks, already zero, committed only when
-//! first touched.
+//! Guard regions: a buffer of at least [`GUARD_THRESHOLD`] bytes gets a
+//! mapping of its own whose data ends where an inaccessible guard region of
+//! [`guard_size`] bytes begins (see `alloc.rs`), so that a kernel that runs
+//! off the end faults — and the fault is reported with the buffer's name —
+//! instead of corrupting a neighbour or the host's memory.
 //!
-//! The live allocations are counted (number and bytes) so that tests can check
-//! that released buffers leave nothing behind.
+//! - Guard size: `max(64 MiB, the buffer's size)`. `mmap` places consecutive
+//!   mappings next to each other (each new one just below the previous), so
+//!   what lies past buffer B's guard is usually buffer A. A one-element or
+//!   one-page overrun is caught by any guard; a wrong stride or a wrong
+//!   buffer's index goes further, typically up to about the buffer's own
+//!   size (an index range doubled) or a few rows of an image-sized array.
+//!   64 MiB covers those for buffers up to 64 MiB, and guard = size for
+//!   larger ones. The guard is `PROT_NONE | MAP_NORESERVE` address space: no
+//!   memory, no commit charge, and 64 MiB × 65,530 mappings (the kernel's
+//!   default `vm.max_map_count`, which runs out first, 2 per buffer) is
+//!   4 TiB of the 128 TiB user address space.
+//! - Small buffers: below [`GUARD_THRESHOLD`] = 128 KiB a buffer keeps the
+//!   heap (`calloc`). Measured on an AMD EPYC VM (2 cores) with
+//!   `cargo run --release -p cranecl-memory --example alloc_cost`, create,
+//!   touch one byte and free one allocation, and resident memory per live
+//!   allocation:
+//!
+//!   | size    | calloc           | guarded mapping  |
+//!   |---------|------------------|------------------|
+//!   | 64 B    | 0.07 µs, 0.2 KiB | 17 µs, 4 KiB     |
+//!   | 4 KiB   | 0.16 µs, 4 KiB   | 15 µs, 4 KiB     |
+//!   | 64 KiB  | 0.8 µs, 47 KiB   | 13 µs, 4 KiB     |
+//!   | 256 KiB | 3.1 µs, 136 KiB  | 15 µs, 4 KiB     |
+//!   | 1 MiB   | 18 µs, 136 KiB   | 14 µs, 4 KiB     |
+//!
+//!   A mapping costs about 7 µs of system calls (mmap, mprotect, munmap)
+//!   plus a page fault (about 5 µs here) for the first touch, whatever the
+//!   size; the 64 MiB guard adds about 2 µs. For small buffers that would
+//!   multiply the cost of a create/release by 20 to 200. 128 KiB is glibc's
+//!   default `M_MMAP_THRESHOLD`: from there `calloc` itself serves a fresh
+//!   block with its own mapping (until its dynamic threshold rises after a
+//!   free, which is why 256 KiB measures 3 µs above), so a guarded mapping
+//!   costs one more system call than the allocator's own, and from 1 MiB on
+//!   it is no slower at all. Small buffers therefore have no guard: an
+//!   overrun past one lands in the heap (as before); checked mode (issue 8
+//!   part 3) is the tool for those.
+//!
+//!   Through the API (a C loop of `clCreateBuffer` + `clReleaseMemObject`,
+//!   through the loader, same machine, before → after guards): 64 B and
+//!   4 KiB 0.3 → 0.4 µs, 64 KiB 1.2 µs both (the registry costs under
+//!   0.1 µs); 128 KiB 1.8 → 7 µs, 256 KiB 3.5 → 9.5 µs, 1 MiB 18.5 → 7.3 µs.
+//!   With a 1-byte write before the release (first touch): 128 KiB 2 →
+//!   15–20 µs, 256 KiB 3.9 → 15 µs, 1 MiB 18 → 14–18 µs. Between 128 KiB
+//!   and 1 MiB glibc recycles freed blocks from its heap once its dynamic
+//!   threshold has risen, warm and without page faults, which a fresh
+//!   mapping cannot match; a program that creates and releases such
+//!   buffers in a loop pays about 5–15 µs per buffer for the guard. We
+//!   accept that for the protection of every buffer from 128 KiB up; 1 MiB
+//!   is the threshold to choose if that cost ever matters more.
+//!
+//! Program-scope variables: one [`ProgramArena`] per program, zeroed,
+//! 128-byte aligned, registered as "the program-scope variables".
 
-use std::alloc::{self, Layout};
-use std::ptr::NonNull;
+use crate::alloc::Allocation;
+use crate::registry::{self, Kind, Registration};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 static LIVE: AtomicUsize = AtomicUsize::new(0);
 static LIVE_BYTES: AtomicUsize = AtomicUsize::new(0);
+
+/// Buffers of at least this many bytes get a guard region.
+pub const GUARD_THRESHOLD: usize = 128 << 10;
+/// The smallest guard region.
+pub const MIN_GUARD: usize = 64 << 20;
+
+/// The guard region after a guarded buffer of `size` bytes.
+pub fn guard_size(size: usize) -> usize {
+    size.max(MIN_GUARD)
+}
 
 /// Number of `HostAllocation`s alive in this process.
 pub fn live_allocations() -> usize {
@@ -32,76 +95,86 @@ pub fn live_bytes() -> usize {
     LIVE_BYTES.load(Ordering::Acquire)
 }
 
-/// The system allocator's natural alignment, which `calloc` honours.
-const NATURAL_ALIGN: usize = 16;
-
-/// One zero-initialised, aligned host allocation.
+/// One buffer's data store: zero-initialised, aligned, guarded when large.
 pub struct HostAllocation {
-    /// What the allocator returned (freed with `layout`).
-    raw: NonNull<u8>,
-    layout: Layout,
-    /// `raw` rounded up to the requested alignment.
-    data: NonNull<u8>,
-    size: usize,
+    alloc: Allocation,
 }
 
-// SAFETY: the allocation is plain memory owned by this value; sharing the
-// pointer between threads is what buffers do, and synchronising accesses to
-// the bytes is the OpenCL program's job (commands are ordered by events).
-unsafe impl Send for HostAllocation {}
-// SAFETY: as above; `&HostAllocation` only exposes the pointer and the size.
-unsafe impl Sync for HostAllocation {}
-
 impl HostAllocation {
-    /// `size` zero bytes aligned to `align` (a power of two), or `None` if
-    /// `size` is 0, `align` is not a power of two, or the system has no memory.
+    /// `size` zero bytes aligned to `align` (a power of two), followed by a
+    /// guard region from [`GUARD_THRESHOLD`] bytes on; `None` if `size` is 0,
+    /// `align` is not a power of two, or the system has no memory.
     pub fn zeroed(size: usize, align: usize) -> Option<HostAllocation> {
-        if size == 0 || !align.is_power_of_two() {
-            return None;
-        }
-        let pad = align.saturating_sub(NATURAL_ALIGN);
-        let total = size.checked_add(pad)?;
-        let layout = Layout::from_size_align(total, NATURAL_ALIGN.min(align)).ok()?;
-        // SAFETY: `layout` has a non-zero size (size > 0).
-        let raw = NonNull::new(unsafe { alloc::alloc_zeroed(layout) })?;
-        let misalign = (raw.as_ptr() as usize).wrapping_neg() & (align - 1);
-        // `misalign < align` and is a multiple of the natural alignment, so it
-        // is at most `pad`: the aligned block of `size` bytes lies inside.
-        // SAFETY: `misalign <= pad`, so `raw + misalign` is within the block.
-        let data = unsafe { NonNull::new_unchecked(raw.as_ptr().add(misalign)) };
+        let alloc = if size >= GUARD_THRESHOLD {
+            Allocation::guarded(size, align, guard_size(size))?
+        } else {
+            Allocation::zeroed(size, align)?
+        };
         LIVE.fetch_add(1, Ordering::AcqRel);
         LIVE_BYTES.fetch_add(size, Ordering::AcqRel);
-        Some(HostAllocation {
-            raw,
-            layout,
-            data,
-            size,
-        })
+        Some(HostAllocation { alloc })
     }
 
     /// The first byte (aligned as requested).
     pub fn as_ptr(&self) -> *mut u8 {
-        self.data.as_ptr()
+        self.alloc.as_ptr()
     }
 
     /// The size in bytes (never 0).
     pub fn len(&self) -> usize {
-        self.size
+        self.alloc.len()
     }
 
     /// Always false: an allocation has at least one byte.
     pub fn is_empty(&self) -> bool {
         false
     }
+
+    /// Bytes after the data that fault when touched (slack included); 0 for
+    /// a small buffer.
+    pub fn guard_len(&self) -> usize {
+        self.alloc.guard_len()
+    }
 }
 
 impl Drop for HostAllocation {
     fn drop(&mut self) {
         LIVE.fetch_sub(1, Ordering::AcqRel);
-        LIVE_BYTES.fetch_sub(self.size, Ordering::AcqRel);
-        // SAFETY: `raw` was returned by `alloc_zeroed(self.layout)` and is
-        // freed once, here.
-        unsafe { alloc::dealloc(self.raw.as_ptr(), self.layout) };
+        LIVE_BYTES.fetch_sub(self.alloc.len(), Ordering::AcqRel);
+    }
+}
+
+/// A program's program-scope variables (global and constant): zeroed,
+/// 128-byte aligned, registered while the program lives.
+pub struct ProgramArena {
+    /// Dropped first: the entry goes before the memory.
+    _registered: Registration,
+    alloc: Allocation,
+}
+
+impl ProgramArena {
+    /// An arena of `size` bytes (at least 1).
+    pub fn new(size: usize) -> Result<ProgramArena, String> {
+        let alloc = Allocation::zeroed(size.max(1), 128)
+            .ok_or("out of memory for program-scope variables")?;
+        let _registered =
+            registry::register(Kind::ProgramScope, alloc.as_ptr() as usize, alloc.len(), 0);
+        Ok(ProgramArena { _registered, alloc })
+    }
+
+    /// The first byte.
+    pub fn as_ptr(&self) -> *mut u8 {
+        self.alloc.as_ptr()
+    }
+
+    /// The size in bytes (at least 1).
+    pub fn len(&self) -> usize {
+        self.alloc.len()
+    }
+
+    /// Always false: an arena has at least one byte.
+    pub fn is_empty(&self) -> bool {
+        false
     }
 }
 
@@ -126,11 +199,34 @@ mod tests {
     }
 
     #[test]
+    fn large_buffers_are_guarded_small_ones_are_not() {
+        let small = HostAllocation::zeroed(GUARD_THRESHOLD - 1, 128).expect("small");
+        assert_eq!(small.guard_len(), 0);
+        let large = HostAllocation::zeroed(GUARD_THRESHOLD, 128).expect("large");
+        assert!(large.guard_len() >= MIN_GUARD);
+        let huge = HostAllocation::zeroed(100 << 20, 128).expect("100 MiB of address space");
+        assert!(huge.guard_len() >= 100 << 20);
+    }
+
+    #[test]
     fn impossible_sizes_fail_without_aborting() {
         assert!(HostAllocation::zeroed(0, 128).is_none());
         assert!(HostAllocation::zeroed(16, 3).is_none());
         assert!(HostAllocation::zeroed(usize::MAX, 128).is_none());
         assert!(HostAllocation::zeroed(usize::MAX / 2, 128).is_none());
         assert!(HostAllocation::zeroed(1 << 62, 128).is_none());
+    }
+
+    #[test]
+    fn program_arena_is_registered_while_it_lives() {
+        let a = ProgramArena::new(0).expect("arena");
+        let s = a.as_ptr() as usize;
+        assert_eq!(a.len(), 1);
+        let f = registry::lookup(s).expect("registered");
+        assert_eq!((f.kind, f.start), (Kind::ProgramScope, s));
+        drop(a);
+        // The freed bytes may be reused by another test's buffer at once.
+        let gone = registry::lookup(s).is_none_or(|f| (f.kind, f.start) != (Kind::ProgramScope, s));
+        assert!(gone, "the entry went with the arena");
     }
 }

@@ -1,8 +1,20 @@
 //! cranecl-memory: the four OpenCL address spaces on the host.
 //!
-//! `global` holds the host allocations behind buffers (the global arena).
-//! The constant, local and private arenas come with kernel execution.
+//! Every arena is made of one aligned allocation type, [`Allocation`]
+//! (`alloc`): heap blocks zeroed or not, or a mapping of its own followed by
+//! a guard region. On top of it:
+//! - `global`: buffers' data stores (guarded when large) and programs'
+//!   program-scope variables (global and `constant` ones share that arena);
+//! - `local`: the per-worker local arena (work-group local memory);
+//! - `private`: the per-worker private arena (work-item frames);
+//! - `registry`: which allocation an address belongs to, for messages
+//!   (and checked mode).
 
+pub mod alloc;
 pub mod global;
+pub mod local;
+pub mod private;
+pub mod registry;
 
-pub use global::{live_allocations, live_bytes, HostAllocation};
+pub use alloc::Allocation;
+pub use global::{live_allocations, live_bytes, HostAllocation, ProgramArena};

@@ -9,6 +9,12 @@
 //! holds its parent alive. Every memory object knows the address of its first
 //! byte (`base`), fixed for its whole life.
 //!
+//! Every buffer is registered in the memory registry while it lives (ours
+//! with their guard region, and the user's memory behind `USE_HOST_PTR`,
+//! which we do not own but whose range we know), and every sub-buffer as a
+//! child of its buffer with its own bounds, so that a fault or a checked
+//! access can name the object an address belongs to.
+//!
 //! Mappings are zero-copy: `clEnqueueMapBuffer` returns `base + offset`. The
 //! active mappings of a buffer and of all its sub-buffers are recorded in one
 //! list on the parent buffer, in parent offsets, so that a write mapping that
@@ -23,6 +29,7 @@
 use super::context::{run_destructors, Context, UserData};
 use super::handle::Obj;
 use crate::error::{err, CLResult};
+use cranecl_memory::registry::{self, Kind, Registration};
 use cranecl_memory::HostAllocation;
 use opencl_sys::*;
 use parking_lot::Mutex;
@@ -74,6 +81,8 @@ pub struct Mem {
     offset: usize,
     /// The first byte of the data store.
     base: *mut u8,
+    /// The registry entry of the data store (dropped before the store).
+    registered: Registration,
     /// The allocation `base` points into, if we own it.
     _store: Option<HostAllocation>,
     /// Active mappings (used on buffers only; sub-buffers record theirs here
@@ -106,8 +115,11 @@ impl Mem {
         store: Store,
         properties: Option<Vec<cl_mem_properties>>,
     ) -> CLResult<Arc<Obj<Mem>>> {
-        let (base, alloc, host_ptr) = match store {
-            Store::Use(p) => (p, None, p as usize),
+        let (base, alloc, host_ptr, registered) = match store {
+            Store::Use(p) => {
+                let r = registry::register(Kind::HostBuffer, p as usize, size, 0);
+                (p, None, p as usize, r)
+            }
             Store::Alloc | Store::CopyFrom(_) => {
                 let align = super::device::MEM_BASE_ADDR_ALIGN;
                 let Some(a) = HostAllocation::zeroed(size, align) else {
@@ -121,7 +133,8 @@ impl Mem {
                     // `src`; `a` is a fresh allocation of `size` bytes.
                     unsafe { std::ptr::copy_nonoverlapping(src, a.as_ptr(), size) };
                 }
-                (a.as_ptr(), Some(a), 0)
+                let r = registry::register(Kind::Buffer, a.as_ptr() as usize, size, a.guard_len());
+                (a.as_ptr(), Some(a), 0, r)
             }
         };
         Ok(Obj::new(Mem {
@@ -133,6 +146,7 @@ impl Mem {
             parent: None,
             offset: 0,
             base,
+            registered,
             _store: alloc,
             maps: Mutex::new(Vec::new()),
             destructors: Mutex::new(Vec::new()),
@@ -152,6 +166,13 @@ impl Mem {
         } else {
             0
         };
+        // `origin + size <= parent.size` was checked: still inside.
+        let base = parent.base.wrapping_add(origin);
+        let kind = Kind::SubBuffer {
+            origin,
+            parent_size: parent.size,
+        };
+        let registered = registry::register_child(&parent.registered, kind, base as usize, size);
         Obj::new(Mem {
             context: parent.context.clone(),
             flags,
@@ -160,8 +181,8 @@ impl Mem {
             properties: None,
             parent: Some(parent.clone()),
             offset: origin,
-            // `origin + size <= parent.size` was checked: still inside.
-            base: parent.base.wrapping_add(origin),
+            base,
+            registered,
             _store: None,
             maps: Mutex::new(Vec::new()),
             destructors: Mutex::new(Vec::new()),

@@ -15,7 +15,8 @@
 //! everyone then takes chunks until none is left, and the caller returns when
 //! every chunk is done. Each thread owns one local arena (`LOCAL_MEM_SIZE`
 //! bytes, 128-aligned, allocated on its first launch that needs local memory
-//! and reused afterwards), so a group never allocates.
+//! and reused afterwards: `cranecl_memory::local`), so a group never
+//! allocates.
 //!
 //! The pool is the device's own (not rayon's global one, which the host
 //! application may use), started on the first launch that needs it, with
@@ -38,8 +39,6 @@ use cranecl_jit::launch::WorkGroupCtx;
 use cranecl_jit::runtime::check::LaunchCheck;
 use opencl_sys::CL_OUT_OF_RESOURCES;
 use parking_lot::{Condvar, Mutex};
-use std::alloc::Layout;
-use std::cell::RefCell;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
@@ -97,42 +96,10 @@ fn pool() -> Option<&'static rayon::ThreadPool> {
     .as_ref()
 }
 
-/// A worker's local arena.
-struct Arena {
-    ptr: *mut u8,
-    layout: Layout,
-}
-
-impl Drop for Arena {
-    fn drop(&mut self) {
-        // SAFETY: allocated in `with_arena` with this layout.
-        unsafe { std::alloc::dealloc(self.ptr, self.layout) }
-    }
-}
-
-thread_local! {
-    static ARENA: RefCell<Option<Arena>> = const { RefCell::new(None) };
-}
-
 /// Run `f` with this thread's local arena (0 if none is needed, or if it
 /// cannot be allocated: the compiled code then reports the missing memory).
 fn with_arena<R>(needed: u64, f: impl FnOnce(usize) -> R) -> R {
-    if needed == 0 {
-        return f(0);
-    }
-    ARENA.with(|cell| {
-        let mut slot = cell.borrow_mut();
-        if slot.is_none() {
-            if let Ok(layout) = Layout::from_size_align(LOCAL_MEM_SIZE as usize, 128) {
-                // SAFETY: the layout has a non-zero size.
-                let ptr = unsafe { std::alloc::alloc(layout) };
-                if !ptr.is_null() {
-                    *slot = Some(Arena { ptr, layout });
-                }
-            }
-        }
-        f(slot.as_ref().map_or(0, |a| a.ptr as usize))
-    })
+    cranecl_memory::local::with_arena(LOCAL_MEM_SIZE as usize, needed, f)
 }
 
 impl Launch {

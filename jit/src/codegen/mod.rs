@@ -51,10 +51,10 @@ use crate::runtime::{self, EntryFn, GroupState};
 use crate::sema::addrspace::AddrSpace;
 use crate::sema::hir::{self, Program};
 use crate::source::SourceMap;
+use cranecl_memory::ProgramArena;
 use cranelift_codegen::settings::{self, Configurable};
 use cranelift_jit::{JITBuilder, JITModule};
 use cranelift_module::{default_libcall_names, Module};
-use std::alloc::Layout;
 use std::sync::Arc;
 use std::sync::Mutex;
 
@@ -114,32 +114,6 @@ impl Default for CodegenOptions {
     }
 }
 
-/// Program-scope variables: one zeroed, 128-byte aligned allocation.
-struct GlobalArena {
-    ptr: *mut u8,
-    layout: Layout,
-}
-
-impl Drop for GlobalArena {
-    fn drop(&mut self) {
-        // SAFETY: allocated in `GlobalArena::new` with this layout.
-        unsafe { std::alloc::dealloc(self.ptr, self.layout) }
-    }
-}
-
-impl GlobalArena {
-    fn new(size: u64) -> Result<GlobalArena, String> {
-        let layout = Layout::from_size_align(size.max(1) as usize, 128)
-            .map_err(|_| "program-scope variables are too large".to_string())?;
-        // SAFETY: the layout has a non-zero size.
-        let ptr = unsafe { std::alloc::alloc_zeroed(layout) };
-        if ptr.is_null() {
-            return Err("out of memory for program-scope variables".into());
-        }
-        Ok(GlobalArena { ptr, layout })
-    }
-}
-
 /// The entry of one kernel: the group entry (a loop over the work-items)
 /// for kernels without barriers, the item entry (one work-item, run as a
 /// coroutine) for kernels with barriers.
@@ -159,7 +133,7 @@ pub struct CompiledProgram {
     module: Mutex<Option<JITModule>>,
     kernels: Vec<KernelInfo>,
     entries: Vec<Entry>,
-    arena: GlobalArena,
+    arena: ProgramArena,
     global_variable_total_size: u64,
     /// Checked mode: the checks compiled in and every site.
     checks: Checks,
@@ -243,7 +217,7 @@ impl CompiledProgram {
 
     /// Address of the program-scope variable arena (tests and debuggers).
     pub fn global_arena(&self) -> *const u8 {
-        self.arena.ptr
+        self.arena.as_ptr()
     }
 
     /// Run every work-item of one work-group of `kernel`. `args` is the
@@ -445,9 +419,9 @@ fn layout_globals(prog: &Program) -> (Vec<u64>, u64) {
 }
 
 /// Copy initialisers into the arena and apply their relocations.
-fn init_globals(prog: &Program, arena: &GlobalArena, offs: &[u64]) -> Result<(), String> {
-    let base = arena.ptr as u64;
-    let size = arena.layout.size() as u64;
+fn init_globals(prog: &Program, arena: &ProgramArena, offs: &[u64]) -> Result<(), String> {
+    let base = arena.as_ptr() as u64;
+    let size = arena.len() as u64;
     for (g, &off) in prog.globals.iter().zip(offs) {
         let Some(init) = &g.init else { continue };
         let gsize = prog.records.size_of(&g.ty).unwrap_or(0);
@@ -460,7 +434,7 @@ fn init_globals(prog: &Program, arena: &GlobalArena, offs: &[u64]) -> Result<(),
         unsafe {
             std::ptr::copy_nonoverlapping(
                 init.bytes.as_ptr(),
-                arena.ptr.add(off as usize),
+                arena.as_ptr().add(off as usize),
                 n as usize,
             )
         };
@@ -478,7 +452,7 @@ fn init_globals(prog: &Program, arena: &GlobalArena, offs: &[u64]) -> Result<(),
             // SAFETY: the 8 bytes lie inside this variable (checked above).
             unsafe {
                 std::ptr::write_unaligned(
-                    arena.ptr.add((off + r.offset) as usize) as *mut u64,
+                    arena.as_ptr().add((off + r.offset) as usize) as *mut u64,
                     value,
                 )
             };
@@ -500,7 +474,8 @@ pub fn compile(program: &Program, opts: &CodegenOptions) -> Result<CompiledProgr
         }
     }
     let (offs, total) = layout_globals(program);
-    let arena = GlobalArena::new(total)?;
+    let size = usize::try_from(total).map_err(|_| "program-scope variables are too large")?;
+    let arena = ProgramArena::new(size)?;
     init_globals(program, &arena, &offs)?;
     let global_variable_total_size = program
         .globals
@@ -511,7 +486,7 @@ pub fn compile(program: &Program, opts: &CodegenOptions) -> Result<CompiledProgr
     let mut pcx = ProgramCx {
         prog: program,
         func_ids: Vec::new(),
-        global_addrs: offs.iter().map(|o| arena.ptr as u64 + o).collect(),
+        global_addrs: offs.iter().map(|o| arena.as_ptr() as u64 + o).collect(),
         config: module.target_config(),
         regalloc_budget: opts.regalloc_budget,
         barrier_regions: opts.barrier_regions,
@@ -557,7 +532,7 @@ pub fn compile(program: &Program, opts: &CodegenOptions) -> Result<CompiledProgr
                 .zip(&offs)
                 .map(|(g, o)| {
                     (
-                        arena.ptr as u64 + o,
+                        arena.as_ptr() as u64 + o,
                         program.records.size_of(&g.ty).unwrap_or(0),
                         g.name.clone(),
                         g.space == AddrSpace::Constant,

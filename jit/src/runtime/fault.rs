@@ -41,7 +41,12 @@
 //!   never resumed and their suspended stacks are reset, which is sound
 //!   because only generated frames and `cranecl_barrier` lie on them), and
 //!   `run_work_group` returns a `KernelFault`, so the command fails with a CL
-//!   error and the message names the kernel and the group.
+//!   error and the message names the kernel and the group. The handler
+//!   also records whether a page fault was a read or a write (bit 1 of the
+//!   x86 error code in the ucontext); [`Fault::message`], in normal code
+//!   after recovery, looks the address up in the memory registry and names
+//!   the allocation and the offset ("just past the end of a buffer of 16384
+//!   bytes (in its guard region)").
 //! - *Report*: any other fault while a kernel runs (in a host function a
 //!   kernel called, in the runtime, or on another architecture) writes one
 //!   line to fd 2 with `write(2)` from a buffer on the signal stack —
@@ -114,22 +119,38 @@ pub struct Fault {
     pub addr: usize,
     /// Close below the stack pointer: the stack ran out.
     pub stack_overflow: bool,
+    /// For a page fault: whether the access was a write (`None`: unknown).
+    pub write: Option<bool>,
 }
 
 impl Fault {
-    /// What happened, in the user's words.
+    /// What happened, in the user's words, with the allocation the address
+    /// belongs to when the registry knows it ("invalid write at 0x… in
+    /// generated code, just past the end of a buffer of 16384 bytes (in its
+    /// guard region)"). Called after recovery, in normal code: the handler
+    /// only records the address.
     pub fn message(&self) -> String {
         let what = match self.signal {
             libc::SIGSEGV if self.stack_overflow => {
                 "stack overflow (private memory and call frames outgrew the work-item's stack)"
             }
-            libc::SIGSEGV => "invalid memory access",
+            libc::SIGSEGV => match self.write {
+                Some(true) => "invalid write",
+                Some(false) => "invalid read",
+                None => "invalid memory access",
+            },
             libc::SIGBUS => "invalid memory access (bus error)",
             libc::SIGILL => "trap (illegal instruction)",
             _ => "arithmetic exception (integer division by zero or overflow)",
         };
+        let data_fault =
+            matches!(self.signal, libc::SIGSEGV | libc::SIGBUS) && !self.stack_overflow;
+        let place = cranecl_memory::registry::lookup(self.addr)
+            .filter(|_| data_fault)
+            .map(|f| format!(", {}", f.describe(self.addr)))
+            .unwrap_or_default();
         format!(
-            "{what} at {:#x} in generated code; the work-group was abandoned",
+            "{what} at {:#x} in generated code{place}; the work-group was abandoned",
             self.addr
         )
     }
@@ -189,7 +210,8 @@ mod imp {
     use std::cell::{Cell, UnsafeCell};
     use std::mem::MaybeUninit;
     use std::sync::atomic::{
-        compiler_fence, AtomicBool, AtomicI32, AtomicPtr, AtomicU64, AtomicUsize, Ordering,
+        compiler_fence, AtomicBool, AtomicI32, AtomicPtr, AtomicU64, AtomicU8, AtomicUsize,
+        Ordering,
     };
     use std::sync::Once;
 
@@ -218,6 +240,8 @@ mod imp {
         fault_sig: AtomicI32,
         fault_addr: AtomicUsize,
         fault_overflow: AtomicBool,
+        /// The access of the last page fault: 0 unknown, 1 read, 2 write.
+        fault_access: AtomicU8,
     }
 
     static SLOTS: [Slot; MAX_THREADS] = [const {
@@ -231,6 +255,7 @@ mod imp {
             fault_sig: AtomicI32::new(0),
             fault_addr: AtomicUsize::new(0),
             fault_overflow: AtomicBool::new(false),
+            fault_access: AtomicU8::new(0),
         }
     }; MAX_THREADS];
 
@@ -523,11 +548,17 @@ mod imp {
                     signal: libc::SIGSEGV,
                     addr: 0,
                     stack_overflow: false,
+                    write: None,
                 }),
                 (_, Some(slot)) => Err(Fault {
                     signal: slot.fault_sig.load(Ordering::Relaxed),
                     addr: slot.fault_addr.load(Ordering::Relaxed),
                     stack_overflow: slot.fault_overflow.load(Ordering::Relaxed),
+                    write: match slot.fault_access.load(Ordering::Relaxed) {
+                        1 => Some(false),
+                        2 => Some(true),
+                        _ => None,
+                    },
                 }),
             }
         }
@@ -615,6 +646,10 @@ mod imp {
                 sig == libc::SIGSEGV && near_stack(addr, sp as usize),
                 Ordering::Relaxed,
             );
+            slot.fault_access.store(
+                page_fault_access(sig, g[libc::REG_ERR as usize]),
+                Ordering::Relaxed,
+            );
             slot.jmp.store(std::ptr::null_mut(), Ordering::Relaxed);
             let set = |g: &mut [i64; 23], r: c_int, v: u64| g[r as usize] = v as i64;
             set(g, libc::REG_RIP, regs[0]);
@@ -630,6 +665,19 @@ mod imp {
             g[libc::REG_EFL as usize] &= !0x400;
         }
         true
+    }
+
+    /// The access of a page fault from its x86 error code (`REG_ERR`): 2 for
+    /// a write (bit 1), 1 for a read; 0 (unknown) unless the code is a
+    /// user-mode page fault's (bit 2), e.g. for a general protection fault
+    /// on a non-canonical address, whose code is 0.
+    #[cfg(target_arch = "x86_64")]
+    fn page_fault_access(sig: c_int, err: i64) -> u8 {
+        match (sig == libc::SIGSEGV, err & 4 != 0, err & 2 != 0) {
+            (true, true, true) => 2,
+            (true, true, false) => 1,
+            _ => 0,
+        }
     }
 
     /// A fault this close to the stack pointer is a stack overflow.

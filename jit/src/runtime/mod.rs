@@ -225,8 +225,6 @@ unsafe impl Stack for ItemStack {
 }
 
 thread_local! {
-    /// The private arena of the region strategy, reused by every group this thread runs.
-    static ARENA: RefCell<Vec<u128>> = const { RefCell::new(Vec::new()) };
     static STACKS: RefCell<Vec<DefaultStack>> = const { RefCell::new(Vec::new()) };
 }
 
@@ -289,15 +287,7 @@ pub unsafe fn run_regions(
     frame_size: u64,
 ) -> Result<(), KernelFault> {
     let bytes = (group.items() * frame_size) as usize;
-    ARENA.with(|a| {
-        let mut a = a.borrow_mut();
-        let words = bytes.div_ceil(16) + 8;
-        if a.len() < words {
-            a.resize(words, 0);
-        }
-        // 128-byte alignment for the frames (their size is a multiple of
-        // their alignment, at most 128).
-        let base = (a.as_mut_ptr() as u64).next_multiple_of(128);
+    let run = |base: u64| {
         let mut item = ItemState::new(group);
         let here = &item as *const ItemState as u64;
         item.private_lo = here.saturating_sub(THREAD_PRIVATE_WINDOW);
@@ -305,9 +295,15 @@ pub unsafe fn run_regions(
         item.arena = base;
         item.arena_lo = base;
         item.arena_hi = base + bytes as u64;
-        // SAFETY: the arena holds `bytes` bytes from `base` (8 spare words
-        // cover the alignment); the caller guarantees `entry` matches `args`.
+        // SAFETY: the private arena holds `bytes` bytes from `base`,
+        // 128-byte aligned (frame sizes are multiples of their alignment, at
+        // most 128); the caller guarantees `entry` matches `args`.
         unsafe { fault::call_armed(entry, &mut item, args) }.map_err(abandoned)
+    };
+    cranecl_memory::private::with_frames(bytes, run).unwrap_or_else(|| {
+        Err(KernelFault {
+            message: format!("cannot allocate {bytes} bytes of work-item frames"),
+        })
     })
 }
 
