@@ -12,7 +12,8 @@
 //! ```
 //!
 //! so an access inside the object this site last touched costs two loads and
-//! two compares; with `races`/`uninit` every access calls the runtime. A
+//! two compares; memory that `races`/`uninit` follow is never cached, so its
+//! accesses always call the runtime. A
 //! subscript `a[i]` of an array object of `N` elements compares `i` (as
 //! unsigned) with `N` and calls `cranecl_check_index` when it is outside,
 //! which reports and answers 0. See `runtime/check.rs` for the slow paths.
@@ -101,15 +102,6 @@ impl FunctionCx<'_, '_> {
         let item = self.item;
         let site_v = self.b.ins().iconst(types::I32, i64::from(site));
         let f = check::cranecl_check_access as *const u8;
-        if self.pcx.check.tracks() {
-            let r = self.call_host(
-                f,
-                &[types::I64, types::I64, types::I32, types::I64],
-                &[types::I64],
-                &[item, a, site_v, bits],
-            );
-            return (r[0], 0);
-        }
         let group = self.b.ins().load(
             types::I64,
             super::value::group_flags(),

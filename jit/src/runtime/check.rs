@@ -216,9 +216,11 @@ pub struct LaunchCheck {
     local_objects: Vec<Object>,
     max_errors: usize,
     reports: Mutex<Reports>,
-    /// Global memory between groups: the group (linear id + 1) that last
-    /// wrote or read each byte, with a write flag and the site.
-    global_owner: Mutex<HashMap<u64, (u64, bool, u32)>>,
+    /// Global memory between groups: each group's read and write extents.
+    extents: Mutex<Vec<Extent>>,
+    /// The program's sites (set by the first group; the program outlives
+    /// the launch): address and length.
+    sites: Mutex<(usize, usize)>,
     id: u64,
 }
 
@@ -244,13 +246,15 @@ impl LaunchCheck {
             local_objects,
             max_errors,
             reports: Mutex::new(Reports::default()),
-            global_owner: Mutex::new(HashMap::new()),
+            extents: Mutex::new(Vec::new()),
+            sites: Mutex::new((0, 0)),
             id: IDS.fetch_add(1, Ordering::Relaxed),
         }
     }
 
     /// The reports so far, one text each (empty: the launch is clean).
     pub fn reports(&self) -> Vec<String> {
+        self.between_groups();
         let r = self.reports.lock().unwrap_or_else(|p| p.into_inner());
         let mut out: Vec<String> = r
             .list
@@ -275,6 +279,56 @@ impl LaunchCheck {
         out
     }
 
+    /// After every group: the extents of global memory that two groups
+    /// touched, one of them writing, race (groups of a launch are
+    /// unordered). Sorted by start, swept with the extents still open.
+    fn between_groups(&self) {
+        let mut log = std::mem::take(&mut *self.extents.lock().unwrap_or_else(|p| p.into_inner()));
+        if log.is_empty() {
+            return;
+        }
+        let (ptr, len) = *self.sites.lock().unwrap_or_else(|p| p.into_inner());
+        if ptr == 0 {
+            return;
+        }
+        // SAFETY: set by `with_state` from the program's site table; the
+        // program outlives its launches.
+        let sites = unsafe { std::slice::from_raw_parts(ptr as *const Site, len) };
+        log.sort_unstable_by_key(|e| e.lo);
+        let mut active: Vec<usize> = Vec::new();
+        for i in 0..log.len() {
+            let x = log[i];
+            active.retain(|&j| log[j].hi > x.lo);
+            for &j in active.iter().take(64) {
+                let y = log[j];
+                if y.group == x.group || !(x.write || y.write) {
+                    continue;
+                }
+                let (w, o) = if x.write { (x, y) } else { (y, x) };
+                let (Some(ws), Some(os)) = (sites.get(w.site as usize), sites.get(o.site as usize))
+                else {
+                    continue;
+                };
+                let lo = x.lo.max(y.lo);
+                let obj = describe_addr(0, self, lo, None);
+                let what = if o.write { "write" } else { "read" };
+                self.report(Kind::Race, (w.site.min(o.site), w.site.max(o.site)), || {
+                    let mut t = header(
+                        ws,
+                        &format!(
+                            "data race in global memory between work-groups: a write here by work-group {} and a {what} by work-group {} at {} (the groups of a launch run in no defined order); {obj}",
+                            w.group, o.group, os.location
+                        ),
+                    );
+                    let _ = writeln!(t, "  kernel '{}', work-groups {} and {} (linear ids)", self.kernel, w.group, o.group);
+                    t.push_str(&note(os, &format!("the other {what} is here")));
+                    t
+                });
+            }
+            active.push(i);
+        }
+    }
+
     fn report(&self, kind: Kind, sites: (u32, u32), make: impl FnOnce() -> String) {
         let mut r = self.reports.lock().unwrap_or_else(|p| p.into_inner());
         if let Some(&i) = r.index.get(&(kind, sites.0, sites.1)) {
@@ -290,6 +344,33 @@ impl LaunchCheck {
         r.list.push(Report { text, count: 1 });
         r.index.insert((kind, sites.0, sites.1), i);
     }
+}
+
+/// One work-item's access of global memory (`races`), coalesced with the
+/// item's previous one when they are adjacent.
+#[derive(Clone, Copy)]
+struct Access {
+    lo: u64,
+    hi: u64,
+    item: u32,
+    epoch: u32,
+    site: u32,
+    write: bool,
+    /// A write of the value already there.
+    same_value: bool,
+    /// Order within the group.
+    seq: u64,
+}
+
+/// A group's read or write extent of global memory.
+#[derive(Clone, Copy)]
+struct Extent {
+    lo: u64,
+    hi: u64,
+    group: u64,
+    write: bool,
+    /// The site of the group's latest access in it.
+    site: u32,
 }
 
 /// A byte's history in the current group (race and uninit tracking).
@@ -340,7 +421,9 @@ pub struct CheckState {
     pub epoch: u32,
     group_linear: u64,
     local: Vec<Cell>,
-    global: HashMap<u64, Cell>,
+    /// Global accesses of the group (`races`).
+    glog: Vec<Access>,
+    seq: u64,
     /// Work-items (+1) that read uninitialised local memory: the site,
     /// address and value of each such read (a few).
     tainted: HashMap<u32, Vec<(u32, u64, u64)>>,
@@ -374,7 +457,8 @@ pub fn with_state<R>(
             epoch: 0,
             group_linear: 0,
             local: Vec::new(),
-            global: HashMap::new(),
+            glog: Vec::new(),
+            seq: 0,
             tainted: HashMap::new(),
             scratch: Box::new([0; SCRATCH / 16]),
         })
@@ -399,7 +483,7 @@ pub fn with_state<R>(
         st.local.clear();
         st.local
             .resize(group.local_mem_size as usize, Cell::default());
-        st.global.clear();
+        st.glog.clear();
         st.tainted.clear();
         if launch.checks.uninit && group.local_mem != 0 {
             // SAFETY: the group's local arena holds `local_mem_size` bytes,
@@ -416,71 +500,104 @@ pub fn with_state<R>(
     group.check = &mut *st as *mut CheckState as u64;
     group.check_cache = st.cache.as_mut_ptr() as u64;
     let r = f(group);
-    if launch.checks.tracks() {
-        publish_global(&st, launch);
+    if launch.checks.races {
+        *launch.sites.lock().unwrap_or_else(|p| p.into_inner()) =
+            (sites.as_ptr() as usize, sites.len());
+        finish_group(&mut st, launch, sites, group_linear);
     }
     st.launch = std::ptr::null();
     STATE.with(|s| *s.borrow_mut() = Some(st));
     r
 }
 
-/// After a group: merge its global accesses into the launch's map; a byte
-/// another group wrote, or wrote where another group touched, races.
-fn publish_global(st: &CheckState, launch: &LaunchCheck) {
-    if !launch.checks.races || st.global.is_empty() {
-        return;
-    }
-    let me = st.group_linear + 1;
-    let mut owner = launch
-        .global_owner
-        .lock()
-        .unwrap_or_else(|p| p.into_inner());
-    let mut races = Vec::new();
-    for (&addr, c) in &st.global {
-        let wrote = c.w_item != 0;
-        let site = if wrote { c.w_site } else { c.r_site };
-        match owner.get_mut(&addr) {
-            Some((g, w, s)) if *g != me => {
-                if *w || wrote {
-                    races.push((addr, *s, *w, site, wrote, *g - 1));
-                }
-                if wrote {
-                    *g = me;
-                    *w = true;
-                    *s = site;
-                }
+/// After a group: races on global memory between its work-items (same
+/// epoch, overlapping, one writing), then its extents for the launch.
+fn finish_group(st: &mut CheckState, launch: &LaunchCheck, sites: &[Site], group: u64) {
+    let mut log = std::mem::take(&mut st.glog);
+    log.sort_unstable_by_key(|a| (a.lo, a.seq));
+    let mut active: Vec<usize> = Vec::new();
+    for i in 0..log.len() {
+        let x = log[i];
+        active.retain(|&j| log[j].hi > x.lo);
+        for &j in active.iter().take(64) {
+            let y = log[j];
+            if y.item == x.item || y.epoch != x.epoch || !(x.write || y.write) {
+                continue;
             }
-            Some(_) => {}
-            None => {
-                owner.insert(addr, (me, wrote, site));
+            let (first, second) = if y.seq < x.seq { (y, x) } else { (x, y) };
+            if first.write && second.write && second.same_value && !launch.checks.races_strict {
+                continue;
+            }
+            let (Some(s2), Some(s1)) = (
+                sites.get(second.site as usize),
+                sites.get(first.site as usize),
+            ) else {
+                continue;
+            };
+            let what = |w: bool| if w { "write" } else { "read" };
+            let obj = describe_addr(st.local_lo, launch, x.lo.max(y.lo), None);
+            launch.report(Kind::Race, (first.site.min(second.site), first.site.max(second.site)), || {
+                let mut t = header(
+                    s2,
+                    &format!(
+                        "data race in global memory: {} here by local linear id {} and a {} by local linear id {} at {} with no barrier between; {obj}",
+                        what(second.write),
+                        second.item - 1,
+                        what(first.write),
+                        first.item - 1,
+                        s1.location
+                    ),
+                );
+                let _ = writeln!(t, "  kernel '{}', work-group {group} (linear id)", launch.kernel);
+                t.push_str(&note(s1, &format!("the other {} is here", what(first.write))));
+                t
+            });
+        }
+        active.push(i);
+    }
+    // The group's extents: reads and writes each merged where they touch.
+    let mut extents: Vec<Extent> = Vec::new();
+    for write in [false, true] {
+        let mut cur: Option<(Extent, u64)> = None;
+        for a in log.iter().filter(|a| a.write == write) {
+            match &mut cur {
+                Some((e, seq)) if a.lo <= e.hi => {
+                    e.hi = e.hi.max(a.hi);
+                    if a.seq > *seq {
+                        e.site = a.site;
+                        *seq = a.seq;
+                    }
+                }
+                _ => {
+                    if let Some((e, _)) = cur.take() {
+                        extents.push(e);
+                    }
+                    cur = Some((
+                        Extent {
+                            lo: a.lo,
+                            hi: a.hi,
+                            group,
+                            write,
+                            site: a.site,
+                        },
+                        a.seq,
+                    ));
+                }
             }
         }
+        if let Some((e, _)) = cur {
+            extents.push(e);
+        }
     }
-    drop(owner);
-    for (addr, s1, w1, s2, w2, other) in races {
-        // SAFETY: the sites table outlives the launch's groups.
-        let sites = unsafe { std::slice::from_raw_parts(st.sites, st.nsites) };
-        let (Some(a), Some(b)) = (sites.get(s1 as usize), sites.get(s2 as usize)) else {
-            continue;
-        };
-        let what = |w: bool| if w { "write" } else { "read" };
-        let obj = describe_addr(st, launch, addr, None);
-        launch.report(Kind::Race, (s1.min(s2), s1.max(s2)), || {
-            let mut t = header(
-                b,
-                &format!(
-                    "data race in global memory between work-groups: {} here and {} by work-group {} (linear id) at {}; {obj}",
-                    what(w2),
-                    what(w1),
-                    other,
-                    a.location
-                ),
-            );
-            let _ = writeln!(t, "  kernel '{}', work-group {} (linear id)", launch.kernel, st.group_linear);
-            t.push_str(&note(a, &format!("the other {} is here", what(w1))));
-            t
-        });
+    if !extents.is_empty() {
+        launch
+            .extents
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .extend(extents);
     }
+    log.clear();
+    st.glog = log;
 }
 
 fn header(site: &Site, message: &str) -> String {
@@ -519,13 +636,13 @@ fn linear_local(item: &ItemState, g: &GroupState) -> u32 {
 }
 
 /// Where `addr` is, relative to the nearest object (for messages).
-fn describe_addr(st: &CheckState, launch: &LaunchCheck, addr: u64, size: Option<u64>) -> String {
+fn describe_addr(local_lo: u64, launch: &LaunchCheck, addr: u64, size: Option<u64>) -> String {
     let size = size.unwrap_or(1);
     let objects = launch.objects.iter().map(|o| (o.lo, o.hi, o)).chain(
         launch
             .local_objects
             .iter()
-            .map(|o| (st.local_lo + o.lo, st.local_lo + o.hi, o)),
+            .map(|o| (local_lo + o.lo, local_lo + o.hi, o)),
     );
     let mut best: Option<(u64, String)> = None;
     for (lo, hi, o) in objects {
@@ -636,7 +753,16 @@ pub unsafe extern "C" fn cranecl_check_access(
     let write = s.kind == SiteKind::Write;
     match find(st, item, addr, size) {
         Some((lo, hi, space)) => {
-            let tracked = launch.checks.tracks() && matches!(space, Space::Local | Space::Global);
+            // Local memory is followed for races and uninit, global memory
+            // for races (and for uninit only when a work-item that read
+            // uninitialised memory writes it); the rest is cached.
+            let tracked = match space {
+                Space::Local => launch.checks.tracks(),
+                Space::Global => {
+                    launch.checks.races || (launch.checks.uninit && !st.tainted.is_empty())
+                }
+                _ => false,
+            };
             if !tracked {
                 if let Some(c) = st.cache.get_mut(site as usize) {
                     *c = [lo, hi];
@@ -652,7 +778,7 @@ pub unsafe extern "C" fn cranecl_check_access(
             } else {
                 Kind::InvalidRead
             };
-            let what = describe_addr(st, launch, addr, Some(size));
+            let what = describe_addr(st.local_lo, launch, addr, Some(size));
             launch.report(kind, (site, 0), || {
                 let mut t = header(
                     s,
@@ -700,15 +826,42 @@ fn track(
     };
     let mut race: Option<(u32, bool, u32)> = None;
     let mut uninit = false;
-    for b in 0..u64::from(s.size) {
-        let cell = if space == Space::Local {
-            let off = (addr + b - st.local_lo) as usize;
-            match st.local.get_mut(off) {
-                Some(c) => c,
-                None => continue,
+    if space == Space::Global && launch.checks.races {
+        // Global accesses are logged as extents, compared when the group ends.
+        let hi = addr + u64::from(s.size);
+        st.seq += 1;
+        let seq = st.seq;
+        match st.glog.last_mut() {
+            Some(a)
+                if a.item == me
+                    && a.epoch == epoch
+                    && a.site == site
+                    && a.write == write
+                    && a.hi == addr =>
+            {
+                a.hi = hi;
+                a.same_value &= same_value;
             }
-        } else {
-            st.global.entry(addr + b).or_default()
+            _ => st.glog.push(Access {
+                lo: addr,
+                hi,
+                item: me,
+                epoch,
+                site,
+                write,
+                same_value,
+                seq,
+            }),
+        }
+    }
+    let bytes = if space == Space::Local {
+        u64::from(s.size)
+    } else {
+        0
+    };
+    for b in 0..bytes {
+        let Some(cell) = st.local.get_mut((addr + b - st.local_lo) as usize) else {
+            continue;
         };
         if write {
             if launch.checks.races {
@@ -752,6 +905,10 @@ fn track(
     // is not an error. Values computed from it are not followed.
     if uninit && launch.checks.uninit && s.size <= 8 {
         let bits = read_bits(addr, s.size);
+        if st.tainted.is_empty() {
+            // From now on in this group global writes take the slow path.
+            st.cache.iter_mut().for_each(|c| *c = [0, 0]);
+        }
         let taints = st.tainted.entry(me).or_default();
         if taints.len() < 8 && !taints.iter().any(|t| t.2 == bits) {
             taints.push((site, addr, bits));
@@ -769,7 +926,7 @@ fn track(
             .and_then(|ts| ts.iter().find(|t| t.2 & mask == value & mask).copied());
         if let Some((read_site, read_addr, _)) = hit {
             let r = &sites[read_site as usize];
-            let obj = describe_addr(st, launch, read_addr, Some(u64::from(r.size)));
+            let obj = describe_addr(st.local_lo, launch, read_addr, Some(u64::from(r.size)));
             launch.report(Kind::Uninit, (read_site, 0), || {
                 let mut t = header(
                     r,
@@ -788,7 +945,7 @@ fn track(
         let Some(o) = sites.get(other_site as usize) else {
             return;
         };
-        let obj = describe_addr(st, launch, addr, Some(u64::from(s.size)));
+        let obj = describe_addr(st.local_lo, launch, addr, Some(u64::from(s.size)));
         let what = |w: bool| if w { "write" } else { "read" };
         let other = if other_item == u32::MAX {
             "several work-items".to_string()

@@ -149,7 +149,11 @@ fn format_row(row: &Row) -> (String, Vec<String>) {
     };
     // Checked mode's cost: each `cranecl[CHECKS]` against unchecked cranecl.
     let mut costs = Vec::new();
-    for (label, o) in row.outcomes.iter().filter(|(l, _)| l.starts_with("cranecl[")) {
+    for (label, o) in row
+        .outcomes
+        .iter()
+        .filter(|(l, _)| l.starts_with("cranecl["))
+    {
         let cost = match o {
             Ok(m) if m.verdict.is_ok() => match times[0].1 {
                 Some(base) => format!(
@@ -160,7 +164,10 @@ fn format_row(row: &Row) -> (String, Vec<String>) {
                 None => format!("{label} {:.3} ms", m.best.as_secs_f64() * 1e3),
             },
             Ok(m) => {
-                notes.push(format!("{} on {label}: WRONG result: {:?}", row.name, m.verdict));
+                notes.push(format!(
+                    "{} on {label}: WRONG result: {:?}",
+                    row.name, m.verdict
+                ));
                 format!("{label} WRONG")
             }
             Err(e) => {
@@ -412,7 +419,9 @@ fn main() -> ExitCode {
             }
             "--checks" => {
                 let Some(v) = it.next() else {
-                    eprintln!("bench_kernels: --checks needs CRANECL_CHECK values (e.g. bounds;all)");
+                    eprintln!(
+                        "bench_kernels: --checks needs CRANECL_CHECK values (e.g. bounds;all)"
+                    );
                     return ExitCode::FAILURE;
                 };
                 cfg.checks = v.split(';').map(str::to_string).collect();
