@@ -42,6 +42,8 @@ fn emit_atomic(
         Some(t) if t.is_pointer() => pointee(t)?,
         _ => pointee(arg_tys.first().ok_or("internal: atomic without object")?)?,
     };
+    // Checked mode: bounds only (atomics never race with atomics).
+    let p = fx.checked_atomic(p, fx.size_of(obj).max(1));
     let name = f.name.as_str();
     if name.starts_with("atomic_flag_") {
         if name.contains("test_and_set") {

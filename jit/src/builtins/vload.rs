@@ -51,6 +51,8 @@ fn emit_ls(fx: &mut FunctionCx<'_, '_>, f: &BuiltinFn, args: &[CValue]) -> Resul
     let step = if aligned && n == 3 { 4 } else { n as i64 };
     let off = fx.b.ins().imul_imm_s(offset, step * esize);
     let base = fx.b.ins().iadd(ptr, off);
+    // Checked mode: the whole vector's bytes at once.
+    let (base, _) = fx.checked_addr(base, 0, n as u64 * esize as u64, !load, None);
     if load {
         let mut out = Vec::with_capacity(n);
         for i in 0..n {

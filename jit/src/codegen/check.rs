@@ -94,6 +94,11 @@ impl FunctionCx<'_, '_> {
         } else {
             SiteKind::Read
         };
+        (self.checked_site(a, size, kind, value), 0)
+    }
+
+    /// The fast path and the slow call for one site of `kind` at `a`.
+    fn checked_site(&mut self, a: Value, size: u64, kind: SiteKind, value: Option<Value>) -> Value {
         let site = self.site(kind, size, 0, value.is_some());
         let bits = match value {
             Some(v) => self.value_bits(v),
@@ -145,7 +150,16 @@ impl FunctionCx<'_, '_> {
         self.b.ins().jump(go, &[r[0].into()]);
         self.b.seal_block(go);
         self.b.switch_to_block(go);
-        (self.b.block_params(go)[0], 0)
+        self.b.block_params(go)[0]
+    }
+
+    /// The address an atomic operation on `size` bytes at `p` must use: a
+    /// bounds check only (atomics take part in no race or uninit tracking).
+    pub(crate) fn checked_atomic(&mut self, p: Value, size: u64) -> Value {
+        if !self.checks_memory() {
+            return p;
+        }
+        self.checked_site(p, size, SiteKind::Atomic, None)
     }
 
     /// `v`'s bits zero-extended to 64 (integers, floats, pointers).

@@ -134,6 +134,8 @@ pub enum SiteKind {
     /// `a[i]` of an array object of `len` elements.
     Index,
     Barrier,
+    /// An atomic operation: checked for bounds, never tracked.
+    Atomic,
 }
 
 /// One checked place of the program.
@@ -387,6 +389,8 @@ struct Cell {
 }
 
 const MANY: u32 = u32::MAX;
+/// The writer of a byte last written by an atomic operation.
+const ATOMIC: u32 = u32::MAX - 1;
 /// What local memory holds before a work-item writes it (checked `uninit`).
 const POISON: u8 = 0xA5;
 
@@ -750,20 +754,30 @@ pub unsafe extern "C" fn cranecl_check_access(
     // SAFETY: `launch` is set while the group runs.
     let launch = unsafe { &*st.launch };
     let size = u64::from(s.size);
-    let write = s.kind == SiteKind::Write;
+    let write = matches!(s.kind, SiteKind::Write | SiteKind::Atomic);
     match find(st, item, addr, size) {
         Some((lo, hi, space)) => {
             // Local memory is followed for races and uninit, global memory
             // for races (and for uninit only when a work-item that read
             // uninitialised memory writes it); the rest is cached.
             let tracked = match space {
+                _ if s.kind == SiteKind::Atomic => false,
                 Space::Local => launch.checks.tracks(),
                 Space::Global => {
                     launch.checks.races || (launch.checks.uninit && !st.tainted.is_empty())
                 }
                 _ => false,
             };
-            if !tracked {
+            if s.kind == SiteKind::Atomic && space == Space::Local && launch.checks.tracks() {
+                // Written (never uninitialised afterwards), by no one in
+                // particular: an atomic never races.
+                let off = (addr - st.local_lo) as usize;
+                let end = (off + size as usize).min(st.local.len());
+                for c in st.local.get_mut(off..end).into_iter().flatten() {
+                    c.w_item = ATOMIC;
+                    c.w_epoch = st.epoch;
+                }
+            } else if !tracked {
                 if let Some(c) = st.cache.get_mut(site as usize) {
                     *c = [lo, hi];
                 }
@@ -865,7 +879,11 @@ fn track(
         };
         if write {
             if launch.checks.races {
-                if cell.w_item != 0 && cell.w_epoch == epoch && cell.w_item != me {
+                if cell.w_item != 0
+                    && cell.w_item != ATOMIC
+                    && cell.w_epoch == epoch
+                    && cell.w_item != me
+                {
                     if !same_value || launch.checks.races_strict {
                         race.get_or_insert((cell.w_site, true, cell.w_item - 1));
                     }
@@ -882,7 +900,11 @@ fn track(
             cell.w_epoch = epoch;
             cell.w_site = site;
         } else {
-            if launch.checks.races && cell.w_item != 0 && cell.w_epoch == epoch && cell.w_item != me
+            if launch.checks.races
+                && cell.w_item != 0
+                && cell.w_item != ATOMIC
+                && cell.w_epoch == epoch
+                && cell.w_item != me
             {
                 race.get_or_insert((cell.w_site, true, cell.w_item - 1));
             }
