@@ -133,6 +133,29 @@ pub fn vendors_both() -> PathBuf {
     write_vendors("both", &files)
 }
 
+/// Oclgrind's ICD library, if the `oclgrind` package is installed (it ships
+/// no `.icd` file).
+pub const OCLGRIND_ICD: &str = "/usr/lib/oclgrind/liboclgrind-rt-icd.so";
+
+/// The vendors folder naming cranecl, pocl and Oclgrind (each peer only if
+/// installed): for benchmarks against Oclgrind.
+pub fn vendors_with_oclgrind() -> PathBuf {
+    let so = cranecl_so();
+    let mut files = vec![("cranecl.icd", format!("{}\n", so.display()))];
+    if let Some(line) = pocl_icd_line() {
+        files.push(("pocl.icd", format!("{line}\n")));
+    }
+    if Path::new(OCLGRIND_ICD).exists() {
+        files.push(("oclgrind.icd", format!("{OCLGRIND_ICD}\n")));
+    }
+    write_vendors("with-oclgrind", &files)
+}
+
+/// As [`setup_both`], with Oclgrind too when it is installed.
+pub fn setup_with_oclgrind() -> PathBuf {
+    setup_with(vendors_with_oclgrind)
+}
+
 /// The vendors folder this process's loader uses (chosen by the first of
 /// [`setup`] / [`setup_both`] to run; one choice per process).
 static PROCESS_VENDORS: OnceLock<PathBuf> = OnceLock::new();

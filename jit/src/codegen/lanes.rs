@@ -444,6 +444,23 @@ fn stmt_tree_exprs(s: &Stmt, f: &mut dyn FnMut(&Expr)) {
 
 /// Decide the lanes of `f`'s locals; `None` when the kernel must run one
 /// work-item per step.
+/// `f` subscripts an array object (`a[i]` with `T a[N]`): checked mode
+/// checks such an index against `N` in the one-item code, so the kernel
+/// keeps one work-item per step there.
+pub(crate) fn subscripts_array(f: &Function) -> bool {
+    let mut found = false;
+    for s in f.body.iter().flat_map(|b| &b.stmts) {
+        stmt_tree_exprs(s, &mut |e| {
+            super::walk::expr_tree(e, &mut |x| {
+                if let ExprKind::Cast(CastKind::ArrayToPointer, a) = &x.kind {
+                    found |= matches!(a.ty, crate::sema::types::Type::Array(_, Some(_)));
+                }
+            })
+        });
+    }
+    found
+}
+
 pub(crate) fn plan(f: &Function, masked_memory: bool) -> Option<Plan> {
     let body = f.body.as_ref()?;
     let n = f.locals.len();
@@ -1735,6 +1752,14 @@ impl LaneCx {
     }
 
     fn expr(&mut self, fx: &mut FunctionCx<'_, '_>, e: &Expr) -> Result<LVal, String> {
+        // Checked mode names the expression being compiled.
+        let outer = std::mem::replace(&mut fx.cur_span, e.span);
+        let r = self.expr_here(fx, e);
+        fx.cur_span = outer;
+        r
+    }
+
+    fn expr_here(&mut self, fx: &mut FunctionCx<'_, '_>, e: &Expr) -> Result<LVal, String> {
         if !self.plan.varies(e) && !needs_serial(e) {
             return Ok(LVal::Uni(fx.expr(e)?));
         }
@@ -2162,6 +2187,7 @@ impl LaneCx {
             {
                 let vt = packed_type(ty).ok_or(FALLBACK)?;
                 let v = Self::pack(fx, new, vt).ok_or(FALLBACK)?;
+                let (base, _) = fx.checked_addr(base, 0, 16, true, None);
                 fx.b.ins().store(super::value::flags(), v, base, 0);
             }
             addr => {
@@ -2306,7 +2332,8 @@ impl LaneCx {
         }
         if let (LVal::Aff { base, step: 4 }, Some(vt)) = (addr, packed_type(ty)) {
             // Four consecutive elements: one unaligned vector load.
-            let v = fx.b.ins().load(vt, super::value::flags(), *base, 0);
+            let (base, _) = fx.checked_addr(*base, 0, 16, false, None);
+            let v = fx.b.ins().load(vt, super::value::flags(), base, 0);
             return Ok(LVal::Vec(v));
         }
         let mut out = Vec::with_capacity(LANES);

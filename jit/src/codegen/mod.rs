@@ -492,7 +492,9 @@ pub fn compile(program: &Program, opts: &CodegenOptions) -> Result<CompiledProgr
         barrier_regions: opts.barrier_regions,
         bodies: Default::default(),
         inline: opts.optimize,
-        lanes: opts.optimize && opts.lanes && !opts.check.any_code(),
+        // Bounds checks run in the lanes (a packed access is checked as
+        // one); the other checks follow one work-item at a time.
+        lanes: opts.optimize && opts.lanes && !(opts.check.barriers || opts.check.tracks()),
         masked_memory_loops: opts.masked_memory_loops,
         single_pass_isa: make_isa(opts, true)?,
         check: opts.check,

@@ -1172,7 +1172,10 @@ pub(crate) fn compile_region_entry(
     plan: &Plan<'_>,
 ) -> Result<(cranelift_module::FuncId, super::lanes::Use), String> {
     let id = abi::declare_entry(module, f, index, "regions")?;
-    let lanes = if pcx.lanes && plan.done_offset.is_none() {
+    let lanes = if pcx.lanes
+        && plan.done_offset.is_none()
+        && !(pcx.check.bounds && super::lanes::subscripts_array(f))
+    {
         super::lanes::plan(f, pcx.masked_memory_loops)
     } else {
         None

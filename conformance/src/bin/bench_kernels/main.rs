@@ -26,7 +26,8 @@
 //! `--only a,b` (these benchmarks, in this process), `--rounds N`,
 //! `--list`, `--checks bounds;all` (also cranecl under each of these
 //! `CRANECL_CHECK` values, with its cost against unchecked cranecl in the
-//! last column; a checked run that reports fails, so a false positive shows). `BENCH_CASE_TIMEOUT` (seconds, default 900) bounds each child.
+//! last column; a checked run that reports fails, so a false positive shows),
+//! `--oclgrind` (also Oclgrind, from the `oclgrind` package, likewise). `BENCH_CASE_TIMEOUT` (seconds, default 900) bounds each child.
 
 mod builds;
 mod dense;
@@ -34,7 +35,7 @@ mod irregular;
 mod measure;
 mod rig;
 
-use cranecl_conformance::{cranecl_so, setup_both, vendors_pocl};
+use cranecl_conformance::{cranecl_so, setup_both, setup_with_oclgrind, vendors_pocl};
 use measure::Outcomes;
 use rig::Rig;
 use std::io::Read;
@@ -50,6 +51,9 @@ pub struct Cfg {
     /// `--checks`: `CRANECL_CHECK` values, each measured as one more
     /// cranecl platform (`cranecl[VALUE]`) against unchecked cranecl.
     pub checks: Vec<String>,
+    /// `--oclgrind`: Oclgrind as one more platform (its time against
+    /// unchecked cranecl in the last column).
+    pub oclgrind: bool,
 }
 
 /// How a run's time turns into the table's figure.
@@ -152,7 +156,7 @@ fn format_row(row: &Row) -> (String, Vec<String>) {
     for (label, o) in row
         .outcomes
         .iter()
-        .filter(|(l, _)| l.starts_with("cranecl["))
+        .filter(|(l, _)| l.starts_with("cranecl[") || *l == "oclgrind")
     {
         let cost = match o {
             Ok(m) if m.verdict.is_ok() => match times[0].1 {
@@ -244,9 +248,11 @@ fn rigs(cfg: &Cfg) -> Vec<Rig> {
         let label: &'static str = Box::leak(format!("cranecl[{c}]").into_boxed_str());
         ("cranecl", label, Some(c.as_str()))
     });
+    let oclgrind = cfg.oclgrind.then_some(("Oclgrind", "oclgrind", None));
     let all = [("cranecl", "cranecl", None), (POCL, "pocl", None)]
         .into_iter()
-        .chain(checked);
+        .chain(checked)
+        .chain(oclgrind);
     for (name, label, check) in all {
         // cranecl reads CRANECL_CHECK when a context is created.
         match check {
@@ -265,7 +271,11 @@ fn rigs(cfg: &Cfg) -> Vec<Rig> {
 
 /// Runs `names` in this process.
 fn in_process(names: &[String], cfg: &Cfg, out: &mut Out) {
-    setup_both();
+    if cfg.oclgrind {
+        setup_with_oclgrind();
+    } else {
+        setup_both();
+    }
     let rigs = rigs(cfg);
     for name in names {
         if name == BUILD {
@@ -328,6 +338,9 @@ fn in_child(name: &str, cfg: &Cfg, out: &mut Out, timeout: Duration) {
         if !cfg.checks.is_empty() {
             cmd.args(["--checks", &cfg.checks.join(";")]);
         }
+        if cfg.oclgrind {
+            cmd.arg("--oclgrind");
+        }
         let mut child = cmd
             .env("CRANECL_SO", cranecl_so())
             .stdout(Stdio::piped())
@@ -389,6 +402,7 @@ fn main() -> ExitCode {
         quick: false,
         rounds: 0,
         checks: vec![],
+        oclgrind: false,
     };
     let (mut only, mut child) = (None::<Vec<String>>, false);
     let mut it = args.iter();
@@ -396,6 +410,7 @@ fn main() -> ExitCode {
         match a.as_str() {
             "--quick" => cfg.quick = true,
             "--child" => child = true,
+            "--oclgrind" => cfg.oclgrind = true,
             "--list" => {
                 CASES.iter().for_each(|(n, _)| println!("{n}"));
                 println!("{BUILD}");
@@ -434,7 +449,7 @@ fn main() -> ExitCode {
                 }
             },
             other => {
-                eprintln!("bench_kernels: unknown argument {other} (flags: --quick, --only a,b, --rounds N, --checks a;b, --list)");
+                eprintln!("bench_kernels: unknown argument {other} (flags: --quick, --only a,b, --rounds N, --checks a;b, --oclgrind, --list)");
                 return ExitCode::FAILURE;
             }
         }
@@ -462,7 +477,12 @@ fn main() -> ExitCode {
             "bench_kernels: a debug build; run with --release for figures that mean anything"
         );
     }
-    println!("loader vendors folder: {}", setup_both().display());
+    let vendors = if cfg.oclgrind {
+        setup_with_oclgrind()
+    } else {
+        setup_both()
+    };
+    println!("loader vendors folder: {}", vendors.display());
     match only {
         Some(names) => in_process(&names, &cfg, &mut out),
         None => {
