@@ -614,10 +614,9 @@ fn note(site: &Site, message: &str) -> String {
 
 /// The work-item's ids, as reports print them.
 fn ids(item: &ItemState, g: &GroupState) -> String {
-    let mut gid = [0u64; 3];
-    for d in 0..3 {
-        gid[d] = g.group_id[d] * g.enqueued_local_size[d] + item.local_id[d] + g.global_offset[d];
-    }
+    let gid: [u64; 3] = std::array::from_fn(|d| {
+        g.group_id[d] * g.enqueued_local_size[d] + item.local_id[d] + g.global_offset[d]
+    });
     let dims = (g.work_dim as usize).clamp(1, 3);
     let f = |a: &[u64]| {
         a[..dims]
