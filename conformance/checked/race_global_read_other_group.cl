@@ -3,7 +3,7 @@
 kernel void k(global int *data)
 {
     int i = get_global_id(0);
-    data[i] = i;
+    data[i] = i; //! race
     int next = data[(i + 16) % 64]; //! race-other
     data[i] = i + next; //! race
 }

@@ -186,6 +186,7 @@ impl Kernel {
                 hi: info.local_mem_size,
                 space: Space::Local,
                 name: "kernel-scope local variables".into(),
+                shadow: None,
             });
         }
         for (i, (a, ai)) in args.iter().zip(&info.args).enumerate() {
@@ -207,11 +208,21 @@ impl Kernel {
                     } else {
                         Space::Global
                     };
+                    // Followed for races unless every argument it is bound
+                    // to is a pointer to const (a kernel cannot write it).
+                    let written = args.iter().zip(&info.args).any(|(b, bi)| {
+                        matches!(b, ArgValue::Mem(Some(o)) if o.same_store(m))
+                            && bi.kind != ArgKind::ConstantPtr
+                            && bi.type_qualifier & u64::from(CL_KERNEL_ARG_TYPE_CONST) == 0
+                    });
+                    let shadow = (checks.races && space == Space::Global && written)
+                        .then(|| m.race_shadow());
                     objects.push(Object {
                         lo,
                         hi: lo + m.size() as u64,
                         space,
                         name,
+                        shadow,
                     });
                 }
                 (ArgValue::Local(n), ArgKind::LocalPtr) => local.push(Object {
@@ -219,6 +230,7 @@ impl Kernel {
                     hi: offsets[i] + n,
                     space: Space::Local,
                     name: format!("local argument '{}' ({n} bytes)", ai.name),
+                    shadow: None,
                 }),
                 _ => {}
             }
@@ -237,6 +249,7 @@ impl Kernel {
                 hi: addr + size,
                 space,
                 name: format!("{what} '{name}' ({size} bytes)"),
+                shadow: (checks.races && !constant).then(|| self.exe.code.variable_shadow()),
             });
         }
         LaunchCheck::new(checks, &info.name, objects, local)

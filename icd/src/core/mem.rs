@@ -89,6 +89,9 @@ pub struct Mem {
     /// on their parent).
     maps: Mutex<Vec<Mapping>>,
     destructors: Mutex<Vec<(MemDestructorFn, UserData)>>,
+    /// Checked `races`: the shadow of the data store (buffers only; made at
+    /// the first checked launch that may write it).
+    race_shadow: std::sync::OnceLock<Arc<cranecl_jit::runtime::check::Shadow>>,
 }
 crate::cl_object!(Mem, cl_mem, CL_INVALID_MEM_OBJECT, "memory object");
 
@@ -150,6 +153,7 @@ impl Mem {
             _store: alloc,
             maps: Mutex::new(Vec::new()),
             destructors: Mutex::new(Vec::new()),
+            race_shadow: std::sync::OnceLock::new(),
         }))
     }
 
@@ -186,6 +190,7 @@ impl Mem {
             _store: None,
             maps: Mutex::new(Vec::new()),
             destructors: Mutex::new(Vec::new()),
+            race_shadow: std::sync::OnceLock::new(),
         })
     }
 
@@ -235,6 +240,20 @@ impl Mem {
 
     /// Whether `self` and `other` share a data store (so that copies between
     /// them must be checked for overlap, in offsets of the root).
+    /// Checked `races`: the shadow of this object's data store (its
+    /// buffer's, for a sub-buffer).
+    pub fn race_shadow(&self) -> Arc<cranecl_jit::runtime::check::Shadow> {
+        let root = self.root();
+        root.race_shadow
+            .get_or_init(|| {
+                Arc::new(cranecl_jit::runtime::check::Shadow::new(
+                    root.base as u64,
+                    root.size as u64,
+                ))
+            })
+            .clone()
+    }
+
     pub fn same_store(&self, other: &Mem) -> bool {
         std::ptr::eq(self.root(), other.root())
     }

@@ -12,8 +12,9 @@
 //! ```
 //!
 //! so an access inside the object this site last touched costs two loads and
-//! two compares; memory that `races`/`uninit` follow is never cached, so its
-//! accesses always call the runtime. A
+//! two compares. Under `races`/`uninit` the cache entry also gives the
+//! object's shadow: its cells are read and updated inline (`shadow_fast_path`)
+//! and the runtime is called only when a tag needs a look. A
 //! subscript `a[i]` of an array object of `N` elements compares `i` (as
 //! unsigned) with `N` and calls `cranecl_check_index` when it is outside,
 //! which reports and answers 0. See `runtime/check.rs` for the slow paths.
@@ -22,6 +23,9 @@ use super::fx::FunctionCx;
 use crate::runtime::check::{self, Site, SiteKind};
 use crate::runtime::offsets;
 use cranelift_codegen::ir::{condcodes::IntCC, types, InstBuilder, Value};
+
+/// Bytes of a site's entry in the cache (`runtime::check::CacheEntry`).
+const ENTRY: i64 = 64;
 
 impl FunctionCx<'_, '_> {
     /// Whether loads and stores are checked.
@@ -105,8 +109,6 @@ impl FunctionCx<'_, '_> {
             None => self.b.ins().iconst(types::I64, 0),
         };
         let item = self.item;
-        let site_v = self.b.ins().iconst(types::I32, i64::from(site));
-        let f = check::cranecl_check_access as *const u8;
         let group = self.b.ins().load(
             types::I64,
             super::value::group_flags(),
@@ -119,7 +121,7 @@ impl FunctionCx<'_, '_> {
             group,
             offsets::GROUP_CHECK_CACHE,
         );
-        let at = (site as i64 * 16) as i32;
+        let at = (site as i64 * ENTRY) as i32;
         let lo = self
             .b
             .ins()
@@ -137,10 +139,20 @@ impl FunctionCx<'_, '_> {
         let slow = self.b.create_block();
         let go = self.b.create_block();
         self.b.append_block_param(go, types::I64);
-        self.b.ins().brif(ok, go, &[a.into()], slow, &[]);
+        if self.pcx.check.tracks() {
+            let inside = self.b.create_block();
+            self.b.ins().brif(ok, inside, &[], slow, &[]);
+            self.b.seal_block(inside);
+            self.b.switch_to_block(inside);
+            self.shadow_fast_path(a, size, kind, site, group, cache, at, go, slow);
+        } else {
+            self.b.ins().brif(ok, go, &[a.into()], slow, &[]);
+        }
         self.b.seal_block(slow);
         self.b.switch_to_block(slow);
         self.b.set_cold_block(slow);
+        let site_v = self.b.ins().iconst(types::I32, i64::from(site));
+        let f = check::cranecl_check_access as *const u8;
         let r = self.call_host(
             f,
             &[types::I64, types::I64, types::I32, types::I64],
@@ -151,6 +163,176 @@ impl FunctionCx<'_, '_> {
         self.b.seal_block(go);
         self.b.switch_to_block(go);
         self.b.block_params(go)[0]
+    }
+
+    /// `races`/`uninit`, inside the object the site's cache names: an
+    /// unfollowed object (delta 0) goes on; a followed one has its shadow
+    /// cells read and updated inline when the access is whole granules
+    /// (4, 8, 12 or 16 aligned bytes) and the cells show nothing to look at
+    /// (`runtime/check.rs`, `cell_access`, is the full rule: this is its
+    /// common cases); anything else takes the slow path. Ends the block.
+    #[allow(clippy::too_many_arguments)]
+    fn shadow_fast_path(
+        &mut self,
+        a: Value,
+        size: u64,
+        kind: SiteKind,
+        site: u32,
+        group: Value,
+        cache: Value,
+        at: i32,
+        go: cranelift_codegen::ir::Block,
+        slow: cranelift_codegen::ir::Block,
+    ) {
+        let fl = super::value::flags();
+        let delta = self.b.ins().load(types::I64, fl, cache, at + 16);
+        let inline = size.is_multiple_of(4)
+            && size <= 16
+            && matches!(kind, SiteKind::Read | SiteKind::Write | SiteKind::Atomic);
+        if !inline {
+            self.b.ins().brif(delta, slow, &[], go, &[a.into()]);
+            return;
+        }
+        let followed = self.b.create_block();
+        self.b.ins().brif(delta, followed, &[], go, &[a.into()]);
+        self.b.seal_block(followed);
+        self.b.switch_to_block(followed);
+        let aligned = self.b.create_block();
+        let low = self.b.ins().band_imm_u(a, 3);
+        self.b.ins().brif(low, slow, &[], aligned, &[]);
+        self.b.seal_block(aligned);
+        self.b.switch_to_block(aligned);
+        let sh = self.b.ins().ishl_imm_u(a, 2);
+        let sh = self.b.ins().iadd(sh, delta);
+        let serial = self
+            .b
+            .ins()
+            .load(types::I64, fl, group, offsets::GROUP_CHECK_SERIAL);
+        let base = self.b.ins().load(
+            types::I64,
+            super::value::group_flags(),
+            group,
+            offsets::GROUP_CHECK_BASE,
+        );
+        let item = self.item;
+        let me = self
+            .b
+            .ins()
+            .load(types::I64, fl, item, offsets::ITEM_CHECK_ME);
+        let xw = self.b.ins().load(types::I64, fl, cache, at + 24);
+        let xr = self.b.ins().load(types::I64, fl, cache, at + 32);
+        let many = self.b.ins().load(types::I64, fl, cache, at + 40);
+        let hi = self.b.ins().ishl_imm_u(serial, 32);
+        let t = self
+            .b
+            .ins()
+            .bor_imm_u(hi, i64::from(site.min(0xFFFF)) << 16);
+        let t = self.b.ins().bor(t, me);
+        for k in 0..(size / 4) as i32 {
+            let w = self.b.ins().load(types::I64, fl, sh, 16 * k);
+            let next = self.b.create_block();
+            if kind == SiteKind::Atomic {
+                // Local memory written by an atomic counts as written; one
+                // the group wrote before needs no mark.
+                let ws = self.b.ins().ushr_imm_u(w, 32);
+                let ok = self
+                    .b
+                    .ins()
+                    .icmp(IntCC::UnsignedGreaterThanOrEqual, ws, base);
+                self.b.ins().brif(ok, next, &[], slow, &[]);
+            } else {
+                let ok_w = self.tag_ok(w, t, xw, base, serial);
+                let r = self.b.ins().load(types::I64, fl, sh, 16 * k + 8);
+                if kind == SiteKind::Write {
+                    let ok_r = self.tag_ok(r, t, xr, base, serial);
+                    let ok = self.b.ins().band(ok_w, ok_r);
+                    let store = self.b.create_block();
+                    self.b.ins().brif(ok, store, &[], slow, &[]);
+                    self.b.seal_block(store);
+                    self.b.switch_to_block(store);
+                    self.b.ins().store(fl, t, sh, 16 * k);
+                    self.b.ins().jump(next, &[]);
+                } else {
+                    let read = self.b.create_block();
+                    self.b.ins().brif(ok_w, read, &[], slow, &[]);
+                    self.b.seal_block(read);
+                    self.b.switch_to_block(read);
+                    let r2 = self.read_tag(r, t, xr, base, serial, many);
+                    let changed = self.b.ins().icmp(IntCC::NotEqual, r2, r);
+                    let store = self.b.create_block();
+                    self.b.ins().brif(changed, store, &[], next, &[]);
+                    self.b.seal_block(store);
+                    self.b.switch_to_block(store);
+                    self.b.ins().store(fl, r2, sh, 16 * k + 8);
+                    self.b.ins().jump(next, &[]);
+                }
+            }
+            self.b.seal_block(next);
+            self.b.switch_to_block(next);
+        }
+        self.b.ins().jump(go, &[a.into()]);
+    }
+
+    /// Whether tag `x` needs no look from the access tagged `t`: below the
+    /// threshold `lim`, or this group's before its last barrier, or this
+    /// work-item's since then.
+    fn tag_ok(&mut self, x: Value, t: Value, lim: Value, base: Value, serial: Value) -> Value {
+        let xs = self.b.ins().ushr_imm_u(x, 32);
+        let below = self.b.ins().icmp(IntCC::UnsignedLessThan, xs, lim);
+        let from_base = self
+            .b
+            .ins()
+            .icmp(IntCC::UnsignedGreaterThanOrEqual, xs, base);
+        let earlier = self.b.ins().icmp(IntCC::UnsignedLessThan, xs, serial);
+        let mine = self.same_item(x, t);
+        let now = self.b.ins().bor(earlier, mine);
+        let group = self.b.ins().band(from_base, now);
+        self.b.ins().bor(below, group)
+    }
+
+    /// Whether tags `x` and `t` are one work-item's in one epoch (the site
+    /// bits aside).
+    fn same_item(&mut self, x: Value, t: Value) -> Value {
+        let d = self.b.ins().bxor(x, t);
+        let d = self.b.ins().band_imm_u(d, 0xFFFF_FFFF_0000_FFFFu64 as i64);
+        self.b.ins().icmp_imm_u(IntCC::Equal, d, 0)
+    }
+
+    /// The read tag after a read tagged `t` of a cell whose read tag is `r`
+    /// (its write tag needed no look): `r` when it already says so (this
+    /// work-item, several of this epoch, several groups), several of this
+    /// epoch when another work-item read in it, `t` over an older tag,
+    /// else (another group's) several groups (`many`).
+    fn read_tag(
+        &mut self,
+        r: Value,
+        t: Value,
+        xr: Value,
+        base: Value,
+        serial: Value,
+        many: Value,
+    ) -> Value {
+        let rs = self.b.ins().ushr_imm_u(r, 32);
+        let mine = self.same_item(r, t);
+        let same_epoch = self.b.ins().icmp(IntCC::Equal, rs, serial);
+        let low = self.b.ins().band_imm_u(r, 0xFFFF);
+        let several = self.b.ins().icmp_imm_u(IntCC::Equal, low, 0xFFFF);
+        let several_now = self.b.ins().band(same_epoch, several);
+        let is_many = self.b.ins().icmp(IntCC::Equal, r, many);
+        let keep = self.b.ins().bor(mine, several_now);
+        let keep = self.b.ins().bor(keep, is_many);
+        let below = self.b.ins().icmp(IntCC::UnsignedLessThan, rs, xr);
+        let from_base = self
+            .b
+            .ins()
+            .icmp(IntCC::UnsignedGreaterThanOrEqual, rs, base);
+        let earlier = self.b.ins().icmp(IntCC::UnsignedLessThan, rs, serial);
+        let older = self.b.ins().band(from_base, earlier);
+        let older = self.b.ins().bor(below, older);
+        let r_several = self.b.ins().bor_imm_u(r, 0xFFFF);
+        let v = self.b.ins().select(older, t, many);
+        let v = self.b.ins().select(same_epoch, r_several, v);
+        self.b.ins().select(keep, r, v)
     }
 
     /// The address an atomic operation on `size` bytes at `p` must use: a

@@ -141,6 +141,11 @@ impl FunctionCx<'_, '_> {
         } else {
             self.b.use_var(linear)
         };
+        if self.store_item_ids && self.pcx.check.tracks() {
+            // Checked races and uninit name the work-item by this.
+            let me = self.b.ins().iadd_imm_s(lin, 1);
+            self.b.ins().store(flags(), me, item, o::ITEM_CHECK_ME);
+        }
         let r = body(self, ids, lin, latches[0]);
         self.inline_ids = saved;
         r?;

@@ -134,6 +134,8 @@ pub struct CompiledProgram {
     kernels: Vec<KernelInfo>,
     entries: Vec<Entry>,
     arena: ProgramArena,
+    /// Checked `races`: the shadow of `arena` (made at first use).
+    variable_shadow: std::sync::OnceLock<std::sync::Arc<runtime::check::Shadow>>,
     global_variable_total_size: u64,
     /// Checked mode: the checks compiled in and every site.
     checks: Checks,
@@ -242,6 +244,18 @@ impl CompiledProgram {
     /// whether it is `constant` (checked mode's objects).
     pub fn program_variables(&self) -> Vec<(u64, u64, String, bool)> {
         self.variables.clone()
+    }
+
+    /// Checked `races`: the shadow of the program-scope variables.
+    pub fn variable_shadow(&self) -> std::sync::Arc<runtime::check::Shadow> {
+        self.variable_shadow
+            .get_or_init(|| {
+                std::sync::Arc::new(runtime::check::Shadow::new(
+                    self.arena.as_ptr() as u64,
+                    self.arena.len() as u64,
+                ))
+            })
+            .clone()
     }
 
     /// [`Self::run_work_group`], with checked mode's reports going to
@@ -546,6 +560,7 @@ pub fn compile(program: &Program, opts: &CodegenOptions) -> Result<CompiledProgr
                 kernels,
                 entries,
                 arena,
+                variable_shadow: std::sync::OnceLock::new(),
                 global_variable_total_size,
                 checks: opts.check,
                 sites: pcx.sites.into_inner(),

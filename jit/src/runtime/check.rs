@@ -19,17 +19,26 @@
 //! is how overruns of private arrays and of one variable into the next are
 //! caught.
 //!
-//! With `races` or `uninit` every access of local and global memory takes the
-//! slow path, which keeps a shadow cell per byte: the last writer (work-item
-//! and *epoch* — the number of barriers the group has passed) and the last
-//! reader. Two work-items touching a byte in one epoch, one of them writing,
-//! race (a write of the value already there does not count unless
-//! `races-strict`); a read of local memory no work-item of the group wrote is
-//! uninitialised, reported when that work-item then writes global memory
-//! (so a value read and thrown away is not an error). Local memory is tracked per group, global memory per group
-//! and between the groups of a launch (a byte written by one group and
-//! touched by another races: groups of a launch are unordered). Atomics never
-//! take this path, so they never race.
+//! With `races` or `uninit`, local memory and the global memory a launch
+//! may write (buffers bound to a pointer that is not `const`, program-scope
+//! variables) are followed in a *shadow*: per 4-byte granule, the *tag* of
+//! its last write and of its last read (or of several readers). A tag holds
+//! a *serial*, the source site and the work-item: every launch takes a
+//! serial when it starts and every group a run of them, one more per
+//! barrier it passes (an *epoch*), so a tag says whether an access was made
+//! before this launch, by this group before its last barrier, by this
+//! work-item since then, or by another work-item or group. Serials only
+//! grow, so shadows are never cleared. Generated code updates the shadow
+//! inline and calls here only when a tag needs a look ([`cell_access`] is
+//! the whole rule): two work-items touching a granule in one epoch, one of
+//! them writing, race (a write of the value already there does not count
+//! unless `races-strict`); global memory touched by two groups of a launch,
+//! one writing, races (groups run in no defined order: which pair is seen
+//! first depends on the order they ran in); a read of local memory the
+//! group has not written is uninitialised, reported when that work-item
+//! then writes the value to global memory (so a value read and thrown away
+//! is not an error). Accesses of part of a granule are followed per byte
+//! here. Atomics never race.
 //!
 //! With `barriers` every work-item records the site of the barrier it waits
 //! at; after each round of the coroutine runtime all unfinished items must
@@ -185,6 +194,9 @@ pub struct Object {
     pub space: Space,
     /// `buffer argument 'out' (4096 bytes)`, `program-scope variable 'g'`.
     pub name: String,
+    /// The shadow `races` follows the object in (global memory a launch
+    /// may write); for a sub-buffer, its buffer's.
+    pub shadow: Option<std::sync::Arc<Shadow>>,
 }
 
 /// What a report is about.
@@ -218,17 +230,19 @@ pub struct LaunchCheck {
     local_objects: Vec<Object>,
     max_errors: usize,
     reports: Mutex<Reports>,
-    /// Global memory between groups: each group's read and write extents.
-    extents: Mutex<Vec<Extent>>,
-    /// The program's sites (set by the first group; the program outlives
-    /// the launch): address and length.
-    sites: Mutex<(usize, usize)>,
+    /// The launch's serial, taken when its first group starts: every tag
+    /// of a group of this launch is above it (a shadow tag below it was
+    /// left by an earlier command).
+    serial: AtomicU64,
+    /// Each group's first serial and its linear id (to name the other
+    /// group of a race).
+    groups: Mutex<Vec<(u64, u64)>>,
     id: u64,
 }
 
 impl LaunchCheck {
     /// `objects`: buffers and program-scope variables; `local_objects`:
-    /// offsets in the local arena.
+    /// offsets in the local arena. Made when the launch starts running.
     pub fn new(
         checks: Checks,
         kernel: &str,
@@ -248,15 +262,14 @@ impl LaunchCheck {
             local_objects,
             max_errors,
             reports: Mutex::new(Reports::default()),
-            extents: Mutex::new(Vec::new()),
-            sites: Mutex::new((0, 0)),
+            serial: AtomicU64::new(0),
+            groups: Mutex::new(Vec::new()),
             id: IDS.fetch_add(1, Ordering::Relaxed),
         }
     }
 
     /// The reports so far, one text each (empty: the launch is clean).
     pub fn reports(&self) -> Vec<String> {
-        self.between_groups();
         let r = self.reports.lock().unwrap_or_else(|p| p.into_inner());
         let mut out: Vec<String> = r
             .list
@@ -281,54 +294,29 @@ impl LaunchCheck {
         out
     }
 
-    /// After every group: the extents of global memory that two groups
-    /// touched, one of them writing, race (groups of a launch are
-    /// unordered). Sorted by start, swept with the extents still open.
-    fn between_groups(&self) {
-        let mut log = std::mem::take(&mut *self.extents.lock().unwrap_or_else(|p| p.into_inner()));
-        if log.is_empty() {
-            return;
+    /// The launch's serial (taken by the first caller).
+    fn serial(&self) -> u64 {
+        let s = self.serial.load(Ordering::Relaxed);
+        if s != 0 {
+            return s;
         }
-        let (ptr, len) = *self.sites.lock().unwrap_or_else(|p| p.into_inner());
-        if ptr == 0 {
-            return;
+        let mine = NEXT_SERIAL.fetch_add(1, Ordering::Relaxed);
+        match self
+            .serial
+            .compare_exchange(0, mine, Ordering::Relaxed, Ordering::Relaxed)
+        {
+            Ok(_) => mine,
+            Err(other) => other,
         }
-        // SAFETY: set by `with_state` from the program's site table; the
-        // program outlives its launches.
-        let sites = unsafe { std::slice::from_raw_parts(ptr as *const Site, len) };
-        log.sort_unstable_by_key(|e| e.lo);
-        let mut active: Vec<usize> = Vec::new();
-        for i in 0..log.len() {
-            let x = log[i];
-            active.retain(|&j| log[j].hi > x.lo);
-            for &j in active.iter().take(64) {
-                let y = log[j];
-                if y.group == x.group || !(x.write || y.write) {
-                    continue;
-                }
-                let (w, o) = if x.write { (x, y) } else { (y, x) };
-                let (Some(ws), Some(os)) = (sites.get(w.site as usize), sites.get(o.site as usize))
-                else {
-                    continue;
-                };
-                let lo = x.lo.max(y.lo);
-                let obj = describe_addr(0, self, lo, None);
-                let what = if o.write { "write" } else { "read" };
-                self.report(Kind::Race, (w.site.min(o.site), w.site.max(o.site)), || {
-                    let mut t = header(
-                        ws,
-                        &format!(
-                            "data race in global memory between work-groups: a write here by work-group {} and a {what} by work-group {} at {} (the groups of a launch run in no defined order); {obj}",
-                            w.group, o.group, os.location
-                        ),
-                    );
-                    let _ = writeln!(t, "  kernel '{}', work-groups {} and {} (linear ids)", self.kernel, w.group, o.group);
-                    t.push_str(&note(os, &format!("the other {what} is here")));
-                    t
-                });
-            }
-            active.push(i);
-        }
+    }
+
+    /// The linear id of the group whose serials include `serial`.
+    fn group_of(&self, serial: u64) -> Option<u64> {
+        let g = self.groups.lock().unwrap_or_else(|p| p.into_inner());
+        g.iter()
+            .filter(|(b, _)| *b <= serial)
+            .max_by_key(|(b, _)| *b)
+            .map(|&(_, id)| id)
     }
 
     fn report(&self, kind: Kind, sites: (u32, u32), make: impl FnOnce() -> String) {
@@ -348,49 +336,220 @@ impl LaunchCheck {
     }
 }
 
-/// One work-item's access of global memory (`races`), coalesced with the
-/// item's previous one when they are adjacent.
+/// Serials: every launch takes one, every group a run of them (its first
+/// serial, then one more per barrier it passes), so that a tag says which
+/// launch, group and barrier interval (*epoch*) an access was made in.
+/// They only grow: shadows are never cleared, an old tag is simply below
+/// the current launch's serial.
+static NEXT_SERIAL: AtomicU64 = AtomicU64::new(1);
+/// Serials are 32 bits of a tag; past this, races and uninit stop.
+const SERIAL_LIMIT: u64 = (1 << 32) - (1 << 20);
+
+/// A shadow *tag*: serial (bits 32..64), site (16..32; `0xFFFF`: not
+/// named), work-item (0..16: local linear id + 1; 0xFFFF: several,
+/// 0xFFFE: an atomic operation).
+fn tag(serial: u64, site: u32, me: u64) -> u64 {
+    (serial << 32) | (u64::from(site.min(0xFFFF)) << 16) | (me & 0xFFFF)
+}
+const SEVERAL: u64 = 0xFFFF;
+const ATOMIC: u64 = 0xFFFE;
+/// A granule whose bytes are followed one by one (in `Shadow::split`).
+const SPLIT: u64 = u64::MAX;
+fn serial_of(t: u64) -> u64 {
+    t >> 32
+}
+fn item_of(t: u64) -> u64 {
+    t & 0xFFFF
+}
+fn site_of(t: u64) -> u32 {
+    ((t >> 16) & 0xFFFF) as u32
+}
+
+/// The shadow of an object followed by `races`/`uninit`: per 4-byte
+/// granule, the tag of its last write and of its last read (or
+/// [`SEVERAL`] readers). Generated code reads and updates it inline (see
+/// `codegen/check.rs`); granules accessed in parts are followed per byte
+/// here.
+#[derive(Debug)]
+pub struct Shadow {
+    cells: Vec<u64>,
+    /// The address of granule 0 (4-aligned).
+    base: u64,
+    split: Mutex<HashMap<u64, [[u64; 2]; 4]>>,
+}
+
+impl Shadow {
+    /// A shadow for `len` bytes at `base`.
+    pub fn new(base: u64, len: u64) -> Shadow {
+        let granules = len.div_ceil(4) as usize + 1;
+        Shadow {
+            cells: vec![0; granules * 2],
+            base: base & !3,
+            split: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// What generated code adds to `addr << 2` to find `addr`'s cell.
+    fn delta(&self) -> u64 {
+        (self.cells.as_ptr() as u64).wrapping_sub(self.base.wrapping_mul(4))
+    }
+
+    /// Granule `addr`'s cell: write tag, read tag.
+    fn cell(&self, addr: u64) -> Option<[&AtomicU64; 2]> {
+        let g = (addr.checked_sub(self.base)? / 4) as usize;
+        let w = self.cells.get(2 * g)?;
+        let r = self.cells.get(2 * g + 1)?;
+        // SAFETY: `w` and `r` are aligned u64s of this shadow, which
+        // generated code also reads and writes with plain 8-byte accesses.
+        Some(unsafe {
+            [
+                AtomicU64::from_ptr(w as *const u64 as *mut u64),
+                AtomicU64::from_ptr(r as *const u64 as *mut u64),
+            ]
+        })
+    }
+}
+
+/// Who accesses, as the shadow sees it.
 #[derive(Clone, Copy)]
-struct Access {
-    lo: u64,
-    hi: u64,
-    item: u32,
-    epoch: u32,
-    site: u32,
+struct Who {
+    tag: u64,
+    /// The group's current and first serial.
+    serial: u64,
+    base: u64,
+    /// The launch's serial; `None` for local memory (which lives as long
+    /// as the group).
+    launch: Option<u64>,
+}
+
+impl Who {
+    fn mine(&self, t: u64) -> bool {
+        serial_of(t) == self.serial && item_of(t) == item_of(self.tag)
+    }
+    /// Made by this group before its last barrier, or by this work-item
+    /// since then.
+    fn ordered(&self, t: u64) -> bool {
+        let s = serial_of(t);
+        (s >= self.base && s < self.serial) || self.mine(t)
+    }
+    fn my_group(&self, t: u64) -> bool {
+        let s = serial_of(t);
+        s >= self.base && s <= self.serial
+    }
+    /// Made before this launch, or by no one (global memory; local memory
+    /// has no before).
+    fn before(&self, t: u64) -> bool {
+        self.launch.is_some_and(|l| serial_of(t) < l)
+    }
+}
+
+/// What an access met in the shadow.
+#[derive(Clone, Copy)]
+enum Met {
+    /// A conflicting access: its tag, whether it wrote.
+    Race(u64, bool),
+    /// Local memory the group has not written.
+    Uninit,
+}
+
+/// One access of one granule (or byte) `cell` = [write tag, read tag]:
+/// returns the new cell and what the access met.
+fn cell_access(
+    cell: [u64; 2],
     write: bool,
-    /// A write of the value already there.
+    who: &Who,
     same_value: bool,
-    /// Order within the group.
-    seq: u64,
+    strict: bool,
+) -> ([u64; 2], Option<Met>) {
+    let [w, r] = cell;
+    let mut met = None;
+    let atomic = item_of(w) == ATOMIC && who.my_group(w);
+    if !(who.before(w) || who.ordered(w) || atomic) {
+        if who.launch.is_none() && !who.my_group(w) {
+            // Local memory another group (or nobody) left.
+            if !write {
+                met = Some(Met::Uninit);
+            }
+        } else if !(write && same_value && !strict) {
+            met = Some(Met::Race(w, true));
+        }
+    }
+    if write {
+        let free = who.before(r) || who.ordered(r) || (who.launch.is_none() && !who.my_group(r));
+        if !free && met.is_none() {
+            met = Some(Met::Race(r, false));
+        }
+        return ([who.tag, r], met);
+    }
+    let r2 = if who.mine(r) || (serial_of(r) == who.serial && item_of(r) == SEVERAL) {
+        r
+    } else if serial_of(r) == who.serial {
+        r | SEVERAL
+    } else if who.before(r) || who.ordered(r) || who.launch.is_none() {
+        who.tag
+    } else {
+        // Read by another group of this launch: by several.
+        (who.launch.unwrap_or(0) << 32) | SEVERAL
+    };
+    ([w, r2], met)
 }
 
-/// A group's read or write extent of global memory.
-#[derive(Clone, Copy)]
-struct Extent {
-    lo: u64,
-    hi: u64,
-    group: u64,
+/// A byte's or granule's history read through `shadow` for the access
+/// `[addr, addr + size)`: the first thing met, if any.
+#[allow(clippy::too_many_arguments)]
+fn shadow_access(
+    shadow: &Shadow,
+    addr: u64,
+    size: u64,
     write: bool,
-    /// The site of the group's latest access in it.
-    site: u32,
+    atomic: bool,
+    who: &Who,
+    same_value: bool,
+    strict: bool,
+) -> Option<Met> {
+    let mut met = None;
+    let end = addr + size;
+    let mut g = addr & !3;
+    while g < end {
+        let (b0, b1) = (addr.max(g) - g, end.min(g + 4) - g);
+        let Some([cw, cr]) = shadow.cell(g) else {
+            g += 4;
+            continue;
+        };
+        let cell = [cw.load(Ordering::Relaxed), cr.load(Ordering::Relaxed)];
+        let one = |c: [u64; 2], met: &mut Option<Met>| -> [u64; 2] {
+            if atomic {
+                // Written (never uninitialised afterwards) and never racing.
+                return [tag(who.serial, 0xFFFF, ATOMIC), c[1]];
+            }
+            let (c2, m) = cell_access(c, write, who, same_value, strict);
+            if met.is_none() {
+                *met = m;
+            }
+            c2
+        };
+        if cell[0] != SPLIT && b0 == 0 && b1 == 4 {
+            let c2 = one(cell, &mut met);
+            if c2[0] != cell[0] {
+                cw.store(c2[0], Ordering::Relaxed);
+            }
+            if c2[1] != cell[1] {
+                cr.store(c2[1], Ordering::Relaxed);
+            }
+        } else {
+            let mut split = shadow.split.lock().unwrap_or_else(|p| p.into_inner());
+            let bytes = split.entry(g).or_insert([cell; 4]);
+            for b in &mut bytes[b0 as usize..b1 as usize] {
+                *b = one(*b, &mut met);
+            }
+            cw.store(SPLIT, Ordering::Relaxed);
+            cr.store(SPLIT, Ordering::Relaxed);
+        }
+        g += 4;
+    }
+    met
 }
 
-/// A byte's history in the current group (race and uninit tracking).
-#[derive(Clone, Copy, Default)]
-struct Cell {
-    /// Work-item (local linear id + 1) that last wrote; 0: never written.
-    w_item: u32,
-    w_epoch: u32,
-    w_site: u32,
-    /// Last reader (+1), `MANY` for several in one epoch; 0: none.
-    r_item: u32,
-    r_epoch: u32,
-    r_site: u32,
-}
-
-const MANY: u32 = u32::MAX;
-/// The writer of a byte last written by an atomic operation.
-const ATOMIC: u32 = u32::MAX - 1;
 /// What local memory holds before a work-item writes it (checked `uninit`).
 const POISON: u8 = 0xA5;
 
@@ -408,11 +567,28 @@ fn read_bits(addr: u64, size: u32) -> u64 {
 /// generated code makes, a `long16`/`double16`, is 128).
 const SCRATCH: usize = 256;
 
+/// A site's entry in the fast path's cache (`GroupState::check_cache`):
+/// the object it last touched, `[lo, hi)`; for a followed object the
+/// shadow's delta, and the serials below which a write tag (`xw`) and a
+/// read tag (`xr`) need no look (see `codegen/check.rs`).
+#[derive(Clone, Copy, Default)]
+#[repr(C)]
+pub struct CacheEntry {
+    lo: u64,
+    hi: u64,
+    delta: u64,
+    xw: u64,
+    xr: u64,
+    /// The read tag of several groups (global memory; 1 for local memory:
+    /// no tag).
+    many: u64,
+    _pad: [u64; 2],
+}
+
 /// One thread's checking state while it runs groups of a launch. Generated
 /// code reaches it through `GroupState::check`.
 pub struct CheckState {
-    /// `[lo, hi)` per site.
-    cache: Vec<[u64; 2]>,
+    cache: Vec<CacheEntry>,
     sites: *const Site,
     nsites: usize,
     launch: *const LaunchCheck,
@@ -421,16 +597,15 @@ pub struct CheckState {
     local_hi: u64,
     /// The argument block (by-value struct arguments are read from it).
     args: [u64; 2],
-    /// Barriers passed by the group.
-    pub epoch: u32,
-    group_linear: u64,
-    local: Vec<Cell>,
-    /// Global accesses of the group (`races`).
-    glog: Vec<Access>,
-    seq: u64,
+    local_shadow: Option<Shadow>,
+    /// This thread's run of serials: next free, end.
+    serials: [u64; 2],
+    /// Serials the last group used, and the barriers this one has passed.
+    last_use: u64,
+    epochs: u64,
     /// Work-items (+1) that read uninitialised local memory: the site,
     /// address and value of each such read (a few).
-    tainted: HashMap<u32, Vec<(u32, u64, u64)>>,
+    tainted: HashMap<u64, Vec<(u32, u64, u64)>>,
     scratch: Box<[u128; SCRATCH / 16]>,
 }
 
@@ -458,36 +633,73 @@ pub fn with_state<R>(
             local_lo: 0,
             local_hi: 0,
             args: [0, 0],
-            epoch: 0,
-            group_linear: 0,
-            local: Vec::new(),
-            glog: Vec::new(),
-            seq: 0,
+            local_shadow: None,
+            serials: [0, 0],
+            last_use: 0,
+            epochs: 0,
             tainted: HashMap::new(),
             scratch: Box::new([0; SCRATCH / 16]),
         })
     });
-    if st.launch_id != launch.id || st.cache.len() != sites.len().max(1) {
+    let local_lo = group.local_mem;
+    let local_hi = group.local_mem + group.local_mem_size;
+    if st.launch_id != launch.id
+        || st.cache.len() != sites.len().max(1)
+        || (st.local_lo, st.local_hi) != (local_lo, local_hi)
+    {
         st.cache.clear();
-        st.cache.resize(sites.len().max(1), [0, 0]);
+        st.cache.resize(sites.len().max(1), CacheEntry::default());
         st.launch_id = launch.id;
     }
     st.sites = sites.as_ptr();
     st.nsites = sites.len();
     st.launch = launch;
-    st.local_lo = group.local_mem;
-    st.local_hi = group.local_mem + group.local_mem_size;
-    st.epoch = 0;
+    st.local_lo = local_lo;
+    st.local_hi = local_hi;
     st.args = [
         args.as_ptr() as u64,
         args.as_ptr() as u64 + args.len() as u64,
     ];
-    st.group_linear = group_linear;
     if launch.checks.tracks() {
-        st.local.clear();
-        st.local
-            .resize(group.local_mem_size as usize, Cell::default());
-        st.glog.clear();
+        // This group's serials: from the thread's run when it was taken
+        // during this launch and has room for as many barriers as the last
+        // group passed (and some), else a new run.
+        let need = 2 * st.last_use + 16;
+        if st.serials[0] <= launch.serial() || st.serials[1] - st.serials[0] < need {
+            let len = need.max(256);
+            let b = NEXT_SERIAL.fetch_add(len, Ordering::Relaxed);
+            st.serials = [b, b + len];
+        }
+        let base = st.serials[0];
+        let live = base < SERIAL_LIMIT;
+        st.epochs = 0;
+        group.check_base = base;
+        group.check_serial.store(base, Ordering::Relaxed);
+        launch
+            .groups
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .push((base, group_linear));
+        let size = group.local_mem_size;
+        if st
+            .local_shadow
+            .as_ref()
+            .is_none_or(|s| s.base != local_lo || (s.cells.len() as u64 / 2) * 4 < size + 4)
+        {
+            st.local_shadow = Some(Shadow::new(local_lo, size));
+            st.cache.iter_mut().for_each(|c| *c = CacheEntry::default());
+        }
+        // Local entries of the cache: the thresholds follow the group.
+        for (i, c) in st.cache.iter_mut().enumerate() {
+            if c.delta != 0 && c.lo >= local_lo && c.hi <= local_hi && c.hi > c.lo {
+                let write = sites.get(i).is_some_and(|s| s.kind == SiteKind::Write);
+                c.xw = if write { base } else { 0 };
+                c.xr = base;
+            }
+            if !live {
+                *c = CacheEntry::default();
+            }
+        }
         st.tainted.clear();
         if launch.checks.uninit && group.local_mem != 0 {
             // SAFETY: the group's local arena holds `local_mem_size` bytes,
@@ -504,104 +716,14 @@ pub fn with_state<R>(
     group.check = &mut *st as *mut CheckState as u64;
     group.check_cache = st.cache.as_mut_ptr() as u64;
     let r = f(group);
-    if launch.checks.races {
-        *launch.sites.lock().unwrap_or_else(|p| p.into_inner()) =
-            (sites.as_ptr() as usize, sites.len());
-        finish_group(&mut st, launch, sites, group_linear);
+    if launch.checks.tracks() {
+        let last = group.check_serial.load(Ordering::Relaxed);
+        st.last_use = st.epochs + 1;
+        st.serials[0] = last + 1;
     }
     st.launch = std::ptr::null();
     STATE.with(|s| *s.borrow_mut() = Some(st));
     r
-}
-
-/// After a group: races on global memory between its work-items (same
-/// epoch, overlapping, one writing), then its extents for the launch.
-fn finish_group(st: &mut CheckState, launch: &LaunchCheck, sites: &[Site], group: u64) {
-    let mut log = std::mem::take(&mut st.glog);
-    log.sort_unstable_by_key(|a| (a.lo, a.seq));
-    let mut active: Vec<usize> = Vec::new();
-    for i in 0..log.len() {
-        let x = log[i];
-        active.retain(|&j| log[j].hi > x.lo);
-        for &j in active.iter().take(64) {
-            let y = log[j];
-            if y.item == x.item || y.epoch != x.epoch || !(x.write || y.write) {
-                continue;
-            }
-            let (first, second) = if y.seq < x.seq { (y, x) } else { (x, y) };
-            if first.write && second.write && second.same_value && !launch.checks.races_strict {
-                continue;
-            }
-            let (Some(s2), Some(s1)) = (
-                sites.get(second.site as usize),
-                sites.get(first.site as usize),
-            ) else {
-                continue;
-            };
-            let what = |w: bool| if w { "write" } else { "read" };
-            let obj = describe_addr(st.local_lo, launch, x.lo.max(y.lo), None);
-            launch.report(Kind::Race, (first.site.min(second.site), first.site.max(second.site)), || {
-                let mut t = header(
-                    s2,
-                    &format!(
-                        "data race in global memory: {} here by local linear id {} and a {} by local linear id {} at {} with no barrier between; {obj}",
-                        what(second.write),
-                        second.item - 1,
-                        what(first.write),
-                        first.item - 1,
-                        s1.location
-                    ),
-                );
-                let _ = writeln!(t, "  kernel '{}', work-group {group} (linear id)", launch.kernel);
-                t.push_str(&note(s1, &format!("the other {} is here", what(first.write))));
-                t
-            });
-        }
-        active.push(i);
-    }
-    // The group's extents: reads and writes each merged where they touch.
-    let mut extents: Vec<Extent> = Vec::new();
-    for write in [false, true] {
-        let mut cur: Option<(Extent, u64)> = None;
-        for a in log.iter().filter(|a| a.write == write) {
-            match &mut cur {
-                Some((e, seq)) if a.lo <= e.hi => {
-                    e.hi = e.hi.max(a.hi);
-                    if a.seq > *seq {
-                        e.site = a.site;
-                        *seq = a.seq;
-                    }
-                }
-                _ => {
-                    if let Some((e, _)) = cur.take() {
-                        extents.push(e);
-                    }
-                    cur = Some((
-                        Extent {
-                            lo: a.lo,
-                            hi: a.hi,
-                            group,
-                            write,
-                            site: a.site,
-                        },
-                        a.seq,
-                    ));
-                }
-            }
-        }
-        if let Some((e, _)) = cur {
-            extents.push(e);
-        }
-    }
-    if !extents.is_empty() {
-        launch
-            .extents
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .extend(extents);
-    }
-    log.clear();
-    st.glog = log;
 }
 
 fn header(site: &Site, message: &str) -> String {
@@ -697,31 +819,50 @@ fn describe_addr(local_lo: u64, launch: &LaunchCheck, addr: u64, size: Option<u6
     }
 }
 
-/// The object holding `[addr, addr + size)`: its bounds and space.
-fn find(st: &CheckState, item: &ItemState, addr: u64, size: u64) -> Option<(u64, u64, Space)> {
+/// Which shadow follows an object.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Follow {
+    No,
+    /// `launch.objects[i]`'s.
+    Object(usize),
+    Local,
+}
+
+/// The object holding `[addr, addr + size)`: its bounds, space and shadow.
+fn find(
+    st: &CheckState,
+    item: &ItemState,
+    addr: u64,
+    size: u64,
+) -> Option<(u64, u64, Space, Follow)> {
     let end = addr.checked_add(size)?;
     let inside = |lo: u64, hi: u64| addr >= lo && end <= hi;
     // SAFETY: `launch` is set while the group runs.
     let launch = unsafe { &*st.launch };
-    for o in &launch.objects {
+    for (i, o) in launch.objects.iter().enumerate() {
         if inside(o.lo, o.hi) {
-            return Some((o.lo, o.hi, o.space));
+            let f = if o.shadow.is_some() {
+                Follow::Object(i)
+            } else {
+                Follow::No
+            };
+            return Some((o.lo, o.hi, o.space, f));
         }
     }
     for o in &launch.local_objects {
         let (lo, hi) = (st.local_lo + o.lo, st.local_lo + o.hi);
         if inside(lo, hi) {
-            return Some((lo, hi, Space::Local));
+            return Some((lo, hi, Space::Local, Follow::Local));
         }
     }
     if inside(st.args[0], st.args[1]) {
-        return Some((st.args[0], st.args[1], Space::Private));
+        return Some((st.args[0], st.args[1], Space::Private, Follow::No));
     }
     if inside(item.private_lo, item.private_hi) {
-        return Some((item.private_lo, item.private_hi, Space::Private));
+        return Some((item.private_lo, item.private_hi, Space::Private, Follow::No));
     }
     if item.arena_hi > item.arena_lo && inside(item.arena_lo, item.arena_hi) {
-        return Some((item.arena_lo, item.arena_hi, Space::Private));
+        return Some((item.arena_lo, item.arena_hi, Space::Private, Follow::No));
     }
     None
 }
@@ -755,33 +896,66 @@ pub unsafe extern "C" fn cranecl_check_access(
     let size = u64::from(s.size);
     let write = matches!(s.kind, SiteKind::Write | SiteKind::Atomic);
     match find(st, item, addr, size) {
-        Some((lo, hi, space)) => {
-            // Local memory is followed for races and uninit, global memory
-            // for races (and for uninit only when a work-item that read
-            // uninitialised memory writes it); the rest is cached.
-            let tracked = match space {
-                _ if s.kind == SiteKind::Atomic => false,
-                Space::Local => launch.checks.tracks(),
-                Space::Global => {
-                    launch.checks.races || (launch.checks.uninit && !st.tainted.is_empty())
-                }
-                _ => false,
-            };
-            if s.kind == SiteKind::Atomic && space == Space::Local && launch.checks.tracks() {
-                // Written (never uninitialised afterwards), by no one in
-                // particular: an atomic never races.
-                let off = (addr - st.local_lo) as usize;
-                let end = (off + size as usize).min(st.local.len());
-                for c in st.local.get_mut(off..end).into_iter().flatten() {
-                    c.w_item = ATOMIC;
-                    c.w_epoch = st.epoch;
-                }
-            } else if !tracked {
-                if let Some(c) = st.cache.get_mut(site as usize) {
-                    *c = [lo, hi];
-                }
+        Some((lo, hi, space, follow)) => {
+            let follow = if launch.checks.tracks() && group.check_base < SERIAL_LIMIT {
+                follow
             } else {
-                track(st, launch, sites, item, group, addr, site, space, value);
+                Follow::No
+            };
+            let follow = match follow {
+                // Global memory is followed for races only.
+                Follow::Object(_) if !launch.checks.races => Follow::No,
+                f => f,
+            };
+            // A work-item that read uninitialised local memory: its global
+            // writes are compared with what it read, here.
+            let tainted_write = launch.checks.uninit
+                && !st.tainted.is_empty()
+                && space == Space::Global
+                && s.kind == SiteKind::Write;
+            let entry = match follow {
+                Follow::No => Some(CacheEntry {
+                    lo,
+                    hi,
+                    ..CacheEntry::default()
+                }),
+                Follow::Object(i) => launch.objects[i].shadow.as_ref().map(|sh| CacheEntry {
+                    lo,
+                    hi,
+                    delta: sh.delta(),
+                    xw: launch.serial(),
+                    xr: launch.serial(),
+                    many: (launch.serial() << 32) | SEVERAL,
+                    _pad: [0; 2],
+                }),
+                Follow::Local => st.local_shadow.as_ref().map(|sh| CacheEntry {
+                    lo,
+                    hi,
+                    delta: sh.delta(),
+                    xw: if s.kind == SiteKind::Write {
+                        group.check_base
+                    } else {
+                        0
+                    },
+                    xr: group.check_base,
+                    many: 1,
+                    _pad: [0; 2],
+                }),
+            };
+            if let Some(c) = st.cache.get_mut(site as usize) {
+                *c = if tainted_write {
+                    CacheEntry::default()
+                } else {
+                    entry.unwrap_or_default()
+                };
+            }
+            if follow != Follow::No {
+                track(
+                    st, launch, sites, item, group, addr, site, space, follow, value,
+                );
+            }
+            if tainted_write {
+                uninit_write(st, launch, sites, item, group, site, value);
             }
             addr
         }
@@ -809,8 +983,8 @@ pub unsafe extern "C" fn cranecl_check_access(
     }
 }
 
-/// Race and uninit bookkeeping for one in-bounds access of local or global
-/// memory.
+/// Race and uninit bookkeeping for one in-bounds access of a followed
+/// object (`follow`), in its shadow.
 #[allow(clippy::too_many_arguments)]
 fn track(
     st: &mut CheckState,
@@ -821,12 +995,20 @@ fn track(
     addr: u64,
     site: u32,
     space: Space,
+    follow: Follow,
     value: u64,
 ) {
     let s = &sites[site as usize];
-    let me = linear_local(item, group) + 1;
-    let epoch = st.epoch;
+    let me = u64::from(linear_local(item, group)) + 1;
+    let serial = group.check_serial.load(Ordering::Relaxed);
+    let who = Who {
+        tag: tag(serial, site, me),
+        serial,
+        base: group.check_base,
+        launch: (space != Space::Local).then(|| launch.serial()),
+    };
     let write = s.kind == SiteKind::Write;
+    let atomic = s.kind == SiteKind::Atomic;
     // A write of the value already in memory is harmless unless strict.
     let same_value = write && s.value_known && s.size <= 8 && {
         let mut old = [0u8; 8];
@@ -837,160 +1019,198 @@ fn track(
         };
         old[..s.size as usize] == value.to_le_bytes()[..s.size as usize]
     };
-    let mut race: Option<(u32, bool, u32)> = None;
-    let mut uninit = false;
-    if space == Space::Global && launch.checks.races {
-        // Global accesses are logged as extents, compared when the group ends.
-        let hi = addr + u64::from(s.size);
-        st.seq += 1;
-        let seq = st.seq;
-        match st.glog.last_mut() {
-            Some(a)
-                if a.item == me
-                    && a.epoch == epoch
-                    && a.site == site
-                    && a.write == write
-                    && a.hi == addr =>
-            {
-                a.hi = hi;
-                a.same_value &= same_value;
-            }
-            _ => st.glog.push(Access {
-                lo: addr,
-                hi,
-                item: me,
-                epoch,
-                site,
-                write,
-                same_value,
-                seq,
-            }),
-        }
-    }
-    let bytes = if space == Space::Local {
-        u64::from(s.size)
-    } else {
-        0
+    let shadow = match follow {
+        Follow::Object(i) => launch.objects[i].shadow.as_deref(),
+        Follow::Local => st.local_shadow.as_ref(),
+        Follow::No => None,
     };
-    for b in 0..bytes {
-        let Some(cell) = st.local.get_mut((addr + b - st.local_lo) as usize) else {
-            continue;
-        };
-        if write {
-            if launch.checks.races {
-                if cell.w_item != 0
-                    && cell.w_item != ATOMIC
-                    && cell.w_epoch == epoch
-                    && cell.w_item != me
-                {
-                    if !same_value || launch.checks.races_strict {
-                        race.get_or_insert((cell.w_site, true, cell.w_item - 1));
-                    }
-                } else if cell.r_item != 0 && cell.r_epoch == epoch && cell.r_item != me {
-                    let other = if cell.r_item == MANY {
-                        u32::MAX
-                    } else {
-                        cell.r_item - 1
-                    };
-                    race.get_or_insert((cell.r_site, false, other));
-                }
+    let Some(shadow) = shadow else {
+        return;
+    };
+    let met = shadow_access(
+        shadow,
+        addr,
+        u64::from(s.size),
+        write,
+        atomic,
+        &who,
+        same_value,
+        launch.checks.races_strict,
+    );
+    match met {
+        // An uninitialised read is reported when the work-item that made
+        // it then writes what it read, unchanged, to global memory (local
+        // memory starts filled with a poison pattern, so such a value is
+        // recognisable): a value read and thrown away (a scan's padding
+        // lanes) is not an error. Values computed from it are not followed.
+        Some(Met::Uninit) if launch.checks.uninit && s.size <= 8 => {
+            let bits = read_bits(addr, s.size);
+            if st.tainted.is_empty() {
+                // From now on in this group global writes take the slow path.
+                st.cache.iter_mut().for_each(|c| *c = CacheEntry::default());
             }
-            cell.w_item = me;
-            cell.w_epoch = epoch;
-            cell.w_site = site;
-        } else {
-            if launch.checks.races
-                && cell.w_item != 0
-                && cell.w_item != ATOMIC
-                && cell.w_epoch == epoch
-                && cell.w_item != me
-            {
-                race.get_or_insert((cell.w_site, true, cell.w_item - 1));
+            let taints = st.tainted.entry(me).or_default();
+            if taints.len() < 8 && !taints.iter().any(|t| t.2 == bits) {
+                taints.push((site, addr, bits));
             }
-            if cell.w_item == 0 && space == Space::Local {
-                uninit = true;
-            }
-            if cell.r_item != 0 && cell.r_epoch == epoch && cell.r_item != me {
-                cell.r_item = MANY;
-            } else {
-                cell.r_item = me;
-            }
-            cell.r_epoch = epoch;
-            cell.r_site = site;
         }
+        Some(Met::Race(other, other_wrote)) if launch.checks.races => {
+            report_race(
+                st,
+                launch,
+                sites,
+                item,
+                group,
+                addr,
+                site,
+                space,
+                &who,
+                other,
+                other_wrote,
+            );
+        }
+        None | Some(_) => {}
     }
-    // An uninitialised read is reported when the work-item that made it
-    // then writes what it read, unchanged, to global memory (local memory
-    // starts filled with a poison pattern, so such a value is
-    // recognisable): a value read and thrown away (a scan's padding lanes)
-    // is not an error. Values computed from it are not followed.
-    if uninit && launch.checks.uninit && s.size <= 8 {
-        let bits = read_bits(addr, s.size);
-        if st.tainted.is_empty() {
-            // From now on in this group global writes take the slow path.
-            st.cache.iter_mut().for_each(|c| *c = [0, 0]);
-        }
-        let taints = st.tainted.entry(me).or_default();
-        if taints.len() < 8 && !taints.iter().any(|t| t.2 == bits) {
-            taints.push((site, addr, bits));
-        }
+}
+
+/// A global write by a work-item that read uninitialised local memory: a
+/// report when it writes a value it read.
+fn uninit_write(
+    st: &CheckState,
+    launch: &LaunchCheck,
+    sites: &[Site],
+    item: &ItemState,
+    group: &GroupState,
+    site: u32,
+    value: u64,
+) {
+    let s = &sites[site as usize];
+    if !s.value_known {
+        return;
     }
-    if write && space == Space::Global && launch.checks.uninit && s.value_known {
-        let mask = if s.size >= 8 {
-            u64::MAX
-        } else {
-            (1u64 << (8 * s.size)) - 1
-        };
-        let hit = st
-            .tainted
-            .get(&me)
-            .and_then(|ts| ts.iter().find(|t| t.2 & mask == value & mask).copied());
-        if let Some((read_site, read_addr, _)) = hit {
-            let r = &sites[read_site as usize];
-            let obj = describe_addr(st.local_lo, launch, read_addr, Some(u64::from(r.size)));
-            launch.report(Kind::Uninit, (read_site, 0), || {
-                let mut t = header(
-                    r,
-                    &format!(
-                        "read of {} bytes of uninitialised local memory {obj}: no work-item of the group has written it",
-                        r.size
-                    ),
-                );
-                let _ = writeln!(t, "  kernel '{}', {}", launch.kernel, ids(item, group));
-                t.push_str(&note(s, "the work-item writes the value it read to global memory here"));
-                t
-            });
-        }
+    let me = u64::from(linear_local(item, group)) + 1;
+    let mask = if s.size >= 8 {
+        u64::MAX
+    } else {
+        (1u64 << (8 * s.size)) - 1
+    };
+    let hit = st
+        .tainted
+        .get(&me)
+        .and_then(|ts| ts.iter().find(|t| t.2 & mask == value & mask).copied());
+    if let Some((read_site, read_addr, _)) = hit {
+        let r = &sites[read_site as usize];
+        let obj = describe_addr(st.local_lo, launch, read_addr, Some(u64::from(r.size)));
+        launch.report(Kind::Uninit, (read_site, 0), || {
+            let mut t = header(
+                r,
+                &format!(
+                    "read of {} bytes of uninitialised local memory {obj}: no work-item of the group has written it",
+                    r.size
+                ),
+            );
+            let _ = writeln!(t, "  kernel '{}', {}", launch.kernel, ids(item, group));
+            t.push_str(&note(s, "the work-item writes the value it read to global memory here"));
+            t
+        });
     }
-    if let Some((other_site, other_wrote, other_item)) = race {
-        let Some(o) = sites.get(other_site as usize) else {
-            return;
-        };
-        let obj = describe_addr(st.local_lo, launch, addr, Some(u64::from(s.size)));
-        let what = |w: bool| if w { "write" } else { "read" };
-        let other = if other_item == u32::MAX {
+}
+
+/// Report a race between this access and the one tagged `other`.
+#[allow(clippy::too_many_arguments)]
+fn report_race(
+    st: &CheckState,
+    launch: &LaunchCheck,
+    sites: &[Site],
+    item: &ItemState,
+    group: &GroupState,
+    addr: u64,
+    site: u32,
+    space: Space,
+    who: &Who,
+    other: u64,
+    other_wrote: bool,
+) {
+    let s = &sites[site as usize];
+    let write = s.kind == SiteKind::Write;
+    let other_site = site_of(other);
+    let o = sites.get(other_site as usize);
+    let o_loc = o.map_or("an unnamed place", |o| o.location.as_str());
+    let obj = describe_addr(st.local_lo, launch, addr, Some(u64::from(s.size)));
+    let what = |w: bool| if w { "write" } else { "read" };
+    if who.my_group(other) {
+        let other_item = if item_of(other) == SEVERAL {
             "several work-items".to_string()
         } else {
-            format!("local linear id {other_item}")
+            format!("local linear id {}", item_of(other).saturating_sub(1))
         };
         let key = (site.min(other_site), site.max(other_site));
         launch.report(Kind::Race, key, || {
             let mut t = header(
                 s,
                 &format!(
-                    "data race in {} memory: {} of {} bytes here and a {} by {other} at {} with no barrier between; {obj}",
+                    "data race in {} memory: {} of {} bytes here and a {} by {other_item} at {o_loc} with no barrier between; {obj}",
                     space.as_str(),
                     what(write),
                     s.size,
                     what(other_wrote),
-                    o.location
                 ),
             );
             let _ = writeln!(t, "  kernel '{}', {}", launch.kernel, ids(item, group));
-            t.push_str(&note(o, &format!("the other {} is here", what(other_wrote))));
+            if let Some(o) = o {
+                t.push_str(&note(o, &format!("the other {} is here", what(other_wrote))));
+            }
             t
         });
+        return;
     }
+    // Between groups the report stands at the write (the same whichever
+    // group ran first).
+    let mine = linear_group(group);
+    let theirs = if item_of(other) == SEVERAL && !other_wrote {
+        None
+    } else {
+        launch.group_of(serial_of(other))
+    };
+    let name = |g: Option<u64>| {
+        g.map_or("other work-groups".to_string(), |g| {
+            format!("work-group {g}")
+        })
+    };
+    let (ws, wg, os, og, o_write) = if other_wrote && !write {
+        (o, theirs, Some(s), Some(mine), false)
+    } else {
+        (Some(s), Some(mine), o, theirs, other_wrote)
+    };
+    let Some(ws) = ws else {
+        return;
+    };
+    let os_loc = os.map_or("an unnamed place", |o| o.location.as_str());
+    let (a, b) = if other_wrote && !write {
+        (other_site, site)
+    } else {
+        (site, other_site)
+    };
+    launch.report(Kind::Race, (a, b), || {
+        let mut t = header(
+            ws,
+            &format!(
+                "data race in global memory between work-groups: a write here by {} and a {} by {} at {os_loc} (the groups of a launch run in no defined order); {obj}",
+                name(wg),
+                what(o_write),
+                name(og),
+            ),
+        );
+        let _ = writeln!(t, "  kernel '{}', {}", launch.kernel, ids(item, group));
+        if let Some(os) = os {
+            t.push_str(&note(os, &format!("the other {} is here", what(o_write))));
+        }
+        t
+    });
+}
+
+fn linear_group(g: &GroupState) -> u64 {
+    g.group_id[0] + g.num_groups[0] * (g.group_id[1] + g.num_groups[1] * g.group_id[2])
 }
 
 /// The slow path of `a[i]` on an array object: `index` is outside
@@ -1026,6 +1246,37 @@ pub unsafe extern "C" fn cranecl_check_index(item: *mut ItemState, index: i64, s
     0
 }
 
+/// A new epoch: the group's next serial, from a new run of serials when
+/// its run is used up (the serials in between then count as the group's
+/// own earlier ones: a race with them may go unseen, none is invented).
+fn next_epoch(st: &mut CheckState, group: &GroupState) {
+    st.epochs += 1;
+    let serial = group.check_serial.load(Ordering::Relaxed) + 1;
+    if serial < st.serials[1] {
+        group.check_serial.store(serial, Ordering::Relaxed);
+        return;
+    }
+    let len = (2 * st.epochs).clamp(256, 1 << 16);
+    let b = NEXT_SERIAL.fetch_add(len, Ordering::Relaxed);
+    st.serials = [b, b + len];
+    group.check_serial.store(b, Ordering::Relaxed);
+}
+
+/// A barrier of a group run by the region strategy (every work-item has
+/// reached it): a new epoch.
+///
+/// # Safety
+/// `item` is the `ItemState` generated code was given, in a group run by
+/// [`with_state`].
+pub unsafe extern "C" fn cranecl_check_barrier(item: *mut ItemState) {
+    // SAFETY: the caller's contract.
+    let (group, st) = unsafe {
+        let group = &*(*item).group;
+        (group, &mut *(group.check as *mut CheckState))
+    };
+    next_epoch(st, group);
+}
+
 /// After a round of a coroutine group: every unfinished work-item waits at
 /// a barrier (its site in `barrier_site`); `done[i]` says which finished.
 /// Reports divergence and returns whether the group may go on.
@@ -1035,7 +1286,7 @@ pub fn barrier_round(group: &GroupState, items: &[ItemState], done: &[bool]) -> 
     }
     // SAFETY: `check` points at this thread's state while the group runs.
     let st = unsafe { &mut *(group.check as *mut CheckState) };
-    st.epoch += 1;
+    next_epoch(st, group);
     // SAFETY: `launch` is set while the group runs.
     let launch = unsafe { &*st.launch };
     if !launch.checks.barriers {

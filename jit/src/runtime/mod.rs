@@ -53,7 +53,7 @@ const POOL_LIMIT: usize = 4096;
 /// The group's geometry as generated code reads it. Index 3 of every array
 /// holds the value for an out-of-range dimension.
 #[repr(C)]
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Debug, Default)]
 pub struct GroupState {
     pub global_size: [u64; 4],
     pub global_offset: [u64; 4],
@@ -67,8 +67,12 @@ pub struct GroupState {
     pub local_mem_size: u64,
     /// Checked mode: this thread's `check::CheckState` (0 when unchecked).
     pub check: u64,
-    /// Checked mode: the per-site `[lo, hi)` cache of the fast path.
+    /// Checked mode: the per-site cache of the fast path (`check.rs`).
     pub check_cache: u64,
+    /// Checked `races`/`uninit`: the group's current serial (one more per
+    /// barrier it has passed) and its first serial (`check.rs`).
+    pub check_serial: std::sync::atomic::AtomicU64,
+    pub check_base: u64,
 }
 
 impl GroupState {
@@ -93,6 +97,8 @@ impl GroupState {
             local_mem_size: ctx.local_mem_size,
             check: 0,
             check_cache: 0,
+            check_serial: std::sync::atomic::AtomicU64::new(0),
+            check_base: 0,
         }
     }
     /// Work-items in the group (saturating: absurd sizes stay absurd).
@@ -123,6 +129,9 @@ pub struct ItemState {
     pub arena_hi: u64,
     /// Checked barriers: the site of the barrier this item waits at.
     pub barrier_site: u64,
+    /// Checked `races`/`uninit`: the local linear id + 1 (group loops store
+    /// it with the ids).
+    pub check_me: u64,
 }
 
 impl ItemState {
@@ -137,6 +146,7 @@ impl ItemState {
             arena_lo: 0,
             arena_hi: 0,
             barrier_site: 0,
+            check_me: 0,
         }
     }
 }
@@ -163,6 +173,9 @@ pub mod offsets {
     pub const ITEM_ARENA_HI: i32 = offset_of!(ItemState, arena_hi) as i32;
     pub const ITEM_BARRIER_SITE: i32 = offset_of!(ItemState, barrier_site) as i32;
     pub const GROUP_CHECK_CACHE: i32 = offset_of!(GroupState, check_cache) as i32;
+    pub const GROUP_CHECK_SERIAL: i32 = offset_of!(GroupState, check_serial) as i32;
+    pub const GROUP_CHECK_BASE: i32 = offset_of!(GroupState, check_base) as i32;
+    pub const ITEM_CHECK_ME: i32 = offset_of!(ItemState, check_me) as i32;
 }
 
 /// A generated entry: `(item, argument block)`.
@@ -334,6 +347,7 @@ pub unsafe fn run_coroutines(
     for (i, (item, cp)) in items.iter_mut().zip(checkpoints.iter_mut()).enumerate() {
         let i = i as u64;
         item.local_id = [i % lx, (i / lx) % ly, i / (lx * ly), 0];
+        item.check_me = i + 1;
         let stack = match take_stack() {
             Ok(s) => ItemStack {
                 inner: s,
