@@ -62,7 +62,8 @@
 //! [`CHECK_FAILED`](super::ndrange::CHECK_FAILED) (`CL_OUT_OF_RESOURCES`),
 //! which also sends them to the context's notify callback; a blocking call
 //! whose command fails so returns that status (`exec::enqueue_using`).
-//! Without `api` nothing here runs: the enqueue path reads one flag.
+//! Without `api` nothing here runs: the enqueue path only reads the
+//! context's flag.
 
 use super::ndrange::CHECK_FAILED;
 use super::Work;
