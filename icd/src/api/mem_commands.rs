@@ -24,6 +24,7 @@ use crate::core::queue::Queue;
 use crate::core::transfer::{
     self, check_region, in_bounds, ranges_overlap, rects_overlap, Pattern, RectSide, SendPtr,
 };
+use crate::exec::api_check::{Access, Usage};
 use crate::exec::{self, validate_wait_list, Kind};
 
 /// Transfers up to this many bytes run inline (`Kind::Small`).
@@ -77,6 +78,8 @@ struct Command {
     queue: Arc<Obj<Queue>>,
     command_type: cl_command_type,
     wait: Vec<Arc<Obj<crate::core::event::Event>>>,
+    /// Checked mode (`api`): the buffers the command uses.
+    accesses: Vec<Access>,
 }
 
 impl Command {
@@ -92,7 +95,30 @@ impl Command {
             queue,
             command_type,
             wait,
+            accesses: Vec::new(),
         })
+    }
+
+    /// Checked mode (`api`): the command uses `size` bytes at `offset` of
+    /// `mem` (`what` names the use when it has two). Nothing without `api`.
+    fn using(
+        mut self,
+        mem: &Arc<Obj<Mem>>,
+        offset: usize,
+        size: usize,
+        usage: Usage,
+        what: &str,
+    ) -> Self {
+        if self.queue.context().checks().api {
+            self.accesses.push(Access {
+                mem: mem.clone(),
+                offset,
+                size,
+                usage,
+                what: what.to_string(),
+            });
+        }
+        self
     }
 
     fn enqueue(
@@ -102,7 +128,7 @@ impl Command {
         kind: Kind,
         work: impl FnOnce() -> CLResult<()> + Send + 'static,
     ) -> CLResult<()> {
-        exec::enqueue_command(
+        exec::enqueue_using(
             &self.queue,
             self.command_type,
             &self.wait,
@@ -110,6 +136,7 @@ impl Command {
             blocking != CL_FALSE,
             kind,
             Some(Box::new(work)),
+            self.accesses,
         )
     }
 
@@ -176,6 +203,8 @@ pub fn read_write_buffer(
         CL_COMMAND_READ_BUFFER
     };
     let (cmd, host) = host_transfer(q, &mem, write, ptr, command_type, num_events, wait_list)?;
+    let usage = if write { Usage::Write } else { Usage::HostRead };
+    let cmd = cmd.using(&mem, offset, size, usage, "");
     cmd.enqueue(event, blocking, kind_for(size), move || {
         let buf = mem.base().wrapping_add(offset);
         // SAFETY: `offset + size` is within the buffer, which `mem` keeps
@@ -243,6 +272,9 @@ pub fn copy_buffer(
         CL_MEM_COPY_OVERLAP,
         "the source and destination regions overlap",
     )?;
+    let cmd = cmd
+        .using(&src, src_offset, size, Usage::Read, "source")
+        .using(&dst, dst_offset, size, Usage::Write, "destination");
     cmd.enqueue(event, CL_FALSE, kind_for(size), move || {
         // SAFETY: both regions are within their buffers, kept alive by the
         // `Arc`s, and do not overlap.
@@ -330,6 +362,8 @@ pub fn read_write_buffer_rect(
         CL_COMMAND_READ_BUFFER_RECT
     };
     let (cmd, host) = host_transfer(q, &mem, write, ptr, command_type, num_events, wait_list)?;
+    let usage = if write { Usage::Write } else { Usage::HostRead };
+    let cmd = cmd.using(&mem, r.a.offset, r.a.end - r.a.offset, usage, "");
     let bytes = r.region.iter().product();
     cmd.enqueue(event, blocking, kind_for(bytes), move || {
         // SAFETY: the buffer rectangle is within the buffer (checked), which
@@ -412,6 +446,21 @@ pub fn copy_buffer_rect(
             "the source and destination rectangles overlap",
         )?;
     }
+    let cmd = cmd
+        .using(
+            &src,
+            r.a.offset,
+            r.a.end - r.a.offset,
+            Usage::Read,
+            "source",
+        )
+        .using(
+            &dst,
+            r.b.offset,
+            r.b.end - r.b.offset,
+            Usage::Write,
+            "destination",
+        );
     let bytes = r.region.iter().product();
     cmd.enqueue(event, CL_FALSE, kind_for(bytes), move || {
         // SAFETY: both rectangles are within their buffers (checked), kept
@@ -452,7 +501,13 @@ pub fn fill_buffer(
         CL_INVALID_VALUE,
         "offset and size must be multiples of pattern_size",
     )?;
-    let cmd = Command::new(q, CL_COMMAND_FILL_BUFFER, num_events, wait_list)?;
+    let cmd = Command::new(q, CL_COMMAND_FILL_BUFFER, num_events, wait_list)?.using(
+        &mem,
+        offset,
+        size,
+        Usage::Write,
+        "",
+    );
     cmd.enqueue(event, CL_FALSE, kind_for(size), move || {
         // SAFETY: the region is within the buffer, which `mem` keeps alive.
         unsafe { pattern.fill(mem.base().wrapping_add(offset), size) };
@@ -504,6 +559,7 @@ pub fn map_buffer(
     // CL_INVALID_OPERATION if mapping would lead to overlapping regions being
     // mapped for writing.
     let mapped = mem.map(offset, size, write)?;
+    let cmd = cmd.using(&mem, offset, size, Usage::HostMap, "");
     // The command holds the buffer so that it outlives the map.
     let result = cmd.enqueue_holding(event, blocking, mem.clone());
     match result {

@@ -11,6 +11,7 @@ use super::prelude::*;
 use crate::core::device::{self as dev, LOCAL_MEM_SIZE};
 use crate::core::kernel::Kernel;
 use crate::core::queue::Queue;
+use crate::exec::api_check::{Access, Usage};
 use crate::exec::{self, ndrange::Launch};
 
 /// Largest work-group we choose when the user gives no local size, for a
@@ -278,7 +279,12 @@ fn enqueue_ndrange(
         check: captured.check,
     };
     let wait = exec::validate_wait_list(q.context(), num_events_in_wait_list, event_wait_list)?;
-    exec::enqueue_command(
+    let accesses = if q.context().checks().api {
+        kernel_accesses(&k)
+    } else {
+        Vec::new()
+    };
+    exec::enqueue_using(
         &q,
         command_type,
         &wait,
@@ -286,7 +292,24 @@ fn enqueue_ndrange(
         false,
         kind,
         Some(Box::new(move || launch.run())),
+        accesses,
     )
+}
+
+/// Checked mode (`api`): the buffers a launch uses, whole, each read or
+/// (through a `global` pointer to non-`const`) perhaps written.
+fn kernel_accesses(k: &Kernel) -> Vec<Access> {
+    let kernel = &k.info().name;
+    k.buffer_args()
+        .into_iter()
+        .map(|(mem, arg, writes)| Access {
+            offset: 0,
+            size: mem.size(),
+            mem,
+            usage: if writes { Usage::Write } else { Usage::Read },
+            what: format!("kernel '{kernel}', argument '{arg}'"),
+        })
+        .collect()
 }
 
 #[no_mangle]

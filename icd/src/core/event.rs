@@ -88,6 +88,9 @@ pub struct Event {
     pending: AtomicUsize,
     /// A wait-list dependency failed.
     dependency_failed: AtomicBool,
+    /// Checked mode (`api`): when enqueued, the command waited (through its
+    /// dependencies) for a user event the host had not set yet.
+    host_gated: AtomicBool,
     state: Mutex<State>,
     changed: Condvar,
 }
@@ -118,6 +121,7 @@ impl Event {
             status: AtomicI32::new(status),
             pending: AtomicUsize::new(1),
             dependency_failed: AtomicBool::new(false),
+            host_gated: AtomicBool::new(false),
             state: Mutex::new(State {
                 phase: Phase::Waiting,
                 work,
@@ -185,6 +189,38 @@ impl Event {
     /// Complete or failed: nothing more will happen to it.
     pub fn is_complete(&self) -> bool {
         self.status() <= CL_COMPLETE
+    }
+
+    /// Checked mode (`api`): whether the command waited, when it was
+    /// enqueued, for a user event not set yet (see `exec::api_check`).
+    pub fn host_gated(&self) -> bool {
+        self.host_gated.load(Ordering::Acquire)
+    }
+
+    /// Checked mode (`api`): record `host_gated`. Only before `submit`.
+    pub fn set_host_gated(&self, gated: bool) {
+        self.host_gated.store(gated, Ordering::Release);
+    }
+
+    /// Replace the work of a command not submitted yet; returns the old one.
+    /// (Checked mode fails a command by giving it a work that fails.)
+    pub fn replace_work(&self, work: Work) -> Option<Work> {
+        self.state.lock().work.replace(work)
+    }
+
+    /// Wrap the work of a command not submitted yet (checked mode checks
+    /// some commands when they begin execution).
+    pub fn wrap_work(&self, f: impl FnOnce(Work) -> Work) {
+        let mut st = self.state.lock();
+        if let Some(work) = st.work.take() {
+            st.work = Some(f(work));
+        }
+    }
+
+    /// The commands waiting for this one now (empty once it is complete).
+    pub fn dependents(&self) -> Vec<Arc<Obj<Event>>> {
+        let st = self.state.lock();
+        st.dependents.iter().map(|(e, _)| e.clone()).collect()
     }
 
     /// Make `this` wait for `dep`. Only before `submit`.

@@ -125,6 +125,25 @@ impl Kernel {
             .position(|a| matches!(a, ArgValue::Unset))
     }
 
+    /// The buffers set as `global` or `constant` pointer arguments now: each
+    /// with its argument's name and whether the kernel may write through it
+    /// (a `global` pointer to non-`const`).
+    pub fn buffer_args(&self) -> Vec<(Arc<Obj<Mem>>, String, bool)> {
+        let info = self.info();
+        let args = self.args.lock();
+        args.iter()
+            .zip(&info.args)
+            .filter_map(|(a, ai)| match a {
+                ArgValue::Mem(Some(m)) => {
+                    let writes = ai.kind == ArgKind::GlobalPtr
+                        && ai.type_qualifier & u64::from(CL_KERNEL_ARG_TYPE_CONST) == 0;
+                    Some((m.clone(), ai.name.clone(), writes))
+                }
+                _ => None,
+            })
+            .collect()
+    }
+
     /// Build the argument block from the values set now.
     pub fn capture(&self) -> CLResult<Captured> {
         let info = self.info();

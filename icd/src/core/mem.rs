@@ -21,6 +21,11 @@
 //! overlaps another mapping of the same bytes is seen whichever object it went
 //! through (the spec makes that `CL_INVALID_OPERATION`).
 //!
+//! In checked mode (`CRANECL_CHECK=api`) a buffer also keeps the uses of
+//! its data store (and its sub-buffers') by commands that may not be complete
+//! yet, and answers which active mapping a command must not run beside
+//! (`exec::api_check` has the rule).
+//!
 //! A memory object is freed when the user has released it and every command,
 //! sub-buffer or kernel argument using it has dropped its `Arc`. Then (in
 //! `Drop`) the destructor callbacks run, last registered first, and the data
@@ -29,6 +34,7 @@
 use super::context::{run_destructors, Context, UserData};
 use super::handle::Obj;
 use crate::error::{err, CLResult};
+use crate::exec::api_check::RecordedUse;
 use cranecl_memory::registry::{self, Kind, Registration};
 use cranecl_memory::HostAllocation;
 use opencl_sys::*;
@@ -88,6 +94,9 @@ pub struct Mem {
     /// Active mappings (used on buffers only; sub-buffers record theirs here
     /// on their parent).
     maps: Mutex<Vec<Mapping>>,
+    /// Checked mode (`api`): uses by commands perhaps not complete (on
+    /// buffers only, like `maps`).
+    uses: Mutex<Vec<RecordedUse>>,
     destructors: Mutex<Vec<(MemDestructorFn, UserData)>>,
     /// Checked `races`: the shadow of the data store (buffers only; made at
     /// the first checked launch that may write it).
@@ -152,6 +161,7 @@ impl Mem {
             registered,
             _store: alloc,
             maps: Mutex::new(Vec::new()),
+            uses: Mutex::new(Vec::new()),
             destructors: Mutex::new(Vec::new()),
             race_shadow: std::sync::OnceLock::new(),
         }))
@@ -189,6 +199,7 @@ impl Mem {
             registered,
             _store: None,
             maps: Mutex::new(Vec::new()),
+            uses: Mutex::new(Vec::new()),
             destructors: Mutex::new(Vec::new()),
             race_shadow: std::sync::OnceLock::new(),
         })
@@ -338,6 +349,45 @@ impl Mem {
                 "mapped_ptr was not returned by a map of this memory object",
             ),
         }
+    }
+
+    /// Checked mode (`api`): an active mapping that a command using
+    /// `offset .. offset + len` of this object (writing if `write`) must not
+    /// run beside, as `(start, len, mapped for writing)` in parent offsets.
+    /// The spec ("Accessing Mapped Regions of a Memory Object"): while an
+    /// object is mapped for writing, no command may read or write it, one of
+    /// its sub-buffers or its parent; while mapped for reading, none may
+    /// write them; an object counts as mapped whatever region is mapped. A
+    /// sibling sub-buffer conflicts only where the two share bytes.
+    pub fn conflicting_map(
+        &self,
+        offset: usize,
+        len: usize,
+        write: bool,
+    ) -> Option<(usize, usize, bool)> {
+        let root = self.root();
+        let (id, root_id) = (self.id(), root.id());
+        let start = self.offset + offset;
+        let maps = root.maps.lock();
+        maps.iter()
+            .find(|m| {
+                let associated = m.owner == id || m.owner == root_id || id == root_id;
+                let shared = start < m.start + m.len && m.start < start + len;
+                (m.write || write) && (associated || shared)
+            })
+            .map(|m| (m.start, m.len, m.write))
+    }
+
+    /// Checked mode (`api`): the uses recorded on this buffer's data store
+    /// (pruned of finished commands), for `f` to read or extend.
+    pub fn with_uses<R>(&self, f: impl FnOnce(&mut Vec<RecordedUse>) -> R) -> R {
+        // Events looked at are dropped after the lock is released (the last
+        // reference to one may drop a command's work, and a memory object
+        // whose destructor calls the user back).
+        let mut held = Vec::new();
+        let mut uses = self.root().uses.lock();
+        uses.retain(|u| u.pending(&mut held));
+        f(&mut uses)
     }
 
     /// `clSetMemObjectDestructorCallback`.

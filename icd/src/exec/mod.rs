@@ -18,6 +18,7 @@
 //! rayon pool from inside a command's work; the command workers are not rayon
 //! threads.
 
+pub mod api_check;
 pub mod ndrange;
 pub mod pool;
 
@@ -118,6 +119,38 @@ pub fn enqueue_command(
     kind: Kind,
     work: Option<Work>,
 ) -> CLResult<()> {
+    enqueue_using(
+        queue,
+        command_type,
+        wait,
+        event,
+        blocking,
+        kind,
+        work,
+        Vec::new(),
+    )
+}
+
+/// `enqueue_command` for a command that uses buffers (`accesses`: what
+/// checked mode's `api` check looks at; empty unless the context asked for
+/// it).
+///
+/// A blocking command that fails makes the call return an error: the spec
+/// names `CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST` for a failed wait
+/// list and nothing for the command's own failure, so that returns the
+/// command's own status (checked mode: `CL_OUT_OF_RESOURCES`, in the error
+/// list of every `clEnqueue*`).
+#[allow(clippy::not_unsafe_ptr_arg_deref, clippy::too_many_arguments)]
+pub fn enqueue_using(
+    queue: &Arc<Obj<Queue>>,
+    command_type: cl_command_type,
+    wait: &[Arc<Obj<Event>>],
+    event: *mut cl_event,
+    blocking: bool,
+    kind: Kind,
+    work: Option<Work>,
+    accesses: Vec<api_check::Access>,
+) -> CLResult<()> {
     let inline = kind != Kind::Command;
     let ev = Event::new_command(queue, command_type, work, inline);
     let sequence = match kind {
@@ -128,9 +161,15 @@ pub fn enqueue_command(
     for dep in wait {
         Event::add_dependency(&ev, dep, true);
     }
-    for dep in queue.sequence(&ev, sequence, !wait.is_empty()) {
-        Event::add_dependency(&ev, &dep, false);
+    let ordered = queue.sequence(&ev, sequence, !wait.is_empty());
+    for dep in &ordered {
+        Event::add_dependency(&ev, dep, false);
     }
+    if queue.context().checks().api {
+        let deps: Vec<_> = wait.iter().chain(&ordered).cloned().collect();
+        api_check::enqueued(&ev, command_type, &deps, accesses);
+    }
+    drop(ordered);
     if !event.is_null() {
         // SAFETY: a non-NULL `event` points at a cl_event the caller owns.
         unsafe { event.write(Obj::retained_handle(&ev)) };
@@ -148,11 +187,11 @@ pub fn enqueue_command(
     }
     if blocking {
         let status = wait_for(&ev);
+        if status == CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST {
+            return err(status, "an event in the wait list failed");
+        }
         if status < 0 {
-            return err(
-                CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST,
-                "the command or an event it waited for failed",
-            );
+            return err(status, "the command failed");
         }
     }
     Ok(())
