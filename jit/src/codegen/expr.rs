@@ -157,7 +157,9 @@ impl FunctionCx<'_, '_> {
                     return self.expr(p);
                 }
                 let p = self.place(a)?;
-                Ok(CValue::Scalar(self.place_addr(&p)?))
+                let addr = self.place_addr(&p)?;
+                self.uninit_escape(addr);
+                Ok(CValue::Scalar(addr))
             }
             // (float4)(a, b.xy, c)
             ExprKind::VectorLit(parts) => {
@@ -205,7 +207,7 @@ impl FunctionCx<'_, '_> {
                 Ok(CPlace::Addr(self.b.ins().iconst(types::I64, addr as i64)))
             }
             ExprKind::Deref(p) => {
-                if self.pcx.check.bounds {
+                if self.pcx.check.bounds || self.pcx.check.uninit {
                     if let Some(a) = self.checked_subscript(p)? {
                         return Ok(CPlace::Addr(a));
                     }
@@ -220,7 +222,9 @@ impl FunctionCx<'_, '_> {
                     self.expr(base)?.by_ref()?
                 };
                 let off = self.field_offset(&base.ty, *idx)?;
-                Ok(CPlace::Addr(self.b.ins().iadd_imm_s(addr, off as i64)))
+                let field = self.b.ins().iadd_imm_s(addr, off as i64);
+                self.uninit_derive(addr, field);
+                Ok(CPlace::Addr(field))
             }
             ExprKind::Swizzle(base, lanes) => {
                 let p = self.place(base)?;
@@ -236,8 +240,9 @@ impl FunctionCx<'_, '_> {
     }
 
     /// Checked mode: `a[i]` of an array object `T a[N]` (the address `p` is
-    /// `a + i` with `a` decayed): the address with `i` checked against `N`.
-    /// `None` when `p` is not such a subscript.
+    /// `a + i` with `a` decayed): the address with `i` checked against `N`
+    /// (`bounds`), and known to lie in `a` (`uninit`: the subscript is not an
+    /// escape of `a`'s address). `None` when `p` is not such a subscript.
     fn checked_subscript(&mut self, p: &Expr) -> Result<Option<Value>, String> {
         let ExprKind::PtrAdd(x, y) = &p.kind else {
             return Ok(None);
@@ -250,21 +255,32 @@ impl FunctionCx<'_, '_> {
             return Ok(None);
         };
         let n = *n;
-        let base = self.expr(ptr)?.scalar()?;
+        // `ArrayToPointer` of `arr` without the escape.
+        let outer = std::mem::replace(&mut self.cur_span, ptr.span);
+        let base = self.place(arr).and_then(|pl| self.place_addr(&pl));
+        self.cur_span = outer;
+        let base = base?;
         let iv = self.expr(idx)?.scalar()?;
         let it = self.b.func.dfg.value_type(iv);
         let signed = idx.ty.elem().is_none_or(|s| s.is_signed());
         let wide = self.int_resize(iv, it, types::I64, signed);
-        let outer = std::mem::replace(&mut self.cur_span, arr.span);
-        let checked = self.checked_index(wide, n);
-        self.cur_span = outer;
+        let checked = if self.pcx.check.bounds {
+            let outer = std::mem::replace(&mut self.cur_span, arr.span);
+            let checked = self.checked_index(wide, n);
+            self.cur_span = outer;
+            checked
+        } else {
+            wide
+        };
         let size = self.pointee_size(&ptr.ty);
         let scaled = if size == 1 {
             checked
         } else {
             self.b.ins().imul_imm_s(checked, size as i64)
         };
-        Ok(Some(self.b.ins().iadd(base, scaled)))
+        let elem = self.b.ins().iadd(base, scaled);
+        self.uninit_derive(base, elem);
+        Ok(Some(elem))
     }
 
     fn field_offset(&self, record: &Type, idx: usize) -> Result<u64, String> {
@@ -443,7 +459,9 @@ impl FunctionCx<'_, '_> {
             }
             ArrayToPointer => {
                 let p = self.place(a)?;
-                Ok(CValue::Scalar(self.place_addr(&p)?))
+                let addr = self.place_addr(&p)?;
+                self.uninit_escape(addr);
+                Ok(CValue::Scalar(addr))
             }
             FunctionToPointer => Err("function pointers are not supported".into()),
             NullToPointer => {
@@ -451,7 +469,14 @@ impl FunctionCx<'_, '_> {
                 Ok(CValue::Scalar(self.b.ins().iconst(types::I64, 0)))
             }
             ToVoid => {
-                self.expr(a)?;
+                // `(void)x;` (an unused variable silenced) reads nothing.
+                let var = match &a.kind {
+                    ExprKind::Cast(LvalueToRvalue, v) => v,
+                    _ => a,
+                };
+                if !matches!(var.kind, ExprKind::Var(VarRef::Local(_))) {
+                    self.expr(a)?;
+                }
                 Ok(CValue::Void)
             }
             NoOp | Bitcast | ToGeneric | FromGeneric => self.expr(a),
@@ -482,7 +507,10 @@ impl FunctionCx<'_, '_> {
             self.write_place(&place, &lhs.ty, &v)?;
             return Ok(v);
         };
-        let old = self.read_place(&place, &lhs.ty)?;
+        let outer = std::mem::replace(&mut self.cur_span, lhs.span);
+        let old = self.read_place(&place, &lhs.ty);
+        self.cur_span = outer;
+        let old = old?;
         let new = if lhs.ty.is_pointer() {
             // p += i, p -= i
             let iv = self.expr(rhs)?;
@@ -514,7 +542,10 @@ impl FunctionCx<'_, '_> {
     fn inc_dec(&mut self, inc: bool, prefix: bool, operand: &Expr) -> Result<CValue, String> {
         let place = self.place(operand)?;
         let ty = operand.ty.clone();
-        let old = self.read_place(&place, &ty)?;
+        let outer = std::mem::replace(&mut self.cur_span, operand.span);
+        let old = self.read_place(&place, &ty);
+        self.cur_span = outer;
+        let old = old?;
         let new = if ty.is_pointer() {
             let p = old.scalar()?;
             let size = self.pointee_size(&ty) as i64;

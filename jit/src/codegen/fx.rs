@@ -64,6 +64,8 @@ pub struct FunctionCx<'a, 'p> {
     pub(crate) region_done: Option<Value>,
     /// The expression being compiled (checked mode names it in reports).
     pub(crate) cur_span: crate::source::Span,
+    /// Checked `uninit`: the private variables followed (`uninit.rs`).
+    pub(crate) uninit: super::uninit::Tracking,
 }
 
 impl<'a, 'p> FunctionCx<'a, 'p> {
@@ -297,6 +299,7 @@ impl<'a, 'p> FunctionCx<'a, 'p> {
             store_item_ids: true,
             region_done: None,
             cur_span: f.span,
+            uninit: Default::default(),
         };
         let entry = fx.b.create_block();
         fx.b.append_block_params_for_function_params(entry);
@@ -433,6 +436,7 @@ pub(crate) fn compile_function(
     }
     setup_locals(&mut fx, f)?;
     fx.bind_params(&params[next..])?;
+    fx.uninit_clear();
     fx.block(body)?;
     fx.emit_return(None)?;
     fx.b.seal_all_blocks();
@@ -479,6 +483,7 @@ pub(crate) fn setup_locals(fx: &mut FunctionCx<'_, '_>, f: &Function) -> Result<
         };
         fx.locals.push(place);
     }
+    fx.uninit_setup(f);
     Ok(())
 }
 

@@ -238,6 +238,7 @@ pub(crate) fn compile_group_entry(
         fx.bind_params_where(&vals, &|l| !written.contains(&l), Some(&written))?;
         fx.item_loop(geo, |fx, _, _, next| {
             fx.return_to = Some(next);
+            fx.uninit_clear();
             fx.bind_params_where(&vals, &|l| written.contains(&l), None)?;
             fx.block(body)
         })?;

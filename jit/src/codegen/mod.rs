@@ -6,7 +6,8 @@
 //! every function callees first (`fx.rs` holds the function context,
 //! `value.rs` the value/place model, `expr.rs`/`stmt.rs`/`num.rs` the
 //! lowering, `workitem.rs` the work-item functions and barriers, `inline.rs`
-//! inlines small callees), then gives each kernel one entry with the
+//! inlines small callees, `uninit.rs` follows uninitialised private
+//! variables in checked mode), then gives each kernel one entry with the
 //! runtime's `(item, args)` signature, chosen by its barriers:
 //! - none: a *group entry* with the kernel body inlined in a loop nest over
 //!   the work-items (`group.rs`);
@@ -37,6 +38,7 @@ mod lanes;
 mod num;
 mod regions;
 mod stmt;
+mod uninit;
 mod value;
 mod walk;
 mod workitem;

@@ -141,6 +141,10 @@ impl FunctionCx<'_, '_> {
             Type::Vector(s, n) => {
                 let t = clif_scalar(*s);
                 let step = s.size() as i32;
+                let oks = (0..*n as i32)
+                    .filter_map(|i| self.uninit_mem(addr, i64::from(i * step), s.size(), false))
+                    .collect();
+                self.uninit_mem_read(oks);
                 let lanes = (0..*n as i32)
                     .map(|i| {
                         let (a, off) = self.checked_addr(addr, i * step, s.size(), false, None);
@@ -153,6 +157,8 @@ impl FunctionCx<'_, '_> {
             t => {
                 let ct =
                     clif_type(t).ok_or_else(|| format!("cannot load a value of type {t:?}"))?;
+                let ok = self.uninit_mem(addr, 0, u64::from(ct.bytes()), false);
+                self.uninit_mem_read(ok.into_iter().collect());
                 let (a, off) = self.checked_addr(addr, 0, u64::from(ct.bytes()), false, None);
                 Ok(CValue::Scalar(self.b.ins().load(ct, flags(), a, off)))
             }
@@ -166,6 +172,7 @@ impl FunctionCx<'_, '_> {
             (Type::Vector(s, _), v) => {
                 let step = s.size() as i32;
                 for (i, l) in v.lanes()?.into_iter().enumerate() {
+                    self.uninit_mem(addr, i as i64 * i64::from(step), s.size(), true);
                     let (a, off) =
                         self.checked_addr(addr, i as i32 * step, s.size(), true, Some(l));
                     self.b.ins().store(flags(), l, a, off);
@@ -175,6 +182,7 @@ impl FunctionCx<'_, '_> {
             (t, v) if is_aggregate(t) => {
                 let src = v.by_ref()?;
                 let size = self.size_of(t);
+                self.uninit_mem(addr, 0, size, true);
                 let (src, _) = self.checked_addr(src, 0, size, false, None);
                 let (dst, _) = self.checked_addr(addr, 0, size, true, None);
                 self.memmove(dst, src, size);
@@ -183,6 +191,7 @@ impl FunctionCx<'_, '_> {
             (_, v) => {
                 let x = v.scalar()?;
                 let size = u64::from(self.b.func.dfg.value_type(x).bytes());
+                self.uninit_mem(addr, 0, size, true);
                 let (a, off) = self.checked_addr(addr, 0, size, true, Some(x));
                 self.b.ins().store(flags(), x, a, off);
                 Ok(())
@@ -194,6 +203,7 @@ impl FunctionCx<'_, '_> {
     pub fn read_place(&mut self, place: &CPlace, ty: &Type) -> Result<CValue, String> {
         match place {
             CPlace::Var(vars) => {
+                self.uninit_var_read(vars, None);
                 let lanes: Vec<Value> = vars.iter().map(|v| self.b.use_var(*v)).collect();
                 Ok(if ty.is_vector() {
                     CValue::Lanes(lanes)
@@ -222,6 +232,7 @@ impl FunctionCx<'_, '_> {
                 }
                 for (v, l) in vars.iter().zip(lanes) {
                     self.b.def_var(*v, l);
+                    self.uninit_var_written(*v);
                 }
                 Ok(())
             }
@@ -239,13 +250,18 @@ impl FunctionCx<'_, '_> {
     fn read_lane(&mut self, place: &CPlace, ty: &Type, i: usize) -> Result<Value, String> {
         match place {
             // The undefined fourth lane of a 3-vector reads as the first.
-            CPlace::Var(vars) => vars
-                .get(i)
-                .or(vars.first())
-                .map(|v| self.b.use_var(*v))
-                .ok_or_else(|| "internal: lane of an empty vector".into()),
+            CPlace::Var(vars) => {
+                let v = *vars
+                    .get(i)
+                    .or(vars.first())
+                    .ok_or("internal: lane of an empty vector")?;
+                self.uninit_var_read(&[v], Some(i.min(vars.len() - 1)));
+                Ok(self.b.use_var(v))
+            }
             CPlace::Addr(a) => {
                 let s = ty.elem().ok_or("internal: lane of a non-vector")?;
+                let ok = self.uninit_mem(*a, (i as u64 * s.size()) as i64, s.size(), false);
+                self.uninit_mem_read(ok.into_iter().collect());
                 let (a, off) =
                     self.checked_addr(*a, (i as u64 * s.size()) as i32, s.size(), false, None);
                 Ok(self.b.ins().load(clif_scalar(s), flags(), a, off))
@@ -263,11 +279,13 @@ impl FunctionCx<'_, '_> {
                 // Writes to the undefined fourth lane of a 3-vector vanish.
                 if let Some(var) = vars.get(i) {
                     self.b.def_var(*var, v);
+                    self.uninit_var_written(*var);
                 }
                 Ok(())
             }
             CPlace::Addr(a) => {
                 let s = ty.elem().ok_or("internal: lane of a non-vector")?;
+                self.uninit_mem(*a, (i as u64 * s.size()) as i64, s.size(), true);
                 let (a, off) =
                     self.checked_addr(*a, (i as u64 * s.size()) as i32, s.size(), true, Some(v));
                 self.b.ins().store(flags(), v, a, off);

@@ -1,6 +1,7 @@
 //! Walks over the HIR that codegen needs before lowering: which locals have
 //! their address taken (they need memory), and which kernels reach a barrier
-//! (they need the coroutine strategy).
+//! (they need the coroutine strategy), which are declared without an
+//! initialiser (checked `uninit` follows them).
 
 use crate::sema::builtins::Family;
 use crate::sema::hir::{
@@ -246,4 +247,46 @@ pub fn needs_item_ids(f: &Function) -> bool {
         });
     }
     needed
+}
+
+/// Private variables of `f` declared without an initialiser (`int x;`).
+pub fn uninitialised_locals(f: &Function) -> HashSet<u32> {
+    fn visit(s: &Stmt, f: &Function, out: &mut HashSet<u32>) {
+        match &s.kind {
+            StmtKind::Decl(l, None) => {
+                let private = f
+                    .locals
+                    .get(l.0 as usize)
+                    .is_some_and(|v| v.space == crate::sema::addrspace::AddrSpace::Private);
+                if private {
+                    out.insert(l.0);
+                }
+            }
+            StmtKind::Block(b) => b.stmts.iter().for_each(|s| visit(s, f, out)),
+            StmtKind::If(_, t, e) => {
+                visit(t, f, out);
+                if let Some(e) = e {
+                    visit(e, f, out);
+                }
+            }
+            StmtKind::For(init, _, _, body) => {
+                if let Some(i) = init {
+                    visit(i, f, out);
+                }
+                visit(body, f, out);
+            }
+            StmtKind::While(_, b)
+            | StmtKind::DoWhile(b, _)
+            | StmtKind::Switch(_, b)
+            | StmtKind::Case(_, b)
+            | StmtKind::Default(b)
+            | StmtKind::Label(_, b) => visit(b, f, out),
+            _ => {}
+        }
+    }
+    let mut out = HashSet::new();
+    if let Some(b) = &f.body {
+        b.stmts.iter().for_each(|s| visit(s, f, &mut out));
+    }
+    out
 }

@@ -1344,3 +1344,42 @@ pub fn barrier_round(group: &GroupState, items: &[ItemState], done: &[bool]) -> 
     });
     false
 }
+
+/// Checked `uninit` (`codegen/uninit.rs`): the read at `site` of a private
+/// variable, or of bytes of one, that this work-item has not written;
+/// `decl` is the variable's declaration. The site's `text` names what was
+/// read, the declaration's the variable.
+///
+/// # Safety
+/// As [`cranecl_check_access`].
+pub unsafe extern "C" fn cranecl_check_uninit_private(item: *mut ItemState, site: u32, decl: u32) {
+    // SAFETY: as in `cranecl_check_access`.
+    let (item, group) = unsafe {
+        let item = &*item;
+        (item, &*item.group)
+    };
+    if group.check == 0 {
+        return;
+    }
+    // SAFETY: `check` points at this thread's state while the group runs.
+    let st = unsafe { &*(group.check as *const CheckState) };
+    // SAFETY: set by `with_state` from the program's live site table.
+    let sites = unsafe { std::slice::from_raw_parts(st.sites, st.nsites) };
+    let (Some(s), Some(d)) = (sites.get(site as usize), sites.get(decl as usize)) else {
+        return;
+    };
+    // SAFETY: `launch` is set while the group runs.
+    let launch = unsafe { &*st.launch };
+    launch.report(Kind::Uninit, (site, 0), || {
+        let mut t = header(
+            s,
+            &format!("read of {} before this work-item wrote it", s.text),
+        );
+        let _ = writeln!(t, "  kernel '{}', {}", launch.kernel, ids(item, group));
+        t.push_str(&note(
+            d,
+            &format!("'{}' is declared here without an initialiser", d.text),
+        ));
+        t
+    });
+}
