@@ -64,6 +64,12 @@ pub struct FunctionCx<'a, 'p> {
     pub(crate) region_done: Option<Value>,
     /// The expression being compiled (checked mode names it in reports).
     pub(crate) cur_span: crate::source::Span,
+    /// Region strategy, checked barriers: the first barriers the next
+    /// decision leads to (when true, when false).
+    /// Region strategy, checked uninit: the flags of the piece's frame
+    /// locals and where they go back in the frame.
+    pub(crate) region_flags: Vec<(cranelift_frontend::Variable, Value)>,
+    pub(crate) diverge: Option<(Option<crate::source::Span>, Option<crate::source::Span>)>,
     /// Checked `uninit`: the private variables followed (`uninit.rs`).
     pub(crate) uninit: super::uninit::Tracking,
 }
@@ -299,6 +305,8 @@ impl<'a, 'p> FunctionCx<'a, 'p> {
             store_item_ids: true,
             region_done: None,
             cur_span: f.span,
+            diverge: None,
+            region_flags: Vec::new(),
             uninit: Default::default(),
         };
         let entry = fx.b.create_block();

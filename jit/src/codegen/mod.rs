@@ -517,11 +517,6 @@ pub fn compile(program: &Program, opts: &CodegenOptions) -> Result<CompiledProgr
         sources: opts.sources.clone(),
         sites: Default::default(),
     };
-    if opts.check.barriers || opts.check.tracks() {
-        // Divergence is seen, and race epochs counted, between the rounds
-        // of the coroutine runtime.
-        pcx.barrier_regions = false;
-    }
     let result = compile_into(&mut module, &mut pcx);
     match result {
         Ok((kernels, ids)) => {
@@ -610,7 +605,7 @@ fn compile_into(
         .map(|(fid, f)| {
             let info = abi::kernel_info(pcx, fid, f);
             let plan = if info.uses_barriers && barrier_regions {
-                regions::plan(prog, f)
+                regions::plan(prog, f, pcx.check.uninit)
             } else {
                 None
             };

@@ -33,10 +33,11 @@ use super::group::{finish_entry, start_entry, Geometry};
 use super::value::{clif_scalar, clif_type, flags, CPlace, CValue};
 use super::{abi, walk, ProgramCx};
 use crate::launch::ArgInfo;
+use crate::runtime::check::{self, SiteKind};
 use crate::runtime::offsets as o;
 use crate::sema::hir::{Expr, ExprKind, Function, Program, Stmt, StmtKind, VarRef};
 use crate::sema::types::Type;
-use cranelift_codegen::ir::{types, InstBuilder, Value};
+use cranelift_codegen::ir::{condcodes::IntCC, types, InstBuilder, Value};
 use cranelift_codegen::Context;
 use cranelift_frontend::{FunctionBuilderContext, Variable};
 use cranelift_jit::JITModule;
@@ -48,6 +49,9 @@ enum Node<'a> {
     /// as the barriers in that loop require).
     Break,
     Continue,
+    /// A barrier statement (checked mode counts epochs and sees divergence
+    /// here; otherwise nothing is emitted).
+    Barrier(&'a Stmt),
     /// Barrier-free statements (piece id).
     Region(usize, Vec<&'a Stmt>),
     /// `if (c)` around barriers (condition piece id).
@@ -82,6 +86,9 @@ pub(crate) struct Plan<'a> {
     local_id0: HashSet<u32>,
     /// Parameters the body never writes (the same for every work-item).
     shared_params: HashSet<u32>,
+    /// Checked uninit: where each followed frame local's "written" flags
+    /// (a byte per lane) are in the frame.
+    uninit_flags: HashMap<u32, u64>,
     /// Frame locals whose value is the same in every work-item (see
     /// [`uniform_locals`]): one copy, in the first work-item's frame.
     uniform: HashSet<u32>,
@@ -293,6 +300,7 @@ impl<'a> Planner<'a> {
             }
             self.flush(&mut cur, &mut out)?;
             if is_barrier_stmt(s) {
+                out.push(Node::Barrier(s));
                 continue;
             }
             match &s.kind {
@@ -486,7 +494,7 @@ fn piece_kinds<'a>(nodes: &'a [Node<'a>], out: &mut Vec<Option<PieceKind<'a>>>) 
     };
     for n in nodes {
         match n {
-            Node::Break | Node::Continue => {}
+            Node::Break | Node::Continue | Node::Barrier(_) => {}
             Node::Region(id, stmts) => put(*id, PieceKind::Region(stmts), out),
             Node::If(id, c, t, e) => {
                 put(*id, PieceKind::Control(None, Some(c)), out);
@@ -632,7 +640,13 @@ fn region_decl_only(stmts: &[&Stmt], l: u32, uni: &HashSet<u32>) -> bool {
 }
 
 /// Cut `f` at its barriers, or `None` if the region strategy does not apply.
-pub(crate) fn plan<'a>(prog: &'a Program, f: &'a Function) -> Option<Plan<'a>> {
+/// `follow_uninit`: checked `uninit`, whose flags of frame locals live in
+/// the frame too.
+pub(crate) fn plan<'a>(
+    prog: &'a Program,
+    f: &'a Function,
+    follow_uninit: bool,
+) -> Option<Plan<'a>> {
     let body = f.body.as_ref()?;
     if body.stmts.iter().any(has_nonlocal_flow) {
         return None;
@@ -683,6 +697,33 @@ pub(crate) fn plan<'a>(prog: &'a Program, f: &'a Function) -> Option<Plan<'a>> {
             .filter(|(_, l)| l.address_taken)
             .map(|(i, _)| i as u32),
     );
+    // Checked uninit: a byte per lane of each frame local declared without
+    // an initialiser and kept in registers in its pieces.
+    let mut uninit_flags = HashMap::new();
+    if follow_uninit {
+        let declared = walk::uninitialised_locals(f);
+        let mut ids: Vec<u32> = frame
+            .keys()
+            .copied()
+            .filter(|l| declared.contains(l))
+            .collect();
+        ids.sort_unstable();
+        for l in ids {
+            let ty = &f.locals[l as usize].ty;
+            if addressed.contains(&l)
+                || ty.is_array()
+                || !(ty.is_vector() || clif_type(ty).is_some())
+            {
+                continue;
+            }
+            let n = match ty {
+                Type::Vector(_, n) => u64::from(*n),
+                _ => 1,
+            };
+            uninit_flags.insert(l, size);
+            size += n;
+        }
+    }
     let done_offset = if body.stmts.iter().any(has_return) {
         size = size.next_multiple_of(8);
         let at = size;
@@ -700,6 +741,7 @@ pub(crate) fn plan<'a>(prog: &'a Program, f: &'a Function) -> Option<Plan<'a>> {
         frame,
         frame_size: size.next_multiple_of(align).max(16),
         addressed,
+        uninit_flags,
         done_offset,
         local_id0,
         shared_params: shared_params.clone(),
@@ -741,6 +783,7 @@ impl FunctionCx<'_, '_> {
             None => em.arena,
         };
         let mut promoted = Vec::new();
+        self.region_flags.clear();
         let mut used: Vec<u32> = em.plan.uses[piece]
             .iter()
             .copied()
@@ -768,9 +811,23 @@ impl FunctionCx<'_, '_> {
                 t => (clif_type(t).unwrap_or(types::I64), 1),
             };
             let vars: Vec<Variable> = (0..n).map(|_| self.b.declare_var(t)).collect();
-            let place = CPlace::Var(vars);
+            let place = CPlace::Var(vars.clone());
             if let Ok(v) = self.load(addr, &ty) {
                 let _ = self.write_place(&place, &ty, &v);
+            }
+            if let Some(&off) = em
+                .plan
+                .uninit_flags
+                .get(&l)
+                .filter(|_| !em.plan.uniform.contains(&l))
+            {
+                for (k, var) in vars.iter().enumerate() {
+                    let fa = self.b.ins().iadd_imm_s(at, (off + k as u64) as i64);
+                    let w = self.b.ins().load(types::I8, flags(), fa, 0);
+                    if let Some(flag) = self.uninit_follow_lane(*var, l, w) {
+                        self.region_flags.push((flag, fa));
+                    }
+                }
             }
             self.locals[l as usize] = place;
             if em.plan.writes[piece].contains(&l) {
@@ -782,10 +839,26 @@ impl FunctionCx<'_, '_> {
 
     /// End a work-item's turn: store promoted locals back to its frame.
     fn leave_piece(&mut self, promoted: &[(u32, Value)]) -> Result<(), String> {
+        for (flag, at) in std::mem::take(&mut self.region_flags) {
+            let w = self.b.use_var(flag);
+            self.b.ins().store(flags(), w, at, 0);
+        }
         for &(l, addr) in promoted {
             let ty = self.func.locals[l as usize].ty.clone();
             let place = self.locals[l as usize].clone();
-            let v = self.read_place(&place, &ty)?;
+            let v = match &place {
+                // Saved as it is (not a read of the program's: checked
+                // uninit tests nothing here).
+                CPlace::Var(vars) => {
+                    let lanes: Vec<Value> = vars.iter().map(|v| self.b.use_var(*v)).collect();
+                    if ty.is_vector() {
+                        CValue::Lanes(lanes)
+                    } else {
+                        CValue::from_lanes(lanes)
+                    }
+                }
+                _ => self.read_place(&place, &ty)?,
+            };
             self.store(addr, &ty, &v)?;
         }
         Ok(())
@@ -851,7 +924,22 @@ impl FunctionCx<'_, '_> {
             let no = self.b.ins().iconst(types::I8, 0);
             self.b.def_var(d, no);
         }
+        // Checked barriers: the work-items must agree on a decision that
+        // leads to a barrier.
+        let diverge = self
+            .diverge
+            .take()
+            .filter(|_| self.pcx.check.barriers && cond.is_some());
+        let agree = diverge.map(|_| {
+            let vars: [Variable; 3] = std::array::from_fn(|_| self.b.declare_var(types::I64));
+            let none = self.b.ins().iconst(types::I64, -1);
+            for v in vars {
+                self.b.def_var(v, none);
+            }
+            vars
+        });
         self.item_loop(em.geo, |fx, _, lin, next| {
+            fx.uninit_clear();
             let (promoted, base) = fx.enter_piece(em, piece, Some(lin));
             if let Some(off) = em.plan.done_offset {
                 // A work-item that returned skips the rest of the kernel.
@@ -872,10 +960,112 @@ impl FunctionCx<'_, '_> {
                 let v = fx.expr(c)?;
                 let t = fx.truth(&v, &c.ty)?;
                 fx.b.def_var(d, t);
+                if let Some(vars) = agree {
+                    fx.note_decision(vars, t, lin);
+                }
             }
             fx.leave_piece(&promoted)
         })?;
+        if let (Some(vars), Some(sites)) = (agree, diverge) {
+            self.check_decisions(vars, sites);
+        }
         Ok(decision.map(|d| self.b.use_var(d)))
+    }
+
+    /// Checked barriers: remember the first live work-item's decision `t`
+    /// (`vars[0]`, its linear id in `vars[1]`) and the first that differs
+    /// (`vars[2]`).
+    fn note_decision(&mut self, vars: [Variable; 3], t: Value, lin: Value) {
+        let t = self.b.ins().uextend(types::I64, t);
+        let first = self.b.use_var(vars[0]);
+        let first_lin = self.b.use_var(vars[1]);
+        let other = self.b.use_var(vars[2]);
+        let none = self.b.ins().icmp_imm_s(IntCC::Equal, first, -1);
+        let first2 = self.b.ins().select(none, t, first);
+        let first_lin2 = self.b.ins().select(none, lin, first_lin);
+        let differs = self.b.ins().icmp(IntCC::NotEqual, t, first);
+        let unset = self.b.ins().icmp_imm_s(IntCC::Equal, other, -1);
+        let take = self.b.ins().band(differs, unset);
+        let not_none = self.b.ins().bnot(none);
+        let take = self.b.ins().band(take, not_none);
+        let other2 = self.b.ins().select(take, lin, other);
+        self.b.def_var(vars[0], first2);
+        self.b.def_var(vars[1], first_lin2);
+        self.b.def_var(vars[2], other2);
+    }
+
+    /// Checked barriers, after a decision's piece: when two work-items
+    /// decided differently, report the divergence at the barrier the first
+    /// one goes to (`sites`: the first barrier where the decision is true,
+    /// and where it is false).
+    fn check_decisions(
+        &mut self,
+        vars: [Variable; 3],
+        sites: (Option<crate::source::Span>, Option<crate::source::Span>),
+    ) {
+        let site_of = |fx: &mut Self, s: Option<crate::source::Span>| -> i64 {
+            match s {
+                Some(span) => {
+                    let saved = fx.cur_span;
+                    fx.cur_span = span;
+                    let id = fx.site(SiteKind::Barrier, 0, 0, false);
+                    fx.cur_span = saved;
+                    i64::from(id)
+                }
+                None => -1,
+            }
+        };
+        let (on_true, on_false) = (site_of(self, sites.0), site_of(self, sites.1));
+        let other = self.b.use_var(vars[2]);
+        let mixed = self.b.ins().icmp_imm_s(IntCC::NotEqual, other, -1);
+        let report = self.b.create_block();
+        let after = self.b.create_block();
+        self.b.ins().brif(mixed, report, &[], after, &[]);
+        self.b.seal_block(report);
+        self.b.switch_to_block(report);
+        self.b.set_cold_block(report);
+        let first = self.b.use_var(vars[0]);
+        let first_lin = self.b.use_var(vars[1]);
+        let st = self.b.ins().iconst(types::I64, on_true);
+        let sf = self.b.ins().iconst(types::I64, on_false);
+        let item = self.item;
+        let f = check::cranecl_check_region_divergence as *const u8;
+        self.call_host(
+            f,
+            &[types::I64; 6],
+            &[],
+            &[item, first, first_lin, other, st, sf],
+        );
+        self.b.ins().jump(after, &[]);
+        self.b.seal_block(after);
+        self.b.switch_to_block(after);
+    }
+
+    /// A barrier of the region strategy, checked: a new epoch (`races`,
+    /// `uninit`), and with `barriers` every work-item must be live here.
+    fn checked_region_barrier(&mut self, em: &Emitter<'_, '_>, s: &Stmt) {
+        let c = self.pcx.check;
+        if !(c.barriers || c.tracks()) {
+            return;
+        }
+        let saved = self.cur_span;
+        self.cur_span = barrier_span(s);
+        let site = if c.barriers {
+            i64::from(self.site(SiteKind::Barrier, 0, 0, false))
+        } else {
+            -1
+        };
+        self.cur_span = saved;
+        let done = match em.plan.done_offset {
+            Some(off) if c.barriers => off as i64,
+            _ => -1,
+        };
+        let item = self.item;
+        let site = self.b.ins().iconst(types::I64, site);
+        let frame = self.b.ins().iconst(types::I64, em.plan.frame_size as i64);
+        let done = self.b.ins().iconst(types::I64, done);
+        let f = check::cranecl_check_region_barrier as *const u8;
+        self.call_host(f, &[types::I64; 4], &[], &[item, site, frame, done]);
     }
 
     /// [`Self::piece_loop`] four work-items per step (`lanes.rs`): each
@@ -1076,10 +1266,12 @@ impl FunctionCx<'_, '_> {
                         .ok_or("internal: break outside a loop")?;
                     self.jump(if matches!(n, Node::Break) { brk } else { cont });
                 }
+                Node::Barrier(s) => self.checked_region_barrier(em, s),
                 Node::Region(id, stmts) => {
                     self.piece_loop(em, *id, stmts, None)?;
                 }
                 Node::If(id, c, t, e) => {
+                    self.diverge = Some((first_barrier(t), first_barrier(e)));
                     let d = self
                         .piece_loop(em, *id, &[], Some(c))?
                         .ok_or("internal: no decision")?;
@@ -1116,6 +1308,7 @@ impl FunctionCx<'_, '_> {
                     let test = |fx: &mut Self| -> Result<(), String> {
                         match cond {
                             Some((id, c)) => {
+                                fx.diverge = Some((first_barrier(body), None));
                                 let d = fx
                                     .piece_loop(em, *id, &[], Some(c))?
                                     .ok_or("internal: no decision")?;
@@ -1156,6 +1349,24 @@ impl FunctionCx<'_, '_> {
             }
         }
         Ok(())
+    }
+}
+
+/// The first barrier statement among `nodes` (depth first, in order).
+fn first_barrier(nodes: &[Node<'_>]) -> Option<crate::source::Span> {
+    nodes.iter().find_map(|n| match n {
+        Node::Barrier(s) => Some(barrier_span(s)),
+        Node::If(_, _, t, e) => first_barrier(t).or_else(|| first_barrier(e)),
+        Node::Loop { body, .. } => first_barrier(body),
+        _ => None,
+    })
+}
+
+/// Where a barrier statement's report points: its call.
+fn barrier_span(s: &Stmt) -> crate::source::Span {
+    match &s.kind {
+        StmtKind::Expr(e) => e.span,
+        _ => s.span,
     }
 }
 
@@ -1255,11 +1466,21 @@ fn region_entry_body(
             fx.write_place(&place, &p.ty, &v)?;
         }
     }
-    if !per_item.is_empty() || plan.done_offset.is_some() {
+    if !per_item.is_empty() || plan.done_offset.is_some() || !plan.uninit_flags.is_empty() {
         let frame_size = plan.frame_size as i64;
         fx.item_loop(geo, |fx, _, lin, _| {
             let off = fx.b.ins().imul_imm_s(lin, frame_size);
             let base = fx.b.ins().iadd(arena, off);
+            for (l, off) in &plan.uninit_flags {
+                let n = match &f.locals[*l as usize].ty {
+                    Type::Vector(_, n) => u64::from(*n),
+                    _ => 1,
+                };
+                let zero = fx.b.ins().iconst(types::I8, 0);
+                for k in 0..n {
+                    fx.b.ins().store(flags(), zero, base, (off + k) as i32);
+                }
+            }
             if let Some(off) = plan.done_offset {
                 let zero = fx.b.ins().iconst(types::I8, 0);
                 fx.b.ins().store(flags(), zero, base, off as i32);

@@ -37,9 +37,13 @@
 //!   then on: what is written through pointers is not followed, so a
 //!   variable written by a function it is passed to is never reported.
 //!
-//! Regions and the lanes never run with `uninit` (`codegen/mod.rs` turns
-//! them off for every check that tracks memory), so a work-item's flags
-//! live in one function and never cross a barrier by a frame.
+//! The lanes never run with `uninit`. Under the region strategy a variable
+//! used in one piece is followed as above (its flags cleared at each
+//! work-item's turn of the piece); one kept in the work-item's frame across
+//! pieces has its flags in the frame too (`regions.rs`: loaded with the
+//! variable, stored back after the piece, cleared when the group starts),
+//! unless it lives in memory there (arrays, address-taken variables: not
+//! followed under regions).
 
 use super::fx::{FunctionCx, IntCC};
 use super::value::{flags, CPlace};
@@ -146,6 +150,22 @@ impl FunctionCx<'_, '_> {
             self.b.ins().store(flags(), all, sink, 0);
             self.uninit.sink = Some(sink);
         }
+    }
+
+    /// Region strategy: follow `v`, a lane of local `l` loaded from a frame
+    /// in this piece, whose flag is `written` (from the frame); the flag's
+    /// variable (to store back), or `None` when nothing is followed.
+    pub(crate) fn uninit_follow_lane(
+        &mut self,
+        v: Variable,
+        l: u32,
+        written: Value,
+    ) -> Option<Variable> {
+        self.uninit.consts?;
+        let flag = self.b.declare_var(types::I8);
+        self.b.def_var(flag, written);
+        self.uninit.flags.insert(v.index(), (flag, l));
+        Some(flag)
     }
 
     /// The start of a work-item's turn: nothing followed is written yet.

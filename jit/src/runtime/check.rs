@@ -1383,3 +1383,148 @@ pub unsafe extern "C" fn cranecl_check_uninit_private(item: *mut ItemState, site
         t
     });
 }
+
+/// A barrier of a group run by the region strategy, which every live
+/// work-item has reached: a new epoch (`races`, `uninit`); with `barriers`
+/// (`site` ≥ 0) and a kernel that may return early (`done` ≥ 0: where a
+/// work-item's "returned" flag is in its `frame`-byte frame), every
+/// work-item must be live here.
+///
+/// # Safety
+/// `item` is the `ItemState` generated code was given, in a group run by
+/// [`with_state`], whose private arena holds the group's frames.
+pub unsafe extern "C" fn cranecl_check_region_barrier(
+    item: *mut ItemState,
+    site: i64,
+    frame: i64,
+    done: i64,
+) {
+    // SAFETY: the caller's contract.
+    let (item, group) = unsafe { (&*item, &*(*item).group) };
+    if group.check == 0 {
+        return;
+    }
+    // SAFETY: `check` points at this thread's state while the group runs.
+    let st = unsafe { &mut *(group.check as *mut CheckState) };
+    // SAFETY: `launch` is set while the group runs.
+    let launch = unsafe { &*st.launch };
+    if launch.checks.tracks() {
+        next_epoch(st, group);
+    }
+    if site < 0 || done < 0 || frame <= 0 {
+        return;
+    }
+    let n = group.items();
+    let returned = |i: u64| {
+        let at = item.arena + i * frame as u64 + done as u64;
+        if at >= item.arena_hi {
+            return false;
+        }
+        // SAFETY: the frames of the group's `n` work-items lie in the
+        // private arena `[arena_lo, arena_hi)`; checked above.
+        unsafe { *(at as *const u8) != 0 }
+    };
+    let first_done = (0..n).find(|&i| returned(i));
+    let first_live = (0..n).find(|&i| !returned(i));
+    let (Some(d), Some(l)) = (first_done, first_live) else {
+        return;
+    };
+    // SAFETY: set by `with_state` from the program's live site table.
+    let sites = unsafe { std::slice::from_raw_parts(st.sites, st.nsites) };
+    let Some(s) = sites.get(site as usize) else {
+        return;
+    };
+    let live = (0..n).filter(|&i| !returned(i)).count();
+    launch.report(Kind::Divergence, (site as u32, u32::MAX), || {
+        let mut t = header(
+            s,
+            &format!(
+                "barrier divergence: not every work-item of the group reaches this barrier: local linear id {l} waits here ({live} of {n} work-items), local linear id {d} has returned"
+            ),
+        );
+        let _ = writeln!(t, "  kernel '{}', group id ({})", launch.kernel, group_ids(group));
+        t
+    });
+}
+
+/// A decision of the region strategy that leads to a barrier, on which two
+/// work-items of a group disagree: the first (`first_lin`) decided `first`,
+/// `other_lin` the opposite; `site_true`/`site_false` are the first
+/// barriers each way (-1: none).
+///
+/// # Safety
+/// As [`cranecl_check_region_barrier`].
+pub unsafe extern "C" fn cranecl_check_region_divergence(
+    item: *mut ItemState,
+    first: i64,
+    first_lin: i64,
+    other_lin: i64,
+    site_true: i64,
+    site_false: i64,
+) {
+    // SAFETY: the caller's contract.
+    let group = unsafe { &*(*item).group };
+    if group.check == 0 {
+        return;
+    }
+    // SAFETY: `check` points at this thread's state while the group runs.
+    let st = unsafe { &*(group.check as *const CheckState) };
+    // SAFETY: `launch` is set while the group runs.
+    let launch = unsafe { &*st.launch };
+    // SAFETY: set by `with_state` from the program's live site table.
+    let sites = unsafe { std::slice::from_raw_parts(st.sites, st.nsites) };
+    let (mine, theirs) = if first != 0 {
+        (site_true, site_false)
+    } else {
+        (site_false, site_true)
+    };
+    let site = |s: i64| usize::try_from(s).ok().and_then(|s| sites.get(s));
+    let (here, there, message) = match (site(mine), site(theirs)) {
+        (Some(h), Some(o)) => (
+            (h, mine),
+            Some((o, theirs)),
+            format!(
+                "barrier divergence: work-items of a group wait at different barriers: local linear id {first_lin} here, local linear id {other_lin} at {}",
+                o.location
+            ),
+        ),
+        (Some(h), None) => (
+            (h, mine),
+            None,
+            format!(
+                "barrier divergence: not every work-item of the group reaches this barrier: local linear id {first_lin} waits here, local linear id {other_lin} does not"
+            ),
+        ),
+        (None, Some(o)) => (
+            (o, theirs),
+            None,
+            format!(
+                "barrier divergence: not every work-item of the group reaches this barrier: local linear id {other_lin} waits here, local linear id {first_lin} does not"
+            ),
+        ),
+        (None, None) => return,
+    };
+    let key = (here.1 as u32, there.map_or(u32::MAX, |t| t.1 as u32));
+    launch.report(Kind::Divergence, key, || {
+        let mut t = header(here.0, &message);
+        let _ = writeln!(
+            t,
+            "  kernel '{}', group id ({})",
+            launch.kernel,
+            group_ids(group)
+        );
+        if let Some((o, _)) = there {
+            t.push_str(&note(o, "the other barrier is here"));
+        }
+        t
+    });
+}
+
+fn group_ids(g: &GroupState) -> String {
+    let dims = (g.work_dim as usize).clamp(1, 3);
+    g.group_id[..dims]
+        .iter()
+        .map(u64::to_string)
+        .collect::<Vec<_>>()
+        .join(",")
+}
