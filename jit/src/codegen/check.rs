@@ -7,12 +7,13 @@
 //!
 //! ```text
 //!   cache = item->group->check_cache
-//!   if (a >= cache[site].lo && a + size <= cache[site].hi) goto go(a)
+//!   if (a - cache[site].lo <= cache[site].span) goto go(a)   // unsigned
 //!   go(cranecl_check_access(item, a, site, value))
 //! ```
 //!
-//! so an access inside the object this site last touched costs two loads and
-//! two compares. Under `races`/`uninit` the cache entry also gives the
+//! (`span` = the object's size less the access's) so an access inside the
+//! object this site last touched costs two loads, a subtraction and a
+//! compare. Under `races`/`uninit` the cache entry also gives the
 //! object's shadow: its cells are read and updated inline (`shadow_fast_path`)
 //! and the runtime is called only when a tag needs a look. A
 //! subscript `a[i]` of an array object of `N` elements compares `i` (as
@@ -26,6 +27,17 @@ use cranelift_codegen::ir::{condcodes::IntCC, types, InstBuilder, Value};
 
 /// Bytes of a site's entry in the cache (`runtime::check::CacheEntry`).
 const ENTRY: i64 = 64;
+
+#[cfg(target_arch = "x86_64")]
+const PRESERVING_ACCESS: Option<*const u8> =
+    Some(check::preserving::cranecl_check_access_preserving as *const u8);
+#[cfg(target_arch = "x86_64")]
+const PRESERVING_INDEX: Option<*const u8> =
+    Some(check::preserving::cranecl_check_index_preserving as *const u8);
+#[cfg(not(target_arch = "x86_64"))]
+const PRESERVING_ACCESS: Option<*const u8> = None;
+#[cfg(not(target_arch = "x86_64"))]
+const PRESERVING_INDEX: Option<*const u8> = None;
 
 impl FunctionCx<'_, '_> {
     /// Whether loads and stores are checked.
@@ -126,16 +138,12 @@ impl FunctionCx<'_, '_> {
             .b
             .ins()
             .load(types::I64, super::value::flags(), cache, at);
-        let hi = self
+        let span = self
             .b
             .ins()
             .load(types::I64, super::value::flags(), cache, at + 8);
-        let end = self.b.ins().iadd_imm_s(a, size as i64);
-        let c1 = self.b.ins().icmp(IntCC::UnsignedGreaterThanOrEqual, a, lo);
-        let c2 = self.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, end, hi);
-        let c3 = self.b.ins().icmp(IntCC::UnsignedGreaterThanOrEqual, end, a);
-        let ok = self.b.ins().band(c1, c2);
-        let ok = self.b.ins().band(ok, c3);
+        let off = self.b.ins().isub(a, lo);
+        let ok = self.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, off, span);
         let slow = self.b.create_block();
         let go = self.b.create_block();
         self.b.append_block_param(go, types::I64);
@@ -152,11 +160,10 @@ impl FunctionCx<'_, '_> {
         self.b.switch_to_block(slow);
         self.b.set_cold_block(slow);
         let site_v = self.b.ins().iconst(types::I32, i64::from(site));
-        let f = check::cranecl_check_access as *const u8;
-        let r = self.call_host(
-            f,
+        let r = self.call_slow(
+            check::cranecl_check_access as *const u8,
+            PRESERVING_ACCESS,
             &[types::I64, types::I64, types::I32, types::I64],
-            &[types::I64],
             &[item, a, site_v, bits],
         );
         self.b.ins().jump(go, &[r[0].into()]);
@@ -215,10 +222,13 @@ impl FunctionCx<'_, '_> {
             offsets::GROUP_CHECK_BASE,
         );
         let item = self.item;
-        let me = self
-            .b
-            .ins()
-            .load(types::I64, fl, item, offsets::ITEM_CHECK_ME);
+        let me = match self.check_me {
+            Some(me) => me,
+            None => self
+                .b
+                .ins()
+                .load(types::I64, fl, item, offsets::ITEM_CHECK_ME),
+        };
         let xw = self.b.ins().load(types::I64, fl, cache, at + 24);
         let xr = self.b.ins().load(types::I64, fl, cache, at + 32);
         let many = self.b.ins().load(types::I64, fl, cache, at + 40);
@@ -257,12 +267,13 @@ impl FunctionCx<'_, '_> {
                     self.b.ins().brif(ok_w, read, &[], slow, &[]);
                     self.b.seal_block(read);
                     self.b.switch_to_block(read);
+                    // Most reads find the read tag saying so already.
+                    let keep = self.read_tag_keeps(r, t, serial, many);
+                    let update = self.b.create_block();
+                    self.b.ins().brif(keep, next, &[], update, &[]);
+                    self.b.seal_block(update);
+                    self.b.switch_to_block(update);
                     let r2 = self.read_tag(r, t, xr, base, serial, many);
-                    let changed = self.b.ins().icmp(IntCC::NotEqual, r2, r);
-                    let store = self.b.create_block();
-                    self.b.ins().brif(changed, store, &[], next, &[]);
-                    self.b.seal_block(store);
-                    self.b.switch_to_block(store);
                     self.b.ins().store(fl, r2, sh, 16 * k + 8);
                     self.b.ins().jump(next, &[]);
                 }
@@ -298,10 +309,22 @@ impl FunctionCx<'_, '_> {
         self.b.ins().icmp_imm_u(IntCC::Equal, d, 0)
     }
 
-    /// The read tag after a read tagged `t` of a cell whose read tag is `r`
-    /// (its write tag needed no look): `r` when it already says so (this
-    /// work-item, several of this epoch, several groups), several of this
-    /// epoch when another work-item read in it, `t` over an older tag,
+    /// Whether read tag `r` already says what a read tagged `t` would make
+    /// it say: this work-item, several of this epoch, or several groups.
+    fn read_tag_keeps(&mut self, r: Value, t: Value, serial: Value, many: Value) -> Value {
+        let mine = self.same_item(r, t);
+        let now = self.b.ins().ishl_imm_u(serial, 32);
+        let several = self.b.ins().bor_imm_u(now, 0xFFFF);
+        let masked = self.b.ins().band_imm_u(r, 0xFFFF_FFFF_0000_FFFFu64 as i64);
+        let several_now = self.b.ins().icmp(IntCC::Equal, masked, several);
+        let is_many = self.b.ins().icmp(IntCC::Equal, r, many);
+        let keep = self.b.ins().bor(mine, several_now);
+        self.b.ins().bor(keep, is_many)
+    }
+
+    /// The read tag after a read tagged `t` of a cell whose read tag `r`
+    /// does not say so already (its write tag needed no look): several of
+    /// this epoch when another work-item read in it, `t` over an older tag,
     /// else (another group's) several groups (`many`).
     fn read_tag(
         &mut self,
@@ -313,14 +336,7 @@ impl FunctionCx<'_, '_> {
         many: Value,
     ) -> Value {
         let rs = self.b.ins().ushr_imm_u(r, 32);
-        let mine = self.same_item(r, t);
         let same_epoch = self.b.ins().icmp(IntCC::Equal, rs, serial);
-        let low = self.b.ins().band_imm_u(r, 0xFFFF);
-        let several = self.b.ins().icmp_imm_u(IntCC::Equal, low, 0xFFFF);
-        let several_now = self.b.ins().band(same_epoch, several);
-        let is_many = self.b.ins().icmp(IntCC::Equal, r, many);
-        let keep = self.b.ins().bor(mine, several_now);
-        let keep = self.b.ins().bor(keep, is_many);
         let below = self.b.ins().icmp(IntCC::UnsignedLessThan, rs, xr);
         let from_base = self
             .b
@@ -331,8 +347,31 @@ impl FunctionCx<'_, '_> {
         let older = self.b.ins().bor(below, older);
         let r_several = self.b.ins().bor_imm_u(r, 0xFFFF);
         let v = self.b.ins().select(older, t, many);
-        let v = self.b.ins().select(same_epoch, r_several, v);
-        self.b.ins().select(keep, r, v)
+        self.b.ins().select(same_epoch, r_several, v)
+    }
+
+    /// A slow path's call (`f`, returning an `i64`): through its
+    /// register-preserving trampoline where there is one.
+    fn call_slow(
+        &mut self,
+        f: *const u8,
+        preserving: Option<*const u8>,
+        params: &[types::Type],
+        args: &[Value],
+    ) -> Vec<Value> {
+        match preserving {
+            Some(p) => {
+                self.call_host_preserving(p, params, &[], args);
+                let item = self.item;
+                vec![self.b.ins().load(
+                    types::I64,
+                    super::value::flags(),
+                    item,
+                    offsets::ITEM_CHECK_RET,
+                )]
+            }
+            None => self.call_host(f, params, &[types::I64], args),
+        }
     }
 
     /// The address an atomic operation on `size` bytes at `p` must use: a
@@ -387,11 +426,10 @@ impl FunctionCx<'_, '_> {
         self.b.set_cold_block(slow);
         let item = self.item;
         let site_v = self.b.ins().iconst(types::I32, i64::from(site));
-        let f = check::cranecl_check_index as *const u8;
-        let r = self.call_host(
-            f,
+        let r = self.call_slow(
+            check::cranecl_check_index as *const u8,
+            PRESERVING_INDEX,
             &[types::I64, types::I64, types::I32],
-            &[types::I64],
             &[item, index, site_v],
         );
         self.b.ins().jump(go, &[r[0].into()]);

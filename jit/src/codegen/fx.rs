@@ -69,6 +69,9 @@ pub struct FunctionCx<'a, 'p> {
     /// Region strategy, checked uninit: the flags of the piece's frame
     /// locals and where they go back in the frame.
     pub(crate) region_flags: Vec<(cranelift_frontend::Variable, Value)>,
+    /// Checked races/uninit: the work-item's local linear id + 1 inside a
+    /// group entry's work-item loop (elsewhere it is loaded).
+    pub(crate) check_me: Option<Value>,
     pub(crate) diverge: Option<(Option<crate::source::Span>, Option<crate::source::Span>)>,
     /// Checked `uninit`: the private variables followed (`uninit.rs`).
     pub(crate) uninit: super::uninit::Tracking,
@@ -150,6 +153,25 @@ impl<'a, 'p> FunctionCx<'a, 'p> {
         args: &[Value],
     ) -> Vec<Value> {
         let mut sig = self.module.make_signature();
+        sig.params.extend(params.iter().map(|t| AbiParam::new(*t)));
+        sig.returns.extend(rets.iter().map(|t| AbiParam::new(*t)));
+        let sref = self.b.import_signature(sig);
+        let callee = self.b.ins().iconst(types::I64, addr as i64);
+        let inst = self.b.ins().call_indirect(sref, callee, args);
+        self.b.inst_results(inst).to_vec()
+    }
+
+    /// [`Self::call_host`] of a function that changes no register but its
+    /// result (Cranelift's `preserve_all`; `runtime::check::preserving`).
+    pub fn call_host_preserving(
+        &mut self,
+        addr: *const u8,
+        params: &[types::Type],
+        rets: &[types::Type],
+        args: &[Value],
+    ) -> Vec<Value> {
+        let mut sig = self.module.make_signature();
+        sig.call_conv = cranelift_codegen::isa::CallConv::PreserveAll;
         sig.params.extend(params.iter().map(|t| AbiParam::new(*t)));
         sig.returns.extend(rets.iter().map(|t| AbiParam::new(*t)));
         let sref = self.b.import_signature(sig);
@@ -306,6 +328,7 @@ impl<'a, 'p> FunctionCx<'a, 'p> {
             region_done: None,
             cur_span: f.span,
             diverge: None,
+            check_me: None,
             region_flags: Vec::new(),
             uninit: Default::default(),
         };

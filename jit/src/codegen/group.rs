@@ -141,12 +141,16 @@ impl FunctionCx<'_, '_> {
         } else {
             self.b.use_var(linear)
         };
+        let saved_me = self.check_me;
         if self.store_item_ids && self.pcx.check.tracks() {
-            // Checked races and uninit name the work-item by this.
+            // Checked races and uninit name the work-item by this (the
+            // loop's accesses use the value, called functions the field).
             let me = self.b.ins().iadd_imm_s(lin, 1);
             self.b.ins().store(flags(), me, item, o::ITEM_CHECK_ME);
+            self.check_me = Some(me);
         }
         let r = body(self, ids, lin, latches[0]);
+        self.check_me = saved_me;
         self.inline_ids = saved;
         r?;
         self.jump(latches[0]);

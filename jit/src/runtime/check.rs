@@ -568,21 +568,50 @@ fn read_bits(addr: u64, size: u32) -> u64 {
 const SCRATCH: usize = 256;
 
 /// A site's entry in the fast path's cache (`GroupState::check_cache`):
-/// the object it last touched, `[lo, hi)`; for a followed object the
-/// shadow's delta, and the serials below which a write tag (`xw`) and a
-/// read tag (`xr`) need no look (see `codegen/check.rs`).
-#[derive(Clone, Copy, Default)]
+/// the object it last touched, `[lo, hi)`, with `span` = `hi - lo - size`
+/// (so that `addr - lo <= span`, unsigned, is the whole bounds test); for a
+/// followed object the shadow's delta, and the serials below which a write
+/// tag (`xw`) and a read tag (`xr`) need no look (see `codegen/check.rs`).
+#[derive(Clone, Copy)]
 #[repr(C)]
 pub struct CacheEntry {
     lo: u64,
-    hi: u64,
+    span: u64,
     delta: u64,
     xw: u64,
     xr: u64,
     /// The read tag of several groups (global memory; 1 for local memory:
     /// no tag).
     many: u64,
-    _pad: [u64; 2],
+    hi: u64,
+    _pad: u64,
+}
+
+impl Default for CacheEntry {
+    /// An entry no address passes (but a non-canonical one, which faults).
+    fn default() -> CacheEntry {
+        CacheEntry {
+            lo: 1 << 63,
+            span: 0,
+            delta: 0,
+            xw: 0,
+            xr: 0,
+            many: 0,
+            hi: 0,
+            _pad: 0,
+        }
+    }
+}
+
+impl CacheEntry {
+    fn new(lo: u64, hi: u64, size: u64) -> CacheEntry {
+        CacheEntry {
+            lo,
+            span: (hi - lo).saturating_sub(size),
+            hi,
+            ..CacheEntry::default()
+        }
+    }
 }
 
 /// One thread's checking state while it runs groups of a launch. Generated
@@ -913,24 +942,17 @@ pub unsafe extern "C" fn cranecl_check_access(
                 && !st.tainted.is_empty()
                 && space == Space::Global
                 && s.kind == SiteKind::Write;
+            let plain = CacheEntry::new(lo, hi, size);
             let entry = match follow {
-                Follow::No => Some(CacheEntry {
-                    lo,
-                    hi,
-                    ..CacheEntry::default()
-                }),
+                Follow::No => Some(plain),
                 Follow::Object(i) => launch.objects[i].shadow.as_ref().map(|sh| CacheEntry {
-                    lo,
-                    hi,
                     delta: sh.delta(),
                     xw: launch.serial(),
                     xr: launch.serial(),
                     many: (launch.serial() << 32) | SEVERAL,
-                    _pad: [0; 2],
+                    ..plain
                 }),
                 Follow::Local => st.local_shadow.as_ref().map(|sh| CacheEntry {
-                    lo,
-                    hi,
                     delta: sh.delta(),
                     xw: if s.kind == SiteKind::Write {
                         group.check_base
@@ -939,7 +961,7 @@ pub unsafe extern "C" fn cranecl_check_access(
                     },
                     xr: group.check_base,
                     many: 1,
-                    _pad: [0; 2],
+                    ..plain
                 }),
             };
             if let Some(c) = st.cache.get_mut(site as usize) {
@@ -1527,4 +1549,98 @@ fn group_ids(g: &GroupState) -> String {
         .map(u64::to_string)
         .collect::<Vec<_>>()
         .join(",")
+}
+
+/// The fast paths' calls of [`cranecl_check_access`] and
+/// [`cranecl_check_index`] go through these (x86-64): they save every
+/// register the System V convention lets a callee change and leave the
+/// result in `ItemState::check_ret`, so generated code calls them with
+/// Cranelift's `preserve_all` convention (no register changes, no result in
+/// one) and keeps its values in registers across the (cold) call instead of
+/// spilling them around every access.
+#[cfg(target_arch = "x86_64")]
+pub mod preserving {
+    extern "C" {
+        pub fn cranecl_check_access_preserving();
+        pub fn cranecl_check_index_preserving();
+    }
+
+    macro_rules! trampoline {
+        ($name:literal, $target:path) => {
+            std::arch::global_asm!(
+                concat!(".globl ", $name),
+                concat!(".type ", $name, ",@function"),
+                concat!($name, ":"),
+                "push rbp",
+                "mov rbp, rsp",
+                "push rax",
+                "push rcx",
+                "push rdx",
+                "push rsi",
+                "push rdi",
+                "push r8",
+                "push r9",
+                "push r10",
+                "push r11",
+                "sub rsp, 264",
+                "movdqu [rsp + 0], xmm0",
+                "movdqu [rsp + 16], xmm1",
+                "movdqu [rsp + 32], xmm2",
+                "movdqu [rsp + 48], xmm3",
+                "movdqu [rsp + 64], xmm4",
+                "movdqu [rsp + 80], xmm5",
+                "movdqu [rsp + 96], xmm6",
+                "movdqu [rsp + 112], xmm7",
+                "movdqu [rsp + 128], xmm8",
+                "movdqu [rsp + 144], xmm9",
+                "movdqu [rsp + 160], xmm10",
+                "movdqu [rsp + 176], xmm11",
+                "movdqu [rsp + 192], xmm12",
+                "movdqu [rsp + 208], xmm13",
+                "movdqu [rsp + 224], xmm14",
+                "movdqu [rsp + 240], xmm15",
+                "call {target}",
+                // The result goes to the item's `check_ret` (`preserve_all`
+                // calls return nothing in registers).
+                "mov rdi, [rbp - 40]",
+                "mov [rdi + {ret}], rax",
+                "movdqu xmm0, [rsp + 0]",
+                "movdqu xmm1, [rsp + 16]",
+                "movdqu xmm2, [rsp + 32]",
+                "movdqu xmm3, [rsp + 48]",
+                "movdqu xmm4, [rsp + 64]",
+                "movdqu xmm5, [rsp + 80]",
+                "movdqu xmm6, [rsp + 96]",
+                "movdqu xmm7, [rsp + 112]",
+                "movdqu xmm8, [rsp + 128]",
+                "movdqu xmm9, [rsp + 144]",
+                "movdqu xmm10, [rsp + 160]",
+                "movdqu xmm11, [rsp + 176]",
+                "movdqu xmm12, [rsp + 192]",
+                "movdqu xmm13, [rsp + 208]",
+                "movdqu xmm14, [rsp + 224]",
+                "movdqu xmm15, [rsp + 240]",
+                "add rsp, 264",
+                "pop r11",
+                "pop r10",
+                "pop r9",
+                "pop r8",
+                "pop rdi",
+                "pop rsi",
+                "pop rdx",
+                "pop rcx",
+                "pop rax",
+                "pop rbp",
+                "ret",
+                concat!(".size ", $name, ", . - ", $name),
+                target = sym $target,
+                ret = const crate::runtime::offsets::ITEM_CHECK_RET,
+            );
+        };
+    }
+    trampoline!(
+        "cranecl_check_access_preserving",
+        super::cranecl_check_access
+    );
+    trampoline!("cranecl_check_index_preserving", super::cranecl_check_index);
 }

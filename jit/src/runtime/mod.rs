@@ -132,6 +132,9 @@ pub struct ItemState {
     /// Checked `races`/`uninit`: the local linear id + 1 (group loops store
     /// it with the ids).
     pub check_me: u64,
+    /// Checked mode: where a slow path called through a register-preserving
+    /// trampoline leaves its result (`check::preserving`).
+    pub check_ret: u64,
 }
 
 impl ItemState {
@@ -147,6 +150,7 @@ impl ItemState {
             arena_hi: 0,
             barrier_site: 0,
             check_me: 0,
+            check_ret: 0,
         }
     }
 }
@@ -176,6 +180,7 @@ pub mod offsets {
     pub const GROUP_CHECK_SERIAL: i32 = offset_of!(GroupState, check_serial) as i32;
     pub const GROUP_CHECK_BASE: i32 = offset_of!(GroupState, check_base) as i32;
     pub const ITEM_CHECK_ME: i32 = offset_of!(ItemState, check_me) as i32;
+    pub const ITEM_CHECK_RET: i32 = offset_of!(ItemState, check_ret) as i32;
 }
 
 /// A generated entry: `(item, argument block)`.
