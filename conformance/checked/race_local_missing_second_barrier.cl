@@ -8,6 +8,6 @@ kernel void k(global int *out)
         sum = 0;
     barrier(CLK_LOCAL_MEM_FENCE);
     if (l == 0)
-        sum = 5; //! race-other
-    out[get_global_id(0)] = sum; //! race
+        sum = 5; //! race
+    out[get_global_id(0)] = sum; //! race-other
 }

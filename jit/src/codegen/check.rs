@@ -78,6 +78,7 @@ impl FunctionCx<'_, '_> {
             kind,
             size: size as u32,
             len,
+            lanes: self.site_lanes,
             value_known,
             location,
             snippet,
@@ -113,12 +114,55 @@ impl FunctionCx<'_, '_> {
         (self.checked_site(a, size, kind, value), 0)
     }
 
+    /// The lanes' access of four consecutive 4-byte elements at `addr`, one
+    /// per lane: checked as one 16-byte access, its granule `k` followed as
+    /// lane `k`'s work-item's (`FunctionCx::lanes_me0` + `k`).
+    pub(crate) fn checked_addr_lanes(
+        &mut self,
+        addr: Value,
+        write: bool,
+        value: Option<Value>,
+    ) -> Value {
+        if !self.checks_memory() {
+            return addr;
+        }
+        let saved = self.check_me;
+        if let Some(me0) = self.lanes_me0 {
+            self.check_me = Some(me0);
+        }
+        self.site_lanes = true;
+        let kind = if write {
+            SiteKind::Write
+        } else {
+            SiteKind::Read
+        };
+        let a = self.checked_site(addr, 16, kind, value);
+        self.site_lanes = false;
+        self.check_me = saved;
+        a
+    }
+
     /// The fast path and the slow call for one site of `kind` at `a`.
     fn checked_site(&mut self, a: Value, size: u64, kind: SiteKind, value: Option<Value>) -> Value {
         let site = self.site(kind, size, 0, value.is_some());
-        let bits = match value {
-            Some(v) => self.value_bits(v),
-            None => self.b.ins().iconst(types::I64, 0),
+        let (bits, bits2) = match value {
+            Some(v) if self.b.func.dfg.value_type(v).is_vector() => {
+                let w = self.b.ins().bitcast(
+                    types::I64X2,
+                    cranelift_codegen::ir::MemFlagsData::new()
+                        .with_endianness(cranelift_codegen::ir::Endianness::Little),
+                    v,
+                );
+                (
+                    self.b.ins().extractlane(w, 0),
+                    self.b.ins().extractlane(w, 1),
+                )
+            }
+            Some(v) => (self.value_bits(v), self.b.ins().iconst(types::I64, 0)),
+            None => {
+                let z = self.b.ins().iconst(types::I64, 0);
+                (z, z)
+            }
         };
         let item = self.item;
         let group = self.b.ins().load(
@@ -160,11 +204,19 @@ impl FunctionCx<'_, '_> {
         self.b.switch_to_block(slow);
         self.b.set_cold_block(slow);
         let site_v = self.b.ins().iconst(types::I32, i64::from(site));
+        let me = self.current_me();
         let r = self.call_slow(
             check::cranecl_check_access as *const u8,
             PRESERVING_ACCESS,
-            &[types::I64, types::I64, types::I32, types::I64],
-            &[item, a, site_v, bits],
+            &[
+                types::I64,
+                types::I64,
+                types::I32,
+                types::I64,
+                types::I64,
+                types::I64,
+            ],
+            &[item, a, site_v, bits, me, bits2],
         );
         self.b.ins().jump(go, &[r[0].into()]);
         self.b.seal_block(go);
@@ -222,13 +274,8 @@ impl FunctionCx<'_, '_> {
             offsets::GROUP_CHECK_BASE,
         );
         let item = self.item;
-        let me = match self.check_me {
-            Some(me) => me,
-            None => self
-                .b
-                .ins()
-                .load(types::I64, fl, item, offsets::ITEM_CHECK_ME),
-        };
+        let me = self.current_me();
+        let _ = item;
         let xw = self.b.ins().load(types::I64, fl, cache, at + 24);
         let xr = self.b.ins().load(types::I64, fl, cache, at + 32);
         let many = self.b.ins().load(types::I64, fl, cache, at + 40);
@@ -237,8 +284,17 @@ impl FunctionCx<'_, '_> {
             .b
             .ins()
             .bor_imm_u(hi, i64::from(site.min(0xFFFF)) << 16);
-        let t = self.b.ins().bor(t, me);
+        // A uniform access of the lanes passes `me0 << 16 | SEVERAL`.
+        let me_low = self.b.ins().band_imm_u(me, 0xFFFF);
+        let t = self.b.ins().bor(t, me_low);
+        let lanes = self.pcx.sites.borrow()[site as usize].lanes;
         for k in 0..(size / 4) as i32 {
+            // A lanes access: granule k is lane k's work-item's.
+            let t = if lanes && k > 0 {
+                self.b.ins().iadd_imm_s(t, i64::from(k))
+            } else {
+                t
+            };
             let w = self.b.ins().load(types::I64, fl, sh, 16 * k);
             let next = self.b.create_block();
             if kind == SiteKind::Atomic {
@@ -282,6 +338,23 @@ impl FunctionCx<'_, '_> {
             self.b.switch_to_block(next);
         }
         self.b.ins().jump(go, &[a.into()]);
+    }
+
+    /// The work-item's local linear id + 1 for the shadow (`SEVERAL` for
+    /// an access the lanes make once for four work-items).
+    fn current_me(&mut self) -> Value {
+        match self.check_me {
+            Some(me) => me,
+            None => {
+                let item = self.item;
+                self.b.ins().load(
+                    types::I64,
+                    super::value::flags(),
+                    item,
+                    offsets::ITEM_CHECK_ME,
+                )
+            }
+        }
     }
 
     /// Whether tag `x` needs no look from the access tagged `t`: below the

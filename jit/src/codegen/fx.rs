@@ -72,6 +72,11 @@ pub struct FunctionCx<'a, 'p> {
     /// Checked races/uninit: the work-item's local linear id + 1 inside a
     /// group entry's work-item loop (elsewhere it is loaded).
     pub(crate) check_me: Option<Value>,
+    /// Checked races/uninit in the lanes: the step's first work-item's
+    /// local linear id + 1 (lane `k`'s is this + `k`).
+    pub(crate) lanes_me0: Option<Value>,
+    /// The next site is a lanes access (one granule per lane).
+    pub(crate) site_lanes: bool,
     pub(crate) diverge: Option<(Option<crate::source::Span>, Option<crate::source::Span>)>,
     /// Checked `uninit`: the private variables followed (`uninit.rs`).
     pub(crate) uninit: super::uninit::Tracking,
@@ -329,6 +334,8 @@ impl<'a, 'p> FunctionCx<'a, 'p> {
             cur_span: f.span,
             diverge: None,
             check_me: None,
+            lanes_me0: None,
+            site_lanes: false,
             region_flags: Vec::new(),
             uninit: Default::default(),
         };

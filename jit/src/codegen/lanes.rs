@@ -1078,7 +1078,14 @@ impl LaneCx {
             }
             let ids = [x, self.ids[1], self.ids[2]];
             let old = fx.inline_ids.replace((ids, self.bases));
+            let saved_me = at_lane(fx, k);
+            if let Some(me) = fx.check_me.filter(|_| fx.lanes_me0.is_some()) {
+                // Functions it calls name the work-item by the field.
+                fx.b.ins()
+                    .store(super::value::flags(), me, fx.item, o::ITEM_CHECK_ME);
+            }
             let r = emit(fx);
+            fx.check_me = saved_me;
             fx.inline_ids = old;
             for (l, old, p, back) in saved {
                 fx.locals[l as usize] = old;
@@ -1203,6 +1210,21 @@ impl LaneCx {
 
     /// The truth of `c` (uniform across the group by the spec's rule for
     /// conditions around barriers) as the last lane computes it.
+    /// Each lane's truth of `c`.
+    pub(crate) fn truths(
+        &mut self,
+        fx: &mut FunctionCx<'_, '_>,
+        c: &Expr,
+    ) -> Result<Vec<Value>, String> {
+        let v = self.expr(fx, c)?;
+        (0..LANES)
+            .map(|k| {
+                let x = Self::lane(fx, &v, k);
+                fx.truth(&x, &c.ty)
+            })
+            .collect()
+    }
+
     pub(crate) fn last_truth(
         &mut self,
         fx: &mut FunctionCx<'_, '_>,
@@ -2100,7 +2122,10 @@ impl LaneCx {
         let mut out = Vec::with_capacity(LANES);
         for k in 0..LANES {
             let lane: Vec<CValue> = vals.iter().map(|v| Self::lane(fx, v, k)).collect();
-            out.push(crate::builtins::emit_builtin(fx, f, &lane, &tys)?);
+            let saved = at_lane(fx, k);
+            let r = crate::builtins::emit_builtin(fx, f, &lane, &tys);
+            fx.check_me = saved;
+            out.push(r?);
         }
         Ok(LVal::Lanes(out))
     }
@@ -2179,7 +2204,9 @@ impl LaneCx {
                 let addrs = self.masked_addrs(fx, &addr, ty)?;
                 for (k, a) in addrs.into_iter().enumerate() {
                     let v = Self::lane(fx, new, k);
+                    let saved = at_lane(fx, k);
                     fx.store(a, ty, &v)?;
+                    fx.check_me = saved;
                 }
             }
             LVal::Aff { base, step: 4 }
@@ -2187,14 +2214,16 @@ impl LaneCx {
             {
                 let vt = packed_type(ty).ok_or(FALLBACK)?;
                 let v = Self::pack(fx, new, vt).ok_or(FALLBACK)?;
-                let (base, _) = fx.checked_addr(base, 0, 16, true, None);
+                let base = fx.checked_addr_lanes(base, true, Some(v));
                 fx.b.ins().store(super::value::flags(), v, base, 0);
             }
             addr => {
                 for k in 0..LANES {
                     let a = Self::lane(fx, &addr, k).scalar()?;
                     let v = Self::lane(fx, new, k);
+                    let saved = at_lane(fx, k);
                     fx.store(a, ty, &v)?;
+                    fx.check_me = saved;
                 }
             }
         }
@@ -2325,21 +2354,25 @@ impl LaneCx {
             // the end of a buffer).
             let addrs = self.masked_addrs(fx, addr, ty)?;
             let mut out = Vec::with_capacity(LANES);
-            for a in addrs {
+            for (k, a) in addrs.into_iter().enumerate() {
+                let saved = at_lane(fx, k);
                 out.push(fx.load(a, ty)?);
+                fx.check_me = saved;
             }
             return Ok(LVal::Lanes(out));
         }
         if let (LVal::Aff { base, step: 4 }, Some(vt)) = (addr, packed_type(ty)) {
             // Four consecutive elements: one unaligned vector load.
-            let (base, _) = fx.checked_addr(*base, 0, 16, false, None);
+            let base = fx.checked_addr_lanes(*base, false, None);
             let v = fx.b.ins().load(vt, super::value::flags(), base, 0);
             return Ok(LVal::Vec(v));
         }
         let mut out = Vec::with_capacity(LANES);
         for k in 0..LANES {
             let a = Self::lane(fx, addr, k).scalar()?;
+            let saved = at_lane(fx, k);
             out.push(fx.load(a, ty)?);
+            fx.check_me = saved;
         }
         Ok(LVal::Lanes(out))
     }
@@ -2520,7 +2553,17 @@ impl FunctionCx<'_, '_> {
         let saved_ret = self.return_to.replace(next_step);
         let saved_ids = self.inline_ids.replace(([xv, y, z], geo.bases));
         let lin0 = self.linear_index(&geo, [xv, y, z]);
+        let saved_me = (self.check_me, self.lanes_me0);
+        if self.pcx.check.tracks() {
+            // Checked races/uninit: an access made once for the step is the
+            // four work-items' (several); lanes name their own.
+            let me0 = self.b.ins().iadd_imm_s(lin0, 1);
+            self.lanes_me0 = Some(me0);
+            let several = self.b.ins().ishl_imm_u(me0, 16);
+            self.check_me = Some(self.b.ins().bor_imm_u(several, 0xFFFF));
+        }
         let r = lanes_body(self, &mut lc, lin0);
+        (self.check_me, self.lanes_me0) = saved_me;
         self.inline_ids = saved_ids;
         self.return_to = saved_ret;
         r?;
@@ -2547,7 +2590,16 @@ impl FunctionCx<'_, '_> {
         }
         let saved_ids = self.inline_ids.replace(([xs, y, z], geo.bases));
         let lin = self.linear_index(&geo, [xs, y, z]);
+        let saved_me = self.check_me;
+        if self.pcx.check.tracks() {
+            let me = self.b.ins().iadd_imm_s(lin, 1);
+            self.b
+                .ins()
+                .store(super::value::flags(), me, item, o::ITEM_CHECK_ME);
+            self.check_me = Some(me);
+        }
         let r = item_body(self, snext, lin);
+        self.check_me = saved_me;
         self.inline_ids = saved_ids;
         r?;
         self.jump(snext);
@@ -2567,4 +2619,24 @@ impl FunctionCx<'_, '_> {
         self.enter(exit);
         Ok(())
     }
+}
+
+/// Checked races/uninit: lane `k`'s work-item for the accesses emitted next
+/// (`FunctionCx::lanes_me0` + `k`); returns what to restore. Nothing changes
+/// outside the lanes' steps or without those checks.
+fn at_lane(fx: &mut FunctionCx<'_, '_>, k: usize) -> Option<Value> {
+    let saved = fx.check_me;
+    if let Some(me0) = fx.lanes_me0 {
+        fx.check_me = Some(fx.b.ins().iadd_imm_s(me0, k as i64));
+    }
+    saved
+}
+
+/// Whether checked mode keeps `f` at one work-item per step: `uninit`
+/// following private variables of `f` (declared without an initialiser:
+/// their flags live in one work-item's code), or `races-strict` (the lanes
+/// make a uniform store once for four work-items, which hides same-value
+/// writes).
+pub(crate) fn one_item_per_step(pcx: &super::ProgramCx<'_>, f: &Function) -> bool {
+    pcx.check.races_strict || pcx.check.uninit && !super::walk::uninitialised_locals(f).is_empty()
 }

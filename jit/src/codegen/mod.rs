@@ -508,9 +508,10 @@ pub fn compile(program: &Program, opts: &CodegenOptions) -> Result<CompiledProgr
         barrier_regions: opts.barrier_regions,
         bodies: Default::default(),
         inline: opts.optimize,
-        // Bounds checks run in the lanes (a packed access is checked as
-        // one); the other checks follow one work-item at a time.
-        lanes: opts.optimize && opts.lanes && !(opts.check.barriers || opts.check.tracks()),
+        // Checks run in the lanes too: a packed access is checked as one
+        // (its granules followed as the lanes' work-items'), decisions
+        // compared lane by lane.
+        lanes: opts.optimize && opts.lanes,
         masked_memory_loops: opts.masked_memory_loops,
         single_pass_isa: make_isa(opts, true)?,
         check: opts.check,

@@ -924,20 +924,7 @@ impl FunctionCx<'_, '_> {
             let no = self.b.ins().iconst(types::I8, 0);
             self.b.def_var(d, no);
         }
-        // Checked barriers: the work-items must agree on a decision that
-        // leads to a barrier.
-        let diverge = self
-            .diverge
-            .take()
-            .filter(|_| self.pcx.check.barriers && cond.is_some());
-        let agree = diverge.map(|_| {
-            let vars: [Variable; 3] = std::array::from_fn(|_| self.b.declare_var(types::I64));
-            let none = self.b.ins().iconst(types::I64, -1);
-            for v in vars {
-                self.b.def_var(v, none);
-            }
-            vars
-        });
+        let (diverge, agree) = self.decision_agreement(cond.is_some());
         self.item_loop(em.geo, |fx, _, lin, next| {
             fx.uninit_clear();
             let (promoted, base) = fx.enter_piece(em, piece, Some(lin));
@@ -970,6 +957,32 @@ impl FunctionCx<'_, '_> {
             self.check_decisions(vars, sites);
         }
         Ok(decision.map(|d| self.b.use_var(d)))
+    }
+
+    /// Checked barriers: the work-items must agree on a decision that leads
+    /// to a barrier. The barriers the next decision leads to, and the
+    /// variables [`Self::note_decision`] keeps.
+    #[allow(clippy::type_complexity)]
+    fn decision_agreement(
+        &mut self,
+        decides: bool,
+    ) -> (
+        Option<(Option<crate::source::Span>, Option<crate::source::Span>)>,
+        Option<[Variable; 3]>,
+    ) {
+        let diverge = self
+            .diverge
+            .take()
+            .filter(|_| self.pcx.check.barriers && decides);
+        let agree = diverge.map(|_| {
+            let vars: [Variable; 3] = std::array::from_fn(|_| self.b.declare_var(types::I64));
+            let none = self.b.ins().iconst(types::I64, -1);
+            for v in vars {
+                self.b.def_var(v, none);
+            }
+            vars
+        });
+        (diverge, agree)
     }
 
     /// Checked barriers: remember the first live work-item's decision `t`
@@ -1084,6 +1097,7 @@ impl FunctionCx<'_, '_> {
             let no = self.b.ins().iconst(types::I8, 0);
             self.b.def_var(d, no);
         }
+        let (diverge, agree) = self.decision_agreement(cond.is_some());
         self.lanes_item_loop(
             em.geo,
             lanes.clone(),
@@ -1091,7 +1105,17 @@ impl FunctionCx<'_, '_> {
                 let back = fx.enter_piece_lanes(em, piece, lc, lin0)?;
                 lc.stmts(fx, stmts)?;
                 if let (Some(c), Some(d)) = (cond, decision) {
-                    let t = lc.last_truth(fx, c)?;
+                    let t = match agree {
+                        Some(vars) => {
+                            let ts = lc.truths(fx, c)?;
+                            for (k, t) in ts.iter().enumerate() {
+                                let lin = fx.b.ins().iadd_imm_s(lin0, k as i64);
+                                fx.note_decision(vars, *t, lin);
+                            }
+                            *ts.last().ok_or("internal: no lanes")?
+                        }
+                        None => lc.last_truth(fx, c)?,
+                    };
                     fx.b.def_var(d, t);
                 }
                 fx.leave_piece_lanes(lc, &back)
@@ -1105,10 +1129,16 @@ impl FunctionCx<'_, '_> {
                     let v = fx.expr(c)?;
                     let t = fx.truth(&v, &c.ty)?;
                     fx.b.def_var(d, t);
+                    if let Some(vars) = agree {
+                        fx.note_decision(vars, t, lin);
+                    }
                 }
                 fx.leave_piece(&promoted)
             },
         )?;
+        if let (Some(vars), Some(sites)) = (agree, diverge) {
+            self.check_decisions(vars, sites);
+        }
         Ok(decision.map(|d| self.b.use_var(d)))
     }
 
@@ -1352,6 +1382,22 @@ impl FunctionCx<'_, '_> {
     }
 }
 
+/// Whether a decision among `nodes` that leads to a barrier is made per
+/// work-item (not once for the group): checked `barriers` compares those
+/// across work-items one at a time.
+fn varying_decisions(nodes: &[Node<'_>], once: &[bool]) -> bool {
+    let varies = |id: usize| !once.get(id).copied().unwrap_or(false);
+    nodes.iter().any(|n| match n {
+        Node::If(id, _, t, e) => {
+            varies(*id) || varying_decisions(t, once) || varying_decisions(e, once)
+        }
+        Node::Loop { cond, body, .. } => {
+            cond.as_ref().is_some_and(|(id, _)| varies(*id)) || varying_decisions(body, once)
+        }
+        _ => false,
+    })
+}
+
 /// The first barrier statement among `nodes` (depth first, in order).
 fn first_barrier(nodes: &[Node<'_>]) -> Option<crate::source::Span> {
     nodes.iter().find_map(|n| match n {
@@ -1386,6 +1432,8 @@ pub(crate) fn compile_region_entry(
     let lanes = if pcx.lanes
         && plan.done_offset.is_none()
         && !(pcx.check.bounds && super::lanes::subscripts_array(f))
+        && !super::lanes::one_item_per_step(pcx, f)
+        && !(pcx.check.barriers && varying_decisions(&plan.nodes, &plan.once))
     {
         super::lanes::plan(f, pcx.masked_memory_loops)
     } else {

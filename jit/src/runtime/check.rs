@@ -157,6 +157,9 @@ pub struct Site {
     pub len: u64,
     /// The written value is passed to the slow path (scalar stores).
     pub value_known: bool,
+    /// The lanes' access of four consecutive 4-byte elements: granule `k`
+    /// is the work-item `me + k`'s.
+    pub lanes: bool,
     /// `<source>:LINE:COL`.
     pub location: String,
     /// The source line and a caret under the column.
@@ -784,9 +787,21 @@ fn ids(item: &ItemState, g: &GroupState) -> String {
     )
 }
 
-fn linear_local(item: &ItemState, g: &GroupState) -> u32 {
-    (item.local_id[0] + g.local_size[0] * (item.local_id[1] + g.local_size[1] * item.local_id[2]))
-        as u32
+/// [`ids`] of the work-item whose local linear id + 1 is `me` (the lanes
+/// run four per `ItemState`), or of `item` when `me` names none.
+fn ids_me(item: &ItemState, g: &GroupState, me: u64) -> String {
+    let me = match me & 0xFFFF {
+        SEVERAL => me >> 16,
+        m => m,
+    };
+    if me == 0 || me >= ATOMIC {
+        return ids(item, g);
+    }
+    let l = me - 1;
+    let (lx, ly) = (g.local_size[0].max(1), g.local_size[1].max(1));
+    let mut it = ItemState::detached(g);
+    it.local_id = [l % lx, (l / lx) % ly, l / (lx * ly), 0];
+    ids(&it, g)
 }
 
 /// Where `addr` is, relative to the nearest object (for messages).
@@ -907,6 +922,8 @@ pub unsafe extern "C" fn cranecl_check_access(
     addr: u64,
     site: u32,
     value: u64,
+    me: u64,
+    value2: u64,
 ) -> u64 {
     // SAFETY: the caller's contract: `item` and its group are live, the
     // group's `check` points at this thread's state, set by `with_state`.
@@ -973,11 +990,11 @@ pub unsafe extern "C" fn cranecl_check_access(
             }
             if follow != Follow::No {
                 track(
-                    st, launch, sites, item, group, addr, site, space, follow, value,
+                    st, launch, sites, item, group, addr, site, space, follow, value, me,
                 );
             }
             if tainted_write {
-                uninit_write(st, launch, sites, item, group, site, value);
+                uninit_write(st, launch, sites, item, group, site, [value, value2], me);
             }
             addr
         }
@@ -996,7 +1013,12 @@ pub unsafe extern "C" fn cranecl_check_access(
                         if write { "write" } else { "read" }
                     ),
                 );
-                let _ = writeln!(t, "  kernel '{}', {}", launch.kernel, ids(item, group));
+                let _ = writeln!(
+                    t,
+                    "  kernel '{}', {}",
+                    launch.kernel,
+                    ids_me(item, group, me)
+                );
                 t
             });
             st.scratch.fill(0);
@@ -1019,9 +1041,9 @@ fn track(
     space: Space,
     follow: Follow,
     value: u64,
+    me: u64,
 ) {
     let s = &sites[site as usize];
-    let me = u64::from(linear_local(item, group)) + 1;
     let serial = group.check_serial.load(Ordering::Relaxed);
     let who = Who {
         tag: tag(serial, site, me),
@@ -1049,16 +1071,37 @@ fn track(
     let Some(shadow) = shadow else {
         return;
     };
-    let met = shadow_access(
-        shadow,
-        addr,
-        u64::from(s.size),
-        write,
-        atomic,
-        &who,
-        same_value,
-        launch.checks.races_strict,
-    );
+    let met = if s.lanes {
+        // Granule k is lane k's work-item's.
+        (0..u64::from(s.size) / 4).fold(None, |met, k| {
+            let who = Who {
+                tag: tag(serial, site, me + k),
+                ..who
+            };
+            let m = shadow_access(
+                shadow,
+                addr + 4 * k,
+                4,
+                write,
+                atomic,
+                &who,
+                false,
+                launch.checks.races_strict,
+            );
+            met.or(m)
+        })
+    } else {
+        shadow_access(
+            shadow,
+            addr,
+            u64::from(s.size),
+            write,
+            atomic,
+            &who,
+            same_value,
+            launch.checks.races_strict,
+        )
+    };
     match met {
         // An uninitialised read is reported when the work-item that made
         // it then writes what it read, unchanged, to global memory (local
@@ -1071,9 +1114,11 @@ fn track(
                 // From now on in this group global writes take the slow path.
                 st.cache.iter_mut().for_each(|c| *c = CacheEntry::default());
             }
-            let taints = st.tainted.entry(me).or_default();
-            if taints.len() < 8 && !taints.iter().any(|t| t.2 == bits) {
-                taints.push((site, addr, bits));
+            for me in items_of(me) {
+                let taints = st.tainted.entry(me).or_default();
+                if taints.len() < 8 && !taints.iter().any(|t| t.2 == bits) {
+                    taints.push((site, addr, bits));
+                }
             }
         }
         Some(Met::Race(other, other_wrote)) if launch.checks.races => {
@@ -1097,6 +1142,7 @@ fn track(
 
 /// A global write by a work-item that read uninitialised local memory: a
 /// report when it writes a value it read.
+#[allow(clippy::too_many_arguments)]
 fn uninit_write(
     st: &CheckState,
     launch: &LaunchCheck,
@@ -1104,23 +1150,37 @@ fn uninit_write(
     item: &ItemState,
     group: &GroupState,
     site: u32,
-    value: u64,
+    values: [u64; 2],
+    me: u64,
 ) {
     let s = &sites[site as usize];
     if !s.value_known {
         return;
     }
-    let me = u64::from(linear_local(item, group)) + 1;
-    let mask = if s.size >= 8 {
-        u64::MAX
+    // A lanes store: lane k's 4-byte value is work-item me + k's.
+    let writes: Vec<(u64, u64, u64)> = if s.lanes {
+        (0..4u64)
+            .map(|k| {
+                let v = values[(k / 2) as usize] >> (32 * (k % 2));
+                (me + k, v & 0xFFFF_FFFF, 0xFFFF_FFFF)
+            })
+            .collect()
     } else {
-        (1u64 << (8 * s.size)) - 1
+        let mask = if s.size >= 8 {
+            u64::MAX
+        } else {
+            (1u64 << (8 * s.size)) - 1
+        };
+        vec![(me & 0xFFFF, values[0], mask)]
     };
-    let hit = st
-        .tainted
-        .get(&me)
-        .and_then(|ts| ts.iter().find(|t| t.2 & mask == value & mask).copied());
-    if let Some((read_site, read_addr, _)) = hit {
+    for (me, value, mask) in writes {
+        let hit = st
+            .tainted
+            .get(&me)
+            .and_then(|ts| ts.iter().find(|t| t.2 & mask == value & mask).copied());
+        let Some((read_site, read_addr, _)) = hit else {
+            continue;
+        };
         let r = &sites[read_site as usize];
         let obj = describe_addr(st.local_lo, launch, read_addr, Some(u64::from(r.size)));
         launch.report(Kind::Uninit, (read_site, 0), || {
@@ -1131,10 +1191,34 @@ fn uninit_write(
                     r.size
                 ),
             );
-            let _ = writeln!(t, "  kernel '{}', {}", launch.kernel, ids(item, group));
+            let _ = writeln!(t, "  kernel '{}', {}", launch.kernel, ids_me(item, group, me));
             t.push_str(&note(s, "the work-item writes the value it read to global memory here"));
             t
         });
+    }
+}
+
+/// The first site at `site`'s place: reports merge by place (the lanes
+/// make a site per lane for one source access).
+fn canonical(sites: &[Site], site: u32) -> u32 {
+    let Some(s) = sites.get(site as usize) else {
+        return site;
+    };
+    sites
+        .iter()
+        .position(|x| x.location == s.location && x.kind == s.kind)
+        .map_or(site, |i| i as u32)
+}
+
+/// The work-items (local linear id + 1) an access was made for: one, or
+/// the four of a lanes step (`me0 << 16 | SEVERAL`: an access the lanes
+/// make once for all four).
+fn items_of(me: u64) -> Vec<u64> {
+    let me0 = me >> 16;
+    if me & 0xFFFF == SEVERAL && me0 != 0 {
+        (me0..me0 + 4).collect()
+    } else {
+        vec![me & 0xFFFF]
     }
 }
 
@@ -1157,30 +1241,41 @@ fn report_race(
     let write = s.kind == SiteKind::Write;
     let other_site = site_of(other);
     let o = sites.get(other_site as usize);
-    let o_loc = o.map_or("an unnamed place", |o| o.location.as_str());
     let obj = describe_addr(st.local_lo, launch, addr, Some(u64::from(s.size)));
     let what = |w: bool| if w { "write" } else { "read" };
     if who.my_group(other) {
-        let other_item = if item_of(other) == SEVERAL {
-            "several work-items".to_string()
-        } else {
-            format!("local linear id {}", item_of(other).saturating_sub(1))
+        let name = |t: u64| {
+            if item_of(t) == SEVERAL {
+                "several work-items".to_string()
+            } else {
+                format!("local linear id {}", item_of(t).saturating_sub(1))
+            }
         };
-        let key = (site.min(other_site), site.max(other_site));
+        // The report stands at the write (when one of the two reads), so
+        // that the order the work-items ran in does not move it.
+        let flip = other_wrote && !write && o.is_some();
+        let (here, there, here_write, there_write, by) = match o {
+            Some(o) if flip => (o, Some(s), true, false, who.tag),
+            _ => (s, o, write, other_wrote, other),
+        };
+        let there_loc = there.map_or("an unnamed place", |t| t.location.as_str());
+        let key = (canonical(sites, site), canonical(sites, other_site));
+        let key = (key.0.min(key.1), key.0.max(key.1));
         launch.report(Kind::Race, key, || {
             let mut t = header(
-                s,
+                here,
                 &format!(
-                    "data race in {} memory: {} of {} bytes here and a {} by {other_item} at {o_loc} with no barrier between; {obj}",
+                    "data race in {} memory: {} of {} bytes here and a {} by {} at {there_loc} with no barrier between; {obj}",
                     space.as_str(),
-                    what(write),
-                    s.size,
-                    what(other_wrote),
+                    what(here_write),
+                    here.size,
+                    what(there_write),
+                    name(by),
                 ),
             );
-            let _ = writeln!(t, "  kernel '{}', {}", launch.kernel, ids(item, group));
-            if let Some(o) = o {
-                t.push_str(&note(o, &format!("the other {} is here", what(other_wrote))));
+            let _ = writeln!(t, "  kernel '{}', {}", launch.kernel, ids_me(item, group, item_of(who.tag)));
+            if let Some(there) = there {
+                t.push_str(&note(there, &format!("the other {} is here", what(there_write))));
             }
             t
         });
@@ -1213,6 +1308,7 @@ fn report_race(
     } else {
         (site, other_site)
     };
+    let (a, b) = (canonical(sites, a), canonical(sites, b));
     launch.report(Kind::Race, (a, b), || {
         let mut t = header(
             ws,
@@ -1223,7 +1319,7 @@ fn report_race(
                 name(og),
             ),
         );
-        let _ = writeln!(t, "  kernel '{}', {}", launch.kernel, ids(item, group));
+        let _ = writeln!(t, "  kernel '{}', {}", launch.kernel, ids_me(item, group, item_of(who.tag)));
         if let Some(os) = os {
             t.push_str(&note(os, &format!("the other {} is here", what(o_write))));
         }
