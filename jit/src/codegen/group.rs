@@ -219,10 +219,7 @@ pub(crate) fn compile_group_entry(
         .as_ref()
         .ok_or_else(|| format!("kernel '{}' has no body", f.name))?;
     let id = abi::declare_entry(module, f, index, "group")?;
-    if pcx.lanes
-        && !(pcx.check.bounds && lanes::subscripts_array(f))
-        && !lanes::one_item_per_step(pcx, f)
-    {
+    if pcx.lanes && !lanes::one_item_per_step(pcx, f) {
         if let Some(plan) = lanes::plan(f, pcx.masked_memory_loops) {
             // Any failure here (a construct the lanes cannot express) falls
             // back to the one-item-per-step entry below.

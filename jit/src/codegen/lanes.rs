@@ -444,23 +444,6 @@ fn stmt_tree_exprs(s: &Stmt, f: &mut dyn FnMut(&Expr)) {
 
 /// Decide the lanes of `f`'s locals; `None` when the kernel must run one
 /// work-item per step.
-/// `f` subscripts an array object (`a[i]` with `T a[N]`): checked mode
-/// checks such an index against `N` in the one-item code, so the kernel
-/// keeps one work-item per step there.
-pub(crate) fn subscripts_array(f: &Function) -> bool {
-    let mut found = false;
-    for s in f.body.iter().flat_map(|b| &b.stmts) {
-        stmt_tree_exprs(s, &mut |e| {
-            super::walk::expr_tree(e, &mut |x| {
-                if let ExprKind::Cast(CastKind::ArrayToPointer, a) = &x.kind {
-                    found |= matches!(a.ty, crate::sema::types::Type::Array(_, Some(_)));
-                }
-            })
-        });
-    }
-    found
-}
-
 pub(crate) fn plan(f: &Function, masked_memory: bool) -> Option<Plan> {
     let body = f.body.as_ref()?;
     let n = f.locals.len();
@@ -1866,6 +1849,7 @@ impl LaneCx {
                 let (p, i) = if a.ty.is_pointer() { (a, b) } else { (b, a) };
                 let pv = self.expr(fx, p)?;
                 let iv = self.expr(fx, i)?;
+                let iv = self.checked_subscript(fx, p, iv, &i.ty)?;
                 let size = fx.pointee_size(&p.ty);
                 self.ptr_add(fx, pv, iv, &i.ty, size)
             }
@@ -1995,6 +1979,58 @@ impl LaneCx {
             }
             _ => None,
         }
+    }
+
+    /// Checked `bounds`: the index `iv` of a subscript of an array object
+    /// (`p` is the array turned pointer) checked against its length, as the
+    /// ordinary code generator does (`expr.rs`, `checked_subscript`): once
+    /// for a uniform index, at the first and last lane for an affine one,
+    /// per lane otherwise.
+    fn checked_subscript(
+        &mut self,
+        fx: &mut FunctionCx<'_, '_>,
+        p: &Expr,
+        iv: LVal,
+        ity: &Type,
+    ) -> Result<LVal, String> {
+        let ExprKind::Cast(CastKind::ArrayToPointer, arr) = &p.kind else {
+            return Ok(iv);
+        };
+        let (true, crate::sema::types::Type::Array(_, Some(n))) = (fx.pcx.check.bounds, &arr.ty)
+        else {
+            return Ok(iv);
+        };
+        let n = *n;
+        let signed = ity.elem().is_none_or(|s| s.is_signed());
+        let wide = |fx: &mut FunctionCx<'_, '_>, v: Value| {
+            let t = fx.b.func.dfg.value_type(v);
+            fx.int_resize(v, t, types::I64, signed)
+        };
+        let outer = std::mem::replace(&mut fx.cur_span, arr.span);
+        let r = match iv {
+            LVal::Uni(CValue::Scalar(x)) => {
+                let x = wide(fx, x);
+                Ok(LVal::Uni(CValue::Scalar(fx.checked_index(x, n))))
+            }
+            LVal::Aff { base, step } => {
+                let first = wide(fx, base);
+                let last = fx.b.ins().iadd_imm_s(first, step * (LANES as i64 - 1));
+                let _ = fx.checked_index(last, n);
+                let base = fx.checked_index(first, n);
+                Ok(LVal::Aff { base, step })
+            }
+            iv => {
+                let mut out = Vec::with_capacity(LANES);
+                for k in 0..LANES {
+                    let x = Self::lane(fx, &iv, k).scalar()?;
+                    let x = wide(fx, x);
+                    out.push(CValue::Scalar(fx.checked_index(x, n)));
+                }
+                Ok(LVal::Lanes(out))
+            }
+        };
+        fx.cur_span = outer;
+        r
     }
 
     fn ptr_add(

@@ -1431,7 +1431,6 @@ pub(crate) fn compile_region_entry(
     let id = abi::declare_entry(module, f, index, "regions")?;
     let lanes = if pcx.lanes
         && plan.done_offset.is_none()
-        && !(pcx.check.bounds && super::lanes::subscripts_array(f))
         && !super::lanes::one_item_per_step(pcx, f)
         && !(pcx.check.barriers && varying_decisions(&plan.nodes, &plan.once))
     {
