@@ -306,19 +306,33 @@ impl FunctionCx<'_, '_> {
                     .ins()
                     .icmp(IntCC::UnsignedGreaterThanOrEqual, ws, base);
                 self.b.ins().brif(ok, next, &[], slow, &[]);
+            } else if kind == SiteKind::Write {
+                let r = self.b.ins().load(types::I64, fl, sh, 16 * k + 8);
+                // Most writes find both tags from before (an earlier
+                // command, or for local memory an earlier group): two
+                // compares; the rest take the whole test.
+                let ws = self.b.ins().ushr_imm_u(w, 32);
+                let rs = self.b.ins().ushr_imm_u(r, 32);
+                let w_old = self.b.ins().icmp(IntCC::UnsignedLessThan, ws, xw);
+                let r_old = self.b.ins().icmp(IntCC::UnsignedLessThan, rs, xr);
+                let old = self.b.ins().band(w_old, r_old);
+                let store = self.b.create_block();
+                let full = self.b.create_block();
+                self.b.ins().brif(old, store, &[], full, &[]);
+                self.b.seal_block(full);
+                self.b.switch_to_block(full);
+                let ok_w = self.tag_ok(w, t, xw, base, serial);
+                let ok_r = self.tag_ok(r, t, xr, base, serial);
+                let ok = self.b.ins().band(ok_w, ok_r);
+                self.b.ins().brif(ok, store, &[], slow, &[]);
+                self.b.seal_block(store);
+                self.b.switch_to_block(store);
+                self.b.ins().store(fl, t, sh, 16 * k);
+                self.b.ins().jump(next, &[]);
             } else {
                 let ok_w = self.tag_ok(w, t, xw, base, serial);
                 let r = self.b.ins().load(types::I64, fl, sh, 16 * k + 8);
-                if kind == SiteKind::Write {
-                    let ok_r = self.tag_ok(r, t, xr, base, serial);
-                    let ok = self.b.ins().band(ok_w, ok_r);
-                    let store = self.b.create_block();
-                    self.b.ins().brif(ok, store, &[], slow, &[]);
-                    self.b.seal_block(store);
-                    self.b.switch_to_block(store);
-                    self.b.ins().store(fl, t, sh, 16 * k);
-                    self.b.ins().jump(next, &[]);
-                } else {
+                {
                     let read = self.b.create_block();
                     self.b.ins().brif(ok_w, read, &[], slow, &[]);
                     self.b.seal_block(read);
