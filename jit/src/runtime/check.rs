@@ -40,9 +40,19 @@
 //! is not an error). Accesses of part of a granule are followed per byte
 //! here. Atomics never race.
 //!
-//! With `barriers` every work-item records the site of the barrier it waits
-//! at; after each round of the coroutine runtime all unfinished items must
-//! wait at the same barrier, and either all or none have finished.
+//! With `barriers`, under the region strategy (`codegen/regions.rs`) every
+//! decision that leads to a barrier is compared across the work-items
+//! ([`cranecl_check_region_divergence`]) and a barrier reached while some
+//! work-items returned is reported ([`cranecl_check_region_barrier`], which
+//! also starts the next epoch); under the coroutine runtime every work-item
+//! records the site of the barrier it waits at, and after each round all
+//! unfinished items must wait at the same barrier, and either all or none
+//! have finished.
+//!
+//! Generated code calls the access and index slow paths through
+//! register-preserving trampolines ([`preserving`]), and passes the
+//! work-item (`me`: local linear id + 1, or `me0 << 16 | 0xFFFF` for an
+//! access the lanes make once for four work-items).
 //!
 //! A report names what happened, the object and the offset, the kernel, the
 //! work-items, and the site (`<source>:LINE:COL`, the line and a caret);
