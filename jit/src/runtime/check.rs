@@ -29,7 +29,7 @@
 //! before this launch, by this group before its last barrier, by this
 //! work-item since then, or by another work-item or group. Serials only
 //! grow, so shadows are never cleared. Generated code updates the shadow
-//! inline and calls here only when a tag needs a look ([`cell_access`] is
+//! inline and calls here only when a tag needs a look (`cell_access` is
 //! the whole rule): two work-items touching a granule in one epoch, one of
 //! them writing, race (a write of the value already there does not count
 //! unless `races-strict`); global memory touched by two groups of a launch,
