@@ -380,7 +380,7 @@ fn site_of(t: u64) -> u32 {
 
 /// The shadow of an object followed by `races`/`uninit`: per 4-byte
 /// granule, the tag of its last write and of its last read (or
-/// [`SEVERAL`] readers). Generated code reads and updates it inline (see
+/// `SEVERAL` readers). Generated code reads and updates it inline (see
 /// `codegen/check.rs`); granules accessed in parts are followed per byte
 /// here.
 #[derive(Debug)]
