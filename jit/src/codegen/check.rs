@@ -332,21 +332,19 @@ impl FunctionCx<'_, '_> {
             } else {
                 let ok_w = self.tag_ok(w, t, xw, base, serial);
                 let r = self.b.ins().load(types::I64, fl, sh, 16 * k + 8);
-                {
-                    let read = self.b.create_block();
-                    self.b.ins().brif(ok_w, read, &[], slow, &[]);
-                    self.b.seal_block(read);
-                    self.b.switch_to_block(read);
-                    // Most reads find the read tag saying so already.
-                    let keep = self.read_tag_keeps(r, t, serial, many);
-                    let update = self.b.create_block();
-                    self.b.ins().brif(keep, next, &[], update, &[]);
-                    self.b.seal_block(update);
-                    self.b.switch_to_block(update);
-                    let r2 = self.read_tag(r, t, xr, base, serial, many);
-                    self.b.ins().store(fl, r2, sh, 16 * k + 8);
-                    self.b.ins().jump(next, &[]);
-                }
+                let read = self.b.create_block();
+                self.b.ins().brif(ok_w, read, &[], slow, &[]);
+                self.b.seal_block(read);
+                self.b.switch_to_block(read);
+                // Most reads find the read tag saying so already.
+                let keep = self.read_tag_keeps(r, t, serial, many);
+                let update = self.b.create_block();
+                self.b.ins().brif(keep, next, &[], update, &[]);
+                self.b.seal_block(update);
+                self.b.switch_to_block(update);
+                let r2 = self.read_tag(r, t, xr, base, serial, many);
+                self.b.ins().store(fl, r2, sh, 16 * k + 8);
+                self.b.ins().jump(next, &[]);
             }
             self.b.seal_block(next);
             self.b.switch_to_block(next);
@@ -354,8 +352,8 @@ impl FunctionCx<'_, '_> {
         self.b.ins().jump(go, &[a.into()]);
     }
 
-    /// The work-item's local linear id + 1 for the shadow (`SEVERAL` for
-    /// an access the lanes make once for four work-items).
+    /// The work-item's local linear id + 1 for the shadow (`me0 << 16 |
+    /// 0xFFFF` for an access the lanes make once for four work-items).
     fn current_me(&mut self) -> Value {
         match self.check_me {
             Some(me) => me,
@@ -448,7 +446,7 @@ impl FunctionCx<'_, '_> {
     ) -> Vec<Value> {
         match preserving {
             Some(p) => {
-                self.call_host_preserving(p, params, &[], args);
+                self.call_host_preserving(p, params, args);
                 let item = self.item;
                 vec![self.b.ins().load(
                     types::I64,

@@ -157,26 +157,34 @@ impl<'a, 'p> FunctionCx<'a, 'p> {
         rets: &[types::Type],
         args: &[Value],
     ) -> Vec<Value> {
-        let mut sig = self.module.make_signature();
-        sig.params.extend(params.iter().map(|t| AbiParam::new(*t)));
-        sig.returns.extend(rets.iter().map(|t| AbiParam::new(*t)));
-        let sref = self.b.import_signature(sig);
-        let callee = self.b.ins().iconst(types::I64, addr as i64);
-        let inst = self.b.ins().call_indirect(sref, callee, args);
-        self.b.inst_results(inst).to_vec()
+        self.call_host_as(None, addr, params, rets, args)
     }
 
-    /// [`Self::call_host`] of a function that changes no register but its
-    /// result (Cranelift's `preserve_all`; `runtime::check::preserving`).
+    /// [`Self::call_host`] of a function that changes no register
+    /// (Cranelift's `preserve_all`, which returns nothing in registers;
+    /// `runtime::check::preserving`).
     pub fn call_host_preserving(
         &mut self,
+        addr: *const u8,
+        params: &[types::Type],
+        args: &[Value],
+    ) {
+        let conv = cranelift_codegen::isa::CallConv::PreserveAll;
+        self.call_host_as(Some(conv), addr, params, &[], args);
+    }
+
+    fn call_host_as(
+        &mut self,
+        conv: Option<cranelift_codegen::isa::CallConv>,
         addr: *const u8,
         params: &[types::Type],
         rets: &[types::Type],
         args: &[Value],
     ) -> Vec<Value> {
         let mut sig = self.module.make_signature();
-        sig.call_conv = cranelift_codegen::isa::CallConv::PreserveAll;
+        if let Some(conv) = conv {
+            sig.call_conv = conv;
+        }
         sig.params.extend(params.iter().map(|t| AbiParam::new(*t)));
         sig.returns.extend(rets.iter().map(|t| AbiParam::new(*t)));
         let sref = self.b.import_signature(sig);

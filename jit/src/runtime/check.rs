@@ -642,6 +642,8 @@ pub struct CheckState {
     local_shadow: Option<Shadow>,
     /// This thread's run of serials: next free, end.
     serials: [u64; 2],
+    /// The group's linear id in the launch (as the executor numbers them).
+    group_linear: u64,
     /// Serials the last group used, and the barriers this one has passed.
     last_use: u64,
     epochs: u64,
@@ -677,6 +679,7 @@ pub fn with_state<R>(
             args: [0, 0],
             local_shadow: None,
             serials: [0, 0],
+            group_linear: 0,
             last_use: 0,
             epochs: 0,
             tainted: HashMap::new(),
@@ -698,6 +701,7 @@ pub fn with_state<R>(
     st.launch = launch;
     st.local_lo = local_lo;
     st.local_hi = local_hi;
+    st.group_linear = group_linear;
     st.args = [
         args.as_ptr() as u64,
         args.as_ptr() as u64 + args.len() as u64,
@@ -778,22 +782,19 @@ fn note(site: &Site, message: &str) -> String {
 
 /// The work-item's ids, as reports print them.
 fn ids(item: &ItemState, g: &GroupState) -> String {
+    ids_at(&item.local_id[..3], g)
+}
+
+/// The ids of the work-item with local id `local`.
+fn ids_at(local: &[u64], g: &GroupState) -> String {
     let gid: [u64; 3] = std::array::from_fn(|d| {
-        g.group_id[d] * g.enqueued_local_size[d] + item.local_id[d] + g.global_offset[d]
+        g.group_id[d] * g.enqueued_local_size[d] + local[d] + g.global_offset[d]
     });
-    let dims = (g.work_dim as usize).clamp(1, 3);
-    let f = |a: &[u64]| {
-        a[..dims]
-            .iter()
-            .map(u64::to_string)
-            .collect::<Vec<_>>()
-            .join(",")
-    };
     format!(
         "global id ({}), local id ({}), group id ({})",
-        f(&gid),
-        f(&item.local_id[..3]),
-        f(&g.group_id[..3])
+        id_list(&gid, g),
+        id_list(local, g),
+        id_list(&g.group_id, g)
     )
 }
 
@@ -809,9 +810,7 @@ fn ids_me(item: &ItemState, g: &GroupState, me: u64) -> String {
     }
     let l = me - 1;
     let (lx, ly) = (g.local_size[0].max(1), g.local_size[1].max(1));
-    let mut it = ItemState::detached(g);
-    it.local_id = [l % lx, (l / lx) % ly, l / (lx * ly), 0];
-    ids(&it, g)
+    ids_at(&[l % lx, (l / lx) % ly, l / (lx * ly)], g)
 }
 
 /// Where `addr` is, relative to the nearest object (for messages).
@@ -1293,7 +1292,7 @@ fn report_race(
     }
     // Between groups the report stands at the write (the same whichever
     // group ran first).
-    let mine = linear_group(group);
+    let mine = st.group_linear;
     let theirs = if item_of(other) == SEVERAL && !other_wrote {
         None
     } else {
@@ -1335,10 +1334,6 @@ fn report_race(
         }
         t
     });
-}
-
-fn linear_group(g: &GroupState) -> u64 {
-    g.group_id[0] + g.num_groups[0] * (g.group_id[1] + g.num_groups[1] * g.group_id[2])
 }
 
 /// The slow path of `a[i]` on an array object: `index` is outside
@@ -1649,8 +1644,13 @@ pub unsafe extern "C" fn cranecl_check_region_divergence(
 }
 
 fn group_ids(g: &GroupState) -> String {
+    id_list(&g.group_id, g)
+}
+
+/// `a`'s first `work_dim` entries, as reports print ids.
+fn id_list(a: &[u64], g: &GroupState) -> String {
     let dims = (g.work_dim as usize).clamp(1, 3);
-    g.group_id[..dims]
+    a[..dims]
         .iter()
         .map(u64::to_string)
         .collect::<Vec<_>>()

@@ -138,11 +138,6 @@ pub struct ItemState {
 }
 
 impl ItemState {
-    /// An item of `group` no code runs (for naming work-items).
-    pub(crate) fn detached(group: &GroupState) -> ItemState {
-        ItemState::new(group)
-    }
-
     fn new(group: &GroupState) -> ItemState {
         ItemState {
             group,
