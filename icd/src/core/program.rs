@@ -366,6 +366,14 @@ pub fn needs_uniform(opts: &BuildOptions) -> bool {
     opts.uniform_work_group_size || opts.cl_std.unwrap_or_default() < ClStd::Cl20
 }
 
+/// `CRANECL_EXPLAIN` (set and not `0`, read once): each build prints, and
+/// adds to its log, each kernel's work-group strategy and step and why a
+/// faster one was refused.
+fn explain() -> bool {
+    static EXPLAIN: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *EXPLAIN.get_or_init(|| std::env::var_os("CRANECL_EXPLAIN").is_some_and(|v| v != "0"))
+}
+
 /// Build an executable from source (or preprocessed text). Returns the
 /// executable and the log (warnings), or the log.
 pub fn build_executable(
@@ -381,19 +389,30 @@ pub fn build_executable(
     let copts = CodegenOptions {
         optimize: !opts.opt_disable,
         check: checks,
-        sources: checks.any_code().then(|| Arc::new(fe.sources)),
+        sources: (checks.any_code() || explain()).then(|| Arc::new(fe.sources)),
+        explain: explain(),
         ..CodegenOptions::default()
     };
     match codegen::compile(&hir, &copts) {
-        Ok(code) => Ok((
-            Executable {
-                last_run: code.kernels().iter().map(|_| LastRun::default()).collect(),
-                code,
-                uniform_work_groups: needs_uniform(opts),
-                kernel_arg_info: opts.kernel_arg_info,
-            },
-            fe.log,
-        )),
+        Ok(code) => {
+            let mut log = fe.log;
+            if explain() {
+                for e in code.explanations() {
+                    let line = format!("note: {e}\n");
+                    eprint!("cranecl: {line}");
+                    log.push_str(&line);
+                }
+            }
+            Ok((
+                Executable {
+                    last_run: code.kernels().iter().map(|_| LastRun::default()).collect(),
+                    code,
+                    uniform_work_groups: needs_uniform(opts),
+                    kernel_arg_info: opts.kernel_arg_info,
+                },
+                log,
+            ))
+        }
         Err(e) => Err(format!("{}error: code generation failed: {e}\n", fe.log)),
     }
 }

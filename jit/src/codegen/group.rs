@@ -213,25 +213,19 @@ pub(crate) fn compile_group_entry(
     f: &Function,
     index: usize,
     args: &[ArgInfo],
-) -> Result<(cranelift_module::FuncId, lanes::Use), String> {
+) -> Result<(cranelift_module::FuncId, lanes::Choice), String> {
     let body = f
         .body
         .as_ref()
         .ok_or_else(|| format!("kernel '{}' has no body", f.name))?;
     let id = abi::declare_entry(module, f, index, "group")?;
-    if pcx.lanes && !lanes::one_item_per_step(pcx, f) {
-        if let Some(plan) = lanes::plan(f, pcx.masked_memory_loops) {
-            // Any failure here (a construct the lanes cannot express) falls
-            // back to the one-item-per-step entry below.
-            let used = lanes::first_build(plan, |plan| {
-                let mut lanes_fbc = FunctionBuilderContext::new();
-                lanes_entry(module, pcx, ctx, &mut lanes_fbc, f, id, args, plan)
-            });
-            if let Some(used) = used {
-                define(module, pcx, ctx, &f.name, id)?;
-                return Ok((id, used));
-            }
-        }
+    let choice = lanes::choose(pcx, f, None, |plan| {
+        let mut lanes_fbc = FunctionBuilderContext::new();
+        lanes_entry(module, pcx, ctx, &mut lanes_fbc, f, id, args, plan)
+    })?;
+    if choice.used != lanes::Use::None {
+        define(module, pcx, ctx, &f.name, id)?;
+        return Ok((id, choice));
     }
     {
         let (mut fx, vals) = start_entry(module, pcx, ctx, fbc, f, id, args)?;
@@ -249,7 +243,7 @@ pub(crate) fn compile_group_entry(
         finish_entry(fx)?;
     }
     define(module, pcx, ctx, &f.name, id)?;
-    Ok((id, lanes::Use::None))
+    Ok((id, choice))
 }
 
 /// The group entry running rows four work-items per step (`lanes.rs`).

@@ -237,18 +237,86 @@ fn speculable(e: &Expr) -> bool {
     ok
 }
 
-/// Build an entry with `plan`, and when that fails with its divergent
-/// loops run once per lane instead of masked: what the first build that
-/// succeeded used (`None`: neither did; the caller builds the plain entry).
-pub(crate) fn first_build(
-    plan: Plan,
+/// An error of a lanes build that is a refusal (a construct the lanes do
+/// not express; the caller falls back to one work-item per step), not a
+/// bug of the lanes. Refusals are the errors starting with `lanes: `
+/// ([`FALLBACK`], [`NOT_MASKABLE`]).
+fn is_refusal(e: &str) -> bool {
+    e.starts_with("lanes: ")
+}
+
+/// The step an entry was built with, and why.
+pub(crate) struct Choice {
+    /// `Use::None`: the caller builds the one-item-per-step entry.
+    pub used: Use,
+    /// Each faster way refused, and why.
+    pub refused: Vec<String>,
+    /// The lanes build's notes (`explain.rs`).
+    pub notes: Vec<String>,
+}
+
+/// Choose the step of an entry and build it: four work-items per step with
+/// `f`'s plan (divergent loops masked, then once per lane) when the lanes
+/// are on and the kernel allows them. `refuse`: the caller's own reason to
+/// run one work-item per step. An error of a lanes build that is not a
+/// refusal is a bug of the lanes: debug builds fail with it, release builds
+/// fall back (and `CRANECL_EXPLAIN` names it).
+pub(crate) fn choose(
+    pcx: &super::ProgramCx<'_>,
+    f: &Function,
+    refuse: Option<String>,
     mut build: impl FnMut(Plan) -> Result<(), String>,
-) -> Option<Use> {
-    let unmasked = plan.unmasked();
-    [plan, unmasked].into_iter().find_map(|p| {
+) -> Result<Choice, String> {
+    let mut choice = Choice {
+        used: Use::None,
+        refused: Vec::new(),
+        notes: Vec::new(),
+    };
+    let plan = if !pcx.lanes {
+        Err("the lanes are off (-cl-opt-disable or CRANECL_LANES=0)".to_string())
+    } else if let Some(why) = one_item_per_step(pcx, f) {
+        Err(why.to_string())
+    } else if let Some(why) = refuse {
+        Err(why)
+    } else {
+        plan(f, pcx.masked_memory_loops)
+    };
+    let plan = match plan {
+        Ok(plan) => plan,
+        Err(why) => {
+            choice.refused.push(format!("4 work-items per step: {why}"));
+            return Ok(choice);
+        }
+    };
+    for p in [plan.clone(), plan.unmasked()] {
         let used = p.used();
-        build(p).ok().map(|()| used)
-    })
+        pcx.lane_notes.borrow_mut().clear();
+        match build(p) {
+            Ok(()) => {
+                choice.used = used;
+                choice.notes = std::mem::take(&mut *pcx.lane_notes.borrow_mut());
+                return Ok(choice);
+            }
+            Err(e) if is_refusal(&e) => {
+                let how = if used == Use::Masked {
+                    "4 work-items per step with divergent loops masked"
+                } else {
+                    "4 work-items per step"
+                };
+                let why = e.trim_start_matches("lanes: ");
+                choice.refused.push(format!("{how}: {why}"));
+            }
+            Err(e) if cfg!(debug_assertions) => {
+                return Err(format!(
+                    "internal error of the lanes (a bug of cranecl): {e}"
+                ))
+            }
+            Err(e) => choice.refused.push(format!(
+                "4 work-items per step: internal error of the lanes (a bug of cranecl): {e}"
+            )),
+        }
+    }
+    Ok(choice)
 }
 
 impl Plan {
@@ -442,10 +510,10 @@ fn stmt_tree_exprs(s: &Stmt, f: &mut dyn FnMut(&Expr)) {
     super::walk::stmt_exprs(s, &mut |e| super::walk::expr_tree(e, f));
 }
 
-/// Decide the lanes of `f`'s locals; `None` when the kernel must run one
-/// work-item per step.
-pub(crate) fn plan(f: &Function, masked_memory: bool) -> Option<Plan> {
-    let body = f.body.as_ref()?;
+/// Decide the lanes of `f`'s locals; `Err(why)` when the kernel must run
+/// one work-item per step.
+pub(crate) fn plan(f: &Function, masked_memory: bool) -> Result<Plan, String> {
+    let body = f.body.as_ref().ok_or("the kernel has no body")?;
     let n = f.locals.len();
     let mut plan = Plan {
         varying: vec![false; n],
@@ -471,7 +539,7 @@ pub(crate) fn plan(f: &Function, masked_memory: bool) -> Option<Plan> {
         });
     }
     if has_goto {
-        return None;
+        return Err("the kernel uses goto".into());
     }
     let top = Stmt {
         kind: StmtKind::Block(body.clone()),
@@ -492,13 +560,32 @@ pub(crate) fn plan(f: &Function, masked_memory: bool) -> Option<Plan> {
         let param = i < f.params.len();
         let unwritten_param = param && !written.contains(&(i as u32));
         if in_memory && !unwritten_param {
-            return None;
+            let what = if l.ty.is_array() {
+                "private array"
+            } else if is_aggregate(&l.ty) {
+                "private struct or union"
+            } else {
+                "private variable whose address is taken"
+            };
+            return Err(format!(
+                "{what} '{}' would need a copy per work-item in memory",
+                l.name
+            ));
         }
-        if plan.varying[i] && (param || !(l.ty.is_vector() || clif_type(&l.ty).is_some())) {
-            return None;
+        if plan.varying[i] && param {
+            return Err(format!(
+                "parameter '{}' is assigned a value that differs between work-items",
+                l.name
+            ));
+        }
+        if plan.varying[i] && !(l.ty.is_vector() || clif_type(&l.ty).is_some()) {
+            return Err(format!(
+                "'{}' differs between work-items and its type has no per-lane form",
+                l.name
+            ));
         }
     }
-    Some(plan)
+    Ok(plan)
 }
 
 /// `op` has one instruction on values packed as `vt`.
@@ -1121,8 +1208,25 @@ impl LaneCx {
         }
     }
 
-    /// A whole statement once per lane.
-    fn serial_stmt(&mut self, fx: &mut FunctionCx<'_, '_>, s: &Stmt) -> Result<(), String> {
+    /// `CRANECL_EXPLAIN`: note `what` happens at `span` (once per place).
+    fn note(fx: &FunctionCx<'_, '_>, span: crate::source::Span, what: &str) {
+        if !fx.pcx.explain {
+            return;
+        }
+        let n = super::explain::note_at(fx.pcx.sources.as_deref(), span, what);
+        let mut notes = fx.pcx.lane_notes.borrow_mut();
+        if notes.len() < super::explain::MAX_NOTES && !notes.contains(&n) {
+            notes.push(n);
+        }
+    }
+
+    /// A whole statement once per lane (`why`, for `CRANECL_EXPLAIN`).
+    fn serial_stmt(
+        &mut self,
+        fx: &mut FunctionCx<'_, '_>,
+        s: &Stmt,
+        why: &str,
+    ) -> Result<(), String> {
         if self.masked() {
             return Err(NOT_MASKABLE.into());
         }
@@ -1130,6 +1234,7 @@ impl LaneCx {
             // A lane's return would end the other lanes' turns too.
             return Err(FALLBACK.into());
         }
+        Self::note(fx, s.span, &format!("once per lane ({why})"));
         let uses = self.uses_stmt(s);
         self.per_lane(fx, &uses, |fx| fx.stmt(s))?;
         Ok(())
@@ -1140,6 +1245,14 @@ impl LaneCx {
         if self.masked() && !register_only(e) {
             return Err(NOT_MASKABLE.into());
         }
+        Self::note(
+            fx,
+            e.span,
+            &format!(
+                "once per lane (no packed form of this {})",
+                e.ty.display(&fx.pcx.prog.records)
+            ),
+        );
         let uses = self.uses_expr(e);
         Ok(LVal::Lanes(self.per_lane(fx, &uses, |fx| fx.expr(e))?))
     }
@@ -1243,14 +1356,23 @@ impl LaneCx {
             StmtKind::While(..) | StmtKind::DoWhile(..) | StmtKind::For(..)
         );
         if self.plan.serial(s) {
-            if is_loop
-                && self.plan.masked_loops
-                && !self.loop_needs_serial(s)
-                && (self.plan.masked_memory || !self.loop_touches_lane_memory(s))
-            {
+            let why = if !is_loop {
+                "per-work-item effects: an atomic, printf, a call, or a switch"
+            } else if self.loop_needs_serial(s) {
+                "a loop whose condition or step has per-work-item effects"
+            } else if !self.plan.masked_memory && self.loop_touches_lane_memory(s) {
+                "a loop work-items leave at different times, with per-work-item addresses"
+            } else if self.plan.masked_loops {
+                Self::note(
+                    fx,
+                    s.span,
+                    "masked (work-items leave this loop at different times)",
+                );
                 return self.masked_loop(fx, s);
-            }
-            return self.serial_stmt(fx, s);
+            } else {
+                "a loop work-items leave at different times (its masked form was refused)"
+            };
+            return self.serial_stmt(fx, s, why);
         }
         let mut varies = false;
         super::walk::stmt_exprs(s, &mut |e| varies |= self.plan.varies(e));
@@ -1329,7 +1451,7 @@ impl LaneCx {
             // Under a condition every lane agrees on (varying ones are
             // caught by `if_stmt`): the step's own control flow.
             StmtKind::Return(None) | StmtKind::Break | StmtKind::Continue => fx.stmt(s),
-            _ => self.serial_stmt(fx, s),
+            _ => self.serial_stmt(fx, s, "a statement the lanes do not take apart"),
         }
     }
 
@@ -1679,13 +1801,18 @@ impl LaneCx {
             fx.terminated();
             fx.enter(mixed);
             if self.pure {
+                Self::note(
+                    fx,
+                    s.span,
+                    "when the 4 work-items of a step disagree here, they run one at a time",
+                );
                 // Nothing written yet: these four items start over one at a time.
                 let x0 = self.ids[0];
                 let end_x = fx.b.ins().iadd_imm_s(x0, LANES as i64);
                 fx.b.ins().jump(self.chunk, &[x0.into(), end_x.into()]);
                 fx.terminated();
             } else {
-                self.serial_stmt(fx, s)?;
+                self.serial_stmt(fx, s, "an if work-items disagree on, after a write")?;
                 fx.jump(end);
             }
         }
@@ -2668,11 +2795,17 @@ fn at_lane(fx: &mut FunctionCx<'_, '_>, k: usize) -> Option<Value> {
     saved
 }
 
-/// Whether checked mode keeps `f` at one work-item per step: `uninit`
+/// Why checked mode keeps `f` at one work-item per step, if it does: `uninit`
 /// following private variables of `f` (declared without an initialiser:
 /// their flags live in one work-item's code), or `races-strict` (the lanes
 /// make a uniform store once for four work-items, which hides same-value
 /// writes).
-pub(crate) fn one_item_per_step(pcx: &super::ProgramCx<'_>, f: &Function) -> bool {
-    pcx.check.races_strict || pcx.check.uninit && !super::walk::uninitialised_locals(f).is_empty()
+pub(crate) fn one_item_per_step(pcx: &super::ProgramCx<'_>, f: &Function) -> Option<&'static str> {
+    if pcx.check.races_strict {
+        Some("checked races-strict follows each work-item's writes one at a time")
+    } else if pcx.check.uninit && !super::walk::uninitialised_locals(f).is_empty() {
+        Some("checked uninit follows private variables declared without a value")
+    } else {
+        None
+    }
 }

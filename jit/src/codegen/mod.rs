@@ -30,6 +30,7 @@
 
 mod abi;
 mod check;
+mod explain;
 mod expr;
 mod fx;
 mod group;
@@ -57,6 +58,7 @@ use cranecl_memory::ProgramArena;
 use cranelift_codegen::settings::{self, Configurable};
 use cranelift_jit::{JITBuilder, JITModule};
 use cranelift_module::{default_libcall_names, Module};
+pub use explain::{Explanation, Step, Strategy};
 use std::sync::Arc;
 use std::sync::Mutex;
 
@@ -99,6 +101,9 @@ pub struct CodegenOptions {
     pub check: Checks,
     /// The sources, so that checked mode can name a site's line.
     pub sources: Option<Arc<SourceMap>>,
+    /// Note, for [`CompiledProgram::explanations`], where the lanes run
+    /// something once per lane or masked (with `sources`, at its line).
+    pub explain: bool,
 }
 
 impl Default for CodegenOptions {
@@ -112,6 +117,7 @@ impl Default for CodegenOptions {
             masked_memory_loops: false,
             check: Checks::default(),
             sources: None,
+            explain: false,
         }
     }
 }
@@ -144,6 +150,8 @@ pub struct CompiledProgram {
     sites: Vec<Site>,
     /// Each program-scope variable: address, size, name, `constant`.
     variables: Vec<(u64, u64, String, bool)>,
+    /// Each kernel's strategy and step, and why (`CRANECL_EXPLAIN`).
+    explanations: Vec<Explanation>,
 }
 
 // SAFETY: after `compile` the code and the arena are only read or written by
@@ -177,6 +185,12 @@ impl std::fmt::Debug for CompiledProgram {
 impl CompiledProgram {
     pub fn kernels(&self) -> &[KernelInfo] {
         &self.kernels
+    }
+
+    /// Each kernel's work-group strategy and step, and why faster ones
+    /// were refused (in the order of [`Self::kernels`]).
+    pub fn explanations(&self) -> &[Explanation] {
+        &self.explanations
     }
     /// Index of the kernel named `name`.
     pub fn kernel_index(&self, name: &str) -> Option<usize> {
@@ -371,6 +385,12 @@ pub(crate) struct ProgramCx<'p> {
     pub sources: Option<Arc<SourceMap>>,
     /// Checked mode's sites, in order.
     pub sites: std::cell::RefCell<Vec<Site>>,
+    /// Each kernel's strategy and step, and why (in kernel order).
+    pub explanations: Vec<Explanation>,
+    /// `CodegenOptions::explain`: the lanes note what runs slower.
+    pub explain: bool,
+    /// The notes of the lanes build under way (`explain.rs`).
+    pub lane_notes: std::cell::RefCell<Vec<String>>,
 }
 
 fn make_isa(
@@ -517,6 +537,9 @@ pub fn compile(program: &Program, opts: &CodegenOptions) -> Result<CompiledProgr
         check: opts.check,
         sources: opts.sources.clone(),
         sites: Default::default(),
+        explanations: Vec::new(),
+        explain: opts.explain,
+        lane_notes: Default::default(),
     };
     let result = compile_into(&mut module, &mut pcx);
     match result {
@@ -563,6 +586,7 @@ pub fn compile(program: &Program, opts: &CodegenOptions) -> Result<CompiledProgr
                 checks: opts.check,
                 sites: pcx.sites.into_inner(),
                 variables,
+                explanations: pcx.explanations,
             })
         }
         Err(e) => {
@@ -601,15 +625,19 @@ fn compile_into(
         .flat_map(|f| f.callees.iter().map(|c| c.0))
         .collect();
     let barrier_regions = pcx.barrier_regions;
-    let kernels: Vec<(hir::FuncId, KernelInfo, Option<regions::Plan<'_>>)> = prog
+    type MaybePlan<'p> = Option<Result<regions::Plan<'p>, String>>;
+    let kernels: Vec<(hir::FuncId, KernelInfo, MaybePlan<'_>)> = prog
         .kernels()
         .map(|(fid, f)| {
             let info = abi::kernel_info(pcx, fid, f);
-            let plan = if info.uses_barriers && barrier_regions {
-                regions::plan(prog, f, pcx.check.uninit)
-            } else {
-                None
-            };
+            // `None`: no barrier; otherwise the region plan, or why not.
+            let plan = info.uses_barriers.then(|| {
+                if barrier_regions {
+                    regions::plan(prog, f, pcx.check.uninit)
+                } else {
+                    Err("the region strategy is off".to_string())
+                }
+            });
             (fid, info, plan)
         })
         .collect();
@@ -619,7 +647,7 @@ fn compile_into(
         let f = &prog.functions[i];
         let coroutine_kernel = kernels
             .iter()
-            .any(|(k, info, plan)| k.0 as usize == i && info.uses_barriers && plan.is_none());
+            .any(|(k, _, plan)| k.0 as usize == i && matches!(plan, Some(Err(_))));
         f.kernel.is_none() || coroutine_kernel || called.contains(&(i as u32))
     };
     for (i, f) in prog.functions.iter().enumerate() {
@@ -649,21 +677,56 @@ fn compile_into(
     for (fid, info, plan) in kernels {
         let i = fid.0 as usize;
         let f = &prog.functions[i];
-        let entry = if let Some(plan) = plan {
-            let (id, lanes) = regions::compile_region_entry(
-                module, pcx, &mut ctx, &mut fbc, f, i, &info.args, &plan,
-            )?;
-            (id, EntryKind::Regions(plan.frame_size, lanes))
-        } else if info.uses_barriers {
-            let kernel_id =
-                pcx.func_ids[i].ok_or_else(|| format!("kernel '{}' was not compiled", f.name))?;
-            let id = abi::item_entry(module, pcx, &mut ctx, &mut fbc, f, i, kernel_id, &info.args)?;
-            (id, EntryKind::Item)
-        } else {
-            let (id, lanes) =
-                group::compile_group_entry(module, pcx, &mut ctx, &mut fbc, f, i, &info.args)?;
-            (id, EntryKind::Group(lanes))
+        let (entry, strategy, choice) = match plan {
+            Some(Ok(plan)) => {
+                let (id, c) = regions::compile_region_entry(
+                    module, pcx, &mut ctx, &mut fbc, f, i, &info.args, &plan,
+                )?;
+                let kind = EntryKind::Regions(plan.frame_size, c.used);
+                ((id, kind), Strategy::Regions, c)
+            }
+            Some(Err(why)) => {
+                let kernel_id = pcx.func_ids[i]
+                    .ok_or_else(|| format!("kernel '{}' was not compiled", f.name))?;
+                let id =
+                    abi::item_entry(module, pcx, &mut ctx, &mut fbc, f, i, kernel_id, &info.args)?;
+                let c = lanes::Choice {
+                    used: lanes::Use::None,
+                    refused: vec![
+                        format!("regions: {why}"),
+                        "4 work-items per step: coroutines run one work-item at a time".to_string(),
+                    ],
+                    notes: Vec::new(),
+                };
+                ((id, EntryKind::Item), Strategy::Coroutines, c)
+            }
+            None => {
+                let (id, c) =
+                    group::compile_group_entry(module, pcx, &mut ctx, &mut fbc, f, i, &info.args)?;
+                ((id, EntryKind::Group(c.used)), Strategy::Loop, c)
+            }
         };
+        let (
+            entry,
+            strategy,
+            lanes::Choice {
+                used,
+                refused,
+                notes,
+            },
+        ) = (entry, strategy, choice);
+        let step = match used {
+            lanes::Use::None => Step::One,
+            lanes::Use::Lanes => Step::Lanes,
+            lanes::Use::Masked => Step::Masked,
+        };
+        pcx.explanations.push(Explanation {
+            kernel: info.name.clone(),
+            strategy,
+            step,
+            refused,
+            notes,
+        });
         infos.push(info);
         ids.push(entry);
     }

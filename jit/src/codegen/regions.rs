@@ -267,27 +267,27 @@ impl<'a> Planner<'a> {
         self.uses.len() - 1
     }
 
-    fn flush(&mut self, cur: &mut Vec<&'a Stmt>, out: &mut Vec<Node<'a>>) -> Option<()> {
+    fn flush(&mut self, cur: &mut Vec<&'a Stmt>, out: &mut Vec<Node<'a>>) -> Result<(), String> {
         if cur.is_empty() {
-            return Some(());
+            return Ok(());
         }
         if cur.iter().any(|s| has_free_jump(s, false, false)) {
-            return None;
+            return Err("a break or continue leaves a stretch between barriers".into());
         }
         let stmts = std::mem::take(cur);
         let id = self.piece(&stmts, &[]);
         out.push(Node::Region(id, stmts));
-        Some(())
+        Ok(())
     }
 
-    fn loop_body(&mut self, body: &'a Stmt) -> Option<Vec<Node<'a>>> {
+    fn loop_body(&mut self, body: &'a Stmt) -> Result<Vec<Node<'a>>, String> {
         self.loop_depth += 1;
         let r = self.nodes(std::slice::from_ref(body));
         self.loop_depth -= 1;
         r
     }
 
-    fn nodes(&mut self, stmts: &'a [Stmt]) -> Option<Vec<Node<'a>>> {
+    fn nodes(&mut self, stmts: &'a [Stmt]) -> Result<Vec<Node<'a>>, String> {
         let mut out = Vec::new();
         let mut cur: Vec<&'a Stmt> = Vec::new();
         for s in stmts {
@@ -318,7 +318,9 @@ impl<'a> Planner<'a> {
                 }
                 StmtKind::For(init, c, step, body) => {
                     let init = match init {
-                        Some(i) if self.contains_barrier(i) => return None,
+                        Some(i) if self.contains_barrier(i) => {
+                            return Err("a barrier in a for loop's initialiser".into())
+                        }
                         Some(i) => Some((self.piece(&[i.as_ref()], &[]), i.as_ref())),
                         None => None,
                     };
@@ -355,11 +357,16 @@ impl<'a> Planner<'a> {
                         post_test: true,
                     });
                 }
-                _ => return None,
+                _ => {
+                    return Err(
+                        "a barrier inside a switch or a labelled statement (only if, loops and blocks are cut)"
+                            .into(),
+                    )
+                }
             }
         }
         self.flush(&mut cur, &mut out)?;
-        Some(out)
+        Ok(out)
     }
 }
 
@@ -639,17 +646,18 @@ fn region_decl_only(stmts: &[&Stmt], l: u32, uni: &HashSet<u32>) -> bool {
     decl == 1
 }
 
-/// Cut `f` at its barriers, or `None` if the region strategy does not apply.
+/// Cut `f` at its barriers, or `Err(why)` if the region strategy does not
+/// apply.
 /// `follow_uninit`: checked `uninit`, whose flags of frame locals live in
 /// the frame too.
 pub(crate) fn plan<'a>(
     prog: &'a Program,
     f: &'a Function,
     follow_uninit: bool,
-) -> Option<Plan<'a>> {
-    let body = f.body.as_ref()?;
+) -> Result<Plan<'a>, String> {
+    let body = f.body.as_ref().ok_or("the kernel has no body")?;
     if body.stmts.iter().any(has_nonlocal_flow) {
-        return None;
+        return Err("the kernel uses goto".into());
     }
     let mut p = Planner {
         prog,
@@ -751,7 +759,7 @@ pub(crate) fn plan<'a>(
     let (uniform, once) = uniform_locals(f, &plan, &shared_params);
     plan.uniform = uniform;
     plan.once = once;
-    Some(plan)
+    Ok(plan)
 }
 
 /// Per-entry state of the region emitter.
@@ -1427,42 +1435,39 @@ pub(crate) fn compile_region_entry(
     index: usize,
     args: &[ArgInfo],
     plan: &Plan<'_>,
-) -> Result<(cranelift_module::FuncId, super::lanes::Use), String> {
+) -> Result<(cranelift_module::FuncId, super::lanes::Choice), String> {
     let id = abi::declare_entry(module, f, index, "regions")?;
-    let lanes = if pcx.lanes
-        && plan.done_offset.is_none()
-        && !super::lanes::one_item_per_step(pcx, f)
-        && !(pcx.check.barriers && varying_decisions(&plan.nodes, &plan.once))
-    {
-        super::lanes::plan(f, pcx.masked_memory_loops)
+    let refuse = if plan.done_offset.is_some() {
+        Some(
+            "a return in the kernel's body (pieces follow finished work-items one at a time)"
+                .into(),
+        )
+    } else if pcx.check.barriers && varying_decisions(&plan.nodes, &plan.once) {
+        Some("checked barriers compare decisions that differ between work-items".into())
     } else {
         None
     };
-    if let Some(lanes) = lanes {
-        // Pieces four work-items per step; anything the lanes cannot
-        // express falls back to one work-item per step.
-        let used = super::lanes::first_build(lanes, |lanes| {
-            let mut lanes_fbc = FunctionBuilderContext::new();
-            region_entry_body(
-                module,
-                pcx,
-                ctx,
-                &mut lanes_fbc,
-                f,
-                id,
-                args,
-                plan,
-                Some(lanes),
-            )
-        });
-        if let Some(used) = used {
-            define(module, pcx, ctx, &f.name, id)?;
-            return Ok((id, used));
-        }
+    // Pieces four work-items per step; anything the lanes cannot express
+    // falls back to one work-item per step.
+    let choice = super::lanes::choose(pcx, f, refuse, |lanes| {
+        let mut lanes_fbc = FunctionBuilderContext::new();
+        region_entry_body(
+            module,
+            pcx,
+            ctx,
+            &mut lanes_fbc,
+            f,
+            id,
+            args,
+            plan,
+            Some(lanes),
+        )
+    })?;
+    if choice.used == super::lanes::Use::None {
+        region_entry_body(module, pcx, ctx, fbc, f, id, args, plan, None)?;
     }
-    region_entry_body(module, pcx, ctx, fbc, f, id, args, plan, None)?;
     define(module, pcx, ctx, &f.name, id)?;
-    Ok((id, super::lanes::Use::None))
+    Ok((id, choice))
 }
 
 /// The body of a region entry (declared as `id`).

@@ -1,0 +1,141 @@
+//! `CRANECL_EXPLAIN=1` (set in this process before its first build): each
+//! build's log, as `clGetProgramBuildInfo` returns it, names every kernel's
+//! work-group strategy and step, why a faster one was refused, and where
+//! the chosen step runs something once per lane or masked, at the line.
+//! Checked on the benchmark kernels (`conformance/bench/`) and on kernels
+//! made to be refused each faster way.
+
+use cranecl_conformance::{call, cl, info_string, null, workspace_root, Cl};
+use opencl_sys::*;
+use std::ffi::CString;
+use std::sync::Once;
+
+fn t() -> &'static Cl {
+    static ENV: Once = Once::new();
+    ENV.call_once(|| std::env::set_var("CRANECL_EXPLAIN", "1"));
+    cl()
+}
+
+/// The build log of `src` (which must build).
+fn log_of(src: &str) -> String {
+    let t = t();
+    let (ctx, dev) = (t.context(), t.device());
+    let text = CString::new(src).unwrap();
+    let mut sp = text.as_ptr();
+    let mut e = 0;
+    let p = call!(t; clCreateProgramWithSource(ctx, 1, &mut sp, null(), &mut e));
+    assert_eq!(e, CL_SUCCESS);
+    let r = call!(t; clBuildProgram(p, 1, &dev, null(), None, null()));
+    let log = info_string(
+        |s, v, rr| call!(t; clGetProgramBuildInfo(p, dev, CL_PROGRAM_BUILD_LOG, s, v, rr)),
+    )
+    .unwrap();
+    assert_eq!(r, CL_SUCCESS, "{log}");
+    call!(t; clReleaseProgram(p));
+    call!(t; clReleaseContext(ctx));
+    log
+}
+
+fn bench(name: &str) -> String {
+    let path = workspace_root().join("conformance/bench").join(name);
+    log_of(&std::fs::read_to_string(&path).unwrap())
+}
+
+#[track_caller]
+fn has(log: &str, line: &str) {
+    assert!(
+        log.lines().any(|l| l.trim() == line),
+        "missing line\n  {line}\nin the log:\n{log}"
+    );
+}
+
+#[test]
+fn benchmark_kernels_name_their_strategy_and_step() {
+    let loop4 =
+        "loop over the work-items (no barrier); 4 work-items per step (divergent loops masked)";
+    let regions4 =
+        "regions (the body cut at its barriers); 4 work-items per step (divergent loops masked)";
+    has(
+        &bench("triad.cl"),
+        &format!("note: kernel 'triad': {loop4}"),
+    );
+    has(
+        &bench("sgemm.cl"),
+        &format!("note: kernel 'sgemm': {regions4}"),
+    );
+    has(
+        &bench("nbody.cl"),
+        &format!("note: kernel 'nbody': {regions4}"),
+    );
+    let m = bench("mandelbrot.cl");
+    has(&m, &format!("note: kernel 'mandelbrot': {loop4}"));
+    assert!(
+        m.contains("masked (work-items leave this loop at different times): `while (n < max_iter)"),
+        "{m}"
+    );
+    // SpMV's row loop: per-row trip counts and gathers, once per lane.
+    let s = bench("spmv.cl");
+    has(&s, &format!("note: kernel 'spmv_csr': {loop4}"));
+    has(
+        &s,
+        "<source>:10:5: once per lane (a loop work-items leave at different times, with \
+         per-work-item addresses): `for (uint k = row_ptr[r]; k < row_ptr[r + 1]; k++) sum +=...`",
+    );
+}
+
+#[test]
+fn refusals_are_named() {
+    // A private array: one work-item per step.
+    let log = log_of(
+        "kernel void acc(global float *out) {
+            float a[4];
+            for (int i = 0; i < 4; i++) a[i] = i;
+            out[get_global_id(0)] = a[get_global_id(0) % 4];
+        }",
+    );
+    has(
+        &log,
+        "note: kernel 'acc': loop over the work-items (no barrier); one work-item per step",
+    );
+    has(
+        &log,
+        "not faster because 4 work-items per step: private array 'a' would need a copy per \
+         work-item in memory",
+    );
+    // A barrier inside a switch: coroutines.
+    let log = log_of(
+        "kernel void sw(global int *out, int k) {
+            local int t[64];
+            switch (k) {
+            case 0:
+                t[get_local_id(0)] = 1;
+                barrier(CLK_LOCAL_MEM_FENCE);
+                out[get_global_id(0)] = t[63 - get_local_id(0)];
+                break;
+            default:
+                out[get_global_id(0)] = 0;
+            }
+        }",
+    );
+    has(
+        &log,
+        "note: kernel 'sw': coroutines (one stack per work-item, switched at barriers); one work-item per step",
+    );
+    has(
+        &log,
+        "not faster because regions: a barrier inside a switch or a labelled statement (only if, \
+         loops and blocks are cut)",
+    );
+    // A float3 update: computed once per lane, with its place.
+    let log = log_of(
+        "kernel void f3(global float4 *p) {
+            float4 v = p[get_global_id(0)];
+            v.xyz += 1.0f;
+            p[get_global_id(0)] = v;
+        }",
+    );
+    has(
+        &log,
+        "<source>:3:13: once per lane (no packed form of this float3): `v.xyz += 1.0f`",
+    );
+}
