@@ -625,3 +625,48 @@ fn kernel_arg_type_names_are_as_written() {
         ["vec_t*", "uint", "uchar*", "rec_t*", "long", "ulong"]
     );
 }
+
+#[test]
+fn enumeration_values_that_fit_no_type_are_errors() {
+    err(
+        "enum Z { Z1 = -1, Z2 = 0xffffffffffffffffUL };
+         kernel void k(global int *o) { o[0] = Z1; }",
+        "",
+        1,
+        "enumerator value 18446744073709551615 of 'Z2' does not fit in any integer type of the enumeration",
+    );
+    ok(
+        "enum Z { Z1 = -1, Z2 = 0x7fffffffffffffffL };
+         kernel void k(global long *o) { o[0] = Z2; }",
+        "",
+    );
+}
+
+/// clang's `-Wconstant-conversion`: an integer constant that the implicit
+/// conversion changes is warned about (the places and words are clang-14's);
+/// values that fit the width read as unsigned are not.
+#[test]
+fn narrowing_constant_conversions_warn() {
+    let src = "kernel void t(global long *o) {
+  char a = 255; uchar b = -1; uint c = -1; short d = 70000; ushort e = 65535; int f = 0x80000000; int g = 4294967296L;
+  uchar h = 256; char i = -129; uint j = 0x100000000L; long k = 0xffffffffffffffffUL; char l = 127; uchar m = -128; uchar n2 = -129;
+  o[0] = a + b + c + d + e + f + g + h + i + j + k + l + m + n2;
+  int arr[2]; arr[0] = 300; char z; z = 300; o[1] = z;
+}";
+    let out = build(src, "");
+    assert!(out.success, "{}", out.log);
+    let warnings: Vec<&str> = out.log.lines().filter(|l| l.contains("warning:")).collect();
+    assert_eq!(
+        warnings,
+        [
+            "t.cl:2:12: warning: implicit conversion from 'int' to 'char' changes value from 255 to -1",
+            "t.cl:2:54: warning: implicit conversion from 'int' to 'short' changes value from 70000 to 4464",
+            "t.cl:2:107: warning: implicit conversion from 'long' to 'int' changes value from 4294967296 to 0",
+            "t.cl:3:13: warning: implicit conversion from 'int' to 'uchar' changes value from 256 to 0",
+            "t.cl:3:27: warning: implicit conversion from 'int' to 'char' changes value from -129 to 127",
+            "t.cl:3:42: warning: implicit conversion from 'long' to 'uint' changes value from 4294967296 to 0",
+            "t.cl:3:128: warning: implicit conversion from 'int' to 'uchar' changes value from -129 to 127",
+            "t.cl:5:41: warning: implicit conversion from 'int' to 'char' changes value from 300 to 44",
+        ]
+    );
+}

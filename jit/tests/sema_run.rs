@@ -110,3 +110,66 @@ fn kernel_scope_constants_and_string_literals_are_readable() {
     );
     assert_eq!(out, [30, i32::from(b'e'), i32::from(b'z')]);
 }
+
+/// Run a one-work-item kernel `t(global long *o)` and return `o`.
+fn outputs64(src: &str, n: usize) -> Vec<i64> {
+    let p = build(src);
+    let mut out = vec![0i64; n];
+    run(&p, "t", &mut [buf(&mut out)], &[1], &[1]);
+    out
+}
+
+/// Enumerations widen as clang widens them (hashcat keeps SHA-512's initial
+/// values in one): `int` or `unsigned int`, then `long` or `unsigned long`;
+/// an enumerator is `int` when its value fits, else of the enumeration's
+/// type. The expected values are clang-14's (`-cl-std=CL3.0 -target spir64`).
+#[test]
+fn enumerations_widen_to_hold_their_values() {
+    let out = outputs64(
+        "enum E { IV = 0x510e527fade682d1UL, B };
+         enum F { X = 1, Y = -1 };
+         enum G { P = 0xffffffffU };
+         enum H { Q = -5, R = 0x80000000L };
+         enum A { A1 = 1 };
+         enum W { W1 = 1, W2 = 0x100000000L };
+         enum N { N1 = 0x7fffffff, N2 };
+         kernel void t(global long *o) {
+            o[0] = sizeof(enum E); o[1] = IV; o[2] = B; o[3] = sizeof(IV);
+            o[4] = sizeof(enum G); o[5] = sizeof(P); o[6] = (P > 0);
+            o[7] = sizeof(enum H); o[8] = sizeof(R); o[9] = (X > -2);
+            o[10] = ((enum F)0 - 1) < 0; o[11] = ((enum G)0 - 1) > 0;
+            o[12] = ((enum A)0 - 1) > 0; o[13] = sizeof(W1); o[14] = sizeof(enum W);
+            o[15] = ((enum W)0 - 1) > 0; o[16] = sizeof(N2); o[17] = N2; o[18] = sizeof(enum N);
+            enum E e = IV; o[19] = e >> 32;
+            ulong h[2] = { IV, B }; o[20] = h[0] == 0x510e527fade682d1UL && h[1] == h[0] + 1;
+         }",
+        21,
+    );
+    let iv = 0x510e527fade682d1u64 as i64;
+    assert_eq!(
+        out,
+        [
+            8,
+            iv,
+            iv + 1,
+            8,
+            4,
+            4,
+            1,
+            8,
+            8,
+            1,
+            1,
+            1,
+            1,
+            4,
+            8,
+            1,
+            4,
+            2147483648,
+            4,
+            iv >> 32,
+            1
+        ]
+    );
+}

@@ -189,7 +189,11 @@ impl Checker<'_> {
         }
         let span = site.unwrap_or(e.span);
         match (&e.ty, to) {
-            (Type::Scalar(_), Type::Scalar(_) | Type::Vector(..)) => self.arith_convert(e, to),
+            (Type::Scalar(from), Type::Scalar(into)) => {
+                self.warn_constant_conversion(&e, *from, *into);
+                self.arith_convert(e, to)
+            }
+            (Type::Scalar(_), Type::Vector(..)) => self.arith_convert(e, to),
             (Type::Scalar(s), Type::Event) if s.is_integer() && self.is_null_constant(&e) => {
                 cast(e, CastKind::NullToPointer, Type::Event)
             }
@@ -251,6 +255,43 @@ impl Checker<'_> {
                 Expr::error(span)
             }
         }
+    }
+
+    /// clang's `-Wconstant-conversion`: an integer constant converted to a
+    /// narrower integer type that cannot hold it. A value that fits the
+    /// width when read as unsigned (`uchar c = -1`, `int x = 0x80000000`)
+    /// is not warned about, as clang does not; a signed value converted to
+    /// a signed type must fit its range.
+    fn warn_constant_conversion(&mut self, e: &Expr, from: Scalar, into: Scalar) {
+        if !from.is_integer() || !into.is_integer() || into == Scalar::Bool {
+            return;
+        }
+        let Some(v) = self.const_ice(e) else { return };
+        let bits = into.size() * 8;
+        let fits = if !from.is_signed() {
+            v < 1i128 << bits
+        } else if into.is_signed() {
+            -(1i128 << (bits - 1)) <= v && v < 1i128 << (bits - 1)
+        } else {
+            -(1i128 << (bits - 1)) <= v && v < 1i128 << bits
+        };
+        if fits {
+            return;
+        }
+        // The value the conversion gives: the low `bits` bits, read in
+        // `into`'s signedness.
+        let low = v & ((1i128 << bits) - 1);
+        let result = if into.is_signed() && low >= 1i128 << (bits - 1) {
+            low - (1i128 << bits)
+        } else {
+            low
+        };
+        let msg = format!(
+            "implicit conversion from {} to {} changes value from {v} to {result}",
+            self.ty_str(&e.ty),
+            self.ty_str(&Type::Scalar(into))
+        );
+        self.warning(e.span, msg);
     }
 
     /// Pointer to pointer: the address-space rule first (an error), then

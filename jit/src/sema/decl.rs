@@ -105,7 +105,8 @@ impl Checker<'_> {
             ("CLK_FILTER_LINEAR", 0x20),
         ];
         for (n, v) in clk {
-            self.scopes.insert(n, Symbol::EnumConst(*v), sp);
+            self.scopes
+                .insert(n, Symbol::EnumConst(*v, Scalar::Int), sp);
         }
         if self.opts.version >= 20 {
             let consts: &[(&str, i128)] = &[
@@ -121,7 +122,8 @@ impl Checker<'_> {
                 ("memory_scope_all_devices", 3),
             ];
             for (n, v) in consts {
-                self.scopes.insert(n, Symbol::EnumConst(*v), sp);
+                self.scopes
+                    .insert(n, Symbol::EnumConst(*v, Scalar::Int), sp);
             }
         }
     }

@@ -136,7 +136,7 @@ impl Checker<'_> {
                 };
                 Expr::rvalue(ExprKind::Func(id), Type::Function(Arc::new(sig)), span)
             }
-            Some(Symbol::EnumConst(v)) => Expr::int(v, Type::INT, span),
+            Some(Symbol::EnumConst(v, s)) => Expr::int(v, Type::Scalar(s), span),
             Some(Symbol::Typedef { .. }) => {
                 self.error(
                     span,

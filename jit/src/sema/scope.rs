@@ -4,7 +4,7 @@
 #![forbid(unsafe_code)]
 
 use super::hir::{FuncId, VarRef};
-use super::types::{AddrSpace, Quals, RecordId, Type};
+use super::types::{AddrSpace, Quals, RecordId, Scalar, Type};
 use crate::source::Span;
 use std::collections::HashMap;
 
@@ -17,8 +17,9 @@ pub enum Symbol {
         quals: Quals,
     },
     Func(FuncId),
-    /// An enumeration constant (type `int`).
-    EnumConst(i128),
+    /// An enumeration constant: its value and type (`int` when the value
+    /// fits, else the enumeration's type, as clang does).
+    EnumConst(i128, Scalar),
     Typedef {
         ty: Type,
         space: Option<AddrSpace>,
@@ -29,8 +30,8 @@ pub enum Symbol {
 #[derive(Clone, Copy, Debug)]
 pub enum Tag {
     Record(RecordId),
-    /// Enums are `int`-typed; the tag only records that it was declared.
-    Enum,
+    /// An enumeration and its underlying integer type.
+    Enum(Scalar),
 }
 
 #[derive(Default)]

@@ -433,7 +433,11 @@ impl Checker<'_> {
         Type::Record(id)
     }
 
-    /// `enum E { A, B = 3 }`: enumerators are `int` constants.
+    /// `enum E { A, B = 3 }`. The enumeration's type is the first of
+    /// `int` (some value negative) or `unsigned int`, then `long` or
+    /// `unsigned long`, that holds every value; an enumerator is an `int`
+    /// constant when its value fits, else of the enumeration's type (what
+    /// clang does, extending C99 6.7.2.2 as GCC does).
     fn enum_spec(&mut self, e: &ast::EnumSpec) -> Type {
         if let Some(n) = &e.name {
             let clash = if e.enumerators.is_some() {
@@ -441,50 +445,102 @@ impl Checker<'_> {
             } else {
                 self.scopes.lookup_tag(&n.node)
             };
-            if let Some(Tag::Record(_)) = clash {
-                self.error(
-                    n.span,
-                    format!(
-                        "use of '{}' with tag type that does not match previous declaration",
-                        n.node
-                    ),
-                );
-                return Type::Error;
-            }
-            if e.enumerators.is_none() && self.scopes.lookup_tag(&n.node).is_none() {
-                self.scopes.insert_tag(&n.node, Tag::Enum);
-            }
-        }
-        if let Some(list) = &e.enumerators {
-            if let Some(n) = &e.name {
-                self.scopes.insert_tag(&n.node, Tag::Enum);
-            }
-            let mut next: i128 = 0;
-            for en in list {
-                if let Some(v) = &en.value {
-                    let x = self.expr(v);
-                    match self.const_ice(&x) {
-                        Some(v) => next = v,
-                        None if x.ty.is_error() => {}
-                        None => {
-                            self.error(v.span, "expression is not an integer constant expression")
-                        }
-                    }
-                }
-                if let Some((_, prev)) = self.scopes.lookup_current(&en.name.node) {
-                    let prev = *prev;
+            match clash {
+                Some(Tag::Record(_)) => {
                     self.error(
-                        en.name.span,
-                        format!("redefinition of enumerator '{}'", en.name.node),
+                        n.span,
+                        format!(
+                            "use of '{}' with tag type that does not match previous declaration",
+                            n.node
+                        ),
                     );
-                    self.note(prev, "previous definition is here");
+                    return Type::Error;
                 }
-                self.scopes
-                    .insert(&en.name.node, Symbol::EnumConst(next), en.name.span);
-                next += 1;
+                Some(Tag::Enum(s)) if e.enumerators.is_none() => return Type::Scalar(s),
+                _ => {}
+            }
+            if e.enumerators.is_none() {
+                // A forward reference (an extension): `int` until defined.
+                self.scopes.insert_tag(&n.node, Tag::Enum(Scalar::Int));
+                return Type::INT;
             }
         }
-        Type::INT
+        let Some(list) = &e.enumerators else {
+            return Type::INT;
+        };
+        let mut next: i128 = 0;
+        let mut values = Vec::with_capacity(list.len());
+        for en in list {
+            if let Some(v) = &en.value {
+                let x = self.expr(v);
+                match self.const_ice(&x) {
+                    Some(v) => next = v,
+                    None if x.ty.is_error() => {}
+                    None => self.error(v.span, "expression is not an integer constant expression"),
+                }
+            }
+            if let Some((_, prev)) = self.scopes.lookup_current(&en.name.node) {
+                let prev = *prev;
+                self.error(
+                    en.name.span,
+                    format!("redefinition of enumerator '{}'", en.name.node),
+                );
+                self.note(prev, "previous definition is here");
+            }
+            // Until the list ends, a value past `int` has the type of the
+            // smallest of `long`/`unsigned long` that holds it.
+            let provisional = enum_const_type(
+                next,
+                if next < 0 {
+                    Scalar::Long
+                } else {
+                    Scalar::ULong
+                },
+            );
+            self.scopes.insert(
+                &en.name.node,
+                Symbol::EnumConst(next, provisional),
+                en.name.span,
+            );
+            values.push((&en.name, next));
+            next += 1;
+        }
+        let min = values.iter().map(|v| v.1).min().unwrap_or(0);
+        let max = values.iter().map(|v| v.1).max().unwrap_or(0);
+        let underlying = if min < 0 {
+            if min >= i128::from(i32::MIN) && max <= i128::from(i32::MAX) {
+                Some(Scalar::Int)
+            } else if min >= i128::from(i64::MIN) && max <= i128::from(i64::MAX) {
+                Some(Scalar::Long)
+            } else {
+                None
+            }
+        } else if max <= i128::from(u32::MAX) {
+            Some(Scalar::UInt)
+        } else if max <= i128::from(u64::MAX) {
+            Some(Scalar::ULong)
+        } else {
+            None
+        };
+        let underlying = underlying.unwrap_or_else(|| {
+            let (name, v) = values.iter().find(|(_, v)| *v > i128::from(i64::MAX) || *v < i128::from(i64::MIN)).copied().unwrap_or(values[0]);
+            self.error(
+                name.span,
+                format!("enumerator value {v} of '{}' does not fit in any integer type of the enumeration", name.node),
+            );
+            Scalar::Long
+        });
+        for (name, v) in values {
+            self.scopes.insert(
+                &name.node,
+                Symbol::EnumConst(v, enum_const_type(v, underlying)),
+                name.span,
+            );
+        }
+        if let Some(n) = &e.name {
+            self.scopes.insert_tag(&n.node, Tag::Enum(underlying));
+        }
+        Type::Scalar(underlying)
     }
 
     // ---- Declarators -------------------------------------------------------
@@ -789,4 +845,14 @@ fn written_type_name(specs: &ast::DeclSpecifiers, d: &ast::Declarator) -> Option
         }
     }
     Some(format!("{base}{}", "*".repeat(stars)))
+}
+
+/// The type of an enumeration constant of value `v`: `int` when it fits,
+/// else `underlying` (the enumeration's type).
+fn enum_const_type(v: i128, underlying: Scalar) -> Scalar {
+    if i32::try_from(v).is_ok() {
+        Scalar::Int
+    } else {
+        underlying
+    }
 }
