@@ -670,3 +670,20 @@ fn narrowing_constant_conversions_warn() {
         ]
     );
 }
+
+/// clang's `-Wswitch` overflow warning: a `case` value the condition's own
+/// type cannot hold (the value still compares in the promoted type).
+#[test]
+fn case_values_the_condition_cannot_hold_warn() {
+    let src = "kernel void t(global int *o) { int v = o[0]; switch (v) { case 0x100000001L: o[1] = 1; break; default: o[1] = 2; } char c = o[0]; switch (c) { case 300: o[2] = 1; break; } }";
+    let out = build(src, "");
+    assert!(out.success, "{}", out.log);
+    let warnings: Vec<&str> = out.log.lines().filter(|l| l.contains("warning:")).collect();
+    assert_eq!(
+        warnings,
+        [
+            "t.cl:1:64: warning: overflow converting case value to switch condition type (4294967297 to 1)",
+            "t.cl:1:149: warning: overflow converting case value to switch condition type (300 to 44)",
+        ]
+    );
+}

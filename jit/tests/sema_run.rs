@@ -173,3 +173,44 @@ fn enumerations_widen_to_hold_their_values() {
         ]
     );
 }
+
+/// Front-end cases the CTS met (test_basic's async copies and vstores,
+/// test_integer_ops vector_scalar, test_compiler): a vector cast of a cast,
+/// `NULL` for a pointer to any address space, scalar arms of a `?:` with a
+/// vector condition kept unpromoted, `DBL_RADIX`, and an `extern` object of
+/// a type completed later. Values are clang-14's.
+#[test]
+fn cts_front_end_cases_build_and_run() {
+    let out = outputs64(
+        "extern constant struct bar x;
+         struct bar { int a; };
+         constant struct bar x = { 5 };
+         kernel void t(global long *o) {
+            char2 v = (char2)(char)3;
+            char2 w = (char2)((char)1, (char)2);
+            o[0] = v.x + 10 * v.y; o[1] = w.x + 10 * w.y;
+            global int *p = NULL;
+            local int *q = NULL;
+            o[2] = (p == NULL) + (q == 0);
+            char2 c = (char2)(-1, 0);
+            char a = 7, b = 9;
+            char2 s = c ? a : b;
+            o[3] = sizeof(c ? a : b); o[4] = s.x + 10 * s.y;
+            short h = 4; short2 c2 = (short2)(0, -1);
+            o[5] = sizeof(c2 ? a : h);
+            o[6] = DBL_RADIX;
+            o[7] = x.a;
+         }",
+        8,
+    );
+    assert_eq!(out, [33, 21, 2, 2, 97, 4, 2, 5]);
+    // OpenCL C 1.2: `(void *)0` is a private pointer, still a null constant.
+    let p = build_cg_with(
+        "kernel void t(global long *o) { global long *p = NULL; o[0] = p == NULL; }",
+        "-cl-std=CL1.2",
+        &Default::default(),
+    );
+    let mut o = vec![0i64; 1];
+    run(&p, "t", &mut [buf(&mut o)], &[1], &[1]);
+    assert_eq!(o, [1]);
+}

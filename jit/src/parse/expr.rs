@@ -216,8 +216,9 @@ impl<'a> Parser<'a> {
             };
             return self.postfix_ops(e);
         }
-        // (float4)(a, b, c, d): vector literal.
-        if self.is(Punct::LParen) && self.is_vector_type(&ty) {
+        // (float4)(a, b, c, d): vector literal; but (char2)(char)x is a
+        // cast of a cast.
+        if self.is(Punct::LParen) && self.is_vector_type(&ty) && !self.paren_type_follows() {
             let lp = self.bump().loc();
             let mut elems = Vec::new();
             loop {

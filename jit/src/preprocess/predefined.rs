@@ -193,6 +193,7 @@ fn header_text() -> String {
     ];
     const DOUBLE: &[(&str, &str)] = &[
         ("DBL_DIG", "15"),
+        ("DBL_RADIX", "2"),
         ("DBL_MANT_DIG", "53"),
         ("DBL_MAX_10_EXP", "+308"),
         ("DBL_MAX_EXP", "+1024"),

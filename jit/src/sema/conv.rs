@@ -61,13 +61,23 @@ pub fn promote(s: Scalar) -> Scalar {
 
 /// The common type of two arithmetic scalars (C99 6.3.1.8).
 pub fn common_scalar(a: Scalar, b: Scalar) -> Scalar {
+    common_of(promote(a), promote(b))
+}
+
+/// The common type of two scalar arms of a `?:` with a vector condition:
+/// the usual arithmetic conversions without the integer promotions, so
+/// `char2 c ? char a : char b` is a `char2` (what clang does).
+pub fn common_scalar_unpromoted(a: Scalar, b: Scalar) -> Scalar {
+    common_of(a, b)
+}
+
+fn common_of(a: Scalar, b: Scalar) -> Scalar {
     match (a.is_float(), b.is_float()) {
         (true, true) => return if a.rank() >= b.rank() { a } else { b },
         (true, false) => return a,
         (false, true) => return b,
         (false, false) => {}
     }
-    let (a, b) = (promote(a), promote(b));
     if a == b {
         return a;
     }
@@ -203,6 +213,12 @@ impl Checker<'_> {
             }
             (Type::Pointer(_), Type::Scalar(Scalar::Bool)) => {
                 cast(e, CastKind::PointerToInt, to.clone())
+            }
+            // `global int *p = NULL;`: a null pointer constant converts to
+            // a pointer of any address space (`(void *)0` is a pointer to
+            // private or generic memory, which would not).
+            (Type::Pointer(_), Type::Pointer(_)) if self.is_null_constant(&e) => {
+                cast(e, CastKind::NullToPointer, to.clone())
             }
             (Type::Pointer(p), Type::Pointer(q)) => {
                 let (p, q) = (p.clone(), q.clone());

@@ -234,7 +234,13 @@ impl Checker<'_> {
                 AddrSpace::Global
             }
         };
-        self.check_storable(&qt.ty, span, true);
+        // `extern constant struct bar x;` declares without defining: the
+        // type may still be incomplete (C99 6.7p7 asks completeness only of
+        // definitions).
+        let incomplete = matches!(&qt.ty, Type::Record(r) if !self.prog.records.get(*r).complete);
+        if !(is_extern && incomplete) {
+            self.check_storable(&qt.ty, span, true);
+        }
         if space == AddrSpace::Constant && init.is_none() && !is_extern {
             self.error(
                 span,

@@ -205,8 +205,9 @@ pub(crate) struct FnCtx {
     pub switch_depth: u32,
     /// The `case` values of each enclosing `switch`, innermost last.
     pub cases: Vec<Vec<(i128, Span)>>,
-    /// The promoted type of each enclosing `switch`'s condition.
-    pub switch_types: Vec<types::Scalar>,
+    /// The promoted type of each enclosing `switch`'s condition, and its
+    /// type before promotion (for the overflow warning).
+    pub switch_types: Vec<(types::Scalar, types::Scalar)>,
     pub labels: HashMap<String, Span>,
     pub gotos: Vec<(String, Span)>,
 }

@@ -372,8 +372,18 @@ impl Checker<'_> {
                 self.error(c.span, "used type where integer vector is required");
                 return Expr::error(span);
             }
-            let Some((a, b, ty)) = self.usual_arith(a, b, "?:", at) else {
-                return Expr::error(span);
+            let (a, b, ty) = match (&a.ty, &b.ty) {
+                // Two scalar arms: their common type, unpromoted.
+                (Type::Scalar(x), Type::Scalar(y))
+                    if a.ty.is_arithmetic() && b.ty.is_arithmetic() =>
+                {
+                    let ty = Type::Scalar(super::conv::common_scalar_unpromoted(*x, *y));
+                    (a, b, ty)
+                }
+                _ => match self.usual_arith(a, b, "?:", at) {
+                    Some(x) => x,
+                    None => return Expr::error(span),
+                },
             };
             // Scalar arms are splatted to the condition's width.
             let (a, b, ty) = match &ty {

@@ -134,6 +134,7 @@ impl Checker<'_> {
             // switch (c) body
             ast::StmtKind::Switch { cond, body } => {
                 let c = self.value(cond);
+                let unpromoted = c.ty.elem().unwrap_or(Scalar::Int);
                 let c = match &c.ty {
                     Type::Scalar(s) if s.is_integer() => {
                         let t = Type::Scalar(promote(*s));
@@ -152,7 +153,8 @@ impl Checker<'_> {
                 if let Some(fx) = self.fx.as_mut() {
                     fx.switch_depth += 1;
                     fx.cases.push(Vec::new());
-                    fx.switch_types.push(c.ty.elem().unwrap_or(Scalar::Int));
+                    fx.switch_types
+                        .push((c.ty.elem().unwrap_or(Scalar::Int), unpromoted));
                     fx.loop_depth += 1000; // `break` is allowed; `continue` checked below
                 }
                 let b = self.sub(body);
@@ -174,7 +176,18 @@ impl Checker<'_> {
                 let v = match self.const_ice(&x) {
                     // The value converted to the controlling expression's type (C99 6.8.4.2p5).
                     Some(v) => match self.fx.as_ref().and_then(|f| f.switch_types.last()) {
-                        Some(s) => super::consteval::wrap(v, *s),
+                        Some(&(promoted, unpromoted)) => {
+                            // clang's -Wswitch: a value the condition's own
+                            // (unpromoted) type cannot hold.
+                            let seen = super::consteval::wrap(v, unpromoted);
+                            if seen != v && unpromoted.is_integer() {
+                                self.warning(
+                                    value.span,
+                                    format!("overflow converting case value to switch condition type ({v} to {seen})"),
+                                );
+                            }
+                            super::consteval::wrap(v, promoted)
+                        }
                         None => v,
                     },
                     None => {
