@@ -32,9 +32,20 @@ pub fn compile(
     options: &BuildOptions,
     embedded_headers: &[(String, String)],
 ) -> FrontendOutput {
+    compile_units(&[source], file_name, options, embedded_headers)
+}
+
+/// Compile several translation units (each preprocessed and parsed on its
+/// own, all under `file_name`) into one program, as `clLinkProgram` joins
+/// compiled units: see [`sema::check_units`].
+pub fn compile_units(
+    sources: &[&str],
+    file_name: &str,
+    options: &BuildOptions,
+    embedded_headers: &[(String, String)],
+) -> FrontendOutput {
     let std = options.cl_std.unwrap_or_default();
     let mut sm = SourceMap::new();
-    let main = sm.add(file_name, source);
     let mut diags = Diagnostics::new();
     diags.warnings_as_errors = options.werror;
     diags.suppress_warnings = options.no_warnings;
@@ -46,20 +57,26 @@ pub fn compile(
         fast_relaxed_math: options.fast_relaxed_math,
         single_precision_constant: options.single_precision_constant,
     };
-    let tokens = preprocess::preprocess(&mut sm, main, &pp, &mut diags);
-    let tu = parse::parse_with(
-        &tokens,
-        ParseOptions {
-            opencl_c_version: std.version(),
-        },
-        &mut diags,
-    );
+    let tus: Vec<_> = sources
+        .iter()
+        .map(|source| {
+            let main = sm.add(file_name, *source);
+            let tokens = preprocess::preprocess(&mut sm, main, &pp, &mut diags);
+            parse::parse_with(
+                &tokens,
+                ParseOptions {
+                    opencl_c_version: std.version(),
+                },
+                &mut diags,
+            )
+        })
+        .collect();
     // Sema runs after parse errors too (the parser drops only what it could
     // not parse), so one build reports the errors of every function.
     let program = {
         let mut so = SemaOptions::for_std(std);
         so.single_precision_constant = options.single_precision_constant;
-        let p = sema::check_with_sources(&tu, &so, &mut diags, Some(&sm));
+        let p = sema::check_units(&tus, &so, &mut diags, Some(&sm));
         (!diags.has_errors()).then_some(p)
     };
     let success = program.is_some();

@@ -46,6 +46,10 @@ use std::sync::Arc;
 
 /// The file name diagnostics give the program's source.
 pub const SOURCE_NAME: &str = "<source>";
+
+/// Between the translation units of a linked program's text (a pragma
+/// other compilers ignore): each unit keeps its own file scope.
+pub const UNIT_SEPARATOR: &str = "\n#pragma cranecl translation_unit\n";
 /// First bytes of every binary of ours.
 pub const BINARY_MAGIC: &[u8; 8] = b"CRANECL\0";
 /// Version of the binary format.
@@ -382,7 +386,8 @@ pub fn build_executable(
     headers: &[(String, String)],
     checks: Checks,
 ) -> Result<(Executable, String), String> {
-    let fe = cranecl_jit::frontend::compile(text, SOURCE_NAME, opts, headers);
+    let units: Vec<&str> = text.split(UNIT_SEPARATOR).collect();
+    let fe = cranecl_jit::frontend::compile_units(&units, SOURCE_NAME, opts, headers);
     let Some(hir) = fe.program.filter(|_| fe.success) else {
         return Err(fe.log);
     };
@@ -449,28 +454,23 @@ pub fn text_options(options: &str) -> Result<BuildOptions, String> {
 }
 
 /// Link units: the options of the result (for its binary and the recompile)
-/// and the concatenated text. OpenCL C version: the highest of the inputs;
+/// and the units' texts, each still its own translation unit (joined by
+/// [`UNIT_SEPARATOR`], split again by [`build_executable`]). OpenCL C version: the highest of the inputs;
 /// uniform work-groups if any input needs them; argument info if every input
 /// has it.
 pub fn link_units(units: &[Unit], link: &BuildOptions) -> Result<Unit, String> {
     let mut std = ClStd::Cl10;
     let mut uniform = false;
     let mut arg_info = true;
-    let mut text = String::new();
-    let mut seen = std::collections::HashSet::new();
+    let mut texts = Vec::new();
     for u in units {
         let o = text_options(&u.options)?;
         std = std.max(o.cl_std.unwrap_or_default());
         uniform |= needs_uniform(&o);
         arg_info &= o.kernel_arg_info;
-        for item in top_level_items(&u.text) {
-            if item.shareable && !seen.insert(item.text.clone()) {
-                continue;
-            }
-            text.push_str(&item.text);
-            text.push('\n');
-        }
+        texts.extend(u.text.split(UNIT_SEPARATOR));
     }
+    let text = texts.join(UNIT_SEPARATOR);
     let v = std.version();
     let mut options = format!("-cl-std=CL{}.{}", v / 100, (v / 10) % 10);
     if uniform {
@@ -492,90 +492,6 @@ pub fn link_units(units: &[Unit], link: &BuildOptions) -> Result<Unit, String> {
         }
     }
     Ok(Unit { options, text })
-}
-
-/// One top-level declaration or definition of a unit's text.
-struct Item {
-    text: String,
-    /// A type, prototype, function or `constant` definition: identical
-    /// copies (one header included by several units) are linked once.
-    shareable: bool,
-}
-
-/// Split preprocessed text into its top-level items: each ends at a `;`
-/// outside braces and parentheses, or at the `}` closing a function body
-/// (a first outer `{` right after a `)`).
-fn top_level_items(text: &str) -> Vec<Item> {
-    use cranecl_jit::token::{Punct, Token};
-    let mut sm = SourceMap::new();
-    let file = sm.add(SOURCE_NAME, text);
-    let mut diags = Diagnostics::new();
-    let tokens = preprocess::lex(&sm, file, &mut diags);
-    let mut items = Vec::new();
-    let mut cur: Vec<&Token> = Vec::new();
-    let (mut depth, mut nest) = (0i32, 0i32);
-    let mut is_fn: Option<bool> = None;
-    let finish = |cur: &mut Vec<&Token>, is_fn: &mut Option<bool>, items: &mut Vec<Item>| {
-        if cur.is_empty() {
-            return;
-        }
-        let mut text = String::new();
-        for (i, t) in cur.iter().enumerate() {
-            if i > 0 {
-                text.push(if t.at_line_start { '\n' } else { ' ' });
-            }
-            text.push_str(&preprocess::token_text(t));
-        }
-        let first = cur
-            .first()
-            .map(|t| preprocess::token_text(t))
-            .unwrap_or_default();
-        let ends_type = cur.len() >= 2 && cur[cur.len() - 2].is_punct(Punct::RBrace);
-        let head: Vec<&&Token> = cur
-            .iter()
-            .take_while(|t| !t.is_punct(Punct::Eq) && !t.is_punct(Punct::LBrace))
-            .collect();
-        let prototype = is_fn.is_none()
-            && head.iter().any(|t| t.is_punct(Punct::LParen))
-            && !cur.iter().any(|t| t.is_punct(Punct::Eq));
-        let constant = head
-            .iter()
-            .any(|t| t.is_ident("constant") || t.is_ident("__constant"));
-        let shareable = *is_fn == Some(true)
-            || first == "typedef"
-            || (matches!(first.as_str(), "struct" | "union" | "enum") && ends_type)
-            || prototype
-            || constant;
-        items.push(Item { text, shareable });
-        cur.clear();
-        *is_fn = None;
-    };
-    for t in tokens.iter().filter(|t| t.kind != TokenKind::Eof) {
-        let prev_rparen = cur.last().is_some_and(|p| p.is_punct(Punct::RParen));
-        cur.push(t);
-        match &t.kind {
-            TokenKind::Punct(Punct::LParen | Punct::LBracket) => nest += 1,
-            TokenKind::Punct(Punct::RParen | Punct::RBracket) => nest -= 1,
-            TokenKind::Punct(Punct::LBrace) => {
-                if depth == 0 && is_fn.is_none() {
-                    is_fn = Some(prev_rparen);
-                }
-                depth += 1;
-            }
-            TokenKind::Punct(Punct::RBrace) => {
-                depth -= 1;
-                if depth == 0 && is_fn == Some(true) {
-                    finish(&mut cur, &mut is_fn, &mut items);
-                }
-            }
-            TokenKind::Punct(Punct::Semi) if depth == 0 && nest == 0 => {
-                finish(&mut cur, &mut is_fn, &mut items)
-            }
-            _ => {}
-        }
-    }
-    finish(&mut cur, &mut is_fn, &mut items);
-    items
 }
 
 /// Preprocess `source` and write the tokens back as text (one line per

@@ -324,6 +324,13 @@ impl Checker<'_> {
             }
             None => None,
         };
+        // An object with external linkage that an earlier unit of this link
+        // declared (`check_units`): the same object.
+        let other_unit = match prev {
+            None if !is_static => self.externals.get(name).copied(),
+            _ => None,
+        };
+        let prev = prev.or(other_unit);
         let quals = if space == AddrSpace::Constant {
             qt.quals.union(Quals::CONST)
         } else {
@@ -360,11 +367,14 @@ impl Checker<'_> {
         let const_init = hinit.as_ref().and_then(|i| self.fold_global_init(&ty, i));
         if let Some(g) = prev {
             let old = self.prog.globals[g.0 as usize].clone();
-            if old.init.is_some() && const_init.is_some() {
+            // Two units of a link defining one object alike (a header both
+            // include) define it once.
+            let same_definition = other_unit.is_some() && old.init == const_init;
+            if old.init.is_some() && const_init.is_some() && !same_definition {
                 self.error(span, format!("redefinition of '{name}'"));
                 self.note(old.span, "previous definition is here");
-            } else if old.ty != ty
-                && !matches!((&old.ty, &ty), (Type::Array(a, None), Type::Array(b, _)) | (Type::Array(a, _), Type::Array(b, None)) if a == b)
+            } else if !self.same_type(&old.ty, &ty)
+                && !matches!((&old.ty, &ty), (Type::Array(a, None), Type::Array(b, _)) | (Type::Array(a, _), Type::Array(b, None)) if self.same_type(a, b))
             {
                 self.error(
                     span,
@@ -373,7 +383,17 @@ impl Checker<'_> {
             } else if const_init.is_some() {
                 let gm = &mut self.prog.globals[g.0 as usize];
                 gm.init = const_init;
-                gm.ty = ty;
+                gm.ty = ty.clone();
+            }
+            if other_unit.is_some() {
+                // This unit names the object with its own (compatible) type.
+                let sym = Symbol::Var {
+                    var: VarRef::Global(g),
+                    ty,
+                    space,
+                    quals,
+                };
+                self.scopes.insert(name, sym, span);
             }
             return g;
         }
@@ -383,6 +403,9 @@ impl Checker<'_> {
         if let Some(g) = self.prog.globals.get_mut(gid.0 as usize) {
             g.ty = ty.clone();
             g.init = const_init;
+        }
+        if !is_static {
+            self.externals.insert(name.to_string(), gid);
         }
         self.scopes.insert(
             name,

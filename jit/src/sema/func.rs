@@ -32,7 +32,13 @@ impl Checker<'_> {
     ) -> FuncId {
         let existing = self.overloads.get(name).cloned().unwrap_or_default();
         for &id in &existing {
-            if self.signature_of(id) == **sig {
+            let known = Type::Function(Arc::new(self.signature_of(id)));
+            if self.same_type(&known, &Type::Function(sig.clone())) {
+                // Declared in an earlier unit: visible in this one now.
+                if self.scopes.lookup(name).is_none() {
+                    self.scopes
+                        .insert_global(name, Symbol::Func(existing[0]), span);
+                }
                 return id;
             }
         }
@@ -76,8 +82,9 @@ impl Checker<'_> {
             callees: Vec::new(),
             span,
         });
-        if existing.is_empty() {
-            self.scopes.insert_global(name, Symbol::Func(id), span);
+        if existing.is_empty() || self.scopes.lookup(name).is_none() {
+            let first = existing.first().copied().unwrap_or(id);
+            self.scopes.insert_global(name, Symbol::Func(first), span);
         }
         self.overloads.entry(name.to_string()).or_default().push(id);
         id
@@ -180,17 +187,28 @@ impl Checker<'_> {
             "{name}{}",
             Type::Function(sig.clone()).display(&self.prog.records)
         );
-        if let Some(prev) = self.defined.get(&def_key).copied() {
-            self.error(
-                f.declarator.name.as_ref().map_or(f.span, |n| n.span),
-                format!("redefinition of '{name}'"),
-            );
+        let text = self
+            .sources
+            .map(|sm| sm.snippet(f.span).to_string())
+            .unwrap_or_default();
+        let name_span = f.declarator.name.as_ref().map_or(f.span, |n| n.span);
+        if let Some((prev, unit, prev_text)) = self.defined.get(&def_key).cloned() {
+            if unit != self.unit && prev_text == text && storage != Some(StorageClass::Static) {
+                // The same definition in two units of a link (a header both
+                // include): one function, now visible here too.
+                self.declare_function(&name, &sig, name_span, overloadable);
+                return;
+            }
+            self.error(name_span, format!("redefinition of '{name}'"));
             self.note(prev, "previous definition is here");
             return;
         }
-        let name_span = f.declarator.name.as_ref().map_or(f.span, |n| n.span);
-        self.defined.insert(def_key, name_span);
+        self.defined
+            .insert(def_key.clone(), (name_span, self.unit, text));
         let id = self.declare_function(&name, &sig, name_span, overloadable);
+        if storage == Some(StorageClass::Static) {
+            self.unit_statics.push((name.clone(), id, def_key));
+        }
         let mut func = hir::Function {
             name: name.clone(),
             ret: sig.ret.clone(),

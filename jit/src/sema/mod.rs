@@ -151,6 +151,21 @@ pub fn check_with_sources(
     diags: &mut Diagnostics,
     sources: Option<&SourceMap>,
 ) -> Program {
+    check_units(std::slice::from_ref(tu), opts, diags, sources)
+}
+
+/// Check several translation units into one program, as a linker joins
+/// them (`clLinkProgram`): each unit has its own file scope (tags, typedefs,
+/// `static` functions and variables); functions and variables with external
+/// linkage are one object across units, their types compared as compatible
+/// types across units are (C99 6.2.7: a structure of one tag and the same
+/// members is the same type in two units).
+pub fn check_units(
+    tus: &[ast::TranslationUnit],
+    opts: &SemaOptions,
+    diags: &mut Diagnostics,
+    sources: Option<&SourceMap>,
+) -> Program {
     let mut result = None;
     let mut sink = Some(&mut *diags);
     std::thread::scope(|s| {
@@ -159,14 +174,14 @@ pub fn check_with_sources(
             .stack_size(SEMA_STACK)
             .spawn_scoped(s, || {
                 if let Some(d) = sink.take() {
-                    result = Some(check_here(tu, opts, d, sources));
+                    result = Some(check_here(tus, opts, d, sources));
                 }
             });
     });
     match (result, sink) {
         (Some(p), _) => p,
         // No thread could be started: check on the caller's stack.
-        (None, Some(d)) => check_here(tu, opts, d, sources),
+        (None, Some(d)) => check_here(tus, opts, d, sources),
         (None, None) => Program::default(),
     }
 }
@@ -175,18 +190,23 @@ pub fn check_with_sources(
 const SEMA_STACK: usize = 256 << 20;
 
 fn check_here(
-    tu: &ast::TranslationUnit,
+    tus: &[ast::TranslationUnit],
     opts: &SemaOptions,
     diags: &mut Diagnostics,
     sources: Option<&SourceMap>,
 ) -> Program {
     let mut c = Checker::new(opts, diags);
     c.sources = sources;
-    for item in &tu.items {
-        match item {
-            ast::ExternalDecl::Function(f) => c.function_def(f),
-            ast::ExternalDecl::Declaration(d) => c.file_declaration(d),
-            ast::ExternalDecl::StaticAssert(s) => c.static_assert(s),
+    for (i, tu) in tus.iter().enumerate() {
+        if i > 0 {
+            c.next_unit();
+        }
+        for item in &tu.items {
+            match item {
+                ast::ExternalDecl::Function(f) => c.function_def(f),
+                ast::ExternalDecl::Declaration(d) => c.file_declaration(d),
+                ast::ExternalDecl::StaticAssert(s) => c.static_assert(s),
+            }
         }
     }
     c.finish()
@@ -220,7 +240,11 @@ pub(crate) struct Checker<'a> {
     pub scopes: Scopes,
     pub fx: Option<FnCtx>,
     /// Names of defined functions and globals, for redefinition checks.
-    pub defined: HashMap<String, Span>,
+    /// Each: where, in which unit (`check_units`), and the definition's
+    /// text (an identical definition in a later unit is the same one).
+    pub defined: HashMap<String, (Span, usize, String)>,
+    /// The translation unit being checked (0 for the first).
+    pub unit: usize,
     /// Every function declared under a name (several only with
     /// `__attribute__((overloadable))`).
     pub overloads: HashMap<String, Vec<FuncId>>,
@@ -235,6 +259,12 @@ pub(crate) struct Checker<'a> {
     pub init_site: Option<Span>,
     /// The name being declared while its initialiser is checked.
     pub decl_name: Option<Span>,
+    /// `static` functions of the unit being checked: name, id and their
+    /// key in `defined` (forgotten when the next unit starts).
+    pub unit_statics: Vec<(String, FuncId, String)>,
+    /// Program-scope variables with external linkage, by name
+    /// (`check_units`).
+    pub externals: HashMap<String, hir::GlobalId>,
 }
 
 impl<'a> Checker<'a> {
@@ -247,15 +277,78 @@ impl<'a> Checker<'a> {
             scopes: Scopes::new(),
             fx: None,
             defined: HashMap::new(),
+            unit: 0,
             overloads: HashMap::new(),
             forbidden_typedefs: HashMap::new(),
             strings: HashMap::new(),
             sources: None,
             init_site: None,
             decl_name: None,
+            unit_statics: Vec::new(),
+            externals: HashMap::new(),
         };
         c.declare_predefined();
         c
+    }
+
+    /// Start the next translation unit: a fresh file scope; this unit's
+    /// `static` functions are no longer visible or defined.
+    fn next_unit(&mut self) {
+        for (name, id, key) in std::mem::take(&mut self.unit_statics) {
+            if let Some(ids) = self.overloads.get_mut(&name) {
+                ids.retain(|&x| x != id);
+                if ids.is_empty() {
+                    self.overloads.remove(&name);
+                }
+            }
+            self.defined.remove(&key);
+        }
+        self.scopes = Scopes::new();
+        self.declare_predefined();
+        self.unit += 1;
+    }
+
+    /// `a` and `b` are the same type, or compatible types of two units: a
+    /// structure or union of one tag whose members have the same names and
+    /// (so compared) types (C99 6.2.7p1).
+    pub fn same_type(&self, a: &types::Type, b: &types::Type) -> bool {
+        use types::Type as T;
+        fn go(c: &Checker<'_>, a: &T, b: &T, depth: u32) -> bool {
+            if a == b {
+                return true;
+            }
+            if depth > 32 {
+                return false;
+            }
+            match (a, b) {
+                (T::Record(x), T::Record(y)) => {
+                    let (x, y) = (c.prog.records.get(*x), c.prog.records.get(*y));
+                    x.tag.is_some()
+                        && x.tag == y.tag
+                        && x.is_union == y.is_union
+                        && x.complete == y.complete
+                        && x.fields.len() == y.fields.len()
+                        && x.fields.iter().zip(&y.fields).all(|(f, g)| {
+                            f.name == g.name && f.bits == g.bits && go(c, &f.ty, &g.ty, depth + 1)
+                        })
+                }
+                (T::Pointer(p), T::Pointer(q)) => {
+                    p.space == q.space && p.quals == q.quals && go(c, &p.ty, &q.ty, depth + 1)
+                }
+                (T::Array(x, n), T::Array(y, m)) => n == m && go(c, x, y, depth + 1),
+                (T::Function(f), T::Function(g)) => {
+                    f.variadic == g.variadic
+                        && f.params.len() == g.params.len()
+                        && go(c, &f.ret, &g.ret, depth + 1)
+                        && f.params
+                            .iter()
+                            .zip(&g.params)
+                            .all(|(x, y)| go(c, x, y, depth + 1))
+                }
+                _ => false,
+            }
+        }
+        go(self, a, b, 0)
     }
 
     fn finish(self) -> Program {
