@@ -214,3 +214,24 @@ fn cts_front_end_cases_build_and_run() {
     run(&p, "t", &mut [buf(&mut o)], &[1], &[1]);
     assert_eq!(o, [1]);
 }
+
+/// Private objects get their type's alignment above the stack's 16 bytes
+/// (`long16`: 128, `int16`: 64, a struct holding a `short16`: 32), with and
+/// without barriers (test_basic kernel_memory_alignment_private).
+#[test]
+fn private_objects_are_aligned_past_16_bytes() {
+    let src = "typedef struct { char c; short16 s; } S;
+        kernel void t(global long *o) {
+            long16 a = (long16)(1); int16 b = (int16)(2); S st; char pad = 1;
+            o[get_local_id(0) * 4 + 0] = (ulong)&a % 128;
+            o[get_local_id(0) * 4 + 1] = (ulong)&b % 64;
+            o[get_local_id(0) * 4 + 2] = (ulong)&st % 32;
+            barrier(CLK_LOCAL_MEM_FENCE);
+            o[get_local_id(0) * 4 + 3] = (ulong)&st.s % 32 + a.s3 + b.s4 - 3 + pad - 1;
+        }";
+    for p in build_both(src) {
+        let mut out = vec![-1i64; 4 * 8];
+        run(&p, "t", &mut [buf(&mut out)], &[8], &[8]);
+        assert!(out.iter().all(|&x| x == 0), "{out:?}");
+    }
+}

@@ -31,6 +31,9 @@ use std::collections::HashMap;
 /// Largest private object (variable or temporary) a function may have.
 pub const MAX_PRIVATE_OBJECT: u64 = 16 << 20;
 
+/// The alignment Cranelift keeps the native stack at (x86-64 System V).
+const STACK_ALIGN: u64 = 16;
+
 /// The context of one function being compiled.
 pub struct FunctionCx<'a, 'p> {
     pub b: FunctionBuilder<'a>,
@@ -139,14 +142,28 @@ impl<'a, 'p> FunctionCx<'a, 'p> {
 
     /// A stack temporary for a built-in: `size` must be a small, known
     /// size (at most [`MAX_PRIVATE_OBJECT`]; larger requests are capped).
+    /// Alignments above the stack's 16 bytes (`int16`, `long8`, a struct
+    /// with a `short16`: up to 128) are made at run time: the slot is
+    /// larger by `align - 16` and its address rounded up.
     pub fn stack_temp(&mut self, size: u64, align: u64) -> Value {
-        let shift = align.max(1).trailing_zeros().min(7) as u8;
+        let align = align.clamp(1, 128).next_power_of_two();
+        let size = size.clamp(1, MAX_PRIVATE_OBJECT);
+        let (extra, shift) = if align > STACK_ALIGN {
+            (align - STACK_ALIGN, STACK_ALIGN.trailing_zeros() as u8)
+        } else {
+            (0, align.trailing_zeros() as u8)
+        };
         let slot = self.b.create_sized_stack_slot(StackSlotData::new(
             StackSlotKind::ExplicitSlot,
-            size.clamp(1, MAX_PRIVATE_OBJECT) as u32,
+            (size + extra) as u32,
             shift,
         ));
-        self.b.ins().stack_addr(types::I64, slot, 0)
+        let addr = self.b.ins().stack_addr(types::I64, slot, 0);
+        if extra == 0 {
+            return addr;
+        }
+        let up = self.b.ins().iadd_imm_s(addr, (align - 1) as i64);
+        self.b.ins().band_imm_s(up, -(align as i64))
     }
 
     /// Call a host function by address.
