@@ -40,6 +40,8 @@ def vendors_both():
 
 # The loader reads OCL_ICD_VENDORS when pyopencl first asks for platforms.
 os.environ["OCL_ICD_VENDORS"] = str(vendors_both())
+# numpy's OpenBLAS threads would compete with the devices' threads.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 import numpy as np  # noqa: E402
 import pyopencl as cl  # noqa: E402
 
