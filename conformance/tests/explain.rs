@@ -123,8 +123,21 @@ fn refusals_are_named() {
     );
     has(
         &log,
-        "not faster because regions: a barrier inside a switch or a labelled statement (only if, \
-         loops and blocks are cut)",
+        "not faster because regions: a barrier inside a switch (only if, loops and blocks are cut)",
+    );
+    // A barrier in a called function: coroutines, and the reason names it.
+    let log = log_of(
+        "void sync(local int *t) { t[get_local_id(0)] = 1; barrier(CLK_LOCAL_MEM_FENCE); }
+        kernel void callee(global int *o) {
+            local int t[64];
+            sync(t);
+            o[get_global_id(0)] = t[63 - get_local_id(0)];
+        }",
+    );
+    has(
+        &log,
+        "not faster because regions: a barrier inside a called function (inlining it would let \
+         the regions cut it)",
     );
     // A float3 update: computed once per lane, with its place.
     let log = log_of(

@@ -357,9 +357,15 @@ impl<'a> Planner<'a> {
                         post_test: true,
                     });
                 }
+                StmtKind::Switch(..) => {
+                    return Err("a barrier inside a switch (only if, loops and blocks are cut)".into())
+                }
+                StmtKind::Label(..) | StmtKind::Case(..) | StmtKind::Default(..) => {
+                    return Err("a barrier in a labelled statement".into())
+                }
                 _ => {
                     return Err(
-                        "a barrier inside a switch or a labelled statement (only if, loops and blocks are cut)"
+                        "a barrier inside a called function (inlining it would let the regions cut it)"
                             .into(),
                     )
                 }
