@@ -92,15 +92,17 @@ fn device_info(device: cl_device_id, param: cl_device_info, out: InfoOut) -> CLR
     let fp64 = has_extension("cl_khr_fp64");
     let fp16 = has_extension("cl_khr_fp16");
     let sizes = [dev::MAX_WORK_GROUP_SIZE; 3];
-    // Kernels compute in round-to-nearest only (OpenCL C has no way to pick
-    // another default mode), with denormals, IEEE fma, and division and
-    // sqrt correctly rounded (one instruction each).
-    let single_fp = CL_FP_DENORM
-        | CL_FP_INF_NAN
-        | CL_FP_ROUND_TO_NEAREST
-        | CL_FP_FMA
-        | CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT;
-    let double_fp = CL_FP_DENORM | CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST | CL_FP_FMA;
+    // Denormals, IEEE fma, and division and sqrt correctly rounded (one
+    // instruction each). Arithmetic rounds to nearest (OpenCL C has no way to choose another
+    // default mode); round to zero and to ±infinity are what a program asks
+    // for through the rounding modifiers of the conversions and of
+    // vstore_half (`convert_float_rtz(double)`, `convert_int_rtp(float)`,
+    // `vstore_half_rtn`), each computed exactly in that mode. OpenCL 1.x's
+    // fp64 minimum, which test_bruteforce requires, has all three.
+    let rounding = CL_FP_ROUND_TO_NEAREST | CL_FP_ROUND_TO_ZERO | CL_FP_ROUND_TO_INF;
+    let single_fp =
+        CL_FP_DENORM | CL_FP_INF_NAN | rounding | CL_FP_FMA | CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT;
+    let double_fp = CL_FP_DENORM | CL_FP_INF_NAN | rounding | CL_FP_FMA;
     let name_versions =
         |list: &[features::NameVersion]| list.iter().map(name_version).collect::<Vec<_>>();
     let c_features = name_versions(features::OPENCL_C_FEATURES);

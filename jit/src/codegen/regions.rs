@@ -358,17 +358,17 @@ impl<'a> Planner<'a> {
                     });
                 }
                 StmtKind::Switch(..) => {
-                    return Err("a barrier inside a switch (only if, loops and blocks are cut)".into())
+                    return Err(
+                        "a barrier inside a switch (only if, loops and blocks are cut)".into(),
+                    )
                 }
                 StmtKind::Label(..) | StmtKind::Case(..) | StmtKind::Default(..) => {
                     return Err("a barrier in a labelled statement".into())
                 }
-                _ => {
-                    return Err(
-                        "a barrier inside a called function (inlining it would let the regions cut it)"
-                            .into(),
-                    )
-                }
+                _ => return Err(
+                    "a barrier inside a called function (inlining it would let the regions cut it)"
+                        .into(),
+                ),
             }
         }
         self.flush(&mut cur, &mut out)?;
