@@ -376,7 +376,94 @@ fn use_host_ptr_and_sub_buffer_lifetime(t: &Cl) {
     assert_code!(call!(t; clReleaseContext(ctx)), CL_SUCCESS);
 }
 
+/// A kernel does not keep the buffers set as its arguments (test_api
+/// retain_mem_object_set_kernel_arg): released, a buffer goes at once and
+/// its destructor callback runs; a launch enqueued before the release keeps
+/// it until the launch completes; a launch after it is `CL_INVALID_KERNEL_ARGS`
+/// (the argument's value is gone).
+fn kernel_argument_does_not_keep_its_buffer(t: &Cl) {
+    let ctx = t.context();
+    let q = t.queue(ctx, 0);
+    let dev = t.device();
+    let src =
+        std::ffi::CString::new("kernel void fill(global int *o) { o[get_global_id(0)] = 5; }")
+            .unwrap();
+    let mut sp = src.as_ptr();
+    let mut e = 0;
+    let p = call!(t; clCreateProgramWithSource(ctx, 1, &mut sp, null(), &mut e));
+    assert_code!(
+        call!(t; clBuildProgram(p, 1, &dev, null(), None, null())),
+        CL_SUCCESS
+    );
+    let k = call!(t; clCreateKernel(p, c"fill".as_ptr(), &mut e));
+    assert_code!(e, CL_SUCCESS);
+    let (first, second) = if t.direct { (4usize, 8usize) } else { (16, 32) };
+    let new_buffer = |tag: usize| {
+        let buf = call!(t; clCreateBuffer(ctx, CL_MEM_READ_WRITE, 64, null(), null()));
+        assert!(!buf.is_null());
+        assert_code!(
+            call!(t; clSetMemObjectDestructorCallback(buf, Some(on_destroy), tag as *mut c_void)),
+            CL_SUCCESS
+        );
+        assert_code!(
+            call!(t; clSetKernelArg(k, 0, std::mem::size_of::<cl_mem>(), (&buf as *const cl_mem).cast())),
+            CL_SUCCESS
+        );
+        buf
+    };
+    // Set, then released: destroyed now, though the kernel still names it.
+    let buf = new_buffer(first);
+    assert_code!(call!(t; clReleaseMemObject(buf)), CL_SUCCESS);
+    assert_ne!(
+        DESTROYED.load(Ordering::SeqCst) & first,
+        0,
+        "the destructor callback ran"
+    );
+    let n = 16usize;
+    assert_code!(
+        call!(t; clEnqueueNDRangeKernel(q, k, 1, null(), &n, null(), 0, null(), null())),
+        CL_INVALID_KERNEL_ARGS
+    );
+    // Enqueued behind a gate, then released: kept until the launch is done.
+    let buf = new_buffer(second);
+    let gate = t.user_event(ctx);
+    let mut run: cl_event = null();
+    assert_code!(
+        call!(t; clEnqueueNDRangeKernel(q, k, 1, null(), &n, null(), 1, &gate, &mut run)),
+        CL_SUCCESS
+    );
+    assert_code!(call!(t; clReleaseMemObject(buf)), CL_SUCCESS);
+    std::thread::sleep(Duration::from_millis(20));
+    assert_eq!(
+        DESTROYED.load(Ordering::SeqCst) & second,
+        0,
+        "destroyed under a queued launch"
+    );
+    assert_code!(
+        call!(t; clSetUserEventStatus(gate, CL_COMPLETE)),
+        CL_SUCCESS
+    );
+    assert_code!(call!(t; clWaitForEvents(1, &run)), CL_SUCCESS);
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while DESTROYED.load(Ordering::SeqCst) & second == 0 && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    assert_ne!(
+        DESTROYED.load(Ordering::SeqCst) & second,
+        0,
+        "destroyed after the launch"
+    );
+    for ev in [gate, run] {
+        assert_code!(call!(t; clReleaseEvent(ev)), CL_SUCCESS);
+    }
+    assert_code!(call!(t; clReleaseKernel(k)), CL_SUCCESS);
+    assert_code!(call!(t; clReleaseProgram(p)), CL_SUCCESS);
+    assert_code!(call!(t; clReleaseCommandQueue(q)), CL_SUCCESS);
+    assert_code!(call!(t; clReleaseContext(ctx)), CL_SUCCESS);
+}
+
 both_ways!(
+    kernel_argument_does_not_keep_its_buffer,
     use_host_ptr_and_sub_buffer_lifetime,
     released_buffer_outlives_its_command,
     released_queue_runs_its_commands,

@@ -156,7 +156,7 @@ fn set_kernel_arg(
                     // associated with kernel and an OpenCL object pointed to
                     // by arg_value are not the same.
                     let m = mem_in_context(k.context(), h, "the argument's memory object")?;
-                    ArgValue::Mem(Some(m))
+                    ArgValue::Mem(Some(std::sync::Arc::downgrade(&m)))
                 }
             }
         }

@@ -20,7 +20,7 @@ use cranecl_jit::launch::{ArgKind, KernelInfo};
 use cranecl_jit::runtime::check::{Checks, LaunchCheck, Object, Space};
 use opencl_sys::*;
 use parking_lot::Mutex;
-use std::sync::Arc;
+use std::sync::{Arc, Weak};
 
 /// Alignment of each region of the local arena.
 pub const LOCAL_ALIGN: u64 = 128;
@@ -31,8 +31,11 @@ pub enum ArgValue {
     Unset,
     /// A value passed by copy.
     Bytes(Vec<u8>),
-    /// A global or constant pointer: a memory object, or NULL.
-    Mem(Option<Arc<Obj<Mem>>>),
+    /// A global or constant pointer: a memory object, or NULL. Held weakly:
+    /// a kernel does not keep its arguments alive (released by the user,
+    /// a buffer goes and its destructor callbacks run); an enqueue takes
+    /// strong references for its command (`Captured::keep`).
+    Mem(Option<Weak<Obj<Mem>>>),
     /// A local pointer: the bytes to allocate.
     Local(u64),
 }
@@ -135,9 +138,10 @@ impl Kernel {
             .zip(&info.args)
             .filter_map(|(a, ai)| match a {
                 ArgValue::Mem(Some(m)) => {
+                    let m = m.upgrade()?;
                     let writes = ai.kind == ArgKind::GlobalPtr
                         && ai.type_qualifier & u64::from(CL_KERNEL_ARG_TYPE_CONST) == 0;
-                    Some((m.clone(), ai.name.clone(), writes))
+                    Some((m, ai.name.clone(), writes))
                 }
                 _ => None,
             })
@@ -148,13 +152,34 @@ impl Kernel {
     pub fn capture(&self) -> CLResult<Captured> {
         let info = self.info();
         let args = self.args.lock();
+        // The memory objects, now strong (a released one is an error).
+        let mut mems = Vec::with_capacity(args.len());
+        for (i, (a, ai)) in args.iter().zip(&info.args).enumerate() {
+            mems.push(match a {
+                ArgValue::Mem(Some(w)) => match w.upgrade() {
+                    Some(m) => Some(m),
+                    // CL_INVALID_KERNEL_ARGS if the kernel argument values
+                    // have not been specified: this one no longer is.
+                    None => {
+                        return err(
+                            CL_INVALID_KERNEL_ARGS,
+                            format!(
+                                "argument {i} ('{}') of kernel '{}' is a memory object that was released",
+                                ai.name, info.name
+                            ),
+                        )
+                    }
+                },
+                _ => None,
+            });
+        }
         let mut block = vec![0u8; info.args_size as usize];
         let mut keep = Vec::new();
         let (offsets, local_mem_size) = local_layout(info, &args);
         let checks = self.exe.code.checks();
         let check = checks
             .any_code()
-            .then(|| Arc::new(self.check_objects(checks, &args, &offsets)));
+            .then(|| Arc::new(self.check_objects(checks, &args, &mems, &offsets)));
         for (i, (a, ai)) in args.iter().zip(&info.args).enumerate() {
             let at = ai.offset as usize;
             let bytes: Vec<u8> = match a {
@@ -168,11 +193,13 @@ impl Kernel {
                     )
                 }
                 ArgValue::Bytes(b) => b.clone(),
-                ArgValue::Mem(None) => 0u64.to_le_bytes().to_vec(),
-                ArgValue::Mem(Some(m)) => {
-                    keep.push(m.clone());
-                    (m.base() as u64).to_le_bytes().to_vec()
-                }
+                ArgValue::Mem(_) => match &mems[i] {
+                    Some(m) => {
+                        keep.push(m.clone());
+                        (m.base() as u64).to_le_bytes().to_vec()
+                    }
+                    None => 0u64.to_le_bytes().to_vec(),
+                },
                 ArgValue::Local(_) => offsets[i].to_le_bytes().to_vec(),
             };
             let Some(dst) = block.get_mut(at..at + bytes.len()) else {
@@ -195,7 +222,13 @@ impl Kernel {
     }
 
     /// Checked mode's objects for a launch with these arguments.
-    fn check_objects(&self, checks: Checks, args: &[ArgValue], offsets: &[u64]) -> LaunchCheck {
+    fn check_objects(
+        &self,
+        checks: Checks,
+        args: &[ArgValue],
+        mems: &[Option<Arc<Obj<Mem>>>],
+        offsets: &[u64],
+    ) -> LaunchCheck {
         let info = self.info();
         let mut objects = Vec::new();
         let mut local = Vec::new();
@@ -209,8 +242,8 @@ impl Kernel {
             });
         }
         for (i, (a, ai)) in args.iter().zip(&info.args).enumerate() {
-            match (a, ai.kind) {
-                (ArgValue::Mem(Some(m)), kind) => {
+            match (a, &mems[i], ai.kind) {
+                (_, Some(m), kind) => {
                     let lo = m.base() as u64;
                     let name = match m.parent() {
                         Some(p) => format!(
@@ -229,8 +262,8 @@ impl Kernel {
                     };
                     // Followed for races unless every argument it is bound
                     // to is a pointer to const (a kernel cannot write it).
-                    let written = args.iter().zip(&info.args).any(|(b, bi)| {
-                        matches!(b, ArgValue::Mem(Some(o)) if o.same_store(m))
+                    let written = mems.iter().zip(&info.args).any(|(b, bi)| {
+                        matches!(b, Some(o) if o.same_store(m))
                             && bi.kind != ArgKind::ConstantPtr
                             && bi.type_qualifier & u64::from(CL_KERNEL_ARG_TYPE_CONST) == 0
                     });
@@ -244,7 +277,7 @@ impl Kernel {
                         shadow,
                     });
                 }
-                (ArgValue::Local(n), ArgKind::LocalPtr) => local.push(Object {
+                (ArgValue::Local(n), _, ArgKind::LocalPtr) => local.push(Object {
                     lo: offsets[i],
                     hi: offsets[i] + n,
                     space: Space::Local,
