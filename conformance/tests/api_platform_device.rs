@@ -305,7 +305,59 @@ fn unload_compiler_and_extensions(t: &Cl) {
     );
 }
 
+/// `CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE` is what a program can have: a
+/// variable of exactly that size builds and its last byte is written and
+/// read back (test_basic progvar_prog_scope_misc; it once said 11.8 GiB
+/// while code generation stopped at 1 GiB).
+fn largest_global_variable_builds(t: &Cl) {
+    let dev = t.device();
+    let mut n: usize = 0;
+    assert_code!(
+        call!(t; clGetDeviceInfo(dev, CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE, 8, (&mut n as *mut usize).cast(), null())),
+        CL_SUCCESS
+    );
+    assert!(n >= 64 << 10, "{n}");
+    let ctx = t.context();
+    let q = t.queue(ctx, 0);
+    let src = format!(
+        "global char big[{n}]; kernel void t(global int *o) {{ big[{last}] = 3; o[0] = big[{last}] + big[0]; }}",
+        last = n - 1
+    );
+    let text = std::ffi::CString::new(src).unwrap();
+    let mut sp = text.as_ptr();
+    let mut e = 0;
+    let p = call!(t; clCreateProgramWithSource(ctx, 1, &mut sp, null(), &mut e));
+    assert_code!(
+        call!(t; clBuildProgram(p, 1, &dev, c"-cl-std=CL3.0".as_ptr(), None, null())),
+        CL_SUCCESS
+    );
+    let k = call!(t; clCreateKernel(p, c"t".as_ptr(), &mut e));
+    assert_code!(e, CL_SUCCESS);
+    let buf = call!(t; clCreateBuffer(ctx, CL_MEM_READ_WRITE, 4, null(), &mut e));
+    assert_code!(
+        call!(t; clSetKernelArg(k, 0, std::mem::size_of::<cl_mem>(), (&buf as *const cl_mem).cast())),
+        CL_SUCCESS
+    );
+    let one = 1usize;
+    assert_code!(
+        call!(t; clEnqueueNDRangeKernel(q, k, 1, null(), &one, null(), 0, null(), null())),
+        CL_SUCCESS
+    );
+    let mut out = 0i32;
+    assert_code!(
+        call!(t; clEnqueueReadBuffer(q, buf, CL_TRUE, 0, 4, (&mut out as *mut i32).cast(), 0, null(), null())),
+        CL_SUCCESS
+    );
+    assert_eq!(out, 3);
+    call!(t; clReleaseMemObject(buf));
+    call!(t; clReleaseKernel(k));
+    call!(t; clReleaseProgram(p));
+    call!(t; clReleaseCommandQueue(q));
+    call!(t; clReleaseContext(ctx));
+}
+
 both_ways!(
+    largest_global_variable_builds,
     get_platform_ids,
     get_platform_info,
     get_device_ids,

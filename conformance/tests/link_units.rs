@@ -35,7 +35,7 @@ kernel void kb(global int *o) {
 }
 ";
 
-/// A compiled (not linked) program of `src`.
+/// A compiled (not linked) program of `src` (OpenCL C 3.0).
 fn compiled(t: &Cl, ctx: cl_context, src: &str) -> cl_program {
     let text = CString::new(src).unwrap();
     let mut sp = text.as_ptr();
@@ -43,7 +43,7 @@ fn compiled(t: &Cl, ctx: cl_context, src: &str) -> cl_program {
     let p = call!(t; clCreateProgramWithSource(ctx, 1, &mut sp, null(), &mut e));
     assert_eq!(e, CL_SUCCESS);
     let dev = t.device();
-    let r = call!(t; clCompileProgram(p, 1, &dev, null(), 0, null(), null(), None, null()));
+    let r = call!(t; clCompileProgram(p, 1, &dev, c"-cl-std=CL3.0".as_ptr(), 0, null(), null(), None, null()));
     assert_eq!(r, CL_SUCCESS, "clCompileProgram: {}", code_name(r));
     p
 }
@@ -129,6 +129,30 @@ fn two_different_definitions_fail_to_link() {
         }
     }
     for u in units {
+        call!(t; clReleaseProgram(u));
+    }
+    call!(t; clReleaseContext(ctx));
+}
+
+#[test]
+fn untagged_structs_of_two_units_are_one_type() {
+    // test_basic progvar_prog_scope_misc's l_user_type, separately compiled.
+    let t = cl();
+    let ctx = t.context();
+    let ty = "typedef struct { uchar c; uint i; } my_struct_t;\n";
+    let units = [
+        compiled(t, ctx, &format!("{ty}global my_struct_t var = {{ 'a', 42 }};")),
+        compiled(
+            t,
+            ctx,
+            &format!("{ty}extern global my_struct_t var;\nkernel void k(global int *o) {{ o[0] = var.i + var.c; }}"),
+        ),
+    ];
+    let p = link(t, ctx, &units).unwrap_or_else(|(e, log)| panic!("link: {}\n{log}", code_name(e)));
+    let mut o = [0i32; 1];
+    run(t, ctx, p, "k", &mut o);
+    assert_eq!(o, [42 + 'a' as i32]);
+    for u in units.into_iter().chain([p]) {
         call!(t; clReleaseProgram(u));
     }
     call!(t; clReleaseContext(ctx));

@@ -186,8 +186,10 @@ fn device_info(device: cl_device_id, param: cl_device_info, out: InfoOut) -> CLR
         CL_DEVICE_GLOBAL_MEM_SIZE => out.value::<cl_ulong>(d.global_mem_size()),
         CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE => out.value::<cl_ulong>(dev::MAX_CONSTANT_BUFFER_SIZE),
         CL_DEVICE_MAX_CONSTANT_ARGS => out.value::<cl_uint>(dev::MAX_CONSTANT_ARGS),
+        // What code generation places (one variable of the arena).
         CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE => out.value::<usize>(if program_globals {
-            d.max_mem_alloc_size() as usize
+            d.max_mem_alloc_size()
+                .min(cranecl_jit::codegen::MAX_PROGRAM_VARIABLE_SIZE) as usize
         } else {
             0
         }),

@@ -245,6 +245,8 @@ pub(crate) struct Checker<'a> {
     pub defined: HashMap<String, (Span, usize, String)>,
     /// The translation unit being checked (0 for the first).
     pub unit: usize,
+    /// The first record id of this unit (those below are earlier units').
+    pub unit_first_record: usize,
     /// Every function declared under a name (several only with
     /// `__attribute__((overloadable))`).
     pub overloads: HashMap<String, Vec<FuncId>>,
@@ -278,6 +280,7 @@ impl<'a> Checker<'a> {
             fx: None,
             defined: HashMap::new(),
             unit: 0,
+            unit_first_record: 0,
             overloads: HashMap::new(),
             forbidden_typedefs: HashMap::new(),
             strings: HashMap::new(),
@@ -306,11 +309,13 @@ impl<'a> Checker<'a> {
         self.scopes = Scopes::new();
         self.declare_predefined();
         self.unit += 1;
+        self.unit_first_record = self.prog.records.defs.len();
     }
 
     /// `a` and `b` are the same type, or compatible types of two units: a
-    /// structure or union of one tag whose members have the same names and
-    /// (so compared) types (C99 6.2.7p1).
+    /// structure or union of one tag (or none) whose members have the same
+    /// names and (so compared) types (C99 6.2.7p1). Two records of the unit
+    /// being checked are compatible only if they are one.
     pub fn same_type(&self, a: &types::Type, b: &types::Type) -> bool {
         use types::Type as T;
         fn go(c: &Checker<'_>, a: &T, b: &T, depth: u32) -> bool {
@@ -322,9 +327,12 @@ impl<'a> Checker<'a> {
             }
             match (a, b) {
                 (T::Record(x), T::Record(y)) => {
+                    let this_unit = c.unit_first_record as u32;
+                    if x.0 >= this_unit && y.0 >= this_unit {
+                        return false;
+                    }
                     let (x, y) = (c.prog.records.get(*x), c.prog.records.get(*y));
-                    x.tag.is_some()
-                        && x.tag == y.tag
+                    x.tag == y.tag
                         && x.is_union == y.is_union
                         && x.complete == y.complete
                         && x.fields.len() == y.fields.len()
