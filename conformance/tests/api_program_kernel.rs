@@ -185,6 +185,16 @@ fn program_creation_arguments(t: &Cl) {
             CL_INVALID_OPERATION,
             "IL programs on a device without an IL"
         );
+        // Appendix H: specialization constants of any program, likewise.
+        let p = call!(t; clCreateProgramWithSource(ctx, 1, &mut src, null(), &mut e));
+        assert_code!(e, CL_SUCCESS);
+        let v = 1u32;
+        assert_code!(
+            call!(t; clSetProgramSpecializationConstant(p, 0, 4, (&v as *const u32).cast())),
+            CL_INVALID_OPERATION,
+            "a specialization constant on a device without an IL"
+        );
+        assert_code!(call!(t; clReleaseProgram(p)), CL_SUCCESS);
     }
     let p = call!(t; clLinkProgram(null(), 0, null(), null(), 0, null(), None, null(), &mut e));
     assert!(p.is_null());

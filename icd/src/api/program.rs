@@ -863,13 +863,14 @@ pub unsafe extern "C" fn clSetProgramSpecializationConstant(
     spec_value: *const c_void,
 ) -> cl_int {
     api_call(|| {
-        // CL_INVALID_PROGRAM if program is not a valid program object created
-        // from an intermediate language (none can be: the device has no IL).
+        // CL_INVALID_PROGRAM if program is not a valid program object.
         Obj::<Program>::get(program)?;
         let _ = (spec_id, spec_size, spec_value);
+        // Appendix H: CL_INVALID_OPERATION if no devices associated with
+        // program support intermediate language programs (ours supports none).
         err(
-            CL_INVALID_PROGRAM,
-            "the program was not created from an intermediate language (the device supports none)",
+            CL_INVALID_OPERATION,
+            "the device supports no intermediate language, so programs have no specialization constants",
         )
     })
 }
