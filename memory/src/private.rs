@@ -7,7 +7,12 @@
 //! frames are written before they are read, so nothing is cleared between
 //! groups. It is registered as "the private frames of a work-group". Freed
 //! when the thread exits. (Coroutine stacks, the other per-work-item
-//! memory, are corosensei's guarded stacks, pooled by the runtime.)
+//! memory, are corosensei's guarded stacks, pooled by the runtime, which
+//! registers them as [`Kind::Stack`].)
+//!
+//! Also here: [`register_thread_stack`], the stack of a thread that runs
+//! work-groups, registered as [`Kind::Stack`] while the thread lives, so
+//! that an address on any such stack is known to be private memory.
 
 use crate::alloc::Allocation;
 use crate::registry::{self, Kind, Registration};
@@ -25,6 +30,38 @@ struct Arena {
 
 thread_local! {
     static ARENA: RefCell<Option<Arena>> = const { RefCell::new(None) };
+    static THREAD_STACK: RefCell<Option<Registration>> = const { RefCell::new(None) };
+}
+
+/// Register the calling thread's stack as [`Kind::Stack`] (once per
+/// thread; the entry goes when the thread exits). Cheap after the first
+/// call: one thread-local test.
+pub fn register_thread_stack() {
+    THREAD_STACK.with(|cell| {
+        if cell.borrow().is_some() {
+            return;
+        }
+        if let Some((lo, len)) = thread_stack() {
+            *cell.borrow_mut() = Some(registry::register(Kind::Stack, lo, len, 0));
+        }
+    });
+}
+
+/// The calling thread's stack: its lowest address and length.
+fn thread_stack() -> Option<(usize, usize)> {
+    // SAFETY: `attr` is initialised by pthread_getattr_np before it is read
+    // and destroyed once; the out-pointers are valid locals.
+    unsafe {
+        let mut attr: libc::pthread_attr_t = std::mem::zeroed();
+        if libc::pthread_getattr_np(libc::pthread_self(), &mut attr) != 0 {
+            return None;
+        }
+        let mut addr: *mut libc::c_void = std::ptr::null_mut();
+        let mut size: libc::size_t = 0;
+        let r = libc::pthread_attr_getstack(&attr, &mut addr, &mut size);
+        libc::pthread_attr_destroy(&mut attr);
+        (r == 0 && !addr.is_null()).then_some((addr as usize, size))
+    }
 }
 
 /// Run `f` with the address of this thread's private arena, grown to at
@@ -67,6 +104,26 @@ mod tests {
         assert!(
             with_frames(usize::MAX / 2, |p| p).is_none(),
             "out of memory is an answer"
+        );
+    }
+
+    #[test]
+    fn thread_stacks_are_registered_while_their_thread_lives() {
+        let on_stack = std::thread::spawn(|| {
+            register_thread_stack();
+            register_thread_stack();
+            let x = 7u64;
+            let at = std::hint::black_box(&x) as *const u64 as usize;
+            let f = registry::lookup(at).expect("registered");
+            assert_eq!(f.kind, Kind::Stack);
+            assert!(f.start <= at && at < f.start + f.len);
+            at
+        })
+        .join()
+        .unwrap();
+        assert!(
+            registry::lookup(on_stack).is_none_or(|f| f.kind != Kind::Stack),
+            "gone with its thread"
         );
     }
 }

@@ -53,6 +53,9 @@ pub enum Kind {
     LocalArena,
     /// A worker thread's private arena (work-item frames).
     PrivateArena,
+    /// A stack work-items run on: a thread's that runs work-groups, or a
+    /// coroutine's (private memory of the work-items).
+    Stack,
 }
 
 impl Kind {
@@ -63,7 +66,7 @@ impl Kind {
                 Arena::Global
             }
             Kind::LocalArena => Arena::Local,
-            Kind::PrivateArena => Arena::Private,
+            Kind::PrivateArena | Kind::Stack => Arena::Private,
         }
     }
 }
@@ -246,6 +249,7 @@ impl fmt::Display for Label<'_> {
             Kind::ProgramScope => write!(f, "the program-scope variables ({len} bytes)"),
             Kind::LocalArena => write!(f, "the local memory of a work-group ({len} bytes)"),
             Kind::PrivateArena => write!(f, "the private frames of a work-group ({len} bytes)"),
+            Kind::Stack => write!(f, "a work-item stack ({len} bytes)"),
         }
     }
 }

@@ -2,13 +2,18 @@
 //! 6.15.13): `to_global`, `to_local`, `to_private` and `get_fence`.
 //!
 //! Every pointer is a host address, so a generic pointer is classified by
-//! range: the current work-group's local arena (`fx.local_range()`), the
-//! current work-item's private memory (`fx.private_ranges()`: its stack and
-//! its frame arena), and global memory for everything else. A conversion to
-//! the wrong space gives NULL; `get_fence` answers `CLK_LOCAL_MEM_FENCE` for
-//! local addresses and `CLK_GLOBAL_MEM_FENCE` otherwise.
+//! range: first, inline, the current work-group's local arena
+//! (`fx.local_range()`) and the current work-item's private memory
+//! (`fx.private_ranges()`: its stack and its frame arena); an address in
+//! neither is asked of the memory registry (`runtime::cranecl_address_space`:
+//! buffers and program-scope variables are global, any group's local arena
+//! local, the rest — other work-items' stacks — private). A conversion to
+//! the wrong space gives NULL (and NULL stays NULL); `get_fence` answers
+//! `CLK_LOCAL_MEM_FENCE` for local addresses and `CLK_GLOBAL_MEM_FENCE`
+//! otherwise.
 
 use crate::codegen::{CValue, FunctionCx};
+use crate::runtime::{SPACE_GLOBAL, SPACE_LOCAL, SPACE_PRIVATE};
 use crate::sema::builtins::BuiltinFn;
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{types, InstBuilder, Value};
@@ -28,23 +33,25 @@ pub(super) fn emit(
         None => return None,
     };
     let zero = fx.b.ins().iconst(types::I64, 0);
+    let own_local = is_local(fx, p);
+    let own_private = is_private(fx, p);
     let r = match f.name.as_str() {
         "to_local" => {
-            let l = is_local(fx, p);
+            let l = space_is(fx, p, own_local, own_private, SPACE_LOCAL);
             fx.b.ins().select(l, p, zero)
         }
         "to_private" => {
-            let pr = is_private(fx, p);
+            let pr = space_is(fx, p, own_private, own_local, SPACE_PRIVATE);
             fx.b.ins().select(pr, p, zero)
         }
         "to_global" => {
-            let l = is_local(fx, p);
-            let pr = is_private(fx, p);
-            let other = fx.b.ins().bor(l, pr);
-            fx.b.ins().select(other, zero, p)
+            let own = fx.b.ins().bor(own_local, own_private);
+            let never = fx.b.ins().iconst(types::I8, 0);
+            let g = space_is(fx, p, never, own, SPACE_GLOBAL);
+            fx.b.ins().select(g, p, zero)
         }
         "get_fence" => {
-            let l = is_local(fx, p);
+            let l = space_is(fx, p, own_local, own_private, SPACE_LOCAL);
             let lf = fx.b.ins().iconst(types::I32, LOCAL_FENCE);
             let gf = fx.b.ins().iconst(types::I32, GLOBAL_FENCE);
             fx.b.ins().select(l, lf, gf)
@@ -52,6 +59,28 @@ pub(super) fn emit(
         _ => return None,
     };
     Some(Ok(CValue::Scalar(r)))
+}
+
+/// Whether `p` is a non-NULL address in `space`: true when `yes` (the
+/// inline range test that proves it), false when `no` (one that rules it
+/// out) or `p` is NULL, else the registry's answer (a call, only then).
+fn space_is(fx: &mut FunctionCx<'_, '_>, p: Value, yes: Value, no: Value, space: u32) -> Value {
+    let (ask, done) = (fx.b.create_block(), fx.b.create_block());
+    fx.b.append_block_param(done, types::I8);
+    let null = fx.b.ins().icmp_imm_s(IntCC::Equal, p, 0);
+    let settled = fx.b.ins().bor(yes, no);
+    let settled = fx.b.ins().bor(settled, null);
+    let known = fx.b.ins().band_not(yes, null);
+    fx.b.ins().brif(settled, done, &[known.into()], ask, &[]);
+    fx.terminated();
+    fx.enter(ask);
+    let f = crate::runtime::cranecl_address_space as *const u8;
+    let r = fx.call_host(f, &[types::I64], &[types::I32], &[p])[0];
+    let is = fx.b.ins().icmp_imm_s(IntCC::Equal, r, i64::from(space));
+    fx.b.ins().jump(done, &[is.into()]);
+    fx.terminated();
+    fx.enter(done);
+    fx.b.block_params(done)[0]
 }
 
 fn in_range(fx: &mut FunctionCx<'_, '_>, p: Value, (lo, hi): (Value, Value)) -> Value {

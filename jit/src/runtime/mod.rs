@@ -212,6 +212,30 @@ pub unsafe extern "C" fn cranecl_memmove(dst: *mut u8, src: *const u8, n: u64) {
     unsafe { std::ptr::copy(src, dst, n as usize) }
 }
 
+/// The address space of an address that is not in the calling work-item's
+/// own local or private memory (the generic address space's `to_global`,
+/// `to_local`, `to_private` and `get_fence`, spec 6.15.13): what the memory
+/// registry says of it — [`SPACE_LOCAL`] for any work-group's local arena,
+/// [`SPACE_PRIVATE`] for any work-item's stack or frames (the stacks of the
+/// threads that run work-groups and the coroutine stacks are registered) —
+/// and [`SPACE_GLOBAL`] for the rest (buffers, program-scope variables).
+/// A pointer another work-item stored (a racy but common test pattern)
+/// is so classified by where it points, not by who asks.
+pub extern "C" fn cranecl_address_space(addr: u64) -> u32 {
+    use cranecl_memory::registry::{lookup, Arena};
+    match lookup(addr as usize).map(|f| f.arena()) {
+        Some(Arena::Local) => SPACE_LOCAL,
+        Some(Arena::Private) => SPACE_PRIVATE,
+        // Memory we do not know (the host's, SVM) is global.
+        Some(Arena::Global | Arena::Constant) | None => SPACE_GLOBAL,
+    }
+}
+
+/// [`cranecl_address_space`]'s answers.
+pub const SPACE_GLOBAL: u32 = 0;
+pub const SPACE_LOCAL: u32 = 1;
+pub const SPACE_PRIVATE: u32 = 2;
+
 /// `memset` for zero-initialisation in generated code.
 ///
 /// # Safety
@@ -225,8 +249,15 @@ pub unsafe extern "C" fn cranecl_memset(dst: *mut u8, val: u32, n: u64) {
 /// for neighbouring work-items, so that the hot tops of many coroutine stacks
 /// (all 256 KiB-aligned) do not fall into the same cache sets.
 struct ItemStack {
-    inner: DefaultStack,
+    inner: PooledStack,
     offset: usize,
+}
+
+/// A coroutine stack and its registry entry ([`cranecl_memory::registry::Kind::Stack`]:
+/// an address on it is private memory).
+struct PooledStack {
+    stack: DefaultStack,
+    _registered: cranecl_memory::registry::Registration,
 }
 
 // SAFETY: the base stays inside the inner stack (offset < 4 KiB, far less
@@ -234,28 +265,39 @@ struct ItemStack {
 // stack's.
 unsafe impl Stack for ItemStack {
     fn base(&self) -> corosensei::stack::StackPointer {
-        let b = self.inner.base().get() - self.offset;
-        corosensei::stack::StackPointer::new(b).unwrap_or(self.inner.base())
+        let b = self.inner.stack.base().get() - self.offset;
+        corosensei::stack::StackPointer::new(b).unwrap_or(self.inner.stack.base())
     }
     fn limit(&self) -> corosensei::stack::StackPointer {
-        self.inner.limit()
+        self.inner.stack.limit()
     }
 }
 
 thread_local! {
-    static STACKS: RefCell<Vec<DefaultStack>> = const { RefCell::new(Vec::new()) };
+    static STACKS: RefCell<Vec<PooledStack>> = const { RefCell::new(Vec::new()) };
 }
 
-fn take_stack() -> Result<DefaultStack, KernelFault> {
+fn take_stack() -> Result<PooledStack, KernelFault> {
     if let Some(s) = STACKS.with(|p| p.borrow_mut().pop()) {
         return Ok(s);
     }
-    DefaultStack::new(ITEM_STACK_SIZE).map_err(|e| KernelFault {
+    let stack = DefaultStack::new(ITEM_STACK_SIZE).map_err(|e| KernelFault {
         message: format!("cannot allocate a work-item stack: {e}"),
+    })?;
+    let lo = stack.limit().get();
+    let registered = cranecl_memory::registry::register(
+        cranecl_memory::registry::Kind::Stack,
+        lo,
+        stack.base().get() - lo,
+        0,
+    );
+    Ok(PooledStack {
+        stack,
+        _registered: registered,
     })
 }
 
-fn give_stack(s: DefaultStack) {
+fn give_stack(s: PooledStack) {
     STACKS.with(|p| {
         let mut p = p.borrow_mut();
         if p.len() < POOL_LIMIT {
@@ -281,6 +323,7 @@ pub unsafe fn run_loop(
     args: *const u8,
     group: &GroupState,
 ) -> Result<(), KernelFault> {
+    cranecl_memory::private::register_thread_stack();
     let mut item = ItemState::new(group);
     let here = &item as *const ItemState as u64;
     // The calling thread's stack: an approximation generous enough for
@@ -304,6 +347,7 @@ pub unsafe fn run_regions(
     group: &GroupState,
     frame_size: u64,
 ) -> Result<(), KernelFault> {
+    cranecl_memory::private::register_thread_stack();
     let bytes = (group.items() * frame_size) as usize;
     let run = |base: u64| {
         let mut item = ItemState::new(group);
