@@ -110,6 +110,18 @@ impl Kernel {
         }
     }
 
+    /// Set a by-value argument, reusing the bytes it holds when their size
+    /// is the same (a program that sets it before each launch allocates
+    /// nothing).
+    pub fn set_bytes(&self, index: usize, value: &[u8]) {
+        if let Some(slot) = self.args.lock().get_mut(index) {
+            match slot {
+                ArgValue::Bytes(b) if b.len() == value.len() => b.copy_from_slice(value),
+                _ => *slot = ArgValue::Bytes(value.to_vec()),
+            }
+        }
+    }
+
     /// Bytes of local memory the kernel uses with the local arguments set
     /// now (`CL_KERNEL_LOCAL_MEM_SIZE`, and the enqueue check).
     pub fn local_mem_size(&self) -> u64 {
@@ -157,7 +169,8 @@ impl Kernel {
             .then(|| Arc::new(self.check_objects(checks, &args, &offsets)));
         for (i, (a, ai)) in args.iter().zip(&info.args).enumerate() {
             let at = ai.offset as usize;
-            let bytes: Vec<u8> = match a {
+            let word;
+            let bytes: &[u8] = match a {
                 ArgValue::Unset => {
                     return err(
                         CL_INVALID_KERNEL_ARGS,
@@ -167,13 +180,20 @@ impl Kernel {
                         ),
                     )
                 }
-                ArgValue::Bytes(b) => b.clone(),
-                ArgValue::Mem(None) => 0u64.to_le_bytes().to_vec(),
+                ArgValue::Bytes(b) => b,
+                ArgValue::Mem(None) => {
+                    word = 0u64.to_le_bytes();
+                    &word
+                }
                 ArgValue::Mem(Some(m)) => {
                     keep.push(m.clone());
-                    (m.base() as u64).to_le_bytes().to_vec()
+                    word = (m.base() as u64).to_le_bytes();
+                    &word
                 }
-                ArgValue::Local(_) => offsets[i].to_le_bytes().to_vec(),
+                ArgValue::Local(_) => {
+                    word = offsets.get(i).copied().unwrap_or(0).to_le_bytes();
+                    &word
+                }
             };
             let Some(dst) = block.get_mut(at..at + bytes.len()) else {
                 return err(
@@ -184,7 +204,7 @@ impl Kernel {
                     ),
                 );
             };
-            dst.copy_from_slice(&bytes);
+            dst.copy_from_slice(bytes);
         }
         Ok(Captured {
             block,
@@ -277,9 +297,13 @@ impl Kernel {
 
 /// Where each local argument's region starts in the arena, and the arena's
 /// size: kernel-scope locals first, then each local argument, every region
-/// aligned to [`LOCAL_ALIGN`].
+/// aligned to [`LOCAL_ALIGN`]. No offsets (empty) when no argument is local.
 fn local_layout(info: &KernelInfo, args: &[ArgValue]) -> (Vec<u64>, u64) {
     let mut at = info.local_mem_size.next_multiple_of(LOCAL_ALIGN);
+    if !args.iter().any(|a| matches!(a, ArgValue::Local(_))) {
+        // No local arguments: no offsets (and no allocation per launch).
+        return (Vec::new(), at);
+    }
     let offsets = args
         .iter()
         .zip(&info.args)
