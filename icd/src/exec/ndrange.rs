@@ -170,22 +170,20 @@ impl Launch {
         let r = self.run_groups();
         if let Some(last) = exe.last_run.get(kernel) {
             let ns = u64::try_from(start.elapsed().as_nanos()).unwrap_or(u64::MAX);
-            last.items.store(items, Ordering::Relaxed);
-            last.nanos.store(ns, Ordering::Relaxed);
+            last.record(items, ns);
         }
         r
     }
 
     /// Whether a launch of `items` work-items of this kernel may run on
     /// whichever thread finds it ready (no hand-off to a command worker):
-    /// its latest launch, of at least as many items, took under
-    /// [`INLINE_LAUNCH`]. Commands may run at any time after they are
+    /// one of its latest two launches took under [`INLINE_LAUNCH`], and the
+    /// latest had at least as many items. Commands may run at any time after they are
     /// enqueued, so this changes only which thread runs it.
     pub fn runs_inline(exe: &Executable, kernel: usize, items: u64) -> bool {
-        exe.last_run.get(kernel).is_some_and(|last| {
-            last.nanos.load(Ordering::Relaxed) <= INLINE_LAUNCH.as_nanos() as u64
-                && items <= last.items.load(Ordering::Relaxed)
-        })
+        exe.last_run
+            .get(kernel)
+            .is_some_and(|last| last.short(items, INLINE_LAUNCH.as_nanos() as u64))
     }
 
     fn run_groups(self) -> CLResult<()> {
