@@ -467,3 +467,74 @@ kernel void set(volatile global int *flag) { *flag = 1; }";
     release_program(p);
     release_context(ctx);
 }
+
+/// The compute units (which a NULL local size is chosen from) are read from
+/// the environment and the OS once per process, not per launch: reading them
+/// costs a cgroup file parse each time.
+#[test]
+fn null_local_size_launches_read_the_unit_count_once() {
+    let ctx = context();
+    let p = built(
+        ctx,
+        "kernel void add(global int *o) { o[get_global_id(0)] += 1; }",
+        "",
+    );
+    let k = kernel(p, "add");
+    let m = buffer(ctx, 4 * 1000);
+    let q = queue(ctx, 0);
+    write(q, m, &[0i32; 1000]);
+    for _ in 0..50 {
+        assert_eq!(set_mem_arg(k, 0, m), CL_SUCCESS);
+        assert_eq!(nd(q, k, 1, None, Some(&[1000]), None), CL_SUCCESS);
+    }
+    finish(q);
+    assert_eq!(read::<i32>(q, m, 1000), vec![50; 1000]);
+    assert_eq!(
+        cranecl::core::device::compute_unit_reads(),
+        1,
+        "compute units read more than once"
+    );
+    release_mem(m);
+    release_kernel(k);
+    release_queue(q);
+    release_program(p);
+    release_context(ctx);
+}
+
+/// A by-value argument set again before each launch (its bytes are reused
+/// in place): each launch runs with the value set when it was enqueued.
+#[test]
+fn each_launch_keeps_the_values_set_when_it_was_enqueued() {
+    let ctx = context();
+    let p = built(
+        ctx,
+        "kernel void put(global int *o, int v, int i) { o[i] = v; }",
+        "",
+    );
+    let k = kernel(p, "put");
+    let m = buffer(ctx, 4 * 4);
+    let q = queue(ctx, 0);
+    write(q, m, &[0i32; 4]);
+    assert_eq!(set_mem_arg(k, 0, m), CL_SUCCESS);
+    for (v, i) in [(7i32, 0i32), (9, 1), (-3, 3)] {
+        // SAFETY: 4-byte values for int parameters.
+        unsafe {
+            assert_eq!(
+                clSetKernelArg(k, 1, 4, (&v as *const i32).cast()),
+                CL_SUCCESS
+            );
+            assert_eq!(
+                clSetKernelArg(k, 2, 4, (&i as *const i32).cast()),
+                CL_SUCCESS
+            );
+        }
+        assert_eq!(nd(q, k, 1, None, Some(&[1]), None), CL_SUCCESS);
+    }
+    finish(q);
+    assert_eq!(read::<i32>(q, m, 4), vec![7, 9, 0, -3]);
+    release_mem(m);
+    release_kernel(k);
+    release_queue(q);
+    release_program(p);
+    release_context(ctx);
+}

@@ -196,7 +196,10 @@ fn set_kernel_arg(
             )?;
             // SAFETY: arg_value points at arg_size readable bytes.
             let b = unsafe { std::slice::from_raw_parts(arg_value as *const u8, arg_size) };
-            ArgValue::Bytes(b.to_vec())
+            // Into the bytes already held where it can (no allocation when
+            // the argument is set again before each launch).
+            k.set_bytes(i, b);
+            return Ok(());
         }
         // Images and samplers: the device has none, so no value is valid.
         ArgKind::Unsupported => {

@@ -4,6 +4,7 @@
 use super::handle::Obj;
 use super::sysinfo::HostInfo;
 use opencl_sys::*;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
 
 pub struct Device {
@@ -24,8 +25,28 @@ pub const MAX_CONSTANT_ARGS: u32 = 8;
 pub const PRINTF_BUFFER_SIZE: usize = 1 << 20;
 
 /// Parallel workers: `CRANECL_THREADS` if set to a positive number, else the
-/// cores this process may run on.
+/// cores this process may run on. Read once, on first use, and the same for
+/// the life of the process: `std::thread::available_parallelism` reads the
+/// cgroup files on every call (tens of microseconds), and launches with a
+/// NULL local size ask for this number every time.
 pub fn compute_units() -> u32 {
+    static UNITS: OnceLock<u32> = OnceLock::new();
+    *UNITS.get_or_init(|| {
+        UNIT_READS.fetch_add(1, Ordering::Relaxed);
+        read_compute_units()
+    })
+}
+
+/// How many times the compute units were read from the environment and the
+/// OS (once per process; a test asserts it).
+static UNIT_READS: AtomicUsize = AtomicUsize::new(0);
+
+/// The number of reads behind [`compute_units`] so far.
+pub fn compute_unit_reads() -> usize {
+    UNIT_READS.load(Ordering::Relaxed)
+}
+
+fn read_compute_units() -> u32 {
     std::env::var("CRANECL_THREADS")
         .ok()
         .and_then(|s| s.trim().parse::<u32>().ok())

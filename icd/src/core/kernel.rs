@@ -113,6 +113,18 @@ impl Kernel {
         }
     }
 
+    /// Set a by-value argument, reusing the bytes it holds when their size
+    /// is the same (a program that sets it before each launch allocates
+    /// nothing).
+    pub fn set_bytes(&self, index: usize, value: &[u8]) {
+        if let Some(slot) = self.args.lock().get_mut(index) {
+            match slot {
+                ArgValue::Bytes(b) if b.len() == value.len() => b.copy_from_slice(value),
+                _ => *slot = ArgValue::Bytes(value.to_vec()),
+            }
+        }
+    }
+
     /// Bytes of local memory the kernel uses with the local arguments set
     /// now (`CL_KERNEL_LOCAL_MEM_SIZE`, and the enqueue check).
     pub fn local_mem_size(&self) -> u64 {
@@ -152,37 +164,24 @@ impl Kernel {
     pub fn capture(&self) -> CLResult<Captured> {
         let info = self.info();
         let args = self.args.lock();
-        // The memory objects, now strong (a released one is an error).
-        let mut mems = Vec::with_capacity(args.len());
-        for (i, (a, ai)) in args.iter().zip(&info.args).enumerate() {
-            mems.push(match a {
-                ArgValue::Mem(Some(w)) => match w.upgrade() {
-                    Some(m) => Some(m),
-                    // CL_INVALID_KERNEL_ARGS if the kernel argument values
-                    // have not been specified: this one no longer is.
-                    None => {
-                        return err(
-                            CL_INVALID_KERNEL_ARGS,
-                            format!(
-                                "argument {i} ('{}') of kernel '{}' is a memory object that was released",
-                                ai.name, info.name
-                            ),
-                        )
-                    }
-                },
-                _ => None,
-            });
-        }
         let mut block = vec![0u8; info.args_size as usize];
         let mut keep = Vec::new();
         let (offsets, local_mem_size) = local_layout(info, &args);
         let checks = self.exe.code.checks();
-        let check = checks
-            .any_code()
-            .then(|| Arc::new(self.check_objects(checks, &args, &mems, &offsets)));
+        let check = checks.any_code().then(|| {
+            let mems: Vec<_> = args
+                .iter()
+                .map(|a| match a {
+                    ArgValue::Mem(Some(w)) => w.upgrade(),
+                    _ => None,
+                })
+                .collect();
+            Arc::new(self.check_objects(checks, &args, &mems, &offsets))
+        });
         for (i, (a, ai)) in args.iter().zip(&info.args).enumerate() {
             let at = ai.offset as usize;
-            let bytes: Vec<u8> = match a {
+            let word;
+            let bytes: &[u8] = match a {
                 ArgValue::Unset => {
                     return err(
                         CL_INVALID_KERNEL_ARGS,
@@ -192,15 +191,31 @@ impl Kernel {
                         ),
                     )
                 }
-                ArgValue::Bytes(b) => b.clone(),
-                ArgValue::Mem(_) => match &mems[i] {
-                    Some(m) => {
-                        keep.push(m.clone());
-                        (m.base() as u64).to_le_bytes().to_vec()
-                    }
-                    None => 0u64.to_le_bytes().to_vec(),
-                },
-                ArgValue::Local(_) => offsets[i].to_le_bytes().to_vec(),
+                ArgValue::Bytes(b) => b,
+                ArgValue::Mem(None) => {
+                    word = 0u64.to_le_bytes();
+                    &word
+                }
+                ArgValue::Mem(Some(w)) => {
+                    // CL_INVALID_KERNEL_ARGS if the kernel argument values
+                    // have not been specified: a released buffer's no longer is.
+                    let Some(m) = w.upgrade() else {
+                        return err(
+                            CL_INVALID_KERNEL_ARGS,
+                            format!(
+                                "argument {i} ('{}') of kernel '{}' is a memory object that was released",
+                                ai.name, info.name
+                            ),
+                        );
+                    };
+                    word = (m.base() as u64).to_le_bytes();
+                    keep.push(m);
+                    &word
+                }
+                ArgValue::Local(_) => {
+                    word = offsets.get(i).copied().unwrap_or(0).to_le_bytes();
+                    &word
+                }
             };
             let Some(dst) = block.get_mut(at..at + bytes.len()) else {
                 return err(
@@ -211,7 +226,7 @@ impl Kernel {
                     ),
                 );
             };
-            dst.copy_from_slice(&bytes);
+            dst.copy_from_slice(bytes);
         }
         Ok(Captured {
             block,
@@ -310,9 +325,13 @@ impl Kernel {
 
 /// Where each local argument's region starts in the arena, and the arena's
 /// size: kernel-scope locals first, then each local argument, every region
-/// aligned to [`LOCAL_ALIGN`].
+/// aligned to [`LOCAL_ALIGN`]. No offsets (empty) when no argument is local.
 fn local_layout(info: &KernelInfo, args: &[ArgValue]) -> (Vec<u64>, u64) {
     let mut at = info.local_mem_size.next_multiple_of(LOCAL_ALIGN);
+    if !args.iter().any(|a| matches!(a, ArgValue::Local(_))) {
+        // No local arguments: no offsets (and no allocation per launch).
+        return (Vec::new(), at);
+    }
     let offsets = args
         .iter()
         .zip(&info.args)

@@ -87,20 +87,45 @@ pub struct Executable {
     pub last_run: Vec<LastRun>,
 }
 
-/// The work-items and duration (ns; `u64::MAX` before any launch) of a
-/// kernel's latest launch.
+/// The work-items and durations (ns; `u64::MAX` before any launch) of a
+/// kernel's latest launches: what says whether the next one is short enough
+/// to run on the thread that finds it ready (`exec::ndrange::Launch`).
 #[derive(Debug)]
 pub struct LastRun {
     pub items: std::sync::atomic::AtomicU64,
-    pub nanos: std::sync::atomic::AtomicU64,
+    /// The latest launch's duration.
+    latest: std::sync::atomic::AtomicU64,
+    /// The shorter of the latest two launches' durations: one launch slowed
+    /// by something else (an interrupt, a page fault, a descheduled vCPU)
+    /// does not make the next look long.
+    nanos: std::sync::atomic::AtomicU64,
 }
 
 impl Default for LastRun {
     fn default() -> Self {
         LastRun {
             items: 0.into(),
+            latest: u64::MAX.into(),
             nanos: u64::MAX.into(),
         }
+    }
+}
+
+impl LastRun {
+    /// Records a launch of `items` work-items that took `nanos`.
+    pub fn record(&self, items: u64, nanos: u64) {
+        use std::sync::atomic::Ordering::Relaxed;
+        let before = self.latest.swap(nanos, Relaxed);
+        self.items.store(items, Relaxed);
+        self.nanos.store(nanos.min(before), Relaxed);
+    }
+
+    /// Whether a launch of `items` work-items is expected to take at most
+    /// `limit_ns`: no more items than the latest launch, and one of the
+    /// latest two took at most that.
+    pub fn short(&self, items: u64, limit_ns: u64) -> bool {
+        use std::sync::atomic::Ordering::Relaxed;
+        self.nanos.load(Relaxed) <= limit_ns && items <= self.items.load(Relaxed)
     }
 }
 
@@ -685,5 +710,20 @@ mod tests {
         assert!(t.contains(r#""a\"b\n""#), "{t}");
         assert!(t.contains("( ( 4 ) + ( 4 ) )"), "{t}");
         assert!(!t.contains("TWICE"), "{t}");
+    }
+
+    #[test]
+    fn one_slow_launch_does_not_make_a_kernel_long() {
+        let last = LastRun::default();
+        assert!(!last.short(64, 5_000), "no launch yet");
+        last.record(64, 800);
+        assert!(last.short(64, 5_000));
+        assert!(!last.short(65, 5_000), "more items than measured");
+        last.record(64, 90_000);
+        assert!(last.short(64, 5_000), "one outlier");
+        last.record(64, 70_000);
+        assert!(!last.short(64, 5_000), "two slow launches in a row");
+        last.record(64, 900);
+        assert!(last.short(64, 5_000), "fast again");
     }
 }

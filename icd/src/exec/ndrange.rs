@@ -9,11 +9,14 @@
 //! [`Launch::run`] is the command's work. Work-groups are numbered linearly
 //! (dimension 0 fastest); a launch of a single group runs on the calling
 //! thread (no hand-off: what keeps tiny launches cheap). Otherwise the ids
-//! are cut into chunks (about eight per pool thread) dealt from an atomic
-//! counter: the calling thread takes the first chunk and, if the time it took
-//! says the rest is worth it, calls helpers from the pool (one per thread);
-//! everyone then takes chunks until none is left, and the caller returns when
-//! every chunk is done. Each thread owns one local arena (`LOCAL_MEM_SIZE`
+//! are dealt from an atomic counter in contiguous chunks that shrink as the
+//! launch goes (guided self-scheduling: a quarter of a thread's share of the
+//! groups left, down to single groups), so groups of very different costs
+//! still leave every thread busy to the end: the calling thread runs groups
+//! one at a time and, once the time they took says the rest is worth it,
+//! calls helpers from the pool (one per pool thread but one: the caller is a
+//! worker too, and no core gets two); everyone then takes chunks until none
+//! is left, and the caller returns when every group is done. Each thread owns one local arena (`LOCAL_MEM_SIZE`
 //! bytes, 128-aligned, allocated on its first launch that needs local memory
 //! and reused afterwards: `cranecl_memory::local`), so a group never
 //! allocates.
@@ -55,10 +58,8 @@ const WORKER_STACK: usize = 4 << 20;
 /// A single-group launch runs on the calling thread only if its private
 /// memory is at most this (the caller's stack size is not ours to know).
 const INLINE_PRIVATE_LIMIT: u64 = 256 << 10;
-/// Chunks per pool thread.
-const CHUNKS_PER_THREAD: u64 = 8;
-/// Work (estimated from the first chunk) below which the calling thread
-/// runs the whole launch alone.
+/// Work left (estimated from the groups the calling thread ran so far)
+/// below which the calling thread goes on alone.
 const HELPERS_WORTH: Duration = Duration::from_micros(40);
 /// A launch whose kernel's latest launch took less than this runs on the
 /// thread that finds it ready: a hand-off to a command worker costs about
@@ -169,22 +170,20 @@ impl Launch {
         let r = self.run_groups();
         if let Some(last) = exe.last_run.get(kernel) {
             let ns = u64::try_from(start.elapsed().as_nanos()).unwrap_or(u64::MAX);
-            last.items.store(items, Ordering::Relaxed);
-            last.nanos.store(ns, Ordering::Relaxed);
+            last.record(items, ns);
         }
         r
     }
 
     /// Whether a launch of `items` work-items of this kernel may run on
     /// whichever thread finds it ready (no hand-off to a command worker):
-    /// its latest launch, of at least as many items, took under
-    /// [`INLINE_LAUNCH`]. Commands may run at any time after they are
+    /// one of its latest two launches took under [`INLINE_LAUNCH`], and the
+    /// latest had at least as many items. Commands may run at any time after they are
     /// enqueued, so this changes only which thread runs it.
     pub fn runs_inline(exe: &Executable, kernel: usize, items: u64) -> bool {
-        exe.last_run.get(kernel).is_some_and(|last| {
-            last.nanos.load(Ordering::Relaxed) <= INLINE_LAUNCH.as_nanos() as u64
-                && items <= last.items.load(Ordering::Relaxed)
-        })
+        exe.last_run
+            .get(kernel)
+            .is_some_and(|last| last.short(items, INLINE_LAUNCH.as_nanos() as u64))
     }
 
     fn run_groups(self) -> CLResult<()> {
@@ -234,17 +233,26 @@ impl Launch {
     }
 }
 
-/// A launch being dealt out: chunks of work-group ids are taken in order
-/// from `next` by the calling thread and by helpers on the pool; the caller
-/// returns once every chunk is done (a helper that wakes late finds nothing
-/// left and only drops its reference), so a small launch never waits for a
-/// sleeping pool thread to wake.
+/// A launch being dealt out. Group ids are handed out from `next` in
+/// contiguous chunks (neighbouring groups often share data) of shrinking
+/// size: a take gets `1 / (GUIDED_SHARE x threads)` of the groups still
+/// left, at least one. Early chunks are large (few atomic operations), the
+/// last ones single groups, so however unevenly the groups cost (a
+/// mandelbrot's rows), the threads run out of work at nearly the same time.
+///
+/// The calling thread starts alone, one group at a time, and calls helpers
+/// (one per pool thread but one: the caller is the last worker) once the
+/// groups left look worth a hand-off by what its own groups took so far; a
+/// launch that is all cheap groups never wakes the pool. The caller returns
+/// once every group is done (a helper that wakes late finds nothing left and
+/// only drops its reference), so a small launch never waits for a sleeping
+/// pool thread.
 struct Deal {
     launch: Launch,
     groups: [u64; 3],
     total: u64,
-    chunk: u64,
-    chunks: u64,
+    /// Threads that may take chunks (the pool's, or the pool's and the caller).
+    threads: u64,
     next: AtomicU64,
     done: AtomicU64,
     failed: AtomicBool,
@@ -252,6 +260,11 @@ struct Deal {
     finished: Mutex<bool>,
     all_done: Condvar,
 }
+
+/// A take gets this fraction of a thread's fair share of the groups left:
+/// a chunk whose groups cost up to `GUIDED_SHARE` times the average of those
+/// left still ends before the other threads run dry.
+const GUIDED_SHARE: u64 = 4;
 
 impl Deal {
     fn run(
@@ -261,15 +274,12 @@ impl Deal {
         groups: [u64; 3],
         caller_works: bool,
     ) -> Result<(), String> {
-        let threads = pool.current_num_threads().max(1) as u64;
-        let chunk = total.div_ceil((threads * CHUNKS_PER_THREAD).min(total));
-        let chunks = total.div_ceil(chunk);
+        let pool_threads = pool.current_num_threads().max(1) as u64;
         let deal = Arc::new(Deal {
             launch,
             groups,
             total,
-            chunk,
-            chunks,
+            threads: pool_threads,
             next: AtomicU64::new(0),
             done: AtomicU64::new(0),
             failed: AtomicBool::new(false),
@@ -277,32 +287,18 @@ impl Deal {
             finished: Mutex::new(false),
             all_done: Condvar::new(),
         });
-        // The caller takes the first chunk; helpers (one per pool thread, no
-        // more than the chunks left) are called only if the rest looks worth
-        // a hand-off: waking a thread costs more than a few tiny groups. A
-        // kernel with much private memory on the thread stack runs on the
-        // pool only (whose stacks are known to be large enough).
-        let left = if caller_works {
-            let start = Instant::now();
-            deal.work_chunks(1);
-            let left = chunks.saturating_sub(deal.next.load(Ordering::Relaxed));
-            let estimate = start
-                .elapsed()
-                .saturating_mul(u32::try_from(left).unwrap_or(u32::MAX));
-            if estimate > HELPERS_WORTH {
-                left
-            } else {
-                0
-            }
-        } else {
-            chunks
-        };
-        for _ in 0..threads.min(left) {
-            let d = deal.clone();
-            pool.spawn(move || d.work_chunks(u64::MAX));
-        }
         if caller_works {
-            deal.work_chunks(u64::MAX);
+            // A kernel with much private memory on the thread stack runs on
+            // the pool only (whose stacks are known to be large enough).
+            with_arena(deal.launch.local_mem_size, |arena| {
+                if deal.work_alone(arena) {
+                    let helpers = pool_threads.saturating_sub(1).min(deal.left());
+                    deal.call_helpers(pool, helpers);
+                    deal.work_chunks(arena);
+                }
+            });
+        } else {
+            deal.call_helpers(pool, pool_threads.min(total));
         }
         let mut fin = deal.finished.lock();
         while !*fin {
@@ -316,28 +312,84 @@ impl Deal {
         }
     }
 
-    /// Take up to `n` chunks, fewer if none is left.
-    fn work_chunks(&self, n: u64) {
-        with_arena(self.launch.local_mem_size, |arena| {
-            for _ in 0..n {
-                let c = self.next.fetch_add(1, Ordering::Relaxed);
-                if c >= self.chunks {
-                    return;
-                }
-                if !self.failed.load(Ordering::Relaxed) {
-                    for g in c * self.chunk..((c + 1) * self.chunk).min(self.total) {
-                        if let Err(m) = self.launch.run_group(g, &self.groups, arena) {
-                            self.failed.store(true, Ordering::Relaxed);
-                            self.fault.lock().get_or_insert(m);
-                            break;
-                        }
-                    }
-                }
-                if self.done.fetch_add(1, Ordering::AcqRel) + 1 == self.chunks {
-                    *self.finished.lock() = true;
-                    self.all_done.notify_all();
+    fn call_helpers(self: &Arc<Self>, pool: &rayon::ThreadPool, helpers: u64) {
+        for _ in 0..helpers {
+            let d = self.clone();
+            pool.spawn(move || with_arena(d.launch.local_mem_size, |arena| d.work_chunks(arena)));
+        }
+    }
+
+    /// Groups not yet handed out.
+    fn left(&self) -> u64 {
+        self.total.saturating_sub(self.next.load(Ordering::Relaxed))
+    }
+
+    /// The caller's start: one group at a time until none is left (false)
+    /// or the groups left, at the average time of those it ran, would take
+    /// longer than [`HELPERS_WORTH`] (true: call helpers).
+    fn work_alone(&self, arena: usize) -> bool {
+        let start = Instant::now();
+        let mut ran = 0u64;
+        while let Some(one) = self.take_chunk(1) {
+            self.run_chunk(one, arena);
+            ran += 1;
+            let left = self.left();
+            if left == 0 {
+                return false;
+            }
+            let per_group = start.elapsed() / u32::try_from(ran).unwrap_or(u32::MAX);
+            if per_group.saturating_mul(u32::try_from(left).unwrap_or(u32::MAX)) > HELPERS_WORTH {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Takes a chunk of at most `max` groups: the guided share of those
+    /// left (see [`GUIDED_SHARE`]), at least one.
+    fn take_chunk(&self, max: u64) -> Option<std::ops::Range<u64>> {
+        let mut first = self.next.load(Ordering::Relaxed);
+        loop {
+            if first >= self.total {
+                return None;
+            }
+            let left = self.total - first;
+            let n = (left / (GUIDED_SHARE * self.threads)).clamp(1, max);
+            match self.next.compare_exchange_weak(
+                first,
+                first + n,
+                Ordering::Relaxed,
+                Ordering::Relaxed,
+            ) {
+                Ok(_) => return Some(first..first + n),
+                Err(now) => first = now,
+            }
+        }
+    }
+
+    /// Take chunks until none is left.
+    fn work_chunks(&self, arena: usize) {
+        while let Some(chunk) = self.take_chunk(u64::MAX) {
+            self.run_chunk(chunk, arena);
+        }
+    }
+
+    /// Run a chunk's groups (none once a group of the launch failed) and
+    /// count them done; the last to finish wakes the caller.
+    fn run_chunk(&self, chunk: std::ops::Range<u64>, arena: usize) {
+        let n = chunk.end - chunk.start;
+        if !self.failed.load(Ordering::Relaxed) {
+            for g in chunk {
+                if let Err(m) = self.launch.run_group(g, &self.groups, arena) {
+                    self.failed.store(true, Ordering::Relaxed);
+                    self.fault.lock().get_or_insert(m);
+                    break;
                 }
             }
-        })
+        }
+        if self.done.fetch_add(n, Ordering::AcqRel) + n == self.total {
+            *self.finished.lock() = true;
+            self.all_done.notify_all();
+        }
     }
 }

@@ -27,7 +27,11 @@
 //! `--list`, `--checks bounds;all` (also cranecl under each of these
 //! `CRANECL_CHECK` values, with its cost against unchecked cranecl in the
 //! last column; a checked run that reports fails, so a false positive shows),
-//! `--oclgrind` (also Oclgrind, from the `oclgrind` package, likewise). `BENCH_CASE_TIMEOUT` (seconds, default 900) bounds each child.
+//! `--oclgrind` (also Oclgrind, from the `oclgrind` package, likewise),
+//! `--cranecl-only` (cranecl alone, its library loaded directly from
+//! `CRANECL_SO` with no loader: for machines without pocl or ocl-icd, such
+//! as a many-core machine where only thread scaling is compared).
+//! `BENCH_CASE_TIMEOUT` (seconds, default 900) bounds each child.
 
 mod builds;
 mod dense;
@@ -54,6 +58,8 @@ pub struct Cfg {
     /// `--oclgrind`: Oclgrind as one more platform (its time against
     /// unchecked cranecl in the last column).
     pub oclgrind: bool,
+    /// `--cranecl-only`: no loader, no pocl.
+    pub cranecl_only: bool,
 }
 
 /// How a run's time turns into the table's figure.
@@ -241,7 +247,11 @@ impl Out {
 }
 
 fn rigs(cfg: &Cfg) -> Vec<Rig> {
-    let t = cranecl_conformance::cl();
+    let t = if cfg.cranecl_only {
+        cranecl_conformance::direct()
+    } else {
+        cranecl_conformance::cl()
+    };
     let mut rigs = Vec::new();
     let checked = cfg.checks.iter().map(|c| {
         // A label lives as long as the process (a few per run).
@@ -249,8 +259,10 @@ fn rigs(cfg: &Cfg) -> Vec<Rig> {
         ("cranecl", label, Some(c.as_str()))
     });
     let oclgrind = cfg.oclgrind.then_some(("Oclgrind", "oclgrind", None));
-    let all = [("cranecl", "cranecl", None), (POCL, "pocl", None)]
+    let pocl = (!cfg.cranecl_only).then_some((POCL, "pocl", None));
+    let all = [("cranecl", "cranecl", None)]
         .into_iter()
+        .chain(pocl)
         .chain(checked)
         .chain(oclgrind);
     for (name, label, check) in all {
@@ -271,7 +283,9 @@ fn rigs(cfg: &Cfg) -> Vec<Rig> {
 
 /// Runs `names` in this process.
 fn in_process(names: &[String], cfg: &Cfg, out: &mut Out) {
-    if cfg.oclgrind {
+    if cfg.cranecl_only {
+        // No loader: `rigs` loads the library directly.
+    } else if cfg.oclgrind {
         setup_with_oclgrind();
     } else {
         setup_both();
@@ -279,7 +293,11 @@ fn in_process(names: &[String], cfg: &Cfg, out: &mut Out) {
     let rigs = rigs(cfg);
     for name in names {
         if name == BUILD {
-            let cold = pocl_cold_builds();
+            let cold = if cfg.cranecl_only {
+                vec![]
+            } else {
+                pocl_cold_builds()
+            };
             let (lines, notes) = builds::table(&rigs, &cold);
             lines.into_iter().for_each(|l| out.push('B', l));
             notes.into_iter().for_each(|l| out.push('X', l));
@@ -340,6 +358,9 @@ fn in_child(name: &str, cfg: &Cfg, out: &mut Out, timeout: Duration) {
         }
         if cfg.oclgrind {
             cmd.arg("--oclgrind");
+        }
+        if cfg.cranecl_only {
+            cmd.arg("--cranecl-only");
         }
         let mut child = cmd
             .env("CRANECL_SO", cranecl_so())
@@ -403,6 +424,7 @@ fn main() -> ExitCode {
         rounds: 0,
         checks: vec![],
         oclgrind: false,
+        cranecl_only: false,
     };
     let (mut only, mut child) = (None::<Vec<String>>, false);
     let mut it = args.iter();
@@ -411,6 +433,7 @@ fn main() -> ExitCode {
             "--quick" => cfg.quick = true,
             "--child" => child = true,
             "--oclgrind" => cfg.oclgrind = true,
+            "--cranecl-only" => cfg.cranecl_only = true,
             "--list" => {
                 CASES.iter().for_each(|(n, _)| println!("{n}"));
                 println!("{BUILD}");
@@ -449,7 +472,7 @@ fn main() -> ExitCode {
                 }
             },
             other => {
-                eprintln!("bench_kernels: unknown argument {other} (flags: --quick, --only a,b, --rounds N, --checks a;b, --oclgrind, --list)");
+                eprintln!("bench_kernels: unknown argument {other} (flags: --quick, --only a,b, --rounds N, --checks a;b, --oclgrind, --cranecl-only, --list)");
                 return ExitCode::FAILURE;
             }
         }
@@ -477,12 +500,16 @@ fn main() -> ExitCode {
             "bench_kernels: a debug build; run with --release for figures that mean anything"
         );
     }
-    let vendors = if cfg.oclgrind {
-        setup_with_oclgrind()
+    if cfg.cranecl_only {
+        println!("cranecl only: {} (loaded directly)", cranecl_so().display());
     } else {
-        setup_both()
-    };
-    println!("loader vendors folder: {}", vendors.display());
+        let vendors = if cfg.oclgrind {
+            setup_with_oclgrind()
+        } else {
+            setup_both()
+        };
+        println!("loader vendors folder: {}", vendors.display());
+    }
     match only {
         Some(names) => in_process(&names, &cfg, &mut out),
         None => {
