@@ -63,6 +63,9 @@ fn inputs_f64(n: usize) -> Vec<f64> {
         f64::MIN,
         1e300,
         -1e-300,
+        // Where the `libm` crate's exp10 is 3.2 and 3.4 ulp off (test_bruteforce).
+        -3.937499999999318,
+        -1.80859375,
     ]);
     let mut s: u64 = 12345;
     while v.len() < n {
@@ -185,7 +188,10 @@ const UNARY: &[(&str, F1, f64, f64)] = &[
     ("trunc", f64::trunc, 0.0, 0.0),
     ("round", f64::round, 0.0, 0.0),
     ("rint", f64::round_ties_even, 0.0, 0.0),
-    ("exp10", core_math::exp10, 3.0, 3.5),
+    // The spec allows 3 ulp; counted against the rounded reference (which
+    // hides up to half an ulp), 2 here: the `libm` crate's 3.4-ulp exp10
+    // fails it.
+    ("exp10", core_math::exp10, 3.0, 2.0),
     ("sinpi", core_math::sinpi, 4.0, 4.5),
     ("cospi", core_math::cospi, 4.0, 4.5),
     ("asinpi", core_math::asinpi, 5.0, 5.5),
