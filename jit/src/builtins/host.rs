@@ -100,7 +100,7 @@ pub fn tanpi(x: f64) -> f64 {
 /// product kept as a head and a tail (fma gives the head's rounding error),
 /// the tail applied to first order (it is below 2^-40 of the head).
 pub fn exp10(x: f64) -> f64 {
-    const LOG2_10_HI: f64 = 3.321928094887362;
+    const LOG2_10_HI: f64 = std::f64::consts::LOG2_10;
     const LOG2_10_LO: f64 = 1.661617516973592e-16;
     let hi = x * LOG2_10_HI;
     let lo = x.mul_add(LOG2_10_HI, -hi) + x * LOG2_10_LO;
