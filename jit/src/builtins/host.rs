@@ -183,10 +183,20 @@ pub fn rootn(x: f64, n: i32) -> f64 {
     } else if n == -1 {
         1.0 / a
     } else {
-        let r0 = libm::pow(a, 1.0 / f64::from(n));
-        // One Newton step on r^n = a corrects the rounding of 1/n.
+        let nn = f64::from(n);
+        let q = 1.0 / nn;
+        let r0 = libm::pow(a, q);
+        // a^(1/n) = a^q · a^e with e = 1/n - q (fma gives it exactly
+        // enough): to first order r0 · (1 + e·ln a). Without it the rounding
+        // of 1/n costs up to ~100 ulp for a near DBL_MAX (test_bruteforce).
+        let e = (-q).mul_add(nn, 1.0) / nn;
+        let r0 = if r0.is_finite() && r0 != 0.0 {
+            r0.mul_add(e * libm::log(a), r0)
+        } else {
+            r0
+        };
+        // One Newton step on r^n = a, where r^n is finite, for the rest.
         if r0.is_finite() && r0 != 0.0 {
-            let nn = f64::from(n);
             let p = libm::pow(r0, nn);
             if p.is_finite() && p != 0.0 {
                 r0 - r0 * ((p - a) / (nn * p))
