@@ -14,6 +14,38 @@ use opencl_sys::{cl_int, CL_OUT_OF_HOST_MEMORY, CL_SUCCESS};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 fn run<T>(f: impl FnOnce() -> CLResult<T>) -> CLResult<T> {
+    let outer = crate::core::context::begin_call();
+    let r = guarded(f);
+    let ctx = crate::core::context::end_call(outer);
+    if let Err(e) = &r {
+        report(e, ctx.as_deref());
+    }
+    r
+}
+
+/// `CRANECL_LOG` (set and not `0`, read once): failed calls print their
+/// error to stderr.
+fn log_errors() -> bool {
+    static LOG: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *LOG.get_or_init(|| std::env::var_os("CRANECL_LOG").is_some_and(|v| v != "0"))
+}
+
+/// A failed call's words: to the notify callback of the context of the
+/// handles it was given (if it has one), and to stderr with `CRANECL_LOG`.
+fn report(e: &ClError, ctx: Option<&crate::core::handle::Obj<crate::core::context::Context>>) {
+    if e.message.is_empty() {
+        return;
+    }
+    let text = format!("cranecl: error {}: {}", e.code, e.message);
+    if log_errors() {
+        eprintln!("{text}");
+    }
+    if let Some(ctx) = ctx {
+        ctx.notify(&text);
+    }
+}
+
+fn guarded<T>(f: impl FnOnce() -> CLResult<T>) -> CLResult<T> {
     match catch_unwind(AssertUnwindSafe(f)) {
         Ok(r) => r,
         Err(payload) => {

@@ -6,14 +6,19 @@
 //! spec's "destroyed once all objects attached to it are released". When it is
 //! destroyed (`Drop`), the destructor callbacks run, last registered first.
 //! User callbacks are never called while a lock of ours is held.
+//!
+//! Also here: the context of the API call under way on this thread (that
+//! of the first handle it validated), so that the words of a failed call's
+//! error reach that context's notify callback (`api::entry`).
 
 use super::device::Device;
 use super::handle::Obj;
 use cranecl_jit::runtime::check::Checks;
 use opencl_sys::*;
 use parking_lot::Mutex;
+use std::cell::RefCell;
 use std::ffi::{c_char, c_void, CString};
-use std::sync::Arc;
+use std::sync::{Arc, Weak};
 
 /// The `pfn_notify` of `clCreateContext`.
 pub type NotifyFn = unsafe extern "C" fn(
@@ -127,5 +132,49 @@ impl Drop for Context {
         if !callbacks.is_empty() {
             run_destructors(callbacks, Obj::handle_of_inner(self));
         }
+    }
+}
+
+thread_local! {
+    /// The context of the API call under way on this thread.
+    static CALL_CONTEXT: RefCell<Option<Weak<Obj<Context>>>> = const { RefCell::new(None) };
+}
+
+/// Start an API call: forget the context of the call around it (if this one
+/// is nested, inside a callback); [`end_call`] restores it.
+pub fn begin_call() -> Option<Weak<Obj<Context>>> {
+    CALL_CONTEXT.with(|c| c.borrow_mut().take())
+}
+
+/// End an API call: its context, and the outer call's back in place.
+pub fn end_call(outer: Option<Weak<Obj<Context>>>) -> Option<Arc<Obj<Context>>> {
+    CALL_CONTEXT
+        .with(|c| std::mem::replace(&mut *c.borrow_mut(), outer))
+        .and_then(|w| w.upgrade())
+}
+
+/// A handle the call validated: the first one that belongs to a context
+/// names the call's context.
+pub fn note_call_object(obj: &Arc<dyn std::any::Any + Send + Sync>) {
+    use super::{event::Event, kernel::Kernel, mem::Mem, program::Program, queue::Queue};
+    if CALL_CONTEXT.with(|c| c.borrow().is_some()) {
+        return;
+    }
+    let ctx = if let Ok(c) = obj.clone().downcast::<Obj<Context>>() {
+        Some(c)
+    } else if let Some(q) = obj.downcast_ref::<Obj<Queue>>() {
+        Some(q.context().clone())
+    } else if let Some(m) = obj.downcast_ref::<Obj<Mem>>() {
+        Some(m.context().clone())
+    } else if let Some(k) = obj.downcast_ref::<Obj<Kernel>>() {
+        Some(k.context().clone())
+    } else if let Some(p) = obj.downcast_ref::<Obj<Program>>() {
+        Some(p.context().clone())
+    } else {
+        obj.downcast_ref::<Obj<Event>>()
+            .map(|e| e.context().clone())
+    };
+    if let Some(ctx) = ctx {
+        CALL_CONTEXT.with(|c| *c.borrow_mut() = Some(Arc::downgrade(&ctx)));
     }
 }

@@ -155,6 +155,9 @@ impl<T: ClObject> Obj<T> {
             return err(T::INVALID, format!("{} is NULL", T::NAME));
         }
         let found = registry().read().get(&(p as usize)).and_then(Weak::upgrade);
+        if let Some(any) = &found {
+            super::context::note_call_object(any);
+        }
         match found.map(|any| any.downcast::<Obj<T>>()) {
             Some(Ok(obj)) => Ok(obj),
             _ => err(T::INVALID, format!("not a valid {}", T::NAME)),
