@@ -1,9 +1,10 @@
 //! cranecl-jit: OpenCL C to machine code.
 //!
-//! The pipeline, one module per phase (see ../shared/DESIGN.md):
+//! The pipeline, one module per phase (see ARCHITECTURE.md, "The house"):
 //! `source` (files and spans) → `preprocess` (C99 preprocessor producing tokens)
 //! → `parse` (recursive descent to an AST with spans) → `sema` (types, address
-//! spaces, built-in overloads → typed HIR) → `lower`/`codegen` (Cranelift).
+//! spaces, built-in overloads → typed HIR) → `codegen` (Cranelift; the
+//! work-group strategies, ARCHITECTURE.md section 3) → `runtime` (one work-group).
 //! Diagnostics from every phase are collected in a [`diag::Diagnostics`] sink
 //! and rendered like clang: `file:line:col: error: message`, source line, caret.
 //! This crate knows nothing of the OpenCL API.

@@ -1,5 +1,6 @@
 //! Address spaces and the rules for converting pointers between them
-//! (OpenCL C 3.0 spec 6.7 and the seeds in ../shared/seeds/).
+//! (OpenCL C 3.0 spec 6.7; how pointers are classified at run time:
+//! ARCHITECTURE.md section 4).
 //!
 //! The named spaces `private`, `global`, `local` and `constant` are disjoint.
 //! The unnamed generic space contains private, local and global, but not
