@@ -5,10 +5,11 @@
 //! does, and counts it as attached so that it cannot be rebuilt) and the
 //! program's executable (`Arc`: the code it runs). Each argument is kept as
 //! what `clSetKernelArg` gave, checked against the parameter's [`ArgKind`]:
-//! bytes for a value, a memory object (an `Arc`, so a buffer set as an
-//! argument stays alive while the kernel might use it) or NULL for a global
-//! or constant pointer, a size for a local pointer. [`Kernel::capture`] turns
-//! them into the argument block the compiled kernel reads, at enqueue time.
+//! bytes for a value, a memory object (held weakly: a kernel does not keep a
+//! buffer the user released) or NULL for a global or constant pointer, a
+//! size for a local pointer. [`Kernel::capture`] turns them into the argument
+//! block the compiled kernel reads, at enqueue time, and takes strong
+//! references to the buffers for the command.
 
 use super::context::Context;
 use super::device::LOCAL_MEM_SIZE;

@@ -16,9 +16,9 @@
 //!   rebuild never pulls code out from under a running launch.
 //! - `clCompileProgram` and `-create-library`: a [`Unit`] — the program's
 //!   *preprocessed* text and the options it was compiled with. Linking
-//!   compiles the concatenation of its inputs' texts. (Limit of this design:
-//!   two units' `static` functions or struct definitions with the same name
-//!   clash in the link.)
+//!   joins the inputs' texts with [`UNIT_SEPARATOR`] and compiles them as
+//!   that many translation units of one program (`frontend::compile_units`:
+//!   each keeps its own file scope; external names are linked).
 //!
 //! Our binary format (`CL_PROGRAM_BINARIES`) is a header and a unit: the
 //! magic `CRANECL\0`, a format version (u32 LE), the binary type (u32 LE), the
