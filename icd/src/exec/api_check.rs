@@ -59,7 +59,7 @@
 //!
 //! The later command of a conflicting pair fails: its work is replaced by
 //! one that prints the reports on stderr and fails with
-//! [`CHECK_FAILED`](super::ndrange::CHECK_FAILED) (`CL_OUT_OF_RESOURCES`),
+//! [`CHECK_FAILED`] (`CL_OUT_OF_RESOURCES`),
 //! which also sends them to the context's notify callback; a blocking call
 //! whose command fails so returns that status (`exec::enqueue_using`).
 //! Without `api` nothing here runs: the enqueue path only reads the

@@ -177,7 +177,7 @@ impl Launch {
 
     /// Whether a launch of `items` work-items of this kernel may run on
     /// whichever thread finds it ready (no hand-off to a command worker):
-    /// one of its latest two launches took under [`INLINE_LAUNCH`], and the
+    /// one of its latest two launches took under `INLINE_LAUNCH`, and the
     /// latest had at least as many items. Commands may run at any time after they are
     /// enqueued, so this changes only which thread runs it.
     pub fn runs_inline(exe: &Executable, kernel: usize, items: u64) -> bool {

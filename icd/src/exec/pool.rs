@@ -5,7 +5,7 @@
 //! hand-off that finds more queued commands than idle workers spawns another,
 //! up to the limit (`CRANECL_COMMAND_THREADS`, default: the compute units, at
 //! least 2). A worker that runs out of commands watches the queue for
-//! [`SPIN`] before it sleeps on a condition variable: a program enqueueing
+//! `SPIN` before it sleeps on a condition variable: a program enqueueing
 //! launch after launch then hands each to a worker that is awake (a
 //! sleeping worker's wake-up costs microseconds). Nothing polls longer. A
 //! queued command may also be claimed by a host thread blocked on it (see
