@@ -49,6 +49,7 @@ mod geometric;
 pub mod host;
 pub(crate) mod integer;
 pub(crate) mod math;
+pub(crate) mod packed;
 pub mod printf;
 mod relational;
 mod vload;
