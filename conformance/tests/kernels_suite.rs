@@ -582,3 +582,52 @@ fn kernel_suite_runs_clean_under_checked_mode() {
     assert!(text.contains("1 passed"), "the suite did not run:\n{text}");
     assert!(!text.contains("failed checked mode"), "a report:\n{text}");
 }
+
+/// Every case gives the same checked results under every strategy and step
+/// it is eligible for: the suite again with the lanes off (one work-item per
+/// step) and with the region strategy off (coroutines), each in a child
+/// process with `CRANECL_EXPLAIN=1`, whose notes show what ran: the default
+/// run uses the lanes and the regions somewhere, the others never.
+#[test]
+fn kernel_suite_gives_the_same_results_under_every_strategy() {
+    let exe = std::env::current_exe().expect("the test binary");
+    let run = |env: &[(&str, &str)]| {
+        let out = std::process::Command::new(&exe)
+            .args(["--exact", "kernel_suite", "--nocapture", "--test-threads=1"])
+            .env("CRANECL_EXPLAIN", "1")
+            .envs(env.iter().copied())
+            .output()
+            .expect("run the suite");
+        let text = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(
+            out.status.success(),
+            "the suite under {env:?} failed:\n{text}"
+        );
+        assert!(text.contains("1 passed"), "the suite did not run:\n{text}");
+        // The chosen strategy and step of each kernel built.
+        let chosen: Vec<String> = text
+            .lines()
+            .filter_map(|l| l.strip_prefix("cranecl: note: kernel "))
+            .map(str::to_string)
+            .collect();
+        assert!(!chosen.is_empty(), "no CRANECL_EXPLAIN notes:\n{text}");
+        chosen
+    };
+    let uses = |chosen: &[String], what: &str| chosen.iter().filter(|c| c.contains(what)).count();
+    let default = run(&[]);
+    assert!(uses(&default, "; 4 work-items per step") > 0);
+    assert!(uses(&default, ": regions (") > 0);
+    let no_lanes = run(&[("CRANECL_LANES", "0")]);
+    assert_eq!(
+        uses(&no_lanes, "; 4 work-items per step"),
+        0,
+        "{no_lanes:#?}"
+    );
+    let no_regions = run(&[("CRANECL_REGIONS", "0")]);
+    assert_eq!(uses(&no_regions, ": regions ("), 0, "{no_regions:#?}");
+    assert!(uses(&no_regions, ": coroutines (") > 0);
+}

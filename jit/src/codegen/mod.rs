@@ -83,7 +83,8 @@ pub struct CodegenOptions {
     /// Run the Cranelift verifier on every function.
     pub verify: bool,
     /// Cut kernels with barriers into regions where that is provably
-    /// correct (otherwise, and when false, work-items are coroutines).
+    /// correct (otherwise, and when false, work-items are coroutines);
+    /// `CRANECL_REGIONS=0` turns it off.
     pub barrier_regions: bool,
     /// Functions with more Cranelift instructions than this are compiled
     /// with the single-pass register allocator.
@@ -111,7 +112,7 @@ impl Default for CodegenOptions {
         CodegenOptions {
             optimize: true,
             verify: cfg!(debug_assertions),
-            barrier_regions: true,
+            barrier_regions: std::env::var_os("CRANECL_REGIONS").is_none_or(|v| v != "0"),
             regalloc_budget: 20_000,
             lanes: std::env::var_os("CRANECL_LANES").is_none_or(|v| v != "0"),
             masked_memory_loops: false,
