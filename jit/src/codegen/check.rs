@@ -98,7 +98,7 @@ impl FunctionCx<'_, '_> {
         write: bool,
         value: Option<Value>,
     ) -> (Value, i32) {
-        if !self.checks_memory() || size == 0 {
+        if !self.checks_memory() || size == 0 || self.prechecked {
             return (addr, offset);
         }
         let a = if offset == 0 {
@@ -142,6 +142,173 @@ impl FunctionCx<'_, '_> {
         a
     }
 
+    /// `f` with its loads and stores unchecked: the code generator's own
+    /// accesses (a region frame's saved locals), or ones checked already.
+    pub(crate) fn unchecked<R>(&mut self, f: impl FnOnce(&mut Self) -> R) -> R {
+        let saved = self.prechecked;
+        self.prechecked = true;
+        let r = f(self);
+        self.prechecked = saved;
+        r
+    }
+
+    /// A compound assignment's (`x op= y`, `x++`) read of `place`, which
+    /// returns with the read's check when the write can reuse it: under
+    /// `bounds` alone, a scalar at an address (`write_reusing_check`).
+    pub(crate) fn read_keeping_check(
+        &mut self,
+        place: &super::value::CPlace,
+        ty: &crate::sema::types::Type,
+    ) -> (
+        Result<super::value::CValue, String>,
+        Option<(Value, u64, Value)>,
+    ) {
+        let keep = match place {
+            super::value::CPlace::Addr(a)
+                if self.pcx.check.bounds
+                    && !self.pcx.check.tracks()
+                    && !self.prechecked
+                    && super::value::clif_type(ty).is_some()
+                    && !ty.is_vector() =>
+            {
+                Some(*a)
+            }
+            _ => None,
+        };
+        let saved = (self.keep_read, self.kept_ok.take());
+        self.keep_read = keep;
+        let r = self.read_place(place, ty);
+        let kept = self.kept_ok.take();
+        (self.keep_read, self.kept_ok) = saved;
+        (r, kept)
+    }
+
+    /// Write `v` to `place` after `read_keeping_check`: its write's check
+    /// is the read's when the read found the address inside its object
+    /// (the slow path, and its report, when not).
+    pub(crate) fn write_reusing_check(
+        &mut self,
+        place: &super::value::CPlace,
+        ty: &crate::sema::types::Type,
+        v: &super::value::CValue,
+        kept: Option<(Value, u64, Value)>,
+    ) -> Result<(), String> {
+        let saved = std::mem::replace(&mut self.kept_ok, kept);
+        let saved_keep = self.keep_read.take();
+        let r = self.write_place(place, ty, v);
+        self.kept_ok = saved;
+        self.keep_read = saved_keep;
+        r
+    }
+
+    /// `bounds` without the shadow: the lanes' four scalar accesses of
+    /// `size` bytes, lane `k`'s at `addrs[k]` (`active[k]`, where given:
+    /// whether lane `k` takes part; an inactive lane's address is the lanes'
+    /// dummy and is not tested), checked at once: each lane has its own site
+    /// as before, and the fast path tests every active lane against the
+    /// object lane 0's site last touched (one load of its bounds, a
+    /// subtraction and a compare per lane, one branch). When one falls
+    /// outside, every lane takes its own site's slow path, lane 0's last so
+    /// that its cache names lane 0's object. Returns the addresses to use
+    /// (the caller accesses them with `prechecked` set), or `None` where
+    /// this does not apply (nothing checked, or `races`/`uninit`, whose
+    /// fast path tags each lane's granules).
+    pub(crate) fn checked_lanes(
+        &mut self,
+        addrs: &[Value],
+        active: Option<&[Value]>,
+        size: u64,
+        write: bool,
+        values: Option<&[Value]>,
+    ) -> Option<Vec<Value>> {
+        if !self.pcx.check.bounds || self.pcx.check.tracks() || self.prechecked || size == 0 {
+            return None;
+        }
+        let kind = if write {
+            SiteKind::Write
+        } else {
+            SiteKind::Read
+        };
+        let sites: Vec<u32> = (0..addrs.len())
+            .map(|_| self.site(kind, size, 0, values.is_some()))
+            .collect();
+        let item = self.item;
+        let group = self.b.ins().load(
+            types::I64,
+            super::value::group_flags(),
+            item,
+            offsets::ITEM_GROUP,
+        );
+        let cache = self.b.ins().load(
+            types::I64,
+            super::value::group_flags(),
+            group,
+            offsets::GROUP_CHECK_CACHE,
+        );
+        let at = (sites[0] as i64 * ENTRY) as i32;
+        let fl = super::value::flags();
+        let lo = self.b.ins().load(types::I64, fl, cache, at);
+        let span = self.b.ins().load(types::I64, fl, cache, at + 8);
+        let mut all: Option<Value> = None;
+        for (k, &a) in addrs.iter().enumerate() {
+            let off = self.b.ins().isub(a, lo);
+            let off = match active {
+                Some(m) => {
+                    let z = self.b.ins().iconst(types::I64, 0);
+                    self.b.ins().select(m[k], off, z)
+                }
+                None => off,
+            };
+            let ok = self.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, off, span);
+            all = Some(match all {
+                Some(x) => self.b.ins().band(x, ok),
+                None => ok,
+            });
+        }
+        let all = all?;
+        let slow = self.b.create_block();
+        let go = self.b.create_block();
+        for _ in addrs {
+            self.b.append_block_param(go, types::I64);
+        }
+        let fast: Vec<_> = addrs.iter().map(|&a| a.into()).collect();
+        self.b.ins().brif(all, go, &fast, slow, &[]);
+        self.b.seal_block(slow);
+        self.b.switch_to_block(slow);
+        self.b.set_cold_block(slow);
+        let zero = self.b.ins().iconst(types::I64, 0);
+        let mut out = vec![zero; addrs.len()];
+        for k in (0..addrs.len()).rev() {
+            let bits = match values {
+                Some(v) => self.value_bits(v[k]),
+                None => zero,
+            };
+            let me = match self.lanes_me0 {
+                Some(me0) => self.b.ins().iadd_imm_s(me0, k as i64),
+                None => self.current_me(),
+            };
+            let site_v = self.b.ins().iconst(types::I32, i64::from(sites[k]));
+            out[k] = self.call_slow(
+                check::cranecl_check_access as *const u8,
+                PRESERVING_ACCESS,
+                &[
+                    types::I64,
+                    types::I64,
+                    types::I32,
+                    types::I64,
+                    types::I64,
+                    types::I64,
+                ],
+                &[item, addrs[k], site_v, bits, me, zero],
+            )[0];
+        }
+        let args: Vec<_> = out.iter().map(|&a| a.into()).collect();
+        self.b.ins().jump(go, &args);
+        self.b.seal_block(go);
+        self.b.switch_to_block(go);
+        Some(self.b.block_params(go).to_vec())
+    }
+
     /// The fast path and the slow call for one site of `kind` at `a`.
     fn checked_site(&mut self, a: Value, size: u64, kind: SiteKind, value: Option<Value>) -> Value {
         let site = self.site(kind, size, 0, value.is_some());
@@ -178,16 +345,32 @@ impl FunctionCx<'_, '_> {
             offsets::GROUP_CHECK_CACHE,
         );
         let at = (site as i64 * ENTRY) as i32;
-        let lo = self
-            .b
-            .ins()
-            .load(types::I64, super::value::flags(), cache, at);
-        let span = self
-            .b
-            .ins()
-            .load(types::I64, super::value::flags(), cache, at + 8);
-        let off = self.b.ins().isub(a, lo);
-        let ok = self.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, off, span);
+        let kept = match self.kept_ok {
+            Some((ka, ksize, ok))
+                if kind == SiteKind::Write
+                    && ka == a
+                    && ksize == size
+                    && !self.pcx.check.tracks() =>
+            {
+                Some(ok)
+            }
+            _ => None,
+        };
+        let ok = match kept {
+            // The write of a compound assignment whose read found its
+            // address inside the object: inside too.
+            Some(ok) => ok,
+            None => {
+                let fl = super::value::flags();
+                let lo = self.b.ins().load(types::I64, fl, cache, at);
+                let span = self.b.ins().load(types::I64, fl, cache, at + 8);
+                let off = self.b.ins().isub(a, lo);
+                self.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, off, span)
+            }
+        };
+        if kind == SiteKind::Read && self.keep_read == Some(a) {
+            self.kept_ok = Some((a, size, ok));
+        }
         let slow = self.b.create_block();
         let go = self.b.create_block();
         self.b.append_block_param(go, types::I64);
