@@ -471,6 +471,9 @@ impl FunctionCx<'_, '_> {
         let me_low = self.b.ins().band_imm_u(me, 0xFFFF);
         let t = self.b.ins().bor(t, me_low);
         let lanes = self.pcx.sites.borrow()[site as usize].lanes;
+        if kind == SiteKind::Read {
+            self.quick_read(sh, size, t, lanes, base, serial, go, a);
+        }
         for k in 0..(size / 4) as i32 {
             // A lanes access: granule k is lane k's work-item's.
             let t = if lanes && k > 0 {
@@ -533,6 +536,59 @@ impl FunctionCx<'_, '_> {
             self.b.switch_to_block(next);
         }
         self.b.ins().jump(go, &[a.into()]);
+    }
+
+    /// A read's common case, all its granules at once with one branch:
+    /// each written by this group before its last barrier (local memory a
+    /// group fills, then reads: tiles, scratch) and read already as this
+    /// read would leave it (by this work-item, or by several, in this
+    /// epoch). Goes to `go` when so; otherwise continues in a new block
+    /// (the granule-by-granule test).
+    #[allow(clippy::too_many_arguments)]
+    fn quick_read(
+        &mut self,
+        sh: Value,
+        size: u64,
+        t: Value,
+        lanes: bool,
+        base: Value,
+        serial: Value,
+        go: cranelift_codegen::ir::Block,
+        a: Value,
+    ) {
+        let fl = super::value::flags();
+        let m = 0xFFFF_FFFF_0000_FFFFu64 as i64;
+        let width = self.b.ins().isub(serial, base);
+        let now = self.b.ins().ishl_imm_u(serial, 32);
+        let several = self.b.ins().bor_imm_u(now, 0xFFFF);
+        let tm = self.b.ins().band_imm_u(t, m);
+        let mut all: Option<Value> = None;
+        for k in 0..(size / 4) as i32 {
+            let tk = if lanes && k > 0 {
+                self.b.ins().iadd_imm_s(tm, i64::from(k))
+            } else {
+                tm
+            };
+            let w = self.b.ins().load(types::I64, fl, sh, 16 * k);
+            let r = self.b.ins().load(types::I64, fl, sh, 16 * k + 8);
+            let ws = self.b.ins().ushr_imm_u(w, 32);
+            let d = self.b.ins().isub(ws, base);
+            let earlier = self.b.ins().icmp(IntCC::UnsignedLessThan, d, width);
+            let rm = self.b.ins().band_imm_u(r, m);
+            let mine = self.b.ins().icmp(IntCC::Equal, rm, tk);
+            let sev = self.b.ins().icmp(IntCC::Equal, rm, several);
+            let keep = self.b.ins().bor(mine, sev);
+            let ok = self.b.ins().band(earlier, keep);
+            all = Some(match all {
+                Some(x) => self.b.ins().band(x, ok),
+                None => ok,
+            });
+        }
+        let Some(all) = all else { return };
+        let full = self.b.create_block();
+        self.b.ins().brif(all, go, &[a.into()], full, &[]);
+        self.b.seal_block(full);
+        self.b.switch_to_block(full);
     }
 
     /// The work-item's local linear id + 1 for the shadow (`me0 << 16 |
