@@ -472,7 +472,7 @@ impl FunctionCx<'_, '_> {
         let t = self.b.ins().bor(t, me_low);
         let lanes = self.pcx.sites.borrow()[site as usize].lanes;
         if kind == SiteKind::Read {
-            self.quick_read(sh, size, t, lanes, base, serial, go, a);
+            self.quick_read(sh, size, t, lanes, [xr, base, serial], go, a);
         }
         for k in 0..(size / 4) as i32 {
             // A lanes access: granule k is lane k's work-item's.
@@ -538,36 +538,38 @@ impl FunctionCx<'_, '_> {
         self.b.ins().jump(go, &[a.into()]);
     }
 
-    /// A read's common case, all its granules at once with one branch:
-    /// each written by this group before its last barrier (local memory a
-    /// group fills, then reads: tiles, scratch) and read already as this
-    /// read would leave it (by this work-item, or by several, in this
-    /// epoch). Goes to `go` when so; otherwise continues in a new block
-    /// (the granule-by-granule test).
-    #[allow(clippy::too_many_arguments)]
+    /// A read's common case, all its granules at once: each written by
+    /// this group before its last barrier (local memory a group fills, then
+    /// reads: tiles, scratch), and read already as this read would leave it
+    /// (by this work-item or by several, in this epoch: one branch to `go`)
+    /// or last read before this epoch (its read tag becomes this read's
+    /// tag, as `read_tag` makes it). Otherwise continues in a new block (the
+    /// granule-by-granule test). `lims`: the site's read threshold, the
+    /// group's first serial and its current one.
     fn quick_read(
         &mut self,
         sh: Value,
         size: u64,
         t: Value,
         lanes: bool,
-        base: Value,
-        serial: Value,
+        lims: [Value; 3],
         go: cranelift_codegen::ir::Block,
         a: Value,
     ) {
+        let [xr, base, serial] = lims;
         let fl = super::value::flags();
         let m = 0xFFFF_FFFF_0000_FFFFu64 as i64;
         let width = self.b.ins().isub(serial, base);
         let now = self.b.ins().ishl_imm_u(serial, 32);
         let several = self.b.ins().bor_imm_u(now, 0xFFFF);
-        let tm = self.b.ins().band_imm_u(t, m);
-        let mut all: Option<Value> = None;
+        let mut ok_all: Option<Value> = None;
+        let mut keep_all: Option<Value> = None;
+        let mut news = Vec::new();
         for k in 0..(size / 4) as i32 {
             let tk = if lanes && k > 0 {
-                self.b.ins().iadd_imm_s(tm, i64::from(k))
+                self.b.ins().iadd_imm_s(t, i64::from(k))
             } else {
-                tm
+                t
             };
             let w = self.b.ins().load(types::I64, fl, sh, 16 * k);
             let r = self.b.ins().load(types::I64, fl, sh, 16 * k + 8);
@@ -575,18 +577,43 @@ impl FunctionCx<'_, '_> {
             let d = self.b.ins().isub(ws, base);
             let earlier = self.b.ins().icmp(IntCC::UnsignedLessThan, d, width);
             let rm = self.b.ins().band_imm_u(r, m);
-            let mine = self.b.ins().icmp(IntCC::Equal, rm, tk);
+            let tm = self.b.ins().band_imm_u(tk, m);
+            let mine = self.b.ins().icmp(IntCC::Equal, rm, tm);
             let sev = self.b.ins().icmp(IntCC::Equal, rm, several);
             let keep = self.b.ins().bor(mine, sev);
-            let ok = self.b.ins().band(earlier, keep);
-            all = Some(match all {
+            let rs = self.b.ins().ushr_imm_u(r, 32);
+            let below = self.b.ins().icmp(IntCC::UnsignedLessThan, rs, xr);
+            let dr = self.b.ins().isub(rs, base);
+            let group_before = self.b.ins().icmp(IntCC::UnsignedLessThan, dr, width);
+            let older = self.b.ins().bor(below, group_before);
+            let fine = self.b.ins().bor(keep, older);
+            let ok = self.b.ins().band(earlier, fine);
+            ok_all = Some(match ok_all {
                 Some(x) => self.b.ins().band(x, ok),
                 None => ok,
             });
+            keep_all = Some(match keep_all {
+                Some(x) => self.b.ins().band(x, keep),
+                None => keep,
+            });
+            news.push(self.b.ins().select(keep, r, tk));
         }
-        let Some(all) = all else { return };
+        let (Some(ok_all), Some(keep_all)) = (ok_all, keep_all) else {
+            return;
+        };
+        let quick = self.b.create_block();
+        let update = self.b.create_block();
         let full = self.b.create_block();
-        self.b.ins().brif(all, go, &[a.into()], full, &[]);
+        self.b.ins().brif(ok_all, quick, &[], full, &[]);
+        self.b.seal_block(quick);
+        self.b.switch_to_block(quick);
+        self.b.ins().brif(keep_all, go, &[a.into()], update, &[]);
+        self.b.seal_block(update);
+        self.b.switch_to_block(update);
+        for (k, r2) in news.into_iter().enumerate() {
+            self.b.ins().store(fl, r2, sh, 16 * k as i32 + 8);
+        }
+        self.b.ins().jump(go, &[a.into()]);
         self.b.seal_block(full);
         self.b.switch_to_block(full);
     }
