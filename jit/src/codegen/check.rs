@@ -13,12 +13,20 @@
 //!
 //! (`span` = the object's size less the access's) so an access inside the
 //! object this site last touched costs two loads, a subtraction and a
-//! compare. Under `races`/`uninit` the cache entry also gives the
-//! object's shadow: its cells are read and updated inline (`shadow_fast_path`)
+//! compare. Under `bounds` alone, the lanes' four accesses at their own
+//! addresses (gathers, masked lanes) are tested together against lane 0's
+//! site's object with one branch (`checked_lanes`), and the write of a
+//! compound assignment reuses its read's compare (`read_keeping_check`).
+//! Under `races`/`uninit` the cache entry also gives the
+//! object's shadow: its cells are read and updated inline (`shadow_fast_path`;
+//! a read's common cases, all granules with one branch, in `quick_read`)
 //! and the runtime is called only when a tag needs a look. A
 //! subscript `a[i]` of an array object of `N` elements compares `i` (as
 //! unsigned) with `N` and calls `cranecl_check_index` when it is outside,
-//! which reports and answers 0. See `runtime/check.rs` for the slow paths.
+//! which reports and answers 0. The region strategy's saves and restores
+//! of a work-item's locals in its frame are not checked (`unchecked`):
+//! they are the code generator's own. See `runtime/check.rs` for the slow
+//! paths.
 
 use super::fx::FunctionCx;
 use crate::runtime::check::{self, Site, SiteKind};
