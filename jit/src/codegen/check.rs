@@ -33,6 +33,10 @@ use crate::runtime::check::{self, Site, SiteKind};
 use crate::runtime::offsets;
 use cranelift_codegen::ir::{condcodes::IntCC, types, InstBuilder, Value};
 
+/// A compound assignment's kept read check: the address, the size and the
+/// fast path's `ok` (`FunctionCx::read_keeping_check`).
+pub(crate) type Kept = Option<(Value, u64, Value)>;
+
 /// Bytes of a site's entry in the cache (`runtime::check::CacheEntry`).
 const ENTRY: i64 = 64;
 
@@ -167,10 +171,7 @@ impl FunctionCx<'_, '_> {
         &mut self,
         place: &super::value::CPlace,
         ty: &crate::sema::types::Type,
-    ) -> (
-        Result<super::value::CValue, String>,
-        Option<(Value, u64, Value)>,
-    ) {
+    ) -> (Result<super::value::CValue, String>, Kept) {
         let keep = match place {
             super::value::CPlace::Addr(a)
                 if self.pcx.check.bounds
@@ -199,7 +200,7 @@ impl FunctionCx<'_, '_> {
         place: &super::value::CPlace,
         ty: &crate::sema::types::Type,
         v: &super::value::CValue,
-        kept: Option<(Value, u64, Value)>,
+        kept: Kept,
     ) -> Result<(), String> {
         let saved = std::mem::replace(&mut self.kept_ok, kept);
         let saved_keep = self.keep_read.take();
@@ -554,6 +555,7 @@ impl FunctionCx<'_, '_> {
     /// tag, as `read_tag` makes it). Otherwise continues in a new block (the
     /// granule-by-granule test). `lims`: the site's read threshold, the
     /// group's first serial and its current one.
+    #[allow(clippy::too_many_arguments)]
     fn quick_read(
         &mut self,
         sh: Value,

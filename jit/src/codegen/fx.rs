@@ -86,7 +86,7 @@ pub struct FunctionCx<'a, 'p> {
     /// address, the size, the fast path's `ok`); its write reuses it
     /// (`FunctionCx::read_keeping_check`).
     pub(crate) keep_read: Option<Value>,
-    pub(crate) kept_ok: Option<(Value, u64, Value)>,
+    pub(crate) kept_ok: super::check::Kept,
     pub(crate) diverge: Option<(Option<crate::source::Span>, Option<crate::source::Span>)>,
     /// Checked `uninit`: the private variables followed (`uninit.rs`).
     pub(crate) uninit: super::uninit::Tracking,
