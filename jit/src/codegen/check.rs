@@ -468,9 +468,7 @@ impl FunctionCx<'_, '_> {
         let item = self.item;
         let me = self.current_me();
         let _ = item;
-        let xw = self.b.ins().load(types::I64, fl, cache, at + 24);
         let xr = self.b.ins().load(types::I64, fl, cache, at + 32);
-        let many = self.b.ins().load(types::I64, fl, cache, at + 40);
         let hi = self.b.ins().ishl_imm_u(serial, 32);
         let t = self
             .b
@@ -483,6 +481,9 @@ impl FunctionCx<'_, '_> {
         if kind == SiteKind::Read {
             self.quick_read(sh, size, t, lanes, [xr, base, serial], go, a);
         }
+        // Loaded after the one-branch read, which needs neither.
+        let xw = self.b.ins().load(types::I64, fl, cache, at + 24);
+        let many = self.b.ins().load(types::I64, fl, cache, at + 40);
         for k in 0..(size / 4) as i32 {
             // A lanes access: granule k is lane k's work-item's.
             let t = if lanes && k > 0 {
