@@ -311,6 +311,28 @@ impl FunctionCx<'_, '_> {
                 &[item, addrs[k], site_v, bits, me, zero],
             )[0];
         }
+        if let Some(m) = active {
+            // A masked-off lane 0 was looked up at the dummy: its site
+            // takes the object of the first active lane instead, so that
+            // the next steps' fast path tests against that one.
+            let fl = super::value::flags();
+            let entry =
+                |fx: &mut Self, k: usize| fx.b.ins().iadd_imm_s(cache, sites[k] as i64 * ENTRY);
+            let last = addrs.len() - 1;
+            let mut src = entry(self, last);
+            for k in (1..last).rev() {
+                let e = entry(self, k);
+                src = self.b.ins().select(m[k], e, src);
+            }
+            let lo_s = self.b.ins().load(types::I64, fl, src, 0);
+            let span_s = self.b.ins().load(types::I64, fl, src, 8);
+            let lo_0 = self.b.ins().load(types::I64, fl, cache, at);
+            let span_0 = self.b.ins().load(types::I64, fl, cache, at + 8);
+            let lo = self.b.ins().select(m[0], lo_0, lo_s);
+            let span = self.b.ins().select(m[0], span_0, span_s);
+            self.b.ins().store(fl, lo, cache, at);
+            self.b.ins().store(fl, span, cache, at + 8);
+        }
         let args: Vec<_> = out.iter().map(|&a| a.into()).collect();
         self.b.ins().jump(go, &args);
         self.b.seal_block(go);
