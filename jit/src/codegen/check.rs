@@ -218,7 +218,8 @@ impl FunctionCx<'_, '_> {
     /// object lane 0's site last touched (one load of its bounds, a
     /// subtraction and a compare per lane, one branch). When one falls
     /// outside, every lane takes its own site's slow path, lane 0's last so
-    /// that its cache names lane 0's object. Returns the addresses to use
+    /// that its cache names lane 0's object (a masked-off lane 0's: the
+    /// first active lane's). Returns the addresses to use
     /// (the caller accesses them with `prechecked` set), or `None` where
     /// this does not apply (nothing checked, or `races`/`uninit`, whose
     /// fast path tags each lane's granules).
