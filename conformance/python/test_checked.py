@@ -10,6 +10,7 @@ Directives (one per line at the top of each file):
 args: buf(BYTES) (zero-filled), sub(PARENT,ORIGIN,BYTES) (a sub-buffer),
 int(V), local(BYTES), null.  Markers at the end of a line:
   //! invalid-read | invalid-write | index | divergence | race | uninit
+  (several kinds, separated by spaces, where one line gives several reports)
   //! race-other   (the other access of a race: named in the report)
 Reports are read from stderr (fd 2), where cranecl prints them.
 """
@@ -41,9 +42,8 @@ def parse(path):
             if key not in ("check", "options", "run"):
                 raise ValueError(f"{path.name}:{n}: unknown directive @{key}")
             case[key] = val
-        m = re.search(r"//!\s*([\w-]+)\s*$", line)
-        if m:
-            kind = m.group(1)
+        m = re.search(r"//!\s*([\w -]+?)\s*$", line)
+        for kind in m.group(1).split() if m else []:
             if kind == "race-other":
                 case["other"].add(n)
             elif kind in KINDS:

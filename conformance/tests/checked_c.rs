@@ -2,9 +2,9 @@
 //! `-lOpenCL`, runs every kernel of `conformance/checked/` on cranecl through
 //! ocl-icd with the case's `CRANECL_CHECK`, and prints what the context's
 //! notify callback heard and the command's status. Each case must give
-//! exactly the reports its `//! KIND` markers name (kind and line), each
-//! naming the kernel, and a negative status (a clean case: status 0 and no
-//! report). The directives are those `conformance/python/test_checked.py`
+//! exactly the reports its `//! KIND` markers name (kind and line; a line
+//! may name several kinds), each naming the kernel, and a negative status
+//! (a clean case: status 0 and no report). The directives are those `conformance/python/test_checked.py`
 //! reads; the same cases run there through pyopencl.
 
 use cranecl_conformance::{profile_dir, vendors_cranecl, workspace_root};
@@ -69,13 +69,14 @@ fn parse(path: &Path) -> Result<Case, String> {
             }
         }
         if let Some((_, m)) = line.rsplit_once("//!") {
-            let m = m.trim();
-            if m == "race-other" {
-                c.other.push(n);
-            } else if KINDS.contains(&m) {
-                c.expect.insert((m.to_string(), n));
-            } else {
-                return Err(format!("line {n}: unknown marker {m}"));
+            for m in m.split_whitespace() {
+                if m == "race-other" {
+                    c.other.push(n);
+                } else if KINDS.contains(&m) {
+                    c.expect.insert((m.to_string(), n));
+                } else {
+                    return Err(format!("line {n}: unknown marker {m}"));
+                }
             }
         }
     }

@@ -13,17 +13,29 @@
 //!
 //! (`span` = the object's size less the access's) so an access inside the
 //! object this site last touched costs two loads, a subtraction and a
-//! compare. Under `races`/`uninit` the cache entry also gives the
-//! object's shadow: its cells are read and updated inline (`shadow_fast_path`)
+//! compare. Under `bounds` alone, the lanes' four accesses at their own
+//! addresses (gathers, masked lanes) are tested together against lane 0's
+//! site's object with one branch (`checked_lanes`), and the write of a
+//! compound assignment reuses its read's compare (`read_keeping_check`).
+//! Under `races`/`uninit` the cache entry also gives the
+//! object's shadow: its cells are read and updated inline (`shadow_fast_path`;
+//! a read's common cases, all granules with one branch, in `quick_read`)
 //! and the runtime is called only when a tag needs a look. A
 //! subscript `a[i]` of an array object of `N` elements compares `i` (as
 //! unsigned) with `N` and calls `cranecl_check_index` when it is outside,
-//! which reports and answers 0. See `runtime/check.rs` for the slow paths.
+//! which reports and answers 0. The region strategy's saves and restores
+//! of a work-item's locals in its frame are not checked (`unchecked`):
+//! they are the code generator's own. See `runtime/check.rs` for the slow
+//! paths.
 
 use super::fx::FunctionCx;
 use crate::runtime::check::{self, Site, SiteKind};
 use crate::runtime::offsets;
 use cranelift_codegen::ir::{condcodes::IntCC, types, InstBuilder, Value};
+
+/// A compound assignment's kept read check: the address, the size and the
+/// fast path's `ok` (`FunctionCx::read_keeping_check`).
+pub(crate) type Kept = Option<(Value, u64, Value)>;
 
 /// Bytes of a site's entry in the cache (`runtime::check::CacheEntry`).
 const ENTRY: i64 = 64;
@@ -98,7 +110,7 @@ impl FunctionCx<'_, '_> {
         write: bool,
         value: Option<Value>,
     ) -> (Value, i32) {
-        if !self.checks_memory() || size == 0 {
+        if !self.checks_memory() || size == 0 || self.prechecked {
             return (addr, offset);
         }
         let a = if offset == 0 {
@@ -142,6 +154,193 @@ impl FunctionCx<'_, '_> {
         a
     }
 
+    /// `f` with its loads and stores unchecked: the code generator's own
+    /// accesses (a region frame's saved locals), or ones checked already.
+    pub(crate) fn unchecked<R>(&mut self, f: impl FnOnce(&mut Self) -> R) -> R {
+        let saved = self.prechecked;
+        self.prechecked = true;
+        let r = f(self);
+        self.prechecked = saved;
+        r
+    }
+
+    /// A compound assignment's (`x op= y`, `x++`) read of `place`, which
+    /// returns with the read's check when the write can reuse it: under
+    /// `bounds` alone, a scalar at an address (`write_reusing_check`).
+    pub(crate) fn read_keeping_check(
+        &mut self,
+        place: &super::value::CPlace,
+        ty: &crate::sema::types::Type,
+    ) -> (Result<super::value::CValue, String>, Kept) {
+        let keep = match place {
+            super::value::CPlace::Addr(a)
+                if self.pcx.check.bounds
+                    && !self.pcx.check.tracks()
+                    && !self.prechecked
+                    && super::value::clif_type(ty).is_some()
+                    && !ty.is_vector() =>
+            {
+                Some(*a)
+            }
+            _ => None,
+        };
+        let saved = (self.keep_read, self.kept_ok.take());
+        self.keep_read = keep;
+        let r = self.read_place(place, ty);
+        let kept = self.kept_ok.take();
+        (self.keep_read, self.kept_ok) = saved;
+        (r, kept)
+    }
+
+    /// Write `v` to `place` after `read_keeping_check`: its write's check
+    /// is the read's when the read found the address inside its object
+    /// (the slow path, and its report, when not).
+    pub(crate) fn write_reusing_check(
+        &mut self,
+        place: &super::value::CPlace,
+        ty: &crate::sema::types::Type,
+        v: &super::value::CValue,
+        kept: Kept,
+    ) -> Result<(), String> {
+        let saved = std::mem::replace(&mut self.kept_ok, kept);
+        let saved_keep = self.keep_read.take();
+        let r = self.write_place(place, ty, v);
+        self.kept_ok = saved;
+        self.keep_read = saved_keep;
+        r
+    }
+
+    /// `bounds` without the shadow: the lanes' four scalar accesses of
+    /// `size` bytes, lane `k`'s at `addrs[k]` (`active[k]`, where given:
+    /// whether lane `k` takes part; an inactive lane's address is the lanes'
+    /// dummy and is not tested), checked at once: each lane has its own site
+    /// as before, and the fast path tests every active lane against the
+    /// object lane 0's site last touched (one load of its bounds, a
+    /// subtraction and a compare per lane, one branch). When one falls
+    /// outside, every lane takes its own site's slow path, lane 0's last so
+    /// that its cache names lane 0's object (a masked-off lane 0's: the
+    /// first active lane's). Returns the addresses to use
+    /// (the caller accesses them with `prechecked` set), or `None` where
+    /// this does not apply (nothing checked, or `races`/`uninit`, whose
+    /// fast path tags each lane's granules).
+    pub(crate) fn checked_lanes(
+        &mut self,
+        addrs: &[Value],
+        active: Option<&[Value]>,
+        size: u64,
+        write: bool,
+        values: Option<&[Value]>,
+    ) -> Option<Vec<Value>> {
+        if !self.pcx.check.bounds || self.pcx.check.tracks() || self.prechecked || size == 0 {
+            return None;
+        }
+        let kind = if write {
+            SiteKind::Write
+        } else {
+            SiteKind::Read
+        };
+        let sites: Vec<u32> = (0..addrs.len())
+            .map(|_| self.site(kind, size, 0, values.is_some()))
+            .collect();
+        let item = self.item;
+        let group = self.b.ins().load(
+            types::I64,
+            super::value::group_flags(),
+            item,
+            offsets::ITEM_GROUP,
+        );
+        let cache = self.b.ins().load(
+            types::I64,
+            super::value::group_flags(),
+            group,
+            offsets::GROUP_CHECK_CACHE,
+        );
+        let at = (sites[0] as i64 * ENTRY) as i32;
+        let fl = super::value::flags();
+        let lo = self.b.ins().load(types::I64, fl, cache, at);
+        let span = self.b.ins().load(types::I64, fl, cache, at + 8);
+        let mut all: Option<Value> = None;
+        for (k, &a) in addrs.iter().enumerate() {
+            let off = self.b.ins().isub(a, lo);
+            let off = match active {
+                Some(m) => {
+                    let z = self.b.ins().iconst(types::I64, 0);
+                    self.b.ins().select(m[k], off, z)
+                }
+                None => off,
+            };
+            let ok = self.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, off, span);
+            all = Some(match all {
+                Some(x) => self.b.ins().band(x, ok),
+                None => ok,
+            });
+        }
+        let all = all?;
+        let slow = self.b.create_block();
+        let go = self.b.create_block();
+        for _ in addrs {
+            self.b.append_block_param(go, types::I64);
+        }
+        let fast: Vec<_> = addrs.iter().map(|&a| a.into()).collect();
+        self.b.ins().brif(all, go, &fast, slow, &[]);
+        self.b.seal_block(slow);
+        self.b.switch_to_block(slow);
+        self.b.set_cold_block(slow);
+        let zero = self.b.ins().iconst(types::I64, 0);
+        let mut out = vec![zero; addrs.len()];
+        for k in (0..addrs.len()).rev() {
+            let bits = match values {
+                Some(v) => self.value_bits(v[k]),
+                None => zero,
+            };
+            let me = match self.lanes_me0 {
+                Some(me0) => self.b.ins().iadd_imm_s(me0, k as i64),
+                None => self.current_me(),
+            };
+            let site_v = self.b.ins().iconst(types::I32, i64::from(sites[k]));
+            out[k] = self.call_slow(
+                check::cranecl_check_access as *const u8,
+                PRESERVING_ACCESS,
+                &[
+                    types::I64,
+                    types::I64,
+                    types::I32,
+                    types::I64,
+                    types::I64,
+                    types::I64,
+                ],
+                &[item, addrs[k], site_v, bits, me, zero],
+            )[0];
+        }
+        if let Some(m) = active {
+            // A masked-off lane 0 was looked up at the dummy: its site
+            // takes the object of the first active lane instead, so that
+            // the next steps' fast path tests against that one.
+            let fl = super::value::flags();
+            let entry =
+                |fx: &mut Self, k: usize| fx.b.ins().iadd_imm_s(cache, sites[k] as i64 * ENTRY);
+            let last = addrs.len() - 1;
+            let mut src = entry(self, last);
+            for k in (1..last).rev() {
+                let e = entry(self, k);
+                src = self.b.ins().select(m[k], e, src);
+            }
+            let lo_s = self.b.ins().load(types::I64, fl, src, 0);
+            let span_s = self.b.ins().load(types::I64, fl, src, 8);
+            let lo_0 = self.b.ins().load(types::I64, fl, cache, at);
+            let span_0 = self.b.ins().load(types::I64, fl, cache, at + 8);
+            let lo = self.b.ins().select(m[0], lo_0, lo_s);
+            let span = self.b.ins().select(m[0], span_0, span_s);
+            self.b.ins().store(fl, lo, cache, at);
+            self.b.ins().store(fl, span, cache, at + 8);
+        }
+        let args: Vec<_> = out.iter().map(|&a| a.into()).collect();
+        self.b.ins().jump(go, &args);
+        self.b.seal_block(go);
+        self.b.switch_to_block(go);
+        Some(self.b.block_params(go).to_vec())
+    }
+
     /// The fast path and the slow call for one site of `kind` at `a`.
     fn checked_site(&mut self, a: Value, size: u64, kind: SiteKind, value: Option<Value>) -> Value {
         let site = self.site(kind, size, 0, value.is_some());
@@ -178,16 +377,32 @@ impl FunctionCx<'_, '_> {
             offsets::GROUP_CHECK_CACHE,
         );
         let at = (site as i64 * ENTRY) as i32;
-        let lo = self
-            .b
-            .ins()
-            .load(types::I64, super::value::flags(), cache, at);
-        let span = self
-            .b
-            .ins()
-            .load(types::I64, super::value::flags(), cache, at + 8);
-        let off = self.b.ins().isub(a, lo);
-        let ok = self.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, off, span);
+        let kept = match self.kept_ok {
+            Some((ka, ksize, ok))
+                if kind == SiteKind::Write
+                    && ka == a
+                    && ksize == size
+                    && !self.pcx.check.tracks() =>
+            {
+                Some(ok)
+            }
+            _ => None,
+        };
+        let ok = match kept {
+            // The write of a compound assignment whose read found its
+            // address inside the object: inside too.
+            Some(ok) => ok,
+            None => {
+                let fl = super::value::flags();
+                let lo = self.b.ins().load(types::I64, fl, cache, at);
+                let span = self.b.ins().load(types::I64, fl, cache, at + 8);
+                let off = self.b.ins().isub(a, lo);
+                self.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, off, span)
+            }
+        };
+        if kind == SiteKind::Read && self.keep_read == Some(a) {
+            self.kept_ok = Some((a, size, ok));
+        }
         let slow = self.b.create_block();
         let go = self.b.create_block();
         self.b.append_block_param(go, types::I64);
@@ -276,9 +491,7 @@ impl FunctionCx<'_, '_> {
         let item = self.item;
         let me = self.current_me();
         let _ = item;
-        let xw = self.b.ins().load(types::I64, fl, cache, at + 24);
         let xr = self.b.ins().load(types::I64, fl, cache, at + 32);
-        let many = self.b.ins().load(types::I64, fl, cache, at + 40);
         let hi = self.b.ins().ishl_imm_u(serial, 32);
         let t = self
             .b
@@ -288,6 +501,12 @@ impl FunctionCx<'_, '_> {
         let me_low = self.b.ins().band_imm_u(me, 0xFFFF);
         let t = self.b.ins().bor(t, me_low);
         let lanes = self.pcx.sites.borrow()[site as usize].lanes;
+        if kind == SiteKind::Read {
+            self.quick_read(sh, size, t, lanes, [xr, base, serial], go, a);
+        }
+        // Loaded after the one-branch read, which needs neither.
+        let xw = self.b.ins().load(types::I64, fl, cache, at + 24);
+        let many = self.b.ins().load(types::I64, fl, cache, at + 40);
         for k in 0..(size / 4) as i32 {
             // A lanes access: granule k is lane k's work-item's.
             let t = if lanes && k > 0 {
@@ -350,6 +569,87 @@ impl FunctionCx<'_, '_> {
             self.b.switch_to_block(next);
         }
         self.b.ins().jump(go, &[a.into()]);
+    }
+
+    /// A read's common case, all its granules at once: each written by
+    /// this group before its last barrier (local memory a group fills, then
+    /// reads: tiles, scratch), and read already as this read would leave it
+    /// (by this work-item or by several, in this epoch: one branch to `go`)
+    /// or last read before this epoch (its read tag becomes this read's
+    /// tag, as `read_tag` makes it). Otherwise continues in a new block (the
+    /// granule-by-granule test). `lims`: the site's read threshold, the
+    /// group's first serial and its current one.
+    #[allow(clippy::too_many_arguments)]
+    fn quick_read(
+        &mut self,
+        sh: Value,
+        size: u64,
+        t: Value,
+        lanes: bool,
+        lims: [Value; 3],
+        go: cranelift_codegen::ir::Block,
+        a: Value,
+    ) {
+        let [xr, base, serial] = lims;
+        let fl = super::value::flags();
+        let m = 0xFFFF_FFFF_0000_FFFFu64 as i64;
+        let width = self.b.ins().isub(serial, base);
+        let now = self.b.ins().ishl_imm_u(serial, 32);
+        let several = self.b.ins().bor_imm_u(now, 0xFFFF);
+        let mut ok_all: Option<Value> = None;
+        let mut keep_all: Option<Value> = None;
+        let mut news = Vec::new();
+        for k in 0..(size / 4) as i32 {
+            let tk = if lanes && k > 0 {
+                self.b.ins().iadd_imm_s(t, i64::from(k))
+            } else {
+                t
+            };
+            let w = self.b.ins().load(types::I64, fl, sh, 16 * k);
+            let r = self.b.ins().load(types::I64, fl, sh, 16 * k + 8);
+            let ws = self.b.ins().ushr_imm_u(w, 32);
+            let d = self.b.ins().isub(ws, base);
+            let earlier = self.b.ins().icmp(IntCC::UnsignedLessThan, d, width);
+            let rm = self.b.ins().band_imm_u(r, m);
+            let tm = self.b.ins().band_imm_u(tk, m);
+            let mine = self.b.ins().icmp(IntCC::Equal, rm, tm);
+            let sev = self.b.ins().icmp(IntCC::Equal, rm, several);
+            let keep = self.b.ins().bor(mine, sev);
+            let rs = self.b.ins().ushr_imm_u(r, 32);
+            let below = self.b.ins().icmp(IntCC::UnsignedLessThan, rs, xr);
+            let dr = self.b.ins().isub(rs, base);
+            let group_before = self.b.ins().icmp(IntCC::UnsignedLessThan, dr, width);
+            let older = self.b.ins().bor(below, group_before);
+            let fine = self.b.ins().bor(keep, older);
+            let ok = self.b.ins().band(earlier, fine);
+            ok_all = Some(match ok_all {
+                Some(x) => self.b.ins().band(x, ok),
+                None => ok,
+            });
+            keep_all = Some(match keep_all {
+                Some(x) => self.b.ins().band(x, keep),
+                None => keep,
+            });
+            news.push(self.b.ins().select(keep, r, tk));
+        }
+        let (Some(ok_all), Some(keep_all)) = (ok_all, keep_all) else {
+            return;
+        };
+        let quick = self.b.create_block();
+        let update = self.b.create_block();
+        let full = self.b.create_block();
+        self.b.ins().brif(ok_all, quick, &[], full, &[]);
+        self.b.seal_block(quick);
+        self.b.switch_to_block(quick);
+        self.b.ins().brif(keep_all, go, &[a.into()], update, &[]);
+        self.b.seal_block(update);
+        self.b.switch_to_block(update);
+        for (k, r2) in news.into_iter().enumerate() {
+            self.b.ins().store(fl, r2, sh, 16 * k as i32 + 8);
+        }
+        self.b.ins().jump(go, &[a.into()]);
+        self.b.seal_block(full);
+        self.b.switch_to_block(full);
     }
 
     /// The work-item's local linear id + 1 for the shadow (`me0 << 16 |

@@ -508,7 +508,7 @@ impl FunctionCx<'_, '_> {
             return Ok(v);
         };
         let outer = std::mem::replace(&mut self.cur_span, lhs.span);
-        let old = self.read_place(&place, &lhs.ty);
+        let (old, kept) = self.read_keeping_check(&place, &lhs.ty);
         self.cur_span = outer;
         let old = old?;
         let new = if lhs.ty.is_pointer() {
@@ -534,7 +534,7 @@ impl FunctionCx<'_, '_> {
             let r = self.binary(op, a, b, op_ty, &bty, op_ty)?;
             self.convert(r, op_ty, &lhs.ty)?
         };
-        self.write_place(&place, &lhs.ty, &new)?;
+        self.write_reusing_check(&place, &lhs.ty, &new, kept)?;
         Ok(new)
     }
 
@@ -543,7 +543,7 @@ impl FunctionCx<'_, '_> {
         let place = self.place(operand)?;
         let ty = operand.ty.clone();
         let outer = std::mem::replace(&mut self.cur_span, operand.span);
-        let old = self.read_place(&place, &ty);
+        let (old, kept) = self.read_keeping_check(&place, &ty);
         self.cur_span = outer;
         let old = old?;
         let new = if ty.is_pointer() {
@@ -573,7 +573,7 @@ impl FunctionCx<'_, '_> {
                 CValue::from_lanes(lanes)
             }
         };
-        self.write_place(&place, &ty, &new)?;
+        self.write_reusing_check(&place, &ty, &new, kept)?;
         Ok(if prefix { new } else { old })
     }
 

@@ -80,6 +80,16 @@ pub struct FunctionCx<'a, 'p> {
     pub(crate) lanes_me0: Option<Value>,
     /// The next site is a lanes access (one granule per lane).
     pub(crate) site_lanes: bool,
+    /// Loads and stores go unchecked: checked already
+    /// (`FunctionCx::checked_lanes`) or the code generator's own
+    /// (`FunctionCx::unchecked`).
+    pub(crate) prechecked: bool,
+    /// `bounds` alone, a compound assignment's read of its place: the
+    /// address whose read check to keep, and what the check found (the
+    /// address, the size, the fast path's `ok`); its write reuses it
+    /// (`FunctionCx::read_keeping_check`).
+    pub(crate) keep_read: Option<Value>,
+    pub(crate) kept_ok: super::check::Kept,
     pub(crate) diverge: Option<(Option<crate::source::Span>, Option<crate::source::Span>)>,
     /// Checked `uninit`: the private variables followed (`uninit.rs`).
     pub(crate) uninit: super::uninit::Tracking,
@@ -361,6 +371,9 @@ impl<'a, 'p> FunctionCx<'a, 'p> {
             check_me: None,
             lanes_me0: None,
             site_lanes: false,
+            prechecked: false,
+            keep_read: None,
+            kept_ok: None,
             region_flags: Vec::new(),
             uninit: Default::default(),
         };

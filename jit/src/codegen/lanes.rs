@@ -2366,17 +2366,10 @@ impl LaneCx {
         new: &LVal,
     ) -> Result<(), String> {
         match addr {
-            addr if self.masked() => {
-                let addrs = self.masked_addrs(fx, &addr, ty)?;
-                for (k, a) in addrs.into_iter().enumerate() {
-                    let v = Self::lane(fx, new, k);
-                    let saved = at_lane(fx, k);
-                    fx.store(a, ty, &v)?;
-                    fx.check_me = saved;
-                }
-            }
             LVal::Aff { base, step: 4 }
-                if packed_type(ty).is_some() && matches!(new, LVal::Vec(_) | LVal::Uni(_)) =>
+                if !self.masked()
+                    && packed_type(ty).is_some()
+                    && matches!(new, LVal::Vec(_) | LVal::Uni(_)) =>
             {
                 let vt = packed_type(ty).ok_or(FALLBACK)?;
                 let v = Self::pack(fx, new, vt).ok_or(FALLBACK)?;
@@ -2384,12 +2377,15 @@ impl LaneCx {
                 fx.b.ins().store(super::value::flags(), v, base, 0);
             }
             addr => {
-                for k in 0..LANES {
-                    let a = Self::lane(fx, &addr, k).scalar()?;
+                let (addrs, prechecked) = self.lane_addrs(fx, &addr, ty, Some(new))?;
+                for (k, a) in addrs.into_iter().enumerate() {
                     let v = Self::lane(fx, new, k);
                     let saved = at_lane(fx, k);
-                    fx.store(a, ty, &v)?;
+                    fx.prechecked = prechecked;
+                    let r = fx.store(a, ty, &v);
+                    fx.prechecked = false;
                     fx.check_me = saved;
+                    r?;
                 }
             }
         }
@@ -2515,32 +2511,76 @@ impl LaneCx {
         if let LVal::Uni(a) = addr {
             return Ok(LVal::Uni(fx.load(a.scalar()?, ty)?));
         }
-        if self.masked() {
-            // A masked-off lane reads the dummy (its address may be past
-            // the end of a buffer).
-            let addrs = self.masked_addrs(fx, addr, ty)?;
-            let mut out = Vec::with_capacity(LANES);
-            for (k, a) in addrs.into_iter().enumerate() {
-                let saved = at_lane(fx, k);
-                out.push(fx.load(a, ty)?);
-                fx.check_me = saved;
+        if !self.masked() {
+            if let (LVal::Aff { base, step: 4 }, Some(vt)) = (addr, packed_type(ty)) {
+                // Four consecutive elements: one unaligned vector load.
+                let base = fx.checked_addr_lanes(*base, false, None);
+                let v = fx.b.ins().load(vt, super::value::flags(), base, 0);
+                return Ok(LVal::Vec(v));
             }
-            return Ok(LVal::Lanes(out));
         }
-        if let (LVal::Aff { base, step: 4 }, Some(vt)) = (addr, packed_type(ty)) {
-            // Four consecutive elements: one unaligned vector load.
-            let base = fx.checked_addr_lanes(*base, false, None);
-            let v = fx.b.ins().load(vt, super::value::flags(), base, 0);
-            return Ok(LVal::Vec(v));
-        }
+        // A masked-off lane reads the dummy (its address may be past the
+        // end of a buffer).
+        let (addrs, prechecked) = self.lane_addrs(fx, addr, ty, None)?;
         let mut out = Vec::with_capacity(LANES);
-        for k in 0..LANES {
-            let a = Self::lane(fx, addr, k).scalar()?;
+        for (k, a) in addrs.into_iter().enumerate() {
             let saved = at_lane(fx, k);
-            out.push(fx.load(a, ty)?);
+            fx.prechecked = prechecked;
+            let r = fx.load(a, ty);
+            fx.prechecked = false;
             fx.check_me = saved;
+            out.push(r?);
         }
         Ok(LVal::Lanes(out))
+    }
+
+    /// Each lane's address of an access of `ty` at `addr` (a masked-off
+    /// lane's: the dummy), and whether they were checked at once already
+    /// (`FunctionCx::checked_lanes`: scalar accesses under `bounds` alone),
+    /// so that the accesses go with `prechecked`. `new`: what a store
+    /// writes.
+    fn lane_addrs(
+        &mut self,
+        fx: &mut FunctionCx<'_, '_>,
+        addr: &LVal,
+        ty: &Type,
+        new: Option<&LVal>,
+    ) -> Result<(Vec<Value>, bool), String> {
+        let (addrs, active) = if self.masked() {
+            let addrs = self.masked_addrs(fx, addr, ty)?;
+            let m = self.cur_mask(fx).ok_or(NOT_MASKABLE)?;
+            let active: Vec<Value> = (0..LANES).map(|k| Self::mask_lane(fx, m, k)).collect();
+            (addrs, Some(active))
+        } else {
+            let addrs = (0..LANES)
+                .map(|k| Self::lane(fx, addr, k).scalar())
+                .collect::<Result<Vec<_>, _>>()?;
+            (addrs, None)
+        };
+        if !matches!(ty, Type::Scalar(_) | Type::Pointer(_)) || !fx.checks_memory() {
+            return Ok((addrs, false));
+        }
+        let values = match new {
+            Some(n) => Some(
+                (0..LANES)
+                    .map(|k| Self::lane(fx, n, k).scalar())
+                    .collect::<Result<Vec<_>, _>>()?,
+            ),
+            None => None,
+        };
+        let size = fx.size_of(ty);
+        Ok(
+            match fx.checked_lanes(
+                &addrs,
+                active.as_deref(),
+                size,
+                new.is_some(),
+                values.as_deref(),
+            ) {
+                Some(a) => (a, true),
+                None => (addrs, false),
+            },
+        )
     }
 
     fn assign(

@@ -826,7 +826,7 @@ impl FunctionCx<'_, '_> {
             };
             let vars: Vec<Variable> = (0..n).map(|_| self.b.declare_var(t)).collect();
             let place = CPlace::Var(vars.clone());
-            if let Ok(v) = self.load(addr, &ty) {
+            if let Ok(v) = self.unchecked(|fx| fx.load(addr, &ty)) {
                 let _ = self.write_place(&place, &ty, &v);
             }
             if let Some(&off) = em
@@ -871,9 +871,9 @@ impl FunctionCx<'_, '_> {
                         CValue::from_lanes(lanes)
                     }
                 }
-                _ => self.read_place(&place, &ty)?,
+                _ => self.unchecked(|fx| fx.read_place(&place, &ty))?,
             };
-            self.store(addr, &ty, &v)?;
+            self.unchecked(|fx| fx.store(addr, &ty, &v))?;
         }
         Ok(())
     }
@@ -1203,7 +1203,7 @@ impl FunctionCx<'_, '_> {
                 let at = if group_copy { em.arena } else { bases[0] };
                 let addr = self.b.ins().iadd_imm_s(at, off);
                 let place = scalar_place(self, &ty);
-                let v = self.load(addr, &ty)?;
+                let v = self.unchecked(|fx| fx.load(addr, &ty))?;
                 self.write_place(&place, &ty, &v)?;
                 self.locals[l as usize] = place;
                 if written {
@@ -1225,7 +1225,7 @@ impl FunctionCx<'_, '_> {
                 .collect();
             let mut vals = Vec::with_capacity(LANES);
             for a in &addrs {
-                vals.push(self.load(*a, &ty)?);
+                vals.push(self.unchecked(|fx| fx.load(*a, &ty))?);
             }
             let slot = match (packed_type(&ty), super::lanes::packed_components(&ty)) {
                 (None, Some((vt, n))) => {
@@ -1286,13 +1286,13 @@ impl FunctionCx<'_, '_> {
             if *per_lane {
                 let vals = lc.local_lanes(self, *l)?;
                 for (a, v) in addrs.iter().zip(&vals) {
-                    self.store(*a, &ty, v)?;
+                    self.unchecked(|fx| fx.store(*a, &ty, v))?;
                 }
             } else {
                 let place = self.locals[*l as usize].clone();
-                let v = self.read_place(&place, &ty)?;
+                let v = self.unchecked(|fx| fx.read_place(&place, &ty))?;
                 for a in addrs {
-                    self.store(*a, &ty, &v)?;
+                    self.unchecked(|fx| fx.store(*a, &ty, &v))?;
                 }
             }
         }
@@ -1545,7 +1545,7 @@ fn region_entry_body(
             }
             for (o, ty, v) in &per_item {
                 let a = fx.b.ins().iadd_imm_s(base, *o as i64);
-                fx.store(a, ty, v)?;
+                fx.unchecked(|fx| fx.store(a, ty, v))?;
             }
             Ok(())
         })?;
