@@ -194,7 +194,8 @@ impl Checker<'_> {
         // Where a bad conversion is reported: clang's place (the variable's
         // name for `T x = e;`, the `=` of an assignment), else the expression.
         let site = self.init_site.take();
-        if e.ty.is_error() || to.is_error() || e.ty == *to {
+        // (Compatible types of two linked units, C99 6.2.7, have one layout.)
+        if e.ty.is_error() || to.is_error() || e.ty == *to || self.same_type(&e.ty, to) {
             return e;
         }
         let span = site.unwrap_or(e.span);

@@ -367,9 +367,11 @@ impl Checker<'_> {
         let const_init = hinit.as_ref().and_then(|i| self.fold_global_init(&ty, i));
         if let Some(g) = prev {
             let old = self.prog.globals[g.0 as usize].clone();
-            // Two units of a link defining one object alike (a header both
-            // include) define it once.
-            let same_definition = other_unit.is_some() && old.init == const_init;
+            // Two units of a link defining one `constant` object alike (a
+            // header both include) define it once; a writable one defined
+            // twice is two definitions.
+            let same_definition =
+                other_unit.is_some() && space == AddrSpace::Constant && old.init == const_init;
             if old.init.is_some() && const_init.is_some() && !same_definition {
                 self.error(span, format!("redefinition of '{name}'"));
                 self.note(old.span, "previous definition is here");
