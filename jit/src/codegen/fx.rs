@@ -67,8 +67,6 @@ pub struct FunctionCx<'a, 'p> {
     pub(crate) region_done: Option<Value>,
     /// The expression being compiled (checked mode names it in reports).
     pub(crate) cur_span: crate::source::Span,
-    /// Region strategy, checked barriers: the first barriers the next
-    /// decision leads to (when true, when false).
     /// Region strategy, checked uninit: the flags of the piece's frame
     /// locals and where they go back in the frame.
     pub(crate) region_flags: Vec<(cranelift_frontend::Variable, Value)>,
@@ -90,6 +88,8 @@ pub struct FunctionCx<'a, 'p> {
     /// (`FunctionCx::read_keeping_check`).
     pub(crate) keep_read: Option<Value>,
     pub(crate) kept_ok: super::check::Kept,
+    /// Region strategy, checked barriers: the first barriers the next
+    /// decision leads to (when true, when false).
     pub(crate) diverge: Option<(Option<crate::source::Span>, Option<crate::source::Span>)>,
     /// Checked `uninit`: the private variables followed (`uninit.rs`).
     pub(crate) uninit: super::uninit::Tracking,
