@@ -43,6 +43,16 @@ fn status(t: &Cl, e: cl_event) -> cl_int {
 
 static DESTROYED: AtomicUsize = AtomicUsize::new(0);
 
+/// Whether the destructor callback of the buffer tagged `tag` runs within
+/// five seconds.
+fn destroyed_soon(tag: usize) -> bool {
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while DESTROYED.load(Ordering::SeqCst) & tag == 0 && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    DESTROYED.load(Ordering::SeqCst) & tag != 0
+}
+
 unsafe extern "C" fn on_destroy(_: cl_mem, tag: *mut c_void) {
     DESTROYED.fetch_or(tag as usize, Ordering::SeqCst);
 }
@@ -82,13 +92,8 @@ fn released_buffer_outlives_its_command(t: &Cl) {
         out == data,
         "the read of the released buffer delivered its bytes"
     );
-    let deadline = Instant::now() + Duration::from_secs(5);
-    while DESTROYED.load(Ordering::SeqCst) & tag == 0 && Instant::now() < deadline {
-        std::thread::sleep(Duration::from_millis(2));
-    }
-    assert_ne!(
-        DESTROYED.load(Ordering::SeqCst) & tag,
-        0,
+    assert!(
+        destroyed_soon(tag),
         "the destructor callback ran once the read was done"
     );
     for e in [gate, read] {
@@ -444,15 +449,7 @@ fn kernel_argument_does_not_keep_its_buffer(t: &Cl) {
         CL_SUCCESS
     );
     assert_code!(call!(t; clWaitForEvents(1, &run)), CL_SUCCESS);
-    let deadline = Instant::now() + Duration::from_secs(5);
-    while DESTROYED.load(Ordering::SeqCst) & second == 0 && Instant::now() < deadline {
-        std::thread::sleep(Duration::from_millis(2));
-    }
-    assert_ne!(
-        DESTROYED.load(Ordering::SeqCst) & second,
-        0,
-        "destroyed after the launch"
-    );
+    assert!(destroyed_soon(second), "destroyed after the launch");
     for ev in [gate, run] {
         assert_code!(call!(t; clReleaseEvent(ev)), CL_SUCCESS);
     }

@@ -564,10 +564,17 @@ fn directives_are_validated() {
 /// variable reaches only its contexts).
 #[test]
 fn kernel_suite_runs_clean_under_checked_mode() {
+    let text = suite_in_child(&[("CRANECL_CHECK", "all")]);
+    assert!(!text.contains("failed checked mode"), "a report:\n{text}");
+}
+
+/// Run `kernel_suite` in a child process of this test binary with `env`;
+/// it must pass. Its stdout and stderr.
+fn suite_in_child(env: &[(&str, &str)]) -> String {
     let exe = std::env::current_exe().expect("the test binary");
     let out = std::process::Command::new(exe)
         .args(["--exact", "kernel_suite", "--nocapture", "--test-threads=1"])
-        .env("CRANECL_CHECK", "all")
+        .envs(env.iter().copied())
         .output()
         .expect("run the suite");
     let text = format!(
@@ -577,10 +584,10 @@ fn kernel_suite_runs_clean_under_checked_mode() {
     );
     assert!(
         out.status.success(),
-        "the suite under CRANECL_CHECK=all failed:\n{text}"
+        "the suite under {env:?} failed:\n{text}"
     );
     assert!(text.contains("1 passed"), "the suite did not run:\n{text}");
-    assert!(!text.contains("failed checked mode"), "a report:\n{text}");
+    text
 }
 
 /// Every case gives the same checked results under every strategy and step
@@ -590,24 +597,10 @@ fn kernel_suite_runs_clean_under_checked_mode() {
 /// run uses the lanes and the regions somewhere, the others never.
 #[test]
 fn kernel_suite_gives_the_same_results_under_every_strategy() {
-    let exe = std::env::current_exe().expect("the test binary");
     let run = |env: &[(&str, &str)]| {
-        let out = std::process::Command::new(&exe)
-            .args(["--exact", "kernel_suite", "--nocapture", "--test-threads=1"])
-            .env("CRANECL_EXPLAIN", "1")
-            .envs(env.iter().copied())
-            .output()
-            .expect("run the suite");
-        let text = format!(
-            "{}{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        );
-        assert!(
-            out.status.success(),
-            "the suite under {env:?} failed:\n{text}"
-        );
-        assert!(text.contains("1 passed"), "the suite did not run:\n{text}");
+        let mut env = env.to_vec();
+        env.push(("CRANECL_EXPLAIN", "1"));
+        let text = suite_in_child(&env);
         // The chosen strategy and step of each kernel built.
         let chosen: Vec<String> = text
             .lines()

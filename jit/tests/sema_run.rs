@@ -5,12 +5,17 @@
 mod run_common;
 use run_common::*;
 
-/// Run a one-work-item kernel `t(global int *o)` and return `o`.
-fn outputs(src: &str, n: usize) -> Vec<i32> {
+/// Run a one-work-item kernel `t(global T *o)` and return `o`.
+fn outputs_of<T: Copy + Default>(src: &str, n: usize) -> Vec<T> {
     let p = build(src);
-    let mut out = vec![0i32; n];
+    let mut out = vec![T::default(); n];
     run(&p, "t", &mut [buf(&mut out)], &[1], &[1]);
     out
+}
+
+/// [`outputs_of`] for `global int *o`.
+fn outputs(src: &str, n: usize) -> Vec<i32> {
+    outputs_of(src, n)
 }
 
 #[test]
@@ -111,12 +116,9 @@ fn kernel_scope_constants_and_string_literals_are_readable() {
     assert_eq!(out, [30, i32::from(b'e'), i32::from(b'z')]);
 }
 
-/// Run a one-work-item kernel `t(global long *o)` and return `o`.
+/// [`outputs_of`] for `global long *o`.
 fn outputs64(src: &str, n: usize) -> Vec<i64> {
-    let p = build(src);
-    let mut out = vec![0i64; n];
-    run(&p, "t", &mut [buf(&mut out)], &[1], &[1]);
-    out
+    outputs_of(src, n)
 }
 
 /// Enumerations widen as clang widens them (hashcat keeps SHA-512's initial

@@ -58,6 +58,24 @@ impl FunctionCx<'_, '_> {
         c.bounds || c.tracks()
     }
 
+    /// The group state and its cache of checked sites (`GROUP_CHECK_CACHE`).
+    fn check_cache(&mut self) -> (Value, Value) {
+        let item = self.item;
+        let group = self.b.ins().load(
+            types::I64,
+            super::value::group_flags(),
+            item,
+            offsets::ITEM_GROUP,
+        );
+        let cache = self.b.ins().load(
+            types::I64,
+            super::value::group_flags(),
+            group,
+            offsets::GROUP_CHECK_CACHE,
+        );
+        (group, cache)
+    }
+
     /// A new site at the current expression.
     pub(crate) fn site(&mut self, kind: SiteKind, size: u64, len: u64, value_known: bool) -> u32 {
         let span = self.cur_span;
@@ -243,18 +261,7 @@ impl FunctionCx<'_, '_> {
             .map(|_| self.site(kind, size, 0, values.is_some()))
             .collect();
         let item = self.item;
-        let group = self.b.ins().load(
-            types::I64,
-            super::value::group_flags(),
-            item,
-            offsets::ITEM_GROUP,
-        );
-        let cache = self.b.ins().load(
-            types::I64,
-            super::value::group_flags(),
-            group,
-            offsets::GROUP_CHECK_CACHE,
-        );
+        let (_, cache) = self.check_cache();
         let at = (sites[0] as i64 * ENTRY) as i32;
         let fl = super::value::flags();
         let lo = self.b.ins().load(types::I64, fl, cache, at);
@@ -364,18 +371,7 @@ impl FunctionCx<'_, '_> {
             }
         };
         let item = self.item;
-        let group = self.b.ins().load(
-            types::I64,
-            super::value::group_flags(),
-            item,
-            offsets::ITEM_GROUP,
-        );
-        let cache = self.b.ins().load(
-            types::I64,
-            super::value::group_flags(),
-            group,
-            offsets::GROUP_CHECK_CACHE,
-        );
+        let (group, cache) = self.check_cache();
         let at = (site as i64 * ENTRY) as i32;
         let kept = match self.kept_ok {
             Some((ka, ksize, ok))
