@@ -62,7 +62,9 @@ struct Figures {
     copy_gbs: f64,
 }
 
-fn measure(t: &Cl, platform_name: &str, iters: usize) -> Option<Figures> {
+/// The first device of the platform named so, a context on it and an
+/// in-order queue (`None`: no such platform).
+fn open(t: &Cl, platform_name: &str) -> Option<(cl_device_id, cl_context, cl_command_queue)> {
     let p = t.platform_named(platform_name)?;
     let mut dev: cl_device_id = null();
     assert_code!(
@@ -75,6 +77,12 @@ fn measure(t: &Cl, platform_name: &str, iters: usize) -> Option<Figures> {
     assert_code!(e, CL_SUCCESS, "{platform_name}: clCreateContext");
     let q = call!(t; clCreateCommandQueueWithProperties(ctx, dev, null(), &mut e));
     assert_code!(e, CL_SUCCESS, "{platform_name}: queue");
+    Some((dev, ctx, q))
+}
+
+fn measure(t: &Cl, platform_name: &str, iters: usize) -> Option<Figures> {
+    let (_, ctx, q) = open(t, platform_name)?;
+    let mut e = 0;
 
     // Empty marker: enqueue, wait, release.
     let mut marker_times = Vec::with_capacity(iters);
@@ -266,18 +274,8 @@ struct LaunchRig {
 }
 
 fn launch_rig(t: &Cl, platform_name: &str, name: &'static str) -> Option<LaunchRig> {
-    let p = t.platform_named(platform_name)?;
-    let mut dev: cl_device_id = null();
-    assert_code!(
-        call!(t; clGetDeviceIDs(p, CL_DEVICE_TYPE_ALL, 1, &mut dev, null())),
-        CL_SUCCESS
-    );
-    let props: [cl_context_properties; 3] = [CL_CONTEXT_PLATFORM as _, p as _, 0];
+    let (dev, ctx, q) = open(t, platform_name)?;
     let mut e = 0;
-    let ctx = call!(t; clCreateContext(props.as_ptr(), 1, &dev, None, null(), &mut e));
-    assert_code!(e, CL_SUCCESS, "{name}: clCreateContext");
-    let q = call!(t; clCreateCommandQueueWithProperties(ctx, dev, null(), &mut e));
-    assert_code!(e, CL_SUCCESS, "{name}: queue");
     let src = CString::new(BUMP_CL).expect("no NUL in the source");
     let mut ptr = src.as_ptr();
     let len = BUMP_CL.len();
