@@ -491,3 +491,27 @@ fn unchecked_mode_changes_nothing() {
     assert!(text.contains("unchecked racy read: clean"), "{text}");
     assert!(!text.contains("failed checked mode"), "{text}");
 }
+
+/// `CRANECL_LOG=1`: a failed call's words also go to stderr (the overlapping
+/// copies again, in a child process with the variable set).
+#[test]
+fn failed_calls_print_their_words_with_cranecl_log() {
+    let exe = std::env::current_exe().expect("the test binary");
+    let out = std::process::Command::new(exe)
+        .args([
+            "--exact",
+            "copies_between_a_buffer_and_its_sub_buffers_that_overlap_fail",
+            "--nocapture",
+        ])
+        .env("CRANECL_LOG", "1")
+        .output()
+        .expect("run the child");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert_eq!(
+        err.matches("cranecl: error -8: the source and destination regions overlap")
+            .count(),
+        2,
+        "{err}"
+    );
+}
