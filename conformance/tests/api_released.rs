@@ -197,6 +197,23 @@ fn released_and_forged_handles() {
         CL_SUCCESS,
         "a queue and buffer outlive the user's last context reference"
     );
+    // The queue's context, as a query gives it, may be retained again
+    // (pyopencl's `CommandQueue(create_some_context())` does so).
+    let mut got: cl_context = null();
+    assert_code!(
+        call!(t; clGetCommandQueueInfo(keep_q, CL_QUEUE_CONTEXT, std::mem::size_of::<cl_context>(), (&mut got as *mut cl_context).cast(), null())),
+        CL_SUCCESS
+    );
+    assert_eq!(got, keep);
+    assert_code!(
+        call!(t; clRetainContext(got)),
+        CL_SUCCESS,
+        "retaining the live context of a queue after the user's last release"
+    );
+    let b2 = call!(t; clCreateBuffer(got, CL_MEM_READ_WRITE, 16, null(), &mut e));
+    assert_code!(e, CL_SUCCESS);
+    assert_code!(call!(t; clReleaseMemObject(b2)), CL_SUCCESS);
+    assert_code!(call!(t; clReleaseContext(got)), CL_SUCCESS);
     assert_code!(call!(t; clReleaseMemObject(b)), CL_SUCCESS);
     assert_code!(call!(t; clReleaseCommandQueue(keep_q)), CL_SUCCESS);
     // The device and platform are not reference counted away.

@@ -187,14 +187,15 @@ impl<T: ClObject> Obj<T> {
         handles.iter().map(|&h| Obj::get(h)).collect()
     }
 
-    /// `clRetain*`.
+    /// `clRetain*`. An object the user released but that is still alive
+    /// through an implicit reference (a context whose queue lives: the spec
+    /// has the queue hold it) may be retained again through the handle a
+    /// query gave (`CL_QUEUE_CONTEXT`): pyopencl does exactly that for
+    /// `CommandQueue(create_some_context())`, and other platforms count the
+    /// implicit references in the CL count, so the handle stays valid there.
     pub fn retain(h: T::Handle) -> CLResult<()> {
         let obj = Obj::<T>::get(h)?;
-        obj.refcount
-            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |c| {
-                (c > 0).then(|| c + 1)
-            })
-            .or_else(|_| err(T::INVALID, format!("{} was released", T::NAME)))?;
+        obj.refcount.fetch_add(1, Ordering::AcqRel);
         // SAFETY: `obj` is a live strong reference to this allocation, so the
         // count is ≥ 1 and may be incremented; the increment is the user's.
         unsafe { Arc::increment_strong_count(Arc::as_ptr(&obj)) };
