@@ -694,6 +694,18 @@ fn assert_clinfo_shows(out: &str, name: &str, p: &BTreeMap<String, String>) {
         let want: Vec<String> = sizes(p).iter().map(u64::to_string).collect();
         assert_eq!(row(out, "Max work item sizes"), want.join("x"), "{name}");
     }
+    // Memory caps: the profile's figure, or the host's when smaller.
+    for (key, label) in [
+        ("max_mem_alloc_size", "Max memory allocation"),
+        ("global_mem_size", "Global memory size"),
+    ] {
+        if p.contains_key(key) {
+            assert!(
+                first_number(out, label) <= number(p, key),
+                "{name}: {label}"
+            );
+        }
+    }
     if let Some(fp64) = p.get("fp64") {
         let shown = row(out, "Double-precision Floating-point support");
         assert_eq!(shown != "(n/a)", fp64 == "yes", "{name}: double: {shown}");
@@ -722,12 +734,23 @@ fn clinfo_shows_a_profile_given_by_path() {
     std::fs::write(
         &path,
         "# a made-up small GPU\ndevice_name = Tiny GPU\nmax_work_group_size = 128\n\
-         max_work_item_sizes = 128 128 4\nlocal_mem_size = 16384\nfp64 = no\n",
+         max_work_item_sizes = 128 128 4\nlocal_mem_size = 16384\nfp64 = no\n\
+         max_mem_alloc_size = 268435456\nglobal_mem_size = 1073741824\n",
     )
     .unwrap();
     let (out, err) = clinfo(&[], &[("CRANECL_PROFILE", path.to_str().unwrap())]);
     assert!(!err.contains("cranecl:"), "{err}");
-    assert_clinfo_shows(&out, "tiny-gpu", &profile_file(&path));
+    let p = profile_file(&path);
+    assert_clinfo_shows(&out, "tiny-gpu", &p);
+    // Caps this small fit any host: shown exactly.
+    assert_eq!(
+        first_number(&out, "Max memory allocation"),
+        number(&p, "max_mem_alloc_size")
+    );
+    assert_eq!(
+        first_number(&out, "Global memory size"),
+        number(&p, "global_mem_size")
+    );
     std::fs::remove_dir_all(&dir).ok();
 }
 

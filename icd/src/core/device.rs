@@ -166,10 +166,16 @@ impl Device {
 
     /// Largest single allocation: half of memory (the spec's floor is
     /// max(1/4 of global memory, 128 MiB); a CPU can give more), or a
-    /// profile's figure when smaller.
+    /// profile's figure when the host can give it (a GPU often allows one
+    /// buffer of all its memory; the host's half is the most we promise).
     pub fn max_mem_alloc_size(&self) -> u64 {
-        let own = (self.global_mem_size() / 2).max(128 << 20);
-        limits().max_mem_alloc_size.map_or(own, |p| p.min(own))
+        let half = |m: u64| (m / 2).max(128 << 20);
+        match limits().max_mem_alloc_size {
+            Some(p) => p
+                .min(half(self.host().total_memory))
+                .min(self.global_mem_size()),
+            None => half(self.global_mem_size()),
+        }
     }
 }
 
