@@ -397,6 +397,10 @@ kernel void sizes(global uint *out) {
 kernel void sizes3(global uint *out) {
     out[get_global_id(2)] = get_local_size(2);
 }
+kernel __attribute__((reqd_work_group_size(512, 1, 1)))
+void fixed(global uint *out) {
+    out[get_global_id(0)] = get_local_size(0);
+}
 "#;
 
 #[test]
@@ -437,6 +441,20 @@ fn child_work_group_limits() {
         "chosen local sizes {:?}",
         &got[..8]
     );
+    // A kernel that requires a group larger than the profile allows, with a
+    // NULL local size.
+    let fixed = s.kernel(ITEMS, "fixed");
+    s.set_mem(fixed, 0, out);
+    let rc = s.launch(fixed, 1024, None);
+    if max < 512 {
+        assert_code!(
+            rc,
+            CL_INVALID_WORK_GROUP_SIZE,
+            "reqd_work_group_size(512) above {max}"
+        );
+    } else {
+        assert_code!(rc, CL_SUCCESS, "reqd_work_group_size(512) within {max}");
+    }
     // A dimension above CL_DEVICE_MAX_WORK_ITEM_SIZES, the group within the max.
     if items[2] < max {
         let k3 = s.kernel(ITEMS, "sizes3");

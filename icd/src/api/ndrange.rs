@@ -270,6 +270,17 @@ fn enqueue_ndrange(
                     "the global size is not a multiple of the kernel's reqd_work_group_size",
                 );
             }
+            // A required size above the device's limits (a profile's)
+            // cannot run there.
+            if r.iter().product::<u64>() > max_wg || (0..3).any(|d| r[d] > item_max[d]) {
+                return err(
+                    CL_INVALID_WORK_GROUP_SIZE,
+                    format!(
+                        "kernel '{}' requires work-groups of {r:?}; the device allows {max_wg} items, {item_max:?} per dimension",
+                        info.name
+                    ),
+                );
+            }
             r
         }
         (None, None) => {
