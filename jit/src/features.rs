@@ -5,7 +5,16 @@
 //!
 //! Rule: a name is listed only once it works end to end. Later work adds to
 //! these tables as language features land.
+//!
+//! A device profile (`CRANECL_PROFILE`, in the `cranecl` crate) may take
+//! double precision away: [`set_fp64`], once per process before the first
+//! build, and every reader goes through [`extensions`] and
+//! [`opencl_c_features`], which leave `cl_khr_fp64` and `__opencl_c_fp64`
+//! out then — so the API's lists, the macros and the semantic checks still
+//! agree.
 #![forbid(unsafe_code)]
+
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// `CL_MAKE_VERSION(major, minor, patch)`.
 pub const fn cl_make_version(major: u32, minor: u32, patch: u32) -> u32 {
@@ -26,7 +35,8 @@ const fn nv(name: &'static str, major: u32, minor: u32) -> NameVersion {
     }
 }
 
-/// Platform and device extensions (`CL_DEVICE_EXTENSIONS_WITH_VERSION`).
+/// Everything the compiler supports, before a profile takes fp64 away: read
+/// [`extensions`] instead.
 pub const EXTENSIONS: &[NameVersion] = &[
     nv("cl_khr_icd", 1, 0),
     nv("cl_khr_byte_addressable_store", 1, 0),
@@ -39,9 +49,10 @@ pub const EXTENSIONS: &[NameVersion] = &[
     nv("cl_khr_fp64", 1, 0),
 ];
 
-/// Optional OpenCL C 3.0 features (`CL_DEVICE_OPENCL_C_FEATURES`); each is
-/// also a predefined macro when compiling for OpenCL C 3.0.
-/// `__opencl_c_int64` is mandatory for a FULL_PROFILE device.
+/// Optional OpenCL C 3.0 features the compiler supports (read
+/// [`opencl_c_features`]); each advertised one is also a predefined macro
+/// when compiling for OpenCL C 3.0. `__opencl_c_int64` is mandatory for a
+/// FULL_PROFILE device.
 pub const OPENCL_C_FEATURES: &[NameVersion] = &[
     nv("__opencl_c_int64", 3, 0),
     nv("__opencl_c_fp64", 3, 0),
@@ -61,11 +72,40 @@ pub const OPENCL_C_VERSIONS: &[NameVersion] = &[
 /// (`CL_DEVICE_COMPILER_AVAILABLE`, `CL_DEVICE_LINKER_AVAILABLE`).
 pub const COMPILER_AVAILABLE: bool = true;
 
+/// Whether double precision is taken away (a device profile without fp64).
+static NO_FP64: AtomicBool = AtomicBool::new(false);
+
+/// The names that only exist with double precision.
+const FP64_NAMES: &[&str] = &["cl_khr_fp64", "__opencl_c_fp64"];
+
+/// Offer double precision (the default) or not: called by the API layer
+/// when it reads the device profile, before any program is built.
+pub fn set_fp64(on: bool) {
+    NO_FP64.store(!on, Ordering::Relaxed);
+}
+
+/// Whether `double` is advertised.
+pub fn fp64() -> bool {
+    !NO_FP64.load(Ordering::Relaxed)
+}
+
+fn advertised(list: &'static [NameVersion]) -> impl Iterator<Item = &'static NameVersion> {
+    let fp64 = fp64();
+    list.iter()
+        .filter(move |e| fp64 || !FP64_NAMES.contains(&e.name))
+}
+
+/// Platform and device extensions (`CL_DEVICE_EXTENSIONS_WITH_VERSION`).
+pub fn extensions() -> impl Iterator<Item = &'static NameVersion> {
+    advertised(EXTENSIONS)
+}
+
+/// Optional OpenCL C 3.0 features (`CL_DEVICE_OPENCL_C_FEATURES`).
+pub fn opencl_c_features() -> impl Iterator<Item = &'static NameVersion> {
+    advertised(OPENCL_C_FEATURES)
+}
+
 /// The space-separated extension string (`CL_DEVICE_EXTENSIONS`).
 pub fn extension_string() -> String {
-    EXTENSIONS
-        .iter()
-        .map(|e| e.name)
-        .collect::<Vec<_>>()
-        .join(" ")
+    extensions().map(|e| e.name).collect::<Vec<_>>().join(" ")
 }

@@ -25,12 +25,17 @@ pub(crate) fn check_device_type(device_type: cl_device_type) -> CLResult<()> {
     )
 }
 
-/// CL_DEVICE_NOT_FOUND if no device matches device_type: ours is the CPU
-/// device and the default one.
+/// CL_DEVICE_NOT_FOUND if no device matches device_type: ours is the
+/// default device, of the type `CRANECL_DEVICE_TYPE` chose (CPU unless
+/// asked), and there is none when a configuration variable was bad.
 pub(crate) fn check_device_found(device_type: cl_device_type) -> CLResult<()> {
+    let config = dev::config();
+    if let Some(why) = &config.unavailable {
+        return err(CL_DEVICE_NOT_FOUND, why.clone());
+    }
     check(
         device_type == CL_DEVICE_TYPE_ALL
-            || device_type & (CL_DEVICE_TYPE_CPU | CL_DEVICE_TYPE_DEFAULT) != 0,
+            || device_type & (config.device_type | CL_DEVICE_TYPE_DEFAULT) != 0,
         CL_DEVICE_NOT_FOUND,
         "no device of that type",
     )
@@ -78,20 +83,21 @@ fn vector_width(elem_bytes: u32, supported: bool) -> cl_uint {
 }
 
 fn has_extension(name: &str) -> bool {
-    features::EXTENSIONS.iter().any(|e| e.name == name)
+    features::extensions().any(|e| e.name == name)
 }
 
 fn has_c_feature(name: &str) -> bool {
-    features::OPENCL_C_FEATURES.iter().any(|e| e.name == name)
+    features::opencl_c_features().any(|e| e.name == name)
 }
 
 fn device_info(device: cl_device_id, param: cl_device_info, out: InfoOut) -> CLResult<()> {
     // CL_INVALID_DEVICE if device is not a valid device.
     let d = Obj::<Device>::get(device)?;
     let h = d.host();
+    let config = dev::config();
+    let limits = &config.limits;
     let fp64 = has_extension("cl_khr_fp64");
     let fp16 = has_extension("cl_khr_fp16");
-    let sizes = [dev::MAX_WORK_GROUP_SIZE; 3];
     // Denormals, IEEE fma, and division and sqrt correctly rounded (one
     // instruction each). Arithmetic rounds to nearest (OpenCL C has no way to choose another
     // default mode); round to zero and to ±infinity are what a program asks
@@ -105,15 +111,15 @@ fn device_info(device: cl_device_id, param: cl_device_info, out: InfoOut) -> CLR
     let double_fp = CL_FP_DENORM | CL_FP_INF_NAN | rounding | CL_FP_FMA;
     let name_versions =
         |list: &[features::NameVersion]| list.iter().map(name_version).collect::<Vec<_>>();
-    let c_features = name_versions(features::OPENCL_C_FEATURES);
+    let c_features: Vec<_> = features::opencl_c_features().map(name_version).collect();
     let program_globals = has_c_feature("__opencl_c_program_scope_global_variables");
     match param {
-        CL_DEVICE_TYPE => out.value::<cl_device_type>(CL_DEVICE_TYPE_CPU),
+        CL_DEVICE_TYPE => out.value::<cl_device_type>(config.device_type),
         CL_DEVICE_VENDOR_ID => out.value::<cl_uint>(h.vendor_id),
         CL_DEVICE_MAX_COMPUTE_UNITS => out.value::<cl_uint>(h.cores),
         CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS => out.value::<cl_uint>(3),
-        CL_DEVICE_MAX_WORK_ITEM_SIZES => out.slice(&sizes),
-        CL_DEVICE_MAX_WORK_GROUP_SIZE => out.value(dev::MAX_WORK_GROUP_SIZE),
+        CL_DEVICE_MAX_WORK_ITEM_SIZES => out.slice(&limits.max_work_item_sizes),
+        CL_DEVICE_MAX_WORK_GROUP_SIZE => out.value(limits.max_work_group_size),
         CL_DEVICE_PREFERRED_VECTOR_WIDTH_CHAR | CL_DEVICE_NATIVE_VECTOR_WIDTH_CHAR => {
             out.value(vector_width(1, true))
         }
@@ -164,7 +170,7 @@ fn device_info(device: cl_device_id, param: cl_device_info, out: InfoOut) -> CLR
         | CL_DEVICE_IMAGE3D_MAX_DEPTH
         | CL_DEVICE_IMAGE_MAX_BUFFER_SIZE
         | CL_DEVICE_IMAGE_MAX_ARRAY_SIZE => out.value::<usize>(0),
-        CL_DEVICE_MAX_PARAMETER_SIZE => out.value(dev::MAX_PARAMETER_SIZE),
+        CL_DEVICE_MAX_PARAMETER_SIZE => out.value(limits.max_parameter_size),
         CL_DEVICE_MEM_BASE_ADDR_ALIGN => {
             out.value::<cl_uint>(dev::MEM_BASE_ADDR_ALIGN as cl_uint * 8)
         }
@@ -184,8 +190,10 @@ fn device_info(device: cl_device_id, param: cl_device_info, out: InfoOut) -> CLR
         CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE => out.value::<cl_uint>(h.cacheline),
         CL_DEVICE_GLOBAL_MEM_CACHE_SIZE => out.value::<cl_ulong>(h.llc),
         CL_DEVICE_GLOBAL_MEM_SIZE => out.value::<cl_ulong>(d.global_mem_size()),
-        CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE => out.value::<cl_ulong>(dev::MAX_CONSTANT_BUFFER_SIZE),
-        CL_DEVICE_MAX_CONSTANT_ARGS => out.value::<cl_uint>(dev::MAX_CONSTANT_ARGS),
+        CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE => {
+            out.value::<cl_ulong>(limits.max_constant_buffer_size)
+        }
+        CL_DEVICE_MAX_CONSTANT_ARGS => out.value::<cl_uint>(limits.max_constant_args),
         // What code generation places (one variable of the arena).
         CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE => out.value::<usize>(if program_globals {
             d.max_mem_alloc_size()
@@ -198,7 +206,7 @@ fn device_info(device: cl_device_id, param: cl_device_info, out: InfoOut) -> CLR
         }
         // Local memory is ordinary host memory on a CPU.
         CL_DEVICE_LOCAL_MEM_TYPE => out.value::<cl_device_local_mem_type>(CL_GLOBAL),
-        CL_DEVICE_LOCAL_MEM_SIZE => out.value::<cl_ulong>(dev::LOCAL_MEM_SIZE),
+        CL_DEVICE_LOCAL_MEM_SIZE => out.value::<cl_ulong>(limits.local_mem_size),
         CL_DEVICE_ERROR_CORRECTION_SUPPORT => out.boolean(false),
         CL_DEVICE_HOST_UNIFIED_MEMORY => out.boolean(true),
         // Nanoseconds per profiling tick.
@@ -216,7 +224,10 @@ fn device_info(device: cl_device_id, param: cl_device_info, out: InfoOut) -> CLR
         ),
         CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES => out.value::<cl_command_queue_properties>(0),
         CL_DEVICE_PLATFORM => out.value(Obj::handle(platform())),
-        CL_DEVICE_NAME => out.string(&format!("cranecl CPU ({})", h.cpu_name)),
+        CL_DEVICE_NAME => out.string(&match &config.profile {
+            Some(p) => p.device_name_shown(),
+            None => format!("cranecl CPU ({})", h.cpu_name),
+        }),
         CL_DEVICE_VENDOR => out.string(if h.cpu_vendor.is_empty() {
             plat::VENDOR
         } else {
@@ -231,7 +242,9 @@ fn device_info(device: cl_device_id, param: cl_device_info, out: InfoOut) -> CLR
         CL_DEVICE_OPENCL_C_ALL_VERSIONS => out.slice(&name_versions(features::OPENCL_C_VERSIONS)),
         CL_DEVICE_OPENCL_C_FEATURES => out.slice(&c_features),
         CL_DEVICE_EXTENSIONS => out.string(&features::extension_string()),
-        CL_DEVICE_EXTENSIONS_WITH_VERSION => out.slice(&name_versions(features::EXTENSIONS)),
+        CL_DEVICE_EXTENSIONS_WITH_VERSION => {
+            out.slice(&features::extensions().map(name_version).collect::<Vec<_>>())
+        }
         CL_DEVICE_ILS_WITH_VERSION | CL_DEVICE_BUILT_IN_KERNELS_WITH_VERSION => {
             out.slice::<cl_name_version>(&[])
         }
@@ -263,7 +276,9 @@ fn device_info(device: cl_device_id, param: cl_device_info, out: InfoOut) -> CLR
         CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES => {
             out.value::<cl_device_device_enqueue_capabilities>(0)
         }
-        CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE => out.value::<usize>(8),
+        CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE => {
+            out.value::<usize>(limits.preferred_work_group_size_multiple)
+        }
         CL_DEVICE_LATEST_CONFORMANCE_VERSION_PASSED => out.string("v0000-01-01-00"),
         _ => err(CL_INVALID_VALUE, format!("unknown device info 0x{param:x}")),
     }

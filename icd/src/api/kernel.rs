@@ -268,9 +268,10 @@ fn check_kernel_device(k: &Kernel, device: cl_device_id) -> CLResult<()> {
     }
 }
 
-/// `CL_KERNEL_WORK_GROUP_SIZE`: the kernel's own limit, within the device's.
+/// `CL_KERNEL_WORK_GROUP_SIZE`: the kernel's own limit, within the device's
+/// (a profile's `max_work_group_size`).
 pub fn kernel_work_group_size(k: &Kernel) -> usize {
-    (k.info().max_work_group_size as usize).min(dev::MAX_WORK_GROUP_SIZE)
+    (k.info().max_work_group_size as usize).min(dev::limits().max_work_group_size)
 }
 
 fn kernel_work_group_info(
@@ -296,7 +297,9 @@ fn kernel_work_group_info(
             out.slice(&r.map(|v| v as usize))
         }
         CL_KERNEL_LOCAL_MEM_SIZE => out.value::<cl_ulong>(k.local_mem_size()),
-        CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE => out.value::<usize>(8),
+        CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE => {
+            out.value::<usize>(dev::limits().preferred_work_group_size_multiple)
+        }
         CL_KERNEL_PRIVATE_MEM_SIZE => out.value::<cl_ulong>(info.private_mem_size),
         _ => err(
             CL_INVALID_VALUE,

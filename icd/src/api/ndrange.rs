@@ -8,7 +8,7 @@
 
 use super::kernel::kernel_work_group_size;
 use super::prelude::*;
-use crate::core::device::{self as dev, LOCAL_MEM_SIZE};
+use crate::core::device as dev;
 use crate::core::kernel::Kernel;
 use crate::core::queue::Queue;
 use crate::exec::api_check::{Access, Usage};
@@ -62,20 +62,23 @@ fn largest_divisor(n: u64, cap: u64) -> u64 {
 }
 
 /// A work-group size for a launch whose local size is NULL: groups of up to
-/// `limit` items, filled from dimension 0; dividing the global size when
-/// groups must be uniform (or when a divisor at least a quarter of the limit
-/// exists), else the limit with a smaller last group.
+/// `limit` items, filled from dimension 0, each dimension within the
+/// device's `item_max` (`CL_DEVICE_MAX_WORK_ITEM_SIZES`); dividing the
+/// global size when groups must be uniform (or when a divisor at least a
+/// quarter of the limit exists), else the limit with a smaller last group.
 fn choose_local_size(
     global: &[u64; 3],
     work_dim: usize,
     max: u64,
     limit: u64,
+    item_max: [u64; 3],
     uniform: bool,
 ) -> [u64; 3] {
     let mut local = [1u64; 3];
-    let mut room = max.clamp(1, limit);
+    let mut rest = max.clamp(1, limit);
     for d in 0..work_dim {
         let g = global[d];
+        let room = rest.min(item_max[d].max(1));
         let l = if g <= room {
             g
         } else {
@@ -87,7 +90,7 @@ fn choose_local_size(
             }
         };
         local[d] = l.max(1);
-        room = (room / local[d]).max(1);
+        rest = (rest / local[d]).max(1);
     }
     local
 }
@@ -153,7 +156,9 @@ fn enqueue_ndrange(
     let info = k.info();
     let exe = k.executable().clone();
     let uniform = exe.uniform_work_groups;
+    let limits = dev::limits();
     let max_wg = kernel_work_group_size(&k) as u64;
+    let item_max = limits.max_work_item_sizes.map(|v| v as u64);
     let local = dims(local_work_size, wd, 1);
     if let Some(l) = local {
         // CL_INVALID_WORK_GROUP_SIZE if the work-group size must be uniform and
@@ -200,11 +205,15 @@ fn enqueue_ndrange(
         // CL_INVALID_WORK_ITEM_SIZE if the number of work-items specified in
         // any dimension of local_work_size is greater than
         // CL_DEVICE_MAX_WORK_ITEM_SIZES.
-        check(
-            l.iter().all(|&v| v <= dev::MAX_WORK_GROUP_SIZE as u64),
-            CL_INVALID_WORK_ITEM_SIZE,
-            "a dimension of local_work_size exceeds CL_DEVICE_MAX_WORK_ITEM_SIZES",
-        )?;
+        if let Some(d) = (0..3).find(|&d| l[d] > item_max[d]) {
+            return err(
+                CL_INVALID_WORK_ITEM_SIZE,
+                format!(
+                    "local_work_size[{d}] is {}; CL_DEVICE_MAX_WORK_ITEM_SIZES[{d}] is {}",
+                    l[d], item_max[d]
+                ),
+            );
+        }
     }
     // CL_MISALIGNED_SUB_BUFFER_OFFSET if a kernel argument is a sub-buffer
     // whose offset is not aligned to CL_DEVICE_MEM_BASE_ADDR_ALIGN.
@@ -217,16 +226,25 @@ fn enqueue_ndrange(
         CL_MISALIGNED_SUB_BUFFER_OFFSET,
         "a sub-buffer argument's offset is not aligned to CL_DEVICE_MEM_BASE_ADDR_ALIGN",
     )?;
-    // CL_OUT_OF_RESOURCES if there is a failure to allocate resources
-    // required: the local memory the kernel needs exceeds CL_DEVICE_LOCAL_MEM_SIZE.
-    if captured.local_mem_size > LOCAL_MEM_SIZE {
+    // CL_OUT_OF_RESOURCES if there is a failure to queue the execution
+    // instance of kernel on the command-queue because of insufficient
+    // resources needed to execute the kernel: the local memory the kernel
+    // needs (its local variables and local arguments) exceeds
+    // CL_DEVICE_LOCAL_MEM_SIZE (a profile's, or the arena's).
+    if captured.local_mem_size > limits.local_mem_size {
         return err(
             CL_OUT_OF_RESOURCES,
             format!(
-                "kernel '{}' needs {} bytes of local memory; the device has {LOCAL_MEM_SIZE}",
-                info.name, captured.local_mem_size
+                "kernel '{}' needs {} bytes of local memory; the device has {} (CL_DEVICE_LOCAL_MEM_SIZE)",
+                info.name, captured.local_mem_size, limits.local_mem_size
             ),
         );
+    }
+    // The same for constant memory, under a device profile (cranecl's own
+    // device does not hold kernels to its figures: its constant memory is
+    // ordinary memory).
+    if dev::config().profile.is_some() {
+        k.check_constant_limits(limits.max_constant_args, limits.max_constant_buffer_size)?;
     }
     // A NULL global size, or a zero in it: the command trivially succeeds
     // once its dependencies are met (OpenCL 2.1 and newer devices).
@@ -252,12 +270,23 @@ fn enqueue_ndrange(
                     "the global size is not a multiple of the kernel's reqd_work_group_size",
                 );
             }
+            // A required size above the device's limits (a profile's)
+            // cannot run there.
+            if r.iter().product::<u64>() > max_wg || (0..3).any(|d| r[d] > item_max[d]) {
+                return err(
+                    CL_INVALID_WORK_GROUP_SIZE,
+                    format!(
+                        "kernel '{}' requires work-groups of {r:?}; the device allows {max_wg} items, {item_max:?} per dimension",
+                        info.name
+                    ),
+                );
+            }
             r
         }
         (None, None) => {
             let limit =
                 chosen_group_limit(&global, info.uses_barriers, u64::from(dev::compute_units()));
-            choose_local_size(&global, wd, max_wg, limit, uniform)
+            choose_local_size(&global, wd, max_wg, limit, item_max, uniform)
         }
     };
     let items = global[..wd].iter().product::<u64>();
@@ -374,7 +403,8 @@ mod tests {
 
     #[test]
     fn chosen_sizes_divide_when_uniform() {
-        let c = |g: &[u64; 3], wd, max, uniform| choose_local_size(g, wd, max, 256, uniform);
+        let c =
+            |g: &[u64; 3], wd, max, uniform| choose_local_size(g, wd, max, 256, [1024; 3], uniform);
         assert_eq!(c(&[1024, 1, 1], 1, 1024, true), [256, 1, 1]);
         assert_eq!(c(&[1000, 1, 1], 1, 1024, true), [250, 1, 1]);
         assert_eq!(c(&[1009, 1, 1], 1, 1024, true), [1, 1, 1]);
@@ -382,8 +412,22 @@ mod tests {
         assert_eq!(c(&[7, 1024, 1], 2, 1024, true), [7, 32, 1]);
         assert_eq!(c(&[10, 1, 1], 1, 4, true), [2, 1, 1]);
         assert_eq!(
-            choose_local_size(&[1 << 20, 1, 1], 1, 1024, 1024, true),
+            choose_local_size(&[1 << 20, 1, 1], 1, 1024, 1024, [1024; 3], true),
             [1024, 1, 1]
+        );
+    }
+
+    #[test]
+    fn chosen_sizes_keep_within_the_work_item_sizes() {
+        // A profile's 1024x1024x64 (NVIDIA): the third dimension stops at 64.
+        let item_max = [1024, 1024, 64];
+        assert_eq!(
+            choose_local_size(&[1, 1, 512], 3, 1024, 256, item_max, true),
+            [1, 1, 64]
+        );
+        assert_eq!(
+            choose_local_size(&[4, 4, 512], 3, 256, 256, item_max, true),
+            [4, 4, 16]
         );
     }
 

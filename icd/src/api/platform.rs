@@ -52,8 +52,10 @@ pub fn platform_or_default(p: cl_platform_id) -> CLResult<Arc<Obj<Platform>>> {
 
 fn platform_info(p: cl_platform_id, param: cl_platform_info, out: InfoOut) -> CLResult<()> {
     platform_or_default(p)?;
-    let ext_versions: Vec<cl_name_version> =
-        features::EXTENSIONS.iter().map(name_version).collect();
+    // A profile without fp64 takes cl_khr_fp64 from the platform's list too
+    // (it names the extensions every device has).
+    crate::core::device::config();
+    let ext_versions: Vec<cl_name_version> = features::extensions().map(name_version).collect();
     match param {
         CL_PLATFORM_PROFILE => out.string(platform::PROFILE),
         CL_PLATFORM_VERSION => out.string(platform::VERSION_STRING),

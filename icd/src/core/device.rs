@@ -1,7 +1,10 @@
-//! The one CPU device: its limits and capabilities, computed once from the host
-//! (see `sysinfo`) and from what the compiler supports (`cranecl_jit::features`).
+//! The one device: its limits and capabilities, computed once from the host
+//! (see `sysinfo`), from what the compiler supports (`cranecl_jit::features`)
+//! and from the configuration the user gave (`CRANECL_DEVICE_TYPE`,
+//! `CRANECL_PROFILE`: [`config`]; the limits themselves are `profile`'s).
 
 use super::handle::Obj;
+use super::profile::{self, Limits, Profile};
 use super::sysinfo::HostInfo;
 use opencl_sys::*;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -58,10 +61,90 @@ fn read_compute_units() -> u32 {
         })
 }
 
+/// What the user asked the device to be: read once per process, on the
+/// first device or platform query (the loader's first `clGetDeviceIDs`), so
+/// a program that sets the variables before its first OpenCL call gets them.
+pub struct Config {
+    /// `CL_DEVICE_TYPE`: `CRANECL_DEVICE_TYPE` = `cpu` (the default), `gpu`
+    /// or `accelerator`.
+    pub device_type: cl_device_type,
+    /// `CRANECL_PROFILE`, when set and valid.
+    pub profile: Option<Profile>,
+    /// The profile's limits, or cranecl's own.
+    pub limits: Limits,
+    /// Why the platform reports no device: a variable with a bad value (its
+    /// line was printed on stderr). A CI job that misspells a profile then
+    /// fails at its first `clGetDeviceIDs`, instead of testing without the
+    /// limits it asked for.
+    pub unavailable: Option<String>,
+}
+
+/// The device's configuration (see [`Config`]).
+pub fn config() -> &'static Config {
+    static CONFIG: OnceLock<Config> = OnceLock::new();
+    CONFIG.get_or_init(|| {
+        let c = read_config(
+            std::env::var("CRANECL_DEVICE_TYPE").ok().as_deref(),
+            std::env::var("CRANECL_PROFILE").ok().as_deref(),
+        );
+        if let Some(why) = &c.unavailable {
+            eprintln!("cranecl: {why}");
+        }
+        cranecl_jit::features::set_fp64(c.limits.fp64);
+        c
+    })
+}
+
+/// [`Config`] from the two variables' values (unset or empty: the default).
+fn read_config(device_type: Option<&str>, profile: Option<&str>) -> Config {
+    let mut c = Config {
+        device_type: CL_DEVICE_TYPE_CPU,
+        profile: None,
+        limits: Limits::default(),
+        unavailable: None,
+    };
+    let mut problems = Vec::new();
+    match device_type.map(str::trim).filter(|v| !v.is_empty()) {
+        None => {}
+        Some(v) => match v.to_ascii_lowercase().as_str() {
+            "cpu" => {}
+            "gpu" => c.device_type = CL_DEVICE_TYPE_GPU,
+            "accelerator" => c.device_type = CL_DEVICE_TYPE_ACCELERATOR,
+            _ => problems.push(format!(
+                "CRANECL_DEVICE_TYPE: unknown device type '{v}' (cpu, gpu or accelerator)"
+            )),
+        },
+    }
+    match profile.map(str::trim).filter(|v| !v.is_empty()) {
+        None => {}
+        Some(v) => match profile::load(v) {
+            Ok(p) => {
+                c.limits = p.limits.clone();
+                c.profile = Some(p);
+            }
+            Err(e) => problems.push(format!("CRANECL_PROFILE: {e}")),
+        },
+    }
+    if !problems.is_empty() {
+        c.unavailable = Some(format!(
+            "{}; the platform reports no device",
+            problems.join("; ")
+        ));
+    }
+    c
+}
+
+/// The device's limits (a profile's, or cranecl's own).
+pub fn limits() -> &'static Limits {
+    &config().limits
+}
+
 /// The device object (created on first use; never released).
 pub fn device() -> &'static Arc<Obj<Device>> {
     static DEVICE: OnceLock<Arc<Obj<Device>>> = OnceLock::new();
     DEVICE.get_or_init(|| {
+        // The compiler's features follow the profile from the first use on.
+        config();
         Obj::new(Device {
             info: OnceLock::new(),
         })
@@ -75,13 +158,57 @@ impl Device {
         self.info.get_or_init(HostInfo::read)
     }
 
+    /// The host's memory, or a profile's figure when smaller.
     pub fn global_mem_size(&self) -> u64 {
-        self.host().total_memory
+        let host = self.host().total_memory;
+        limits().global_mem_size.map_or(host, |p| p.min(host))
     }
 
     /// Largest single allocation: half of memory (the spec's floor is
-    /// max(1/4 of global memory, 128 MiB); a CPU can give more).
+    /// max(1/4 of global memory, 128 MiB); a CPU can give more), or a
+    /// profile's figure when the host can give it (a GPU often allows one
+    /// buffer of all its memory; the host's half is the most we promise).
     pub fn max_mem_alloc_size(&self) -> u64 {
-        (self.global_mem_size() / 2).max(128 << 20)
+        let half = |m: u64| (m / 2).max(128 << 20);
+        match limits().max_mem_alloc_size {
+            Some(p) => p
+                .min(half(self.host().total_memory))
+                .min(self.global_mem_size()),
+            None => half(self.global_mem_size()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_variables_choose_type_and_profile() {
+        let c = read_config(None, None);
+        assert_eq!(c.device_type, CL_DEVICE_TYPE_CPU);
+        assert!(c.profile.is_none() && c.unavailable.is_none());
+        assert_eq!(c.limits, Limits::default());
+        let c = read_config(Some("GPU"), Some("arm-mali-g610"));
+        assert_eq!(c.device_type, CL_DEVICE_TYPE_GPU);
+        assert_eq!(c.limits.local_mem_size, 32768);
+        assert!(c.unavailable.is_none());
+        let c = read_config(Some("accelerator"), Some(""));
+        assert_eq!(c.device_type, CL_DEVICE_TYPE_ACCELERATOR);
+        assert!(c.profile.is_none());
+    }
+
+    #[test]
+    fn a_bad_value_leaves_no_device_and_says_why() {
+        let c = read_config(Some("fpga"), Some("nope"));
+        assert_eq!(
+            c.unavailable.as_deref(),
+            Some(
+                "CRANECL_DEVICE_TYPE: unknown device type 'fpga' (cpu, gpu or accelerator); \
+                 CRANECL_PROFILE: unknown profile 'nope' (shipped: nvidia-rtx4090, \
+                 amd-rx7900xt, intel-arc-a770, arm-mali-g610; or the path of a .profile \
+                 file); the platform reports no device"
+            )
+        );
     }
 }

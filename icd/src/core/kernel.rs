@@ -161,6 +161,62 @@ impl Kernel {
             .collect()
     }
 
+    /// A device profile's constant-memory limits (OpenCL C 6.7.3: each
+    /// `constant` pointer argument counts towards `CL_DEVICE_MAX_CONSTANT_ARGS`;
+    /// a constant buffer holds at most `CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE`
+    /// bytes): `CL_OUT_OF_RESOURCES` for more `constant` arguments than the
+    /// device has, a buffer bound to one that is larger than a constant
+    /// buffer, or program-scope `constant` data larger than one.
+    pub fn check_constant_limits(&self, max_args: u32, max_size: u64) -> CLResult<()> {
+        let info = self.info();
+        let declared = info
+            .args
+            .iter()
+            .filter(|a| a.kind == ArgKind::ConstantPtr)
+            .count();
+        if declared > max_args as usize {
+            return err(
+                CL_OUT_OF_RESOURCES,
+                format!(
+                    "kernel '{}' has {declared} constant arguments; the device has {max_args} (CL_DEVICE_MAX_CONSTANT_ARGS)",
+                    info.name
+                ),
+            );
+        }
+        for (a, ai) in self.args.lock().iter().zip(&info.args) {
+            if let (ArgValue::Mem(Some(w)), ArgKind::ConstantPtr) = (a, ai.kind) {
+                let size = w.upgrade().map_or(0, |m| m.size() as u64);
+                if size > max_size {
+                    return err(
+                        CL_OUT_OF_RESOURCES,
+                        format!(
+                            "constant argument '{}' of kernel '{}' is a buffer of {size} bytes; the device's constant buffers hold {max_size} (CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE)",
+                            ai.name, info.name
+                        ),
+                    );
+                }
+            }
+        }
+        let program_constants: u64 = self
+            .exe
+            .code
+            .program_variables()
+            .iter()
+            .filter(|v| v.3)
+            .map(|v| v.1)
+            .sum();
+        if program_constants > max_size {
+            return err(
+                CL_OUT_OF_RESOURCES,
+                format!(
+                    "the program of kernel '{}' has {program_constants} bytes of constant data; the device's constant buffers hold {max_size} (CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE)",
+                    info.name
+                ),
+            );
+        }
+        Ok(())
+    }
+
     /// Build the argument block from the values set now.
     pub fn capture(&self) -> CLResult<Captured> {
         let info = self.info();

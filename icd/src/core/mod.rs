@@ -13,6 +13,7 @@ pub mod kernel;
 pub mod mem;
 pub mod objects;
 pub mod platform;
+pub mod profile;
 pub mod program;
 pub mod queue;
 pub mod sysinfo;

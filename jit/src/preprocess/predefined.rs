@@ -86,7 +86,7 @@ pub(super) const KNOWN_LANGUAGE_EXTENSIONS: &[&str] = &[
 
 /// The advertised extensions that are OpenCL C extensions.
 pub(super) fn language_extensions() -> impl Iterator<Item = &'static str> {
-    features::EXTENSIONS.iter().map(|e| e.name).filter(|n| {
+    features::extensions().map(|e| e.name).filter(|n| {
         !API_ONLY_EXTENSIONS.contains(n) && !API_ONLY_PREFIXES.iter().any(|p| n.starts_with(p))
     })
 }
@@ -129,7 +129,7 @@ fn predefined_text(opts: &PreprocessOptions) -> String {
         def(ext, "1");
     }
     if opts.cl_std == ClStd::Cl30 {
-        for f in features::OPENCL_C_FEATURES {
+        for f in features::opencl_c_features() {
             def(f.name, "1");
         }
     }

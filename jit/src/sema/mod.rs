@@ -81,8 +81,8 @@ impl SemaOptions {
     /// The options for a `-cl-std` with what `features.rs` says the device
     /// advertises: turning a feature on there enables it here.
     pub fn for_std(std: ClStd) -> SemaOptions {
-        let has_feature = |n: &str| features::OPENCL_C_FEATURES.iter().any(|f| f.name == n);
-        let has_ext = |n: &str| features::EXTENSIONS.iter().any(|f| f.name == n);
+        let has_feature = |n: &str| features::opencl_c_features().any(|f| f.name == n);
+        let has_ext = |n: &str| features::extensions().any(|f| f.name == n);
         let version = std.version() / 10;
         let cl20 = version == 20;
         let cl30 = version == 30;
@@ -104,10 +104,7 @@ impl SemaOptions {
             read_write_images: cl20 || (cl30 && has_feature("__opencl_c_read_write_images")),
             image3d_writes: has_ext("cl_khr_3d_image_writes")
                 && (!cl30 || has_feature("__opencl_c_3d_image_writes")),
-            extensions: features::EXTENSIONS
-                .iter()
-                .map(|e| e.name.to_string())
-                .collect(),
+            extensions: features::extensions().map(|e| e.name.to_string()).collect(),
             single_precision_constant: false,
         }
     }
