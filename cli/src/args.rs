@@ -533,11 +533,51 @@ impl Values for Given {
     }
 }
 
+/// What a short form says an argument is (the `<...>` form says nothing:
+/// its header is read against the kernel's parameter, as in a file).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Buffer,
+    Local,
+    Scalar,
+}
+
+impl Kind {
+    /// The kind a kernel parameter takes.
+    pub fn of(info: &crate::cl::ArgInfo) -> Kind {
+        match info.address {
+            CL_KERNEL_ARG_ADDRESS_GLOBAL | CL_KERNEL_ARG_ADDRESS_CONSTANT => Kind::Buffer,
+            CL_KERNEL_ARG_ADDRESS_LOCAL => Kind::Local,
+            _ => Kind::Scalar,
+        }
+    }
+
+    pub fn word(self) -> &'static str {
+        match self {
+            Kind::Buffer => "a buffer (buffer:..., null)",
+            Kind::Local => "local memory (local:BYTES)",
+            Kind::Scalar => "a value (TYPE:V, TYPEn:V,...)",
+        }
+    }
+}
+
+/// A parameter as the kernel declares it: `global float* out`.
+pub fn declaration(info: &crate::cl::ArgInfo) -> String {
+    let space = match info.address {
+        CL_KERNEL_ARG_ADDRESS_GLOBAL => "global ",
+        CL_KERNEL_ARG_ADDRESS_CONSTANT => "constant ",
+        CL_KERNEL_ARG_ADDRESS_LOCAL => "local ",
+        _ => "",
+    };
+    format!("{space}{} {}", info.type_name, info.name)
+}
+
 /// One `--arg` value: the header and values it stands for.
 pub struct CliArg {
     pub open: Tok,
     pub words: Vec<Tok>,
     pub values: Given,
+    pub kind: Option<Kind>,
 }
 
 /// Reads one `--arg` (the `index`th, 1-based), either a simulation-file
@@ -566,6 +606,7 @@ pub fn cli_arg(index: usize, text: &str) -> Result<CliArg, Diag> {
             open: open.clone(),
             words,
             values: Given(rest.into_iter(), open.loc),
+            kind: None,
         });
     }
     // Fields split at ':', each with its byte offset.
@@ -583,6 +624,11 @@ pub fn cli_arg(index: usize, text: &str) -> Result<CliArg, Diag> {
     };
     let mut words = Vec::new();
     let mut values = Vec::new();
+    let kind = match head {
+        "null" | "buffer" => Kind::Buffer,
+        "local" => Kind::Local,
+        _ => Kind::Scalar,
+    };
     match head {
         "null" if fields.len() == 1 => words.push(word(&fields[0], "null".into())),
         "local" if fields.len() == 2 => words.push(word(&fields[1], format!("size={}", fields[1].text))),
@@ -643,6 +689,7 @@ pub fn cli_arg(index: usize, text: &str) -> Result<CliArg, Diag> {
         open: word(&whole, "<".into()),
         words,
         values: Given(values.into_iter(), whole.loc.clone()),
+        kind: Some(kind),
     })
 }
 

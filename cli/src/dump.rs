@@ -106,7 +106,10 @@ pub struct Expected {
     pub name: String,
     pub index: usize,
     pub text: String,
+    /// The value's place (a mismatch points there).
     pub at: Loc,
+    /// The name's place (an unknown name or index points there).
+    pub name_at: Loc,
 }
 
 pub struct Expectations(pub Vec<Expected>);
@@ -151,11 +154,13 @@ impl Expectations {
                 ));
             };
             let col = line.rfind(&value).unwrap_or(indent);
+            let name_at = at(indent, t.find('=').unwrap_or(1));
             out.push(Expected {
                 name,
                 index,
                 text: value.clone(),
                 at: at(col, value.len()),
+                name_at,
             });
         }
         Ok(Expectations(out))
@@ -170,14 +175,14 @@ impl Expectations {
             let Some(b) = buffers.iter().find(|b| b.name == e.name) else {
                 let names: Vec<&str> = buffers.iter().map(|b| b.name).collect();
                 return Err(
-                    Diag::at(&e.at, format!("no buffer argument named '{}'", e.name))
+                    Diag::at(&e.name_at, format!("no buffer argument named '{}'", e.name))
                         .note(format!("buffer arguments: {}", names.join(", "))),
                 );
             };
             let count = b.bytes.len() / b.elem.size();
             if e.index >= count {
                 return Err(Diag::at(
-                    &e.at,
+                    &e.name_at,
                     format!(
                         "'{}' has {count} elements; index {} is past its end",
                         e.name, e.index

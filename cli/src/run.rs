@@ -256,10 +256,7 @@ fn arguments(launch: &mut Launch, infos: &[ArgInfo]) -> Result<Vec<Arg>, Diag> {
         }
         ArgSource::Cli(texts) => {
             if texts.len() != infos.len() {
-                let names: Vec<String> = infos
-                    .iter()
-                    .map(|a| format!("{} {}", a.type_name, a.name))
-                    .collect();
+                let names: Vec<String> = infos.iter().map(args::declaration).collect();
                 return Err(Diag::new(format!(
                     "kernel '{}' has {} arguments, {} --arg given",
                     launch.kernel,
@@ -275,6 +272,18 @@ fn arguments(launch: &mut Launch, infos: &[ArgInfo]) -> Result<Vec<Arg>, Diag> {
                 .enumerate()
                 .map(|(i, (t, info))| {
                     let mut a = args::cli_arg(i + 1, t)?;
+                    if let Some(kind) = a.kind.filter(|&k| k != args::Kind::of(info)) {
+                        return Err(Diag::at(
+                            &a.open.loc,
+                            format!(
+                                "this is {}, but parameter {i} of kernel '{}' is '{}': {} goes there",
+                                kind.word(),
+                                launch.kernel,
+                                args::declaration(info),
+                                args::Kind::of(info).word()
+                            ),
+                        ));
+                    }
                     let arg = args::resolve(&a.open, &a.words, info, &mut a.values, &cwd)?;
                     if let Some(extra) = a.values.0.next() {
                         return Err(Diag::at(
