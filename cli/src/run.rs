@@ -222,6 +222,11 @@ pub fn build_only(source: &Path, opts: &Options) -> Status {
     go().unwrap_or_else(|s| s)
 }
 
+/// "1 argument", "3 arguments".
+fn arguments_word(n: usize) -> String {
+    format!("{n} argument{}", if n == 1 { "" } else { "s" })
+}
+
 /// Reads the launch's arguments against the kernel's parameters.
 fn arguments(launch: &mut Launch, infos: &[ArgInfo]) -> Result<Vec<Arg>, Diag> {
     match &mut launch.args {
@@ -232,10 +237,10 @@ fn arguments(launch: &mut Launch, infos: &[ArgInfo]) -> Result<Vec<Arg>, Diag> {
                     return Err(Diag::at(
                         &s.end(),
                         format!(
-                            "unexpected end of file: expected argument {i} '{}' of kernel '{}' ({} arguments)",
+                            "unexpected end of file: expected argument {i} '{}' of kernel '{}' ({})",
                             info.name,
                             launch.kernel,
-                            infos.len()
+                            arguments_word(infos.len())
                         ),
                     ));
                 };
@@ -245,10 +250,10 @@ fn arguments(launch: &mut Launch, infos: &[ArgInfo]) -> Result<Vec<Arg>, Diag> {
                 return Err(Diag::at(
                     &t.loc,
                     format!(
-                        "unexpected '{}' after the last argument (kernel '{}' has {} arguments)",
+                        "unexpected '{}' after the last argument (kernel '{}' has {})",
                         t.text,
                         launch.kernel,
-                        infos.len()
+                        arguments_word(infos.len())
                     ),
                 ));
             }
@@ -258,9 +263,9 @@ fn arguments(launch: &mut Launch, infos: &[ArgInfo]) -> Result<Vec<Arg>, Diag> {
             if texts.len() != infos.len() {
                 let names: Vec<String> = infos.iter().map(args::declaration).collect();
                 return Err(Diag::new(format!(
-                    "kernel '{}' has {} arguments, {} --arg given",
+                    "kernel '{}' has {}, {} --arg given",
                     launch.kernel,
-                    infos.len(),
+                    arguments_word(infos.len()),
                     texts.len()
                 ))
                 .note(format!("{}({})", launch.kernel, names.join(", "))));
