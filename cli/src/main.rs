@@ -238,8 +238,17 @@ fn run_command(r: RunArgs) -> Status {
 }
 
 fn main() -> std::process::ExitCode {
-    // `-Werror` is the compilers' spelling; clap's long options take two dashes.
-    let argv = std::env::args_os().map(|a| if a == "-Werror" { "--Werror".into() } else { a });
+    // `-Werror` is the compilers' spelling; clap's long options take two
+    // dashes. Not when it is the value of an option (`--build-options -Werror`).
+    let mut argv: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    for i in 1..argv.len() {
+        let value_of = ["--build-options", "--arg"]
+            .iter()
+            .any(|o| argv[i - 1] == *o);
+        if argv[i] == "-Werror" && !value_of {
+            argv[i] = "--Werror".into();
+        }
+    }
     let cli = Cli::parse_from(argv);
     let status = match cli.command {
         Command::Run(r) => run_command(r),

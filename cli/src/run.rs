@@ -122,7 +122,11 @@ pub fn launch_from_sim(path: &Path) -> Result<Launch, Diag> {
     let global = sizes("global size")?;
     let local = sizes("local size")?;
     let folder = args::folder_of(path);
-    let beside = folder.join(&src.text);
+    let beside = if folder == Path::new(".") {
+        PathBuf::from(&src.text)
+    } else {
+        folder.join(&src.text)
+    };
     let source = if beside.exists() || Path::new(&src.text).is_absolute() {
         beside
     } else if Path::new(&src.text).exists() {

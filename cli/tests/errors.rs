@@ -253,9 +253,15 @@ fn warnings_pass_unless_werror() {
             .contains(&place("warns.cl", WARNS, "0xD54EL", "warning")),
         "{out}"
     );
-    for werror in ["-Werror", "--Werror"] {
-        let out = cranecl(&d, &["build", "warns.cl", werror]);
-        assert_eq!(out.code, 2, "{werror}: {out}");
+    for werror in [
+        &["-Werror"][..],
+        &["--Werror"],
+        &["--build-options", "-Werror"],
+    ] {
+        let mut argv = vec!["build", "warns.cl"];
+        argv.extend_from_slice(werror);
+        let out = cranecl(&d, &argv);
+        assert_eq!(out.code, 2, "{werror:?}: {out}");
         assert!(
             out.stderr
                 .contains(&place("warns.cl", WARNS, "0xD54EL", "error")),
