@@ -93,13 +93,20 @@ pub struct Launch {
 }
 
 fn read_text(path: &Path, at: Option<&Loc>) -> Result<String, Diag> {
-    std::fs::read_to_string(path).map_err(|e| {
-        let m = format!("cannot read {}: {e}", path.display());
-        match at {
-            Some(l) => Diag::at(l, m),
-            None => Diag::new(m),
-        }
-    })
+    let fail = |m: String| match at {
+        Some(l) => Diag::at(l, m),
+        None => Diag::new(m),
+    };
+    let bytes =
+        std::fs::read(path).map_err(|e| fail(format!("cannot read {}: {e}", path.display())))?;
+    // Oclgrind also takes LLVM bitcode (SPIR); cranecl compiles OpenCL C only.
+    if bytes.starts_with(b"BC") {
+        return Err(fail(format!(
+            "{} is LLVM bitcode (SPIR): cranecl reads OpenCL C source only",
+            path.display()
+        )));
+    }
+    String::from_utf8(bytes).map_err(|_| fail(format!("{} is not UTF-8 text", path.display())))
 }
 
 /// Reads a simulation file up to its first argument.

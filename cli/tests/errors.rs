@@ -84,6 +84,23 @@ fn missing_files_unknown_kernels_and_wrong_arguments() {
         &["t.sim:1:1: error: cannot read ", "nothere.cl"],
     );
 
+    std::fs::write(d.join("spir.bc"), b"BC\xc0\xde").unwrap();
+    std::fs::write(d.join("spir.sim"), "spir.bc\nk\n1 1 1\n1 1 1\n").unwrap();
+    bad(
+        &d,
+        &["run", "spir.sim"],
+        &["spir.sim:1:1: error: spir.bc is LLVM bitcode (SPIR)"],
+    );
+
+    // Usage errors (clap's) are bad input too.
+    bad(&d, &["run"], &["Usage: cranecl run"]);
+    bad(&d, &["frobnicate"], &["unrecognized subcommand"]);
+    bad(
+        &d,
+        &["run", "t.sim", "--arg", "null"],
+        &["--global, --local and --arg go with --kernel"],
+    );
+
     let d = with_sim("unknown", "vecadd.cl\nvecad\n4 1 1\n4 1 1\n");
     bad(
         &d,
@@ -330,6 +347,14 @@ fn info_names_the_device_and_the_checks() {
         "{name}: {out}"
     );
     assert!(out.stdout.contains("races-strict"), "{out}");
-    let out = cranecl(Path::new("."), &["info", "--check", "bounds"]);
-    assert!(out.stdout.contains("CRANECL_CHECK=bounds"), "{out}");
+    let out = cranecl(
+        Path::new("."),
+        &["info", "--check", "bounds", "--schedule", "shuffle:7"],
+    );
+    assert_eq!(out.code, 0, "{out}");
+    assert!(
+        out.stdout
+            .contains("CRANECL_CHECK=bounds CRANECL_SCHEDULE=shuffle:7"),
+        "{out}"
+    );
 }
