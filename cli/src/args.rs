@@ -1,9 +1,7 @@
 //! Kernel arguments: an argument header of Oclgrind's simulation format
 //! (`<size=16 float range=0:1:3 dump>`) turned into what the launch sets —
-//! a buffer with its contents, a local size, a scalar's bytes or NULL — and
-//! the command line's short forms (`buffer:float:1024:fill=1:dump`,
-//! `int:42`, `local:256`, `null`) turned into the same header words, so one
-//! set of rules serves both.
+//! a buffer with its contents, a local size, a scalar's bytes or NULL. The
+//! command line's short forms become the same header words (`short.rs`).
 //!
 //! The header's words (Oclgrind's): `size=N` (bytes, decimal), a type
 //! (`char` … `double`; else from the kernel's argument type), `fill=V`,
@@ -14,125 +12,13 @@
 //! A buffer or scalar with no initialiser takes its values from the words
 //! after the header (`<size=8 int> 1 2`).
 
+use crate::cl::ArgInfo;
 use crate::diag::{Diag, Loc};
+use crate::elem::{parse_int, Elem, ELEM_NAMES};
 use crate::scan::{Scanner, Tok};
+use crate::short::Kind;
 use opencl_sys::*;
 use std::path::{Path, PathBuf};
-
-/// The element types of Oclgrind's format.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Elem {
-    Char,
-    UChar,
-    Short,
-    UShort,
-    Int,
-    UInt,
-    Long,
-    ULong,
-    Float,
-    Double,
-}
-
-pub const ELEM_NAMES: &str = "char, uchar, short, ushort, int, uint, long, ulong, float, double";
-
-impl Elem {
-    const ALL: [(Elem, &'static str); 10] = [
-        (Elem::Char, "char"),
-        (Elem::UChar, "uchar"),
-        (Elem::Short, "short"),
-        (Elem::UShort, "ushort"),
-        (Elem::Int, "int"),
-        (Elem::UInt, "uint"),
-        (Elem::Long, "long"),
-        (Elem::ULong, "ulong"),
-        (Elem::Float, "float"),
-        (Elem::Double, "double"),
-    ];
-
-    pub fn from_name(s: &str) -> Option<Elem> {
-        Self::ALL.iter().find(|(_, n)| *n == s).map(|(e, _)| *e)
-    }
-
-    /// The default for an argument of OpenCL C type `type_name` (`float*`,
-    /// `uint4`): the element type it starts with; `void*` is bytes.
-    pub fn for_type_name(type_name: &str) -> Option<Elem> {
-        if type_name.starts_with("void*") {
-            return Some(Elem::UChar);
-        }
-        Self::ALL
-            .iter()
-            .find(|(_, n)| {
-                type_name.starts_with(n)
-                    && !type_name[n.len()..]
-                        .starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
-            })
-            .map(|(e, _)| *e)
-    }
-
-    pub fn size(self) -> usize {
-        match self {
-            Elem::Char | Elem::UChar => 1,
-            Elem::Short | Elem::UShort => 2,
-            Elem::Int | Elem::UInt | Elem::Float => 4,
-            Elem::Long | Elem::ULong | Elem::Double => 8,
-        }
-    }
-
-    pub fn is_float(self) -> bool {
-        matches!(self, Elem::Float | Elem::Double)
-    }
-
-    pub fn is_signed(self) -> bool {
-        matches!(self, Elem::Char | Elem::Short | Elem::Int | Elem::Long)
-    }
-
-    /// One value's bytes (little-endian). Integers are decimal, or
-    /// hexadecimal under `hex` or with a `0x` prefix; a value must fit the
-    /// type as signed or unsigned.
-    pub fn parse(self, text: &str, hex: bool) -> Result<Vec<u8>, String> {
-        let bad = || format!("invalid {} value '{text}'", self.name());
-        if self.is_float() {
-            return match self {
-                Elem::Float => text.parse::<f32>().map(|v| v.to_le_bytes().to_vec()),
-                _ => text.parse::<f64>().map(|v| v.to_le_bytes().to_vec()),
-            }
-            .map_err(|_| bad());
-        }
-        let v = parse_int(text, hex).ok_or_else(bad)?;
-        let bits = 8 * self.size() as u32;
-        let (lo, hi) = (-(1i128 << (bits - 1)), (1i128 << bits) - 1);
-        if v < lo || v > hi {
-            return Err(format!("{} value '{text}' out of range", self.name()));
-        }
-        Ok(v.to_le_bytes()[..self.size()].to_vec())
-    }
-
-    pub fn name(self) -> &'static str {
-        Self::ALL
-            .iter()
-            .find(|(e, _)| *e == self)
-            .map_or("?", |(_, n)| n)
-    }
-}
-
-/// An integer in decimal, or hexadecimal (`hex`, or a `0x` prefix).
-pub fn parse_int(text: &str, hex: bool) -> Option<i128> {
-    let (neg, t) = match text.strip_prefix('-') {
-        Some(t) => (true, t),
-        None => (false, text.strip_prefix('+').unwrap_or(text)),
-    };
-    let (radix, digits) = match t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
-        Some(d) => (16, d),
-        None if hex => (16, t),
-        None => (10, t),
-    };
-    if digits.is_empty() || digits.starts_with(['+', '-']) {
-        return None;
-    }
-    let v = i128::from_str_radix(digits, radix).ok()?;
-    Some(if neg { -v } else { v })
-}
 
 /// What a kernel argument is set to.
 #[derive(Debug)]
@@ -330,64 +216,34 @@ impl Values for Scanner {
     }
 }
 
-/// Turns a header into the argument it describes, for kernel argument
-/// `info`, taking inline values from `values`. `base` is the folder
-/// relative paths of `file=` start from.
-pub fn resolve(
-    open: &Tok,
-    words: &[Tok],
-    info: &crate::cl::ArgInfo,
-    values: &mut dyn Values,
-    base: &Path,
-) -> Result<Arg, Diag> {
-    let h = header(words)?;
-    let addr = info.address;
-    let is_mem = addr == CL_KERNEL_ARG_ADDRESS_GLOBAL || addr == CL_KERNEL_ARG_ADDRESS_CONSTANT;
-    let local = addr == CL_KERNEL_ARG_ADDRESS_LOCAL;
-    let mk = |value, elem, dump: bool| Arg {
-        name: info.name.clone(),
-        at: open.loc.clone(),
-        value,
-        elem,
-        hex: h.hex,
-        dump,
-    };
-    let only_mem = |l: &Option<Loc>, word: &str| match l {
-        Some(l) if !is_mem => Err(Diag::at(
-            l,
-            format!(
-                "'{word}' is for buffer arguments; '{}' is not a buffer",
-                info.name
-            ),
-        )),
-        _ => Ok(()),
-    };
-    only_mem(&h.null, "null")?;
-    only_mem(&h.noinit, "noinit")?;
-    only_mem(&h.dump, "dump")?;
-    only_mem(&h.sub.as_ref().map(|t| t.loc.clone()), "sub")?;
+/// The rules between a header's words and the parameter: which words a
+/// buffer alone takes, `null` alone, one initialiser at most.
+fn check_words(h: &Header, info: &ArgInfo) -> Result<(), Diag> {
+    let is_mem = Kind::of(info) == Kind::Buffer;
+    let sub = h.sub.as_ref().map(|t| t.loc.clone());
+    for (l, word) in [
+        (&h.null, "null"),
+        (&h.noinit, "noinit"),
+        (&h.dump, "dump"),
+        (&sub, "sub"),
+    ] {
+        if let (Some(l), false) = (l, is_mem) {
+            return Err(Diag::at(
+                l,
+                format!(
+                    "'{word}' is for buffer arguments; '{}' is not a buffer",
+                    info.name
+                ),
+            ));
+        }
+    }
     for (l, w) in [(&h.ro, "ro"), (&h.wo, "wo")] {
-        if let Some(l) = l {
-            if addr != CL_KERNEL_ARG_ADDRESS_GLOBAL {
-                return Err(Diag::at(l, format!("'{w}' is for global buffers only")));
-            }
+        if let (Some(l), false) = (l, info.address == CL_KERNEL_ARG_ADDRESS_GLOBAL) {
+            return Err(Diag::at(l, format!("'{w}' is for global buffers only")));
         }
     }
     if let (Some(_), Some(l)) = (&h.ro, &h.wo) {
         return Err(Diag::at(l, "'ro' and 'wo' exclude each other"));
-    }
-    if let Some(l) = &h.null {
-        if h.size.is_some()
-            || h.fill.is_some()
-            || h.range.is_some()
-            || h.file.is_some()
-            || h.noinit.is_some()
-            || h.dump.is_some()
-            || h.sub.is_some()
-        {
-            return Err(Diag::at(l, "'null' goes with no other word"));
-        }
-        return Ok(mk(ArgValue::Null, Elem::UChar, false));
     }
     let inits = [
         h.fill.as_ref().map(|t| &t.loc),
@@ -395,302 +251,171 @@ pub fn resolve(
         h.file.as_ref().map(|t| &t.loc),
         h.noinit.as_ref(),
     ];
+    if let Some(l) = &h.null {
+        let others = inits.iter().flatten().count()
+            + usize::from(h.size.is_some())
+            + usize::from(h.dump.is_some())
+            + usize::from(h.sub.is_some());
+        if others > 0 {
+            return Err(Diag::at(l, "'null' goes with no other word"));
+        }
+    }
     if let Some(second) = inits.iter().flatten().nth(1) {
         return Err(Diag::at(
             second,
             "more than one initialiser (fill, range, file, noinit)",
         ));
     }
-    let elem = match &h.elem {
-        Some((e, _)) => *e,
-        None => Elem::for_type_name(&info.type_name).ok_or_else(|| {
-            Diag::at(
-                &open.loc,
-                format!(
-                    "no element type for argument '{}' of type '{}': name one ({ELEM_NAMES})",
-                    info.name, info.type_name
-                ),
-            )
-        })?,
-    };
-    if local {
-        let (size, _) = h.size.clone().ok_or_else(|| {
-            Diag::at(
-                &open.loc,
-                format!("local argument '{}' needs size=BYTES", info.name),
-            )
-        })?;
-        return Ok(mk(ArgValue::Local(size), elem, false));
+    Ok(())
+}
+
+/// The element type: the header's, else the parameter type's.
+fn element(h: &Header, info: &ArgInfo, open: &Tok) -> Result<Elem, Diag> {
+    if let Some((e, _)) = &h.elem {
+        return Ok(*e);
     }
+    Elem::for_type_name(&info.type_name).ok_or_else(|| {
+        Diag::at(
+            &open.loc,
+            format!(
+                "no element type for argument '{}' of type '{}': name one ({ELEM_NAMES})",
+                info.name, info.type_name
+            ),
+        )
+    })
+}
+
+/// The argument's bytes from its initialiser or the values after the
+/// header; `None` for `noinit`.
+fn contents(
+    h: &Header,
+    elem: Elem,
+    need_size: &dyn Fn() -> Result<usize, Diag>,
+    info: &ArgInfo,
+    values: &mut dyn Values,
+    base: &Path,
+) -> Result<Option<Vec<u8>>, Diag> {
     let size = h.size.as_ref().map(|(s, _)| *s);
-    if let (Some(s), Some((_, l))) = (size, &h.size) {
-        if s % elem.size() != 0 {
-            return Err(Diag::at(
-                l,
-                format!("{s} bytes is not a whole number of {}s", elem.name()),
-            ));
-        }
+    if let Some(t) = &h.fill {
+        let one = elem
+            .parse(&t.text[5..], h.hex)
+            .map_err(|m| Diag::at(&t.loc, m))?;
+        return Ok(Some(one.repeat(need_size()? / elem.size())));
     }
+    if let Some(t) = &h.range {
+        return range_bytes(t, elem, h.hex, size).map(Some);
+    }
+    if let Some(t) = &h.file {
+        let path = base.join(&t.text[5..]);
+        let bytes = std::fs::read(&path)
+            .map_err(|e| Diag::at(&t.loc, format!("cannot read {}: {e}", path.display())))?;
+        return match size {
+            Some(s) if s != bytes.len() => Err(Diag::at(
+                &t.loc,
+                format!(
+                    "{} holds {} bytes, the size is {s}",
+                    path.display(),
+                    bytes.len()
+                ),
+            )),
+            _ => Ok(Some(bytes)),
+        };
+    }
+    if h.noinit.is_some() {
+        return Ok(None);
+    }
+    let n = need_size()? / elem.size();
+    let mut out = Vec::with_capacity(n * elem.size());
+    for i in 0..n {
+        let what = format!(
+            "value {i} of argument '{}' ({n} {}s)",
+            info.name,
+            elem.name()
+        );
+        let t = values.value(&what)?;
+        out.extend(
+            elem.parse(&t.text, h.hex)
+                .map_err(|m| Diag::at(&t.loc, m))?,
+        );
+    }
+    Ok(Some(out))
+}
+
+/// `sub=ORIGIN:SIZE` inside a buffer of `size` bytes.
+fn sub_region(t: &Tok, size: usize) -> Result<(usize, usize), Diag> {
+    let nums: Option<Vec<usize>> = parts(t, "sub").iter().map(|s| s.parse().ok()).collect();
+    match nums.as_deref() {
+        Some(&[o, s]) if s > 0 && o.checked_add(s).is_some_and(|e| e <= size) => Ok((o, s)),
+        _ => Err(Diag::at(
+            &t.loc,
+            format!("expected sub=ORIGIN:SIZE inside the buffer's {size} bytes"),
+        )),
+    }
+}
+
+/// Turns a header into the argument it describes, for kernel argument
+/// `info`, taking inline values from `values`. `base` is the folder
+/// relative paths of `file=` start from.
+pub fn resolve(
+    open: &Tok,
+    words: &[Tok],
+    info: &ArgInfo,
+    values: &mut dyn Values,
+    base: &Path,
+) -> Result<Arg, Diag> {
+    let h = header(words)?;
+    check_words(&h, info)?;
+    let arg = |value, elem, dump: bool| Arg {
+        name: info.name.clone(),
+        at: open.loc.clone(),
+        value,
+        elem,
+        hex: h.hex,
+        dump,
+    };
+    if h.null.is_some() {
+        return Ok(arg(ArgValue::Null, Elem::UChar, false));
+    }
+    let elem = element(&h, info, open)?;
     let need_size = || {
-        size.ok_or_else(|| {
+        h.size.as_ref().map(|(s, _)| *s).ok_or_else(|| {
             Diag::at(
                 &open.loc,
                 format!("argument '{}' needs size=BYTES", info.name),
             )
         })
     };
-    let data: Option<Vec<u8>> = if let Some(t) = &h.fill {
-        let one = elem
-            .parse(&t.text[5..], h.hex)
-            .map_err(|m| Diag::at(&t.loc, m))?;
-        Some(one.repeat(need_size()? / elem.size()))
-    } else if let Some(t) = &h.range {
-        Some(range_bytes(t, elem, h.hex, size)?)
-    } else if let Some(t) = &h.file {
-        let path = base.join(&t.text[5..]);
-        let bytes = std::fs::read(&path)
-            .map_err(|e| Diag::at(&t.loc, format!("cannot read {}: {e}", path.display())))?;
-        if let Some(s) = size {
-            if s != bytes.len() {
-                return Err(Diag::at(
-                    &t.loc,
-                    format!(
-                        "{} holds {} bytes, the size is {s}",
-                        path.display(),
-                        bytes.len()
-                    ),
-                ));
-            }
-        }
-        Some(bytes)
-    } else if h.noinit.is_some() {
-        None
-    } else {
-        let n = need_size()? / elem.size();
-        let mut out = Vec::with_capacity(n * elem.size());
-        for i in 0..n {
-            let t = values.value(&format!(
-                "value {i} of argument '{}' ({n} {}s)",
-                info.name,
-                elem.name()
-            ))?;
-            out.extend(
-                elem.parse(&t.text, h.hex)
-                    .map_err(|m| Diag::at(&t.loc, m))?,
-            );
-        }
-        Some(out)
-    };
-    let size = data.as_ref().map_or_else(need_size, |d| Ok(d.len()))?;
-    if !is_mem {
-        return Ok(mk(ArgValue::Scalar(data.unwrap_or_default()), elem, false));
-    }
-    let sub = match &h.sub {
-        None => None,
-        Some(t) => {
-            let p = parts(t, "sub");
-            let nums: Option<Vec<usize>> = p.iter().map(|s| s.parse().ok()).collect();
-            match nums.as_deref() {
-                Some(&[o, s]) if o.checked_add(s).is_some_and(|e| e <= size) && s > 0 => {
-                    Some((o, s))
-                }
-                _ => {
-                    return Err(Diag::at(
-                        &t.loc,
-                        format!("expected sub=ORIGIN:SIZE inside the buffer's {size} bytes"),
-                    ))
-                }
-            }
-        }
-    };
-    let flags = if h.ro.is_some() {
-        CL_MEM_READ_ONLY
-    } else if h.wo.is_some() {
-        CL_MEM_WRITE_ONLY
-    } else {
-        CL_MEM_READ_WRITE
-    };
-    Ok(mk(
-        ArgValue::Buffer {
-            size,
-            data,
-            flags,
-            sub,
-        },
-        elem,
-        h.dump.is_some(),
-    ))
-}
-
-/// Values of a command-line argument that came with it (`int:42`).
-pub struct Given(pub std::vec::IntoIter<Tok>, pub Loc);
-
-impl Values for Given {
-    fn value(&mut self, what: &str) -> Result<Tok, Diag> {
-        self.0
-            .next()
-            .ok_or_else(|| Diag::at(&self.1, format!("too few values: expected {what}")))
-    }
-}
-
-/// What a short form says an argument is (the `<...>` form says nothing:
-/// its header is read against the kernel's parameter, as in a file).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Kind {
-    Buffer,
-    Local,
-    Scalar,
-}
-
-impl Kind {
-    /// The kind a kernel parameter takes.
-    pub fn of(info: &crate::cl::ArgInfo) -> Kind {
-        match info.address {
-            CL_KERNEL_ARG_ADDRESS_GLOBAL | CL_KERNEL_ARG_ADDRESS_CONSTANT => Kind::Buffer,
-            CL_KERNEL_ARG_ADDRESS_LOCAL => Kind::Local,
-            _ => Kind::Scalar,
-        }
-    }
-
-    pub fn word(self) -> &'static str {
-        match self {
-            Kind::Buffer => "a buffer (buffer:..., null)",
-            Kind::Local => "local memory (local:BYTES)",
-            Kind::Scalar => "a value (TYPE:V, TYPEn:V,...)",
-        }
-    }
-}
-
-/// A parameter as the kernel declares it: `global float* out`.
-pub fn declaration(info: &crate::cl::ArgInfo) -> String {
-    let space = match info.address {
-        CL_KERNEL_ARG_ADDRESS_GLOBAL => "global ",
-        CL_KERNEL_ARG_ADDRESS_CONSTANT => "constant ",
-        CL_KERNEL_ARG_ADDRESS_LOCAL => "local ",
-        _ => "",
-    };
-    format!("{space}{} {}", info.type_name, info.name)
-}
-
-/// One `--arg` value: the header and values it stands for.
-pub struct CliArg {
-    pub open: Tok,
-    pub words: Vec<Tok>,
-    pub values: Given,
-    pub kind: Option<Kind>,
-}
-
-/// Reads one `--arg` (the `index`th, 1-based), either a simulation-file
-/// argument (`<size=16 float> 1 2 3 4`) or a short form:
-/// `buffer:TYPE:COUNT[:WORD]...`, `TYPE[N]:V[,V]...`, `local:BYTES`, `null`.
-pub fn cli_arg(index: usize, text: &str) -> Result<CliArg, Diag> {
-    let label = format!("--arg {index}");
-    let tok = |start: usize, t: &str| Tok {
-        text: t.to_string(),
-        loc: Loc {
-            file: label.clone(),
-            line: None,
-            col: start + 1,
-            text: text.to_string(),
-            width: t.len().max(1),
-        },
-    };
-    if text.trim_start().starts_with('<') {
-        let mut s = Scanner::new(&label, text, false);
-        let (open, words) = s.header()?.expect("the text starts with a header");
-        let mut rest = Vec::new();
-        while let Some(t) = s.next() {
-            rest.push(t);
-        }
-        return Ok(CliArg {
-            open: open.clone(),
-            words,
-            values: Given(rest.into_iter(), open.loc),
-            kind: None,
-        });
-    }
-    // Fields split at ':', each with its byte offset.
-    let mut fields = Vec::new();
-    let mut at = 0;
-    for f in text.split(':') {
-        fields.push(tok(at, f));
-        at += f.len() + 1;
-    }
-    let whole = tok(0, text);
-    let head = fields[0].text.as_str();
-    let word = |t: &Tok, w: String| Tok {
-        text: w,
-        loc: t.loc.clone(),
-    };
-    let mut words = Vec::new();
-    let mut values = Vec::new();
-    let kind = match head {
-        "null" | "buffer" => Kind::Buffer,
-        "local" => Kind::Local,
-        _ => Kind::Scalar,
-    };
-    match head {
-        "null" if fields.len() == 1 => words.push(word(&fields[0], "null".into())),
-        "local" if fields.len() == 2 => words.push(word(&fields[1], format!("size={}", fields[1].text))),
-        "buffer" if fields.len() >= 3 => {
-            let elem = Elem::from_name(&fields[1].text).ok_or_else(|| {
-                Diag::at(&fields[1].loc, format!("unknown type '{}' (known: {ELEM_NAMES})", fields[1].text))
-            })?;
-            let count: usize = fields[2].text.parse().map_err(|_| {
-                Diag::at(&fields[2].loc, format!("invalid element count '{}'", fields[2].text))
-            })?;
-            words.push(word(&fields[1], elem.name().into()));
-            words.push(word(&fields[2], format!("size={}", count * elem.size())));
-            let mut init = false;
-            for f in &fields[3..] {
-                init |= ["fill=", "range=", "file=", "noinit"].iter().any(|p| f.text.starts_with(p));
-                words.push(f.clone());
-            }
-            if !init {
-                words.push(word(&whole, "fill=0".into()));
-            }
-        }
-        _ if fields.len() == 2 => {
-            // TYPE or TYPEn (a vector: 3 is stored as 4) and its values.
-            let digits = head.trim_start_matches(|c: char| c.is_ascii_alphabetic());
-            let name = &head[..head.len() - digits.len()];
-            let elem = Elem::from_name(name).ok_or_else(|| {
-                Diag::at(&fields[0].loc, format!("unknown argument form '{head}'")).note(
-                    "forms: buffer:TYPE:COUNT[:WORD]..., TYPE:V, TYPEn:V,V,..., local:BYTES, null, or '<HEADER> [VALUES]'",
-                )
-            })?;
-            let n: usize = match digits {
-                "" => 1,
-                "2" | "3" | "4" | "8" | "16" => digits.parse().unwrap_or(1),
-                _ => return Err(Diag::at(&fields[0].loc, format!("no vector type '{head}'"))),
-            };
-            let stored = if n == 3 { 4 } else { n };
-            words.push(word(&fields[0], elem.name().into()));
-            words.push(word(&fields[0], format!("size={}", stored * elem.size())));
-            let mut start = fields[1].loc.col - 1;
-            for v in fields[1].text.split(',') {
-                values.push(tok(start, v));
-                start += v.len() + 1;
-            }
-            if values.len() != n {
-                return Err(Diag::at(&fields[1].loc, format!("{head} takes {n} values, {} given", values.len())));
-            }
-            if n == 3 {
-                values.push(word(&fields[1], "0".into()));
-            }
-        }
+    match Kind::of(info) {
+        Kind::Local => return Ok(arg(ArgValue::Local(need_size()?), elem, false)),
         _ => {
-            return Err(Diag::at(&whole.loc, format!("unknown argument form '{text}'")).note(
-                "forms: buffer:TYPE:COUNT[:WORD]..., TYPE:V, TYPEn:V,V,..., local:BYTES, null, or '<HEADER> [VALUES]'",
-            ))
+            if let Some((s, l)) = &h.size {
+                if s % elem.size() != 0 {
+                    return Err(Diag::at(
+                        l,
+                        format!("{s} bytes is not a whole number of {}s", elem.name()),
+                    ));
+                }
+            }
         }
     }
-    Ok(CliArg {
-        open: word(&whole, "<".into()),
-        words,
-        values: Given(values.into_iter(), whole.loc.clone()),
-        kind: Some(kind),
-    })
+    let data = contents(&h, elem, &need_size, info, values, base)?;
+    let size = data.as_ref().map_or_else(need_size, |d| Ok(d.len()))?;
+    if Kind::of(info) == Kind::Scalar {
+        return Ok(arg(ArgValue::Scalar(data.unwrap_or_default()), elem, false));
+    }
+    let sub = h.sub.as_ref().map(|t| sub_region(t, size)).transpose()?;
+    let flags = match (&h.ro, &h.wo) {
+        (Some(_), _) => CL_MEM_READ_ONLY,
+        (_, Some(_)) => CL_MEM_WRITE_ONLY,
+        _ => CL_MEM_READ_WRITE,
+    };
+    let value = ArgValue::Buffer {
+        size,
+        data,
+        flags,
+        sub,
+    };
+    Ok(arg(value, elem, h.dump.is_some()))
 }
 
 /// The folder relative paths in a file start from.
@@ -793,41 +518,5 @@ mod tests {
         ));
         let s = info(CL_KERNEL_ARG_ADDRESS_PRIVATE, "struct S");
         assert!(err("<size=4> 1", &s).contains("no element type"));
-    }
-
-    #[test]
-    fn short_forms_become_headers() {
-        let words = |t: &str| -> Vec<String> {
-            cli_arg(1, t)
-                .unwrap()
-                .words
-                .iter()
-                .map(|w| w.text.clone())
-                .collect()
-        };
-        assert_eq!(
-            words("buffer:float:4:dump"),
-            ["float", "size=16", "dump", "fill=0"]
-        );
-        assert_eq!(
-            words("buffer:int:4:range=0,1:dump"),
-            ["int", "size=16", "range=0,1", "dump"]
-        );
-        assert_eq!(words("local:256"), ["size=256"]);
-        assert_eq!(words("null"), ["null"]);
-        let a = cli_arg(1, "float3:1,2,3").unwrap();
-        assert_eq!(
-            a.words.iter().map(|w| w.text.as_str()).collect::<Vec<_>>(),
-            ["float", "size=16"]
-        );
-        let v: Vec<String> = a.values.0.map(|t| t.text).collect();
-        assert_eq!(v, ["1", "2", "3", "0"]);
-        let e = cli_arg(2, "buffer:flot:4").err().unwrap();
-        assert_eq!(e.loc.as_ref().unwrap().col, 8);
-        assert!(e
-            .render("error")
-            .starts_with("--arg 2: error: unknown type 'flot'"));
-        assert!(cli_arg(1, "int:1,2").is_err());
-        assert!(cli_arg(1, "<size=4> 5").is_ok());
     }
 }

@@ -16,8 +16,8 @@
 //! [`Expectations::check`] compares each with the buffer, integers exactly
 //! and floating-point values within a relative tolerance.
 
-use crate::args::{parse_int, Elem};
 use crate::diag::{Diag, Loc};
+use crate::elem::{parse_int, Elem};
 use std::fmt::Write;
 
 /// Element `i` of `bytes` (little-endian) as the dump prints it.

@@ -13,9 +13,11 @@ mod args;
 mod cl;
 mod diag;
 mod dump;
+mod elem;
 mod info;
 mod run;
 mod scan;
+mod short;
 
 use clap::{Args, Parser, Subcommand};
 use run::{Launch, Options, Status};

@@ -20,6 +20,7 @@ use crate::cl::{self, ArgInfo, Cl, ClFail};
 use crate::diag::{Diag, Loc};
 use crate::dump::{self, Buffer, Expectations};
 use crate::scan::Scanner;
+use crate::short;
 use opencl_sys::*;
 use std::ffi::c_void;
 use std::path::{Path, PathBuf};
@@ -272,7 +273,7 @@ fn arguments(launch: &mut Launch, infos: &[ArgInfo]) -> Result<Vec<Arg>, Diag> {
         }
         ArgSource::Cli(texts) => {
             if texts.len() != infos.len() {
-                let names: Vec<String> = infos.iter().map(args::declaration).collect();
+                let names: Vec<String> = infos.iter().map(short::declaration).collect();
                 return Err(Diag::new(format!(
                     "kernel '{}' has {}, {} --arg given",
                     launch.kernel,
@@ -287,16 +288,16 @@ fn arguments(launch: &mut Launch, infos: &[ArgInfo]) -> Result<Vec<Arg>, Diag> {
                 .zip(infos)
                 .enumerate()
                 .map(|(i, (t, info))| {
-                    let mut a = args::cli_arg(i + 1, t)?;
-                    if let Some(kind) = a.kind.filter(|&k| k != args::Kind::of(info)) {
+                    let mut a = short::cli_arg(i + 1, t)?;
+                    if let Some(kind) = a.kind.filter(|&k| k != short::Kind::of(info)) {
                         return Err(Diag::at(
                             &a.open.loc,
                             format!(
                                 "this is {}, but parameter {i} of kernel '{}' is '{}': {} goes there",
                                 kind.word(),
                                 launch.kernel,
-                                args::declaration(info),
-                                args::Kind::of(info).word()
+                                short::declaration(info),
+                                short::Kind::of(info).word()
                             ),
                         ));
                     }
