@@ -374,14 +374,18 @@ pub fn run(mut launch: Launch, opts: &Options) -> Status {
     }
 }
 
-fn run_inner(launch: &mut Launch, opts: &Options) -> Result<Status, Status> {
-    let expect = match &opts.expect {
-        Some(p) => {
-            let text = read_text(p, None).map_err(report)?;
-            Some(Expectations::parse(&p.display().to_string(), &text).map_err(report)?)
-        }
-        None => None,
-    };
+/// The launch as set up: the queue, the kernel and each argument with the
+/// memory object passed for it (buffers only).
+struct Ready<'a> {
+    cl: Cl,
+    queue: cl_command_queue,
+    kernel: cl_kernel,
+    args: Vec<(Arg, Option<cl_mem>)>,
+    launch: &'a Launch,
+}
+
+/// Context, queue, program, kernel and arguments; any failure is exit 2.
+fn set_up<'a>(launch: &'a mut Launch, opts: &Options) -> Result<Ready<'a>, Status> {
     if let Some(l) = &launch.local {
         if l.len() != launch.global.len() {
             return Err(report(Diag::new(format!(
@@ -391,13 +395,10 @@ fn run_inner(launch: &mut Launch, opts: &Options) -> Result<Status, Status> {
             ))));
         }
     }
-    let cl = Cl::open().map_err(|f| report(setup_error(f, None, "no device")))?;
-    let ctx = cl
-        .context()
-        .map_err(|f| report(setup_error(f, None, "no context")))?;
-    let q = cl
-        .queue(ctx)
-        .map_err(|f| report(setup_error(f, None, "no queue")))?;
+    let fail = |what: &'static str| move |f| report(setup_error(f, None, what));
+    let cl = Cl::open().map_err(fail("no device"))?;
+    let ctx = cl.context().map_err(fail("no context"))?;
+    let queue = cl.queue(ctx).map_err(fail("no queue"))?;
     let program = build(&cl, ctx, &launch.source, launch.source_at.as_ref(), opts)?;
     let kernel = cl.kernel(program, &launch.kernel).map_err(|f| {
         let names = cl.kernel_names(program).unwrap_or_default();
@@ -412,53 +413,52 @@ fn run_inner(launch: &mut Launch, opts: &Options) -> Result<Status, Status> {
         };
         report(d.note(format!("kernels: {}", names.join(", "))))
     })?;
-    let infos = cl
-        .kernel_args(kernel)
-        .map_err(|f| report(setup_error(f, None, "kernel arguments")))?;
-    let args = arguments(launch, &infos).map_err(report)?;
-    let mut mems = Vec::new();
-    for (i, a) in args.iter().enumerate() {
-        mems.push(set_argument(&cl, ctx, kernel, i as u32, a).map_err(report)?);
+    let infos = cl.kernel_args(kernel).map_err(fail("kernel arguments"))?;
+    let mut args = Vec::new();
+    for (i, a) in arguments(launch, &infos)
+        .map_err(report)?
+        .into_iter()
+        .enumerate()
+    {
+        let mem = set_argument(&cl, ctx, kernel, i as u32, &a).map_err(report)?;
+        args.push((a, mem));
     }
-    cl::take_notes();
-    let status = cl
-        .run(q, kernel, &launch.global, launch.local.as_deref())
-        .map_err(|f| {
-            report(setup_error(
-                f,
-                None,
-                &format!("launching kernel '{}'", launch.kernel),
-            ))
-        })?;
-    let failed = status < 0;
-    if failed {
-        eprintln!(
-            "cranecl: error: kernel '{}' failed: {} ({status})",
-            launch.kernel,
-            cl::code_name(status)
-        );
-    }
-    // Read back every buffer: the dumps and the expectations may name any.
-    // After a failure the buffers are dumped as the kernel left them (as
-    // Oclgrind does), for a look; the expectations are not compared.
-    let mut contents = Vec::new();
-    for (a, m) in args.iter().zip(&mems) {
-        if let (ArgValue::Buffer { size, sub, .. }, Some(m)) = (&a.value, m) {
-            let n = sub.map_or(*size, |(_, s)| s);
-            let bytes = match cl.read(q, *m, n) {
-                Ok(b) => b,
-                Err(_) if failed => continue,
-                Err(f) => {
-                    return Err(report(setup_error(
-                        f,
-                        Some(&a.at),
-                        "reading the buffer back",
-                    )))
-                }
-            };
-            contents.push((a, bytes));
+    Ok(Ready {
+        cl,
+        queue,
+        kernel,
+        args,
+        launch,
+    })
+}
+
+/// Every buffer argument's bytes after the run (the dumps and the
+/// expectations may name any). After a failed command a buffer that cannot
+/// be read is left out.
+fn read_back<'r>(r: &'r Ready, failed: bool) -> Result<Vec<(&'r Arg, Vec<u8>)>, Status> {
+    let mut out = Vec::new();
+    for (a, m) in &r.args {
+        let (ArgValue::Buffer { size, sub, .. }, Some(m)) = (&a.value, m) else {
+            continue;
+        };
+        let n = sub.map_or(*size, |(_, s)| s);
+        match r.cl.read(r.queue, *m, n) {
+            Ok(bytes) => out.push((a, bytes)),
+            Err(_) if failed => {}
+            Err(f) => {
+                return Err(report(setup_error(
+                    f,
+                    Some(&a.at),
+                    "reading the buffer back",
+                )))
+            }
         }
     }
+    Ok(out)
+}
+
+/// Prints the buffers marked `dump` (stdout, and/or files in `--dump-dir`).
+fn write_dumps(contents: &[(&Arg, Vec<u8>)], opts: &Options) -> Result<(), Status> {
     for (a, bytes) in contents.iter().filter(|(a, _)| a.dump) {
         let text = dump::dump_text(&a.name, a.elem, a.hex, bytes);
         if opts.dump_stdout || opts.dump_dir.is_none() {
@@ -475,12 +475,15 @@ fn run_inner(launch: &mut Launch, opts: &Options) -> Result<Status, Status> {
             })?;
         }
     }
-    if failed {
-        return Ok(Status::Failed);
-    }
-    let Some(expect) = expect else {
-        return Ok(Status::Ok);
-    };
+    Ok(())
+}
+
+/// Compares the expectations: each differing value printed at its place.
+fn compare(
+    expect: &Expectations,
+    contents: &[(&Arg, Vec<u8>)],
+    tolerance: f64,
+) -> Result<Status, Status> {
     let buffers: Vec<Buffer> = contents
         .iter()
         .map(|(a, b)| Buffer {
@@ -490,7 +493,7 @@ fn run_inner(launch: &mut Launch, opts: &Options) -> Result<Status, Status> {
             bytes: b,
         })
         .collect();
-    let mismatches = expect.check(&buffers, opts.tolerance).map_err(report)?;
+    let mismatches = expect.check(&buffers, tolerance).map_err(report)?;
     const SHOWN: usize = 20;
     for d in mismatches.iter().take(SHOWN) {
         eprint!("{}", d.render("error"));
@@ -502,13 +505,49 @@ fn run_inner(launch: &mut Launch, opts: &Options) -> Result<Status, Status> {
         );
     }
     if mismatches.is_empty() {
-        Ok(Status::Ok)
-    } else {
+        return Ok(Status::Ok);
+    }
+    eprintln!(
+        "cranecl: error: {} of {} expected values differ",
+        mismatches.len(),
+        expect.0.len()
+    );
+    Ok(Status::Failed)
+}
+
+fn run_inner(launch: &mut Launch, opts: &Options) -> Result<Status, Status> {
+    let expect = match &opts.expect {
+        Some(p) => {
+            let text = read_text(p, None).map_err(report)?;
+            Some(Expectations::parse(&p.display().to_string(), &text).map_err(report)?)
+        }
+        None => None,
+    };
+    let r = set_up(launch, opts)?;
+    cl::take_notes();
+    let name = &r.launch.kernel;
+    let status =
+        r.cl.run(
+            r.queue,
+            r.kernel,
+            &r.launch.global,
+            r.launch.local.as_deref(),
+        )
+        .map_err(|f| report(setup_error(f, None, &format!("launching kernel '{name}'"))))?;
+    let failed = status < 0;
+    if failed {
         eprintln!(
-            "cranecl: error: {} of {} expected values differ",
-            mismatches.len(),
-            expect.0.len()
+            "cranecl: error: kernel '{name}' failed: {} ({status})",
+            cl::code_name(status)
         );
-        Ok(Status::Failed)
+    }
+    // After a failure the buffers are dumped as the kernel left them (as
+    // Oclgrind does), for a look; the expectations are not compared.
+    let contents = read_back(&r, failed)?;
+    write_dumps(&contents, opts)?;
+    match (failed, &expect) {
+        (true, _) => Ok(Status::Failed),
+        (false, None) => Ok(Status::Ok),
+        (false, Some(e)) => compare(e, &contents, opts.tolerance),
     }
 }
