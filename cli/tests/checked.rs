@@ -214,3 +214,47 @@ fn directives_translate_to_arguments() {
     assert!(parse(&p).unwrap_err().contains("unknown marker"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_failed_command_still_dumps_and_exits_1() {
+    let dir = temp_dir("faildump");
+    std::fs::write(
+        dir.join("past.cl"),
+        "kernel void past(global int *p)\n{\n    p[get_global_id(0) + 1] = 1;\n}\n",
+    )
+    .unwrap();
+    // An expectation that would not hold: a failed command is 1 either way.
+    std::fs::write(dir.join("expect.txt"), "p[0] = 5\n").unwrap();
+    let out = cranecl(
+        &dir,
+        &[
+            "run",
+            "past.cl",
+            "--kernel",
+            "past",
+            "--global",
+            "4",
+            "--check",
+            "bounds",
+            "--arg",
+            "buffer:int:4:dump",
+            "--expect",
+            "expect.txt",
+        ],
+    );
+    assert_eq!(out.code, 1, "{out}");
+    assert!(out.stderr.contains("<source>:3:"), "{out}");
+    assert!(
+        out.stderr
+            .contains("kernel 'past' failed: CL_OUT_OF_RESOURCES (-5)"),
+        "{out}"
+    );
+    assert!(
+        !out.stderr.contains("expected 5"),
+        "expectations are not compared: {out}"
+    );
+    // The buffer is printed as the kernel left it (the bad write, here
+    // one vector store for four work-items, went to a scratch block).
+    assert_eq!(dumps(&out.stdout)["p"].len(), 4, "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
