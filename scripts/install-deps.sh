@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Installs what cranecl's tests and benchmarks need on a fresh Debian machine:
 # the ocl-icd loader and headers, clinfo, pocl (our correctness and speed peer),
-# clang-14 (the front end's oracle) and a Python venv with pyopencl.
+# clang-14 (the front end's oracle), oclgrind (the oracle of `cranecl run`'s
+# simulation files) and a Python venv with pyopencl.
 # Idempotent: a second run installs nothing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-pkgs=(gcc libc6-dev ocl-icd-libopencl1 ocl-icd-opencl-dev opencl-headers opencl-c-headers clinfo pocl-opencl-icd clang-14)
+pkgs=(gcc libc6-dev ocl-icd-libopencl1 ocl-icd-opencl-dev opencl-headers opencl-c-headers clinfo pocl-opencl-icd clang-14 oclgrind)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

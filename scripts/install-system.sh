@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Register cranecl system-wide (needs root): installs the release ICD as
 # /usr/local/lib/cranecl/libcranecl.so and /etc/OpenCL/vendors/cranecl.icd,
-# where every OpenCL loader looks by default.
+# where every OpenCL loader looks by default; and the `cranecl` command as
+# /usr/local/bin/cranecl.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cargo build --release -p cranecl
+cargo build --release -p cranecl -p cranecl-cli
 SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
 $SUDO install -D -m 0755 target/release/libcranecl.so /usr/local/lib/cranecl/libcranecl.so
 $SUDO mkdir -p /etc/OpenCL/vendors
 echo /usr/local/lib/cranecl/libcranecl.so | $SUDO tee /etc/OpenCL/vendors/cranecl.icd >/dev/null
-echo "cranecl registered in /etc/OpenCL/vendors/cranecl.icd"
+$SUDO install -D -m 0755 target/release/cranecl /usr/local/bin/cranecl
+echo "cranecl registered in /etc/OpenCL/vendors/cranecl.icd; the cranecl command is /usr/local/bin/cranecl"

@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 if ! ldconfig -p 2>/dev/null | grep -q libOpenCL.so.1; then
   bash scripts/install-deps.sh
 fi
-cargo build --release -p cranecl -p cranecl-examples
+cargo build --release -p cranecl -p cranecl-examples -p cranecl-cli
 export OCL_ICD_VENDORS="$(bash scripts/vendors.sh release)"
 echo "== OCL_ICD_VENDORS=$OCL_ICD_VENDORS"
 echo "== hello: platform, device and a buffer round trip through the loader"
@@ -17,3 +17,5 @@ echo "== mandelbrot: rendered by a kernel, written to target/mandelbrot.png"
 ./target/release/mandelbrot target/mandelbrot.png
 echo "== sgemm: 1024^3 with 16x16 local tiles"
 ./target/release/sgemm
+echo "== cranecl run: one kernel from an Oclgrind simulation file, no host program"
+./target/release/cranecl run cli/tests/sim/vecadd.sim
