@@ -22,5 +22,5 @@ venv=target/venv
 if [ ! -x "$venv/bin/python" ]; then
   python3 -m venv "$venv"
 fi
-"$venv/bin/python" -c "import pyopencl, numpy, pytest, mako" 2>/dev/null || \
-  "$venv/bin/pip" install -q pyopencl numpy pytest mako
+"$venv/bin/python" -c "import pyopencl, numpy, pytest, mako, yaml" 2>/dev/null || \
+  "$venv/bin/pip" install -q pyopencl numpy pytest mako pyyaml

@@ -7,12 +7,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release -p cranecl -p cranecl-cli
+built="${CARGO_TARGET_DIR:-target}/release"
 lib="$HOME/.local/lib/cranecl"
 vendors="$HOME/.local/share/cranecl/vendors"
 mkdir -p "$lib" "$vendors"
-install -m 0755 target/release/libcranecl.so "$lib/libcranecl.so"
+install -m 0755 "$built/libcranecl.so" "$lib/libcranecl.so"
 echo "$lib/libcranecl.so" > "$vendors/cranecl.icd"
-install -D -m 0755 target/release/cranecl "$HOME/.local/bin/cranecl"
+install -D -m 0755 "$built/cranecl" "$HOME/.local/bin/cranecl"
 echo "cranecl installed for ${USER:-$(id -un)}. To use it:"
 echo "  export OCL_ICD_VENDORS=$vendors"
 echo "The cranecl command is $HOME/.local/bin/cranecl (on PATH if ~/.local/bin is)."
