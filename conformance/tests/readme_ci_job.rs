@@ -34,6 +34,9 @@ fn readme_ci_job_passes_as_written() {
         "2 passed",
         "== job 'kernels' passed",
     ] {
-        assert!(text.contains(line), "no '{line}' in the job's output:\n{text}");
+        assert!(
+            text.contains(line),
+            "no '{line}' in the job's output:\n{text}"
+        );
     }
 }
