@@ -410,6 +410,7 @@ pub fn build_executable(
     opts: &BuildOptions,
     headers: &[(String, String)],
     checks: Checks,
+    scheduled: bool,
 ) -> Result<(Executable, String), String> {
     let units: Vec<&str> = text.split(UNIT_SEPARATOR).collect();
     let fe = cranecl_jit::frontend::compile_units(&units, SOURCE_NAME, opts, headers);
@@ -421,6 +422,7 @@ pub fn build_executable(
         check: checks,
         sources: (checks.any_code() || explain()).then(|| Arc::new(fe.sources)),
         explain: explain(),
+        schedule: scheduled,
         ..CodegenOptions::default()
     };
     match codegen::compile(&hir, &copts) {

@@ -2718,7 +2718,9 @@ impl FunctionCx<'_, '_> {
         lanes_body: impl FnOnce(&mut Self, &mut LaneCx, Value) -> Result<(), String>,
         item_body: impl FnOnce(&mut Self, Block, Value) -> Result<(), String>,
     ) -> Result<(), String> {
-        let item = self.item;
+        if self.pcx.schedule {
+            return self.scheduled_lanes_loop(geo, plan, lanes_body, item_body);
+        }
         let i64t = types::I64;
         let exit = self.b.create_block();
         let hz = self.b.create_block();
@@ -2753,12 +2755,55 @@ impl FunctionCx<'_, '_> {
             .brif(fits, vbody, &[], hs, &[xv.into(), geo.sizes[0].into()]);
         self.terminated();
         self.enter(vbody);
+        self.lanes_step(geo, plan, [xv, y, z], hs, lanes_body)?;
+        let x4 = self.b.ins().iadd_imm_s(xv, LANES as i64);
+        self.b.ins().jump(hv, &[x4.into()]);
+        self.terminated();
+        // one at a time over [xs, end)
+        self.enter(hs);
+        let more = self.b.ins().icmp(IntCC::UnsignedLessThan, xs, end);
+        let done = self.b.create_block();
+        self.b.ins().brif(more, sbody, &[], done, &[]);
+        self.terminated();
+        self.enter(done);
+        let row_left = self.b.ins().icmp(IntCC::UnsignedLessThan, xs, geo.sizes[0]);
+        self.b.ins().brif(row_left, hv, &[xs.into()], latch_y, &[]);
+        self.terminated();
+        self.enter(sbody);
+        self.lanes_single(geo, [xs, y, z], snext, item_body)?;
+        let x1 = self.b.ins().iadd_imm_s(xs, 1);
+        self.b.ins().jump(hs, &[x1.into(), end.into()]);
+        self.terminated();
+        // latches
+        self.enter(latch_y);
+        let y1 = self.b.ins().iadd_imm_s(y, 1);
+        self.b.ins().jump(hy, &[y1.into()]);
+        self.terminated();
+        self.enter(latch_z);
+        let z1 = self.b.ins().iadd_imm_s(z, 1);
+        self.b.ins().jump(hz, &[z1.into()]);
+        self.terminated();
+        self.enter(exit);
+        Ok(())
+    }
+
+    /// One step of four work-items from `ids` (x a multiple of four, four
+    /// left in the row); `chunk` runs them one at a time instead. Ends in
+    /// the block after the step.
+    pub(crate) fn lanes_step(
+        &mut self,
+        geo: Geometry,
+        plan: Plan,
+        ids: [Value; 3],
+        chunk: Block,
+        lanes_body: impl FnOnce(&mut Self, &mut LaneCx, Value) -> Result<(), String>,
+    ) -> Result<(), String> {
         let next_step = self.b.create_block();
         let dummy = self.stack_temp(64, 64);
-        let mut lc = LaneCx::new(plan, [xv, y, z], geo.bases, hs, dummy);
+        let mut lc = LaneCx::new(plan, ids, geo.bases, chunk, dummy);
         let saved_ret = self.return_to.replace(next_step);
-        let saved_ids = self.inline_ids.replace(([xv, y, z], geo.bases));
-        let lin0 = self.linear_index(&geo, [xv, y, z]);
+        let saved_ids = self.inline_ids.replace((ids, geo.bases));
+        let lin0 = self.linear_index(&geo, ids);
         let saved_me = (self.check_me, self.lanes_me0);
         if self.pcx.check.tracks() {
             // Checked races/uninit: an access made once for the step is the
@@ -2775,27 +2820,26 @@ impl FunctionCx<'_, '_> {
         r?;
         self.jump(next_step);
         self.enter(next_step);
-        let x4 = self.b.ins().iadd_imm_s(xv, LANES as i64);
-        self.b.ins().jump(hv, &[x4.into()]);
-        self.terminated();
-        // one at a time over [xs, end)
-        self.enter(hs);
-        let more = self.b.ins().icmp(IntCC::UnsignedLessThan, xs, end);
-        let done = self.b.create_block();
-        self.b.ins().brif(more, sbody, &[], done, &[]);
-        self.terminated();
-        self.enter(done);
-        let row_left = self.b.ins().icmp(IntCC::UnsignedLessThan, xs, geo.sizes[0]);
-        self.b.ins().brif(row_left, hv, &[xs.into()], latch_y, &[]);
-        self.terminated();
-        self.enter(sbody);
+        Ok(())
+    }
+
+    /// One work-item (`ids`) of a lanes loop run alone; `next` follows
+    /// its turn (a `return` jumps there). Ends in `next`.
+    pub(crate) fn lanes_single(
+        &mut self,
+        geo: Geometry,
+        ids: [Value; 3],
+        next: Block,
+        item_body: impl FnOnce(&mut Self, Block, Value) -> Result<(), String>,
+    ) -> Result<(), String> {
+        let item = self.item;
         if self.store_item_ids {
             self.b
                 .ins()
-                .store(super::value::flags(), xs, item, o::ITEM_LOCAL_ID);
+                .store(super::value::flags(), ids[0], item, o::ITEM_LOCAL_ID);
         }
-        let saved_ids = self.inline_ids.replace(([xs, y, z], geo.bases));
-        let lin = self.linear_index(&geo, [xs, y, z]);
+        let saved_ids = self.inline_ids.replace((ids, geo.bases));
+        let lin = self.linear_index(&geo, ids);
         let saved_me = self.check_me;
         if self.pcx.check.tracks() {
             let me = self.b.ins().iadd_imm_s(lin, 1);
@@ -2804,25 +2848,12 @@ impl FunctionCx<'_, '_> {
                 .store(super::value::flags(), me, item, o::ITEM_CHECK_ME);
             self.check_me = Some(me);
         }
-        let r = item_body(self, snext, lin);
+        let r = item_body(self, next, lin);
         self.check_me = saved_me;
         self.inline_ids = saved_ids;
         r?;
-        self.jump(snext);
-        self.enter(snext);
-        let x1 = self.b.ins().iadd_imm_s(xs, 1);
-        self.b.ins().jump(hs, &[x1.into(), end.into()]);
-        self.terminated();
-        // latches
-        self.enter(latch_y);
-        let y1 = self.b.ins().iadd_imm_s(y, 1);
-        self.b.ins().jump(hy, &[y1.into()]);
-        self.terminated();
-        self.enter(latch_z);
-        let z1 = self.b.ins().iadd_imm_s(z, 1);
-        self.b.ins().jump(hz, &[z1.into()]);
-        self.terminated();
-        self.enter(exit);
+        self.jump(next);
+        self.enter(next);
         Ok(())
     }
 }
