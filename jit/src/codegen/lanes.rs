@@ -1133,8 +1133,8 @@ impl LaneCx {
         uses: &[u32],
         mut emit: impl FnMut(&mut FunctionCx<'_, '_>) -> Result<T, String>,
     ) -> Result<Vec<T>, String> {
-        let mut out = Vec::with_capacity(LANES);
-        for k in 0..LANES {
+        let mut out: Vec<Option<T>> = (0..LANES).map(|_| None).collect();
+        for k in fx.lane_order() {
             let mut saved = Vec::new();
             for &l in uses {
                 let (p, back) = self.lane_place(fx, l, k)?;
@@ -1171,9 +1171,11 @@ impl LaneCx {
                     }
                 }
             }
-            out.push(r?);
+            out[k] = Some(r?);
         }
-        Ok(out)
+        out.into_iter()
+            .map(|r| r.ok_or_else(|| "internal: a lane not run".to_string()))
+            .collect()
     }
 
     /// The varying locals `s` mentions.
@@ -2285,13 +2287,13 @@ impl LaneCx {
                 return Ok(LVal::Vec(v));
             }
         }
-        let mut out = Vec::with_capacity(LANES);
-        for k in 0..LANES {
+        let mut out = vec![CValue::Void; LANES];
+        for k in fx.lane_order() {
             let lane: Vec<CValue> = vals.iter().map(|v| Self::lane(fx, v, k)).collect();
             let saved = at_lane(fx, k);
             let r = crate::builtins::emit_builtin(fx, f, &lane, &tys);
             fx.check_me = saved;
-            out.push(r?);
+            out[k] = r?;
         }
         Ok(LVal::Lanes(out))
     }
@@ -2378,7 +2380,8 @@ impl LaneCx {
             }
             addr => {
                 let (addrs, prechecked) = self.lane_addrs(fx, &addr, ty, Some(new))?;
-                for (k, a) in addrs.into_iter().enumerate() {
+                for k in fx.lane_order() {
+                    let a = *addrs.get(k).ok_or(FALLBACK)?;
                     let v = Self::lane(fx, new, k);
                     let saved = at_lane(fx, k);
                     fx.prechecked = prechecked;
@@ -2718,7 +2721,7 @@ impl FunctionCx<'_, '_> {
         lanes_body: impl FnOnce(&mut Self, &mut LaneCx, Value) -> Result<(), String>,
         item_body: impl FnOnce(&mut Self, Block, Value) -> Result<(), String>,
     ) -> Result<(), String> {
-        if self.pcx.schedule {
+        if self.pcx.schedule.is_some() {
             return self.scheduled_lanes_loop(geo, plan, lanes_body, item_body);
         }
         let i64t = types::I64;

@@ -110,8 +110,9 @@ pub struct CodegenOptions {
     /// something once per lane or masked (with `sources`, at its line).
     pub explain: bool,
     /// Schedule fuzzing (`CRANECL_SCHEDULE`): loops over work-items run
-    /// them in the order `runtime::schedule` gives (see there).
-    pub schedule: bool,
+    /// them in the order `runtime::schedule` gives, and the lanes of a step
+    /// that run one after another in an order drawn from it (see there).
+    pub schedule: Option<runtime::schedule::Schedule>,
 }
 
 impl Default for CodegenOptions {
@@ -126,7 +127,7 @@ impl Default for CodegenOptions {
             check: Checks::default(),
             sources: None,
             explain: false,
-            schedule: false,
+            schedule: None,
         }
     }
 }
@@ -404,7 +405,10 @@ pub(crate) struct ProgramCx<'p> {
     /// The notes of the lanes build under way (`explain.rs`).
     pub lane_notes: std::cell::RefCell<Vec<String>>,
     /// `CodegenOptions::schedule`.
-    pub schedule: bool,
+    pub schedule: Option<runtime::schedule::Schedule>,
+    /// Places where the lanes run one after another so far (each draws its
+    /// order of the four lanes from the schedule).
+    pub lane_orders: std::cell::Cell<u64>,
 }
 
 fn make_isa(
@@ -555,6 +559,7 @@ pub fn compile(program: &Program, opts: &CodegenOptions) -> Result<CompiledProgr
         explain: opts.explain,
         lane_notes: Default::default(),
         schedule: opts.schedule,
+        lane_orders: Default::default(),
     };
     let result = compile_into(&mut module, &mut pcx);
     match result {

@@ -12,10 +12,16 @@
 //! accesses hold) whose lanes may still fall back to one at a time. Row
 //! tails of the lanes are single units. A region piece whose rows end early
 //! (`x_end`) skips the units past the end.
+//!
+//! Where the four lanes of a step run one after another (`lanes.rs`:
+//! per-lane statements, stores of four lanes to addresses that may
+//! coincide, per-lane built-ins such as atomics), their order is drawn at
+//! build time ([`FunctionCx::lane_order`]) from the schedule and the
+//! place: fixed per place and program, not per step.
 
 use super::fx::FunctionCx;
 use super::group::Geometry;
-use super::lanes::{LaneCx, Plan};
+use super::lanes::{LaneCx, Plan, LANES};
 use super::value::flags;
 use crate::runtime::offsets as o;
 use crate::runtime::schedule::cranecl_schedule_units;
@@ -30,6 +36,24 @@ struct ScheduleLoop {
 }
 
 impl FunctionCx<'_, '_> {
+    /// The order in which to emit the four lanes of a step where they run
+    /// one after another (per-lane statements, stores of four lanes,
+    /// per-lane built-ins such as atomics): `0, 1, 2, 3` unscheduled, else
+    /// drawn at build time from the schedule and the place's number in the
+    /// program (the same in every step that runs the place).
+    pub(crate) fn lane_order(&self) -> [usize; LANES] {
+        let mut order = [0, 1, 2, 3];
+        if let Some(s) = self.pcx.schedule {
+            let place = self.pcx.lane_orders.get();
+            self.pcx.lane_orders.set(place + 1);
+            let p = s.permutation(LANES as u64, &[u64::MAX - 1, place]);
+            for (k, o) in order.iter_mut().enumerate() {
+                *o = p.at(k as u64) as usize;
+            }
+        }
+        order
+    }
+
     /// The runtime's table for this loop: its address and the number of units.
     fn schedule_table(&mut self, lanes: bool) -> (Value, Value) {
         let item = self.item;
