@@ -241,6 +241,26 @@ fn reverse_and_interleave_differ_from_the_default_order() {
     }
 }
 
+/// `reverse` runs everything last first: each group sees the word written
+/// by the group after it (the last sees the initial -7), and work-item 0 is
+/// the last to write, also in the lanes (its step runs last, and the four
+/// lanes of that store run last first too).
+#[test]
+fn reverse_runs_groups_and_items_last_first() {
+    let seen: Vec<i32> = (1..=GROUPS as i32)
+        .map(|g| if g < GROUPS as i32 { g } else { -7 })
+        .collect();
+    for (how, env) in STRATEGIES {
+        let p = probe_with(Some("reverse"), env);
+        assert_eq!(result(&p, "last_group"), format!("{seen:?}"), "{how}");
+        assert_eq!(
+            result(&p, "last_item"),
+            format!("{:?}", [0; GROUPS]),
+            "{how}"
+        );
+    }
+}
+
 /// Without a seed one is taken from the clock and printed; that value
 /// reproduces the run.
 #[test]
