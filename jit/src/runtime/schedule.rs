@@ -24,8 +24,9 @@
 //!   counting x, y and z. A unit is one work-item, or under the lanes a
 //!   step of four (the same blocks of four consecutive x the unscheduled
 //!   loop runs, so the lanes' affine ids and vector accesses stay valid)
-//!   or one item of a row's tail. The four lanes of a step run together,
-//!   as they do unscheduled; only the steps' order changes. Each call (each
+//!   or one item of a row's tail. Where the four lanes of a step run one
+//!   after another, their order is drawn at build time, per place in the
+//!   code (`codegen/schedule.rs`, `lane_order`). Each call (each
 //!   interval between barriers, each piece) draws a new order from the
 //!   seed, the launch, the group and the call's number in the group.
 //! - **Coroutines** (`runtime::run_coroutines`): the items are resumed in
