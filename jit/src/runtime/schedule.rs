@@ -6,11 +6,12 @@
 //!
 //! Values: `off` (or unset: nothing changes, not even the generated code),
 //! `shuffle[:SEED]` (a seeded pseudo-random order; with no seed, one taken
-//! from the clock), `reverse` (last first), `interleave` (alternately from
-//! both ends: 0, n-1, 1, n-2, 2, ...). The variable is read when a context
-//! is created; the context prints `cranecl: CRANECL_SCHEDULE=shuffle:SEED`
-//! (or the order's name) on stderr once, and the same value gives the same
-//! orders again.
+//! from the clock, once per process), `reverse` (last first), `interleave`
+//! (alternately from both ends: 0, n-1, 1, n-2, 2, ...). The variable is
+//! read when a context is created; the context prints
+//! `cranecl: CRANECL_SCHEDULE=shuffle:SEED` (or the order's name) on stderr
+//! once, and the same value gives the same orders again (launches are
+//! numbered per context in the order they are enqueued).
 //!
 //! How the orders are applied:
 //! - **Groups** (`icd/src/exec/ndrange.rs`): a scheduled launch runs its
@@ -118,12 +119,16 @@ impl Schedule {
 }
 
 /// A seed from the clock (nanoseconds, mixed), below 2^53 so that it reads
-/// well and survives a trip through a double.
+/// well and survives a trip through a double; one per process, so that
+/// every context of a run shares it and the printed value repeats the run.
 fn clock_seed() -> u64 {
-    let t = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos() as u64);
-    mix(t ^ u64::from(std::process::id())) >> 11
+    static SEED: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
+    *SEED.get_or_init(|| {
+        let t = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as u64);
+        mix(t ^ u64::from(std::process::id())) >> 11
+    })
 }
 
 /// SplitMix64's finaliser: a good 64-bit hash.
