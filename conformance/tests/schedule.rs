@@ -119,6 +119,9 @@ fn probe() {
     call!(t; clReleaseProgram(p));
     call!(t; clReleaseCommandQueue(q));
     call!(t; clReleaseContext(ctx));
+    // A second context reads the variable again (and prints its value).
+    let again = t.context();
+    call!(t; clReleaseContext(again));
 }
 
 /// What a child run printed: each kernel's output, and its stderr.
@@ -261,17 +264,19 @@ fn reverse_runs_groups_and_items_last_first() {
     }
 }
 
-/// Without a seed one is taken from the clock and printed; that value
-/// reproduces the run.
+/// Without a seed one is taken from the clock, once per process, and each
+/// context prints it; that value reproduces the run.
 #[test]
 fn a_clock_seed_is_printed_and_reproduces_the_run() {
     let p = probe_with(Some("shuffle"), &[]);
-    let value = p
+    let values: Vec<&str> = p
         .stderr
         .lines()
-        .find_map(|l| l.strip_prefix("cranecl: CRANECL_SCHEDULE="))
-        .unwrap_or_else(|| panic!("no seed line:\n{}", p.stderr))
-        .to_string();
+        .filter_map(|l| l.strip_prefix("cranecl: CRANECL_SCHEDULE="))
+        .collect();
+    assert_eq!(values.len(), 2, "one line per context:\n{}", p.stderr);
+    assert_eq!(values[0], values[1], "one seed per process");
+    let value = values[0].to_string();
     assert!(value.starts_with("shuffle:"), "{value}");
     let again = probe_with(Some(&value), &[]);
     assert_eq!(again.results, p.results);
