@@ -5,8 +5,8 @@
 //! schedule`), in place of the z/y/x loop nest of `group.rs` and the rows of
 //! `lanes.rs`: one loop over `k` that asks the runtime for the interval's
 //! table (`cranecl_schedule_units`, once per loop), reads unit `table[1 + k]`
-//! (`linear_id << 1 | step`), recovers x, y and z from the linear id by
-//! division, and runs the unit: one work-item through the same body the
+//! (x, y, z and a step bit packed, `runtime::schedule::unit`), unpacks the
+//! ids with shifts and masks, and runs the unit: one work-item through the same body the
 //! nest runs, or under the lanes a step of four (`lanes_step`, the same
 //! blocks of four consecutive x as unscheduled, so affine ids and vector
 //! accesses hold) whose lanes may still fall back to one at a time. Row
@@ -24,7 +24,7 @@ use super::group::Geometry;
 use super::lanes::{LaneCx, Plan, LANES};
 use super::value::flags;
 use crate::runtime::offsets as o;
-use crate::runtime::schedule::cranecl_schedule_units;
+use crate::runtime::schedule::{cranecl_schedule_units, ID_BITS};
 use cranelift_codegen::ir::{condcodes::IntCC, types, Block, InstBuilder, Value};
 
 /// The blocks of a scheduled loop over units.
@@ -65,9 +65,8 @@ impl FunctionCx<'_, '_> {
     }
 
     /// Opens `for k in 0..n`: the current block is the body, which has
-    /// the unit's linear id and step bit; [`Self::schedule_loop_end`]
-    /// closes it.
-    fn schedule_loop_head(&mut self, t: Value, n: Value) -> (ScheduleLoop, Value, Value) {
+    /// the unit's table entry; [`Self::schedule_loop_end`] closes it.
+    fn schedule_loop_head(&mut self, t: Value, n: Value) -> (ScheduleLoop, Value) {
         let head = self.b.create_block();
         let run = self.b.create_block();
         let l = ScheduleLoop {
@@ -87,9 +86,7 @@ impl FunctionCx<'_, '_> {
         let at = self.b.ins().ishl_imm_s(l.k, 3);
         let at = self.b.ins().iadd(t, at);
         let e = self.b.ins().load(types::I64, flags(), at, 8);
-        let lin = self.b.ins().ushr_imm_s(e, 1);
-        let step = self.b.ins().band_imm_s(e, 1);
-        (l, lin, step)
+        (l, e)
     }
 
     /// The latch (`k + 1`), then continue after the loop.
@@ -101,14 +98,20 @@ impl FunctionCx<'_, '_> {
         self.enter(l.exit);
     }
 
-    /// x, y and z of the linear id `lin`; stored in the `ItemState` when
-    /// called functions read them.
-    fn unit_ids(&mut self, geo: &Geometry, lin: Value, store_x: bool) -> [Value; 3] {
-        let x = self.b.ins().urem(lin, geo.sizes[0]);
-        let row = self.b.ins().udiv(lin, geo.sizes[0]);
-        let y = self.b.ins().urem(row, geo.sizes[1]);
-        let z = self.b.ins().udiv(row, geo.sizes[1]);
-        let ids = [x, y, z];
+    /// x, y and z of table entry `e` (`runtime::schedule::unit`), its
+    /// linear id and its step bit; the ids are stored in the `ItemState`
+    /// when called functions read them (x only if `store_x`).
+    fn unit_ids(&mut self, geo: &Geometry, e: Value, store_x: bool) -> ([Value; 3], Value, Value) {
+        let mask = (1i64 << ID_BITS) - 1;
+        let step = self.b.ins().band_imm_s(e, 1);
+        let mut ids = [e; 3];
+        for (d, id) in ids.iter_mut().enumerate() {
+            let v = self
+                .b
+                .ins()
+                .ushr_imm_s(e, 1 + i64::from(ID_BITS) * d as i64);
+            *id = self.b.ins().band_imm_s(v, mask);
+        }
         if self.store_item_ids {
             let item = self.item;
             let first = if store_x { 0 } else { 1 };
@@ -118,7 +121,11 @@ impl FunctionCx<'_, '_> {
                     .store(flags(), *id, item, o::ITEM_LOCAL_ID + 8 * d as i32);
             }
         }
-        ids
+        let zy = self.b.ins().imul(ids[2], geo.sizes[1]);
+        let zy = self.b.ins().iadd(zy, ids[1]);
+        let row = self.b.ins().imul(zy, geo.sizes[0]);
+        let lin = self.b.ins().iadd(row, ids[0]);
+        (ids, lin, step)
     }
 
     /// `group.rs`'s `item_loop_to` in the scheduled order.
@@ -129,9 +136,9 @@ impl FunctionCx<'_, '_> {
         body: impl FnOnce(&mut Self, [Value; 3], Value, Block) -> Result<(), String>,
     ) -> Result<(), String> {
         let (t, n) = self.schedule_table(false);
-        let (l, lin, _) = self.schedule_loop_head(t, n);
+        let (l, e) = self.schedule_loop_head(t, n);
         let latch = l.latch;
-        let ids = self.unit_ids(&geo, lin, true);
+        let (ids, lin, _) = self.unit_ids(&geo, e, true);
         if let Some(end) = x_end {
             let inside = self.b.ins().icmp(IntCC::UnsignedLessThan, ids[0], end);
             let go = self.b.create_block();
@@ -165,9 +172,9 @@ impl FunctionCx<'_, '_> {
     ) -> Result<(), String> {
         let i64t = types::I64;
         let (t, n) = self.schedule_table(true);
-        let (l, lin, step) = self.schedule_loop_head(t, n);
+        let (l, e) = self.schedule_loop_head(t, n);
         let latch = l.latch;
-        let [x, y, z] = self.unit_ids(&geo, lin, false);
+        let ([x, y, z], _, step) = self.unit_ids(&geo, e, false);
         let vbody = self.b.create_block();
         // One at a time over [xs, end): a row tail's item, or a step's four
         // when its lanes disagree.

@@ -451,9 +451,13 @@ pub unsafe fn run_coroutines(
     'rounds: while live > 0 {
         live = 0;
         // Schedule fuzzing: each round resumes the items in a new order.
-        let round = order.map(|o| o.next(coros.len() as u64));
+        let round = order.map(|o| {
+            let mut r: Vec<u64> = (0..coros.len() as u64).collect();
+            o.order(&mut r);
+            r
+        });
         for k in 0..coros.len() {
-            let i = round.map_or(k, |p| p.at(k as u64) as usize);
+            let i = round.as_ref().map_or(k, |r| r[k] as usize);
             let (c, cp) = (&mut coros[i], &mut checkpoints[i]);
             if c.done() {
                 continue;

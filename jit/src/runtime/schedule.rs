@@ -33,13 +33,14 @@
 //! - **Coroutines** (`runtime::run_coroutines`): the items are resumed in
 //!   a new order each round (a round runs every item to its next barrier).
 //!
-//! A table entry is `linear_id << 1 | step`, where `step` is 1 for a step
-//! of four lanes starting at that item. The table lives in a thread-local
-//! vector reused by the next call (a group's loops run one at a time).
-//! The permutations are computed, not stored: a 4-round Feistel network
-//! over the next even power of two keyed by a hash of the inputs, walked
-//! until it lands inside `[0, n)` (a bijection of `[0, n)` in O(1) memory,
-//! so a launch of millions of groups needs no table).
+//! A table entry holds the unit's x, y and z (21 bits each, [`unit`]) and
+//! a `step` bit, 1 for a step of four lanes starting there. The table lives
+//! in a thread-local vector reused by the next call (a group's loops run
+//! one at a time) and is shuffled in place (Fisher-Yates, SplitMix64). The
+//! groups' order is computed, not stored: a 4-round Feistel network over
+//! the next even power of two keyed by a hash of the inputs, walked until
+//! it lands inside `[0, n)` (a bijection of `[0, n)` in O(1) memory, so a
+//! launch of millions of groups needs no table).
 
 use super::ItemState;
 use std::cell::{Cell, RefCell};
@@ -217,17 +218,53 @@ impl GroupOrder {
         }
     }
 
-    /// The order of the next interval's `n` units.
-    pub fn next(&self, n: u64) -> Permutation {
+    /// Put the next interval's units in its order.
+    pub fn order(&self, units: &mut [u64]) {
         let i = self.drawn.get();
         self.drawn.set(i + 1);
-        self.schedule.permutation(n, &[self.launch, self.group, i])
+        order_in_place(self.schedule, &[self.launch, self.group, i], units);
     }
 }
 
 /// The order of a launch's `n` groups.
 pub fn group_order(schedule: Schedule, launch: u64, n: u64) -> Permutation {
     schedule.permutation(n, &[launch, u64::MAX])
+}
+
+/// Bits of each local id in a table entry (a group's size in one
+/// dimension is far below 2^21).
+pub const ID_BITS: u32 = 21;
+
+/// A table entry: a unit's local ids and whether it is a step of four.
+pub fn unit(x: u64, y: u64, z: u64, step: bool) -> u64 {
+    u64::from(step) | x << 1 | y << (1 + ID_BITS) | z << (1 + 2 * ID_BITS)
+}
+
+/// Put `units` in the order of `schedule`, keyed (for `shuffle`) by `key`:
+/// Fisher-Yates with SplitMix64 for `shuffle` (a few nanoseconds a unit;
+/// [`Permutation`] is for the groups, which are not stored).
+pub fn order_in_place(schedule: Schedule, key: &[u64], units: &mut [u64]) {
+    let n = units.len();
+    match schedule.order {
+        Order::Shuffle(seed) => {
+            let mut state = key.iter().fold(mix(seed), |h, k| mix(h ^ mix(*k)));
+            for i in (1..n).rev() {
+                state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+                let r = mix(state);
+                // A draw in [0, i]: the high half of r * (i + 1).
+                let j = ((u128::from(r) * (i as u128 + 1)) >> 64) as usize;
+                units.swap(i, j);
+            }
+        }
+        Order::Reverse => units.reverse(),
+        Order::Interleave => {
+            let p = Permutation::new(Order::Interleave, n as u64, 0);
+            let from: Vec<u64> = units.to_vec();
+            for (k, u) in units.iter_mut().enumerate() {
+                *u = from[p.at(k as u64) as usize];
+            }
+        }
+    }
 }
 
 thread_local! {
@@ -237,10 +274,10 @@ thread_local! {
 /// Called by generated code (programs built with a schedule) before each
 /// loop over the group's work-items: returns the address of a table whose
 /// entry 0 is the number of units and entries 1.. the units in the order to
-/// run them (`linear_id << 1 | step`; `lanes` nonzero: rows in steps of
-/// four while four remain). Without a schedule for the group (a run outside
-/// a scheduled launch) the units come in the usual order. The table stays
-/// valid until the next call on this thread.
+/// run them ([`unit`]: `step | x << 1 | y << 22 | z << 43`; `lanes`
+/// nonzero: rows in steps of four while four remain). Without a schedule
+/// for the group (a run outside a scheduled launch) the units come in the
+/// usual order. The table stays valid until the next call on this thread.
 ///
 /// # Safety
 /// `item` is the `ItemState` generated code was given.
@@ -260,26 +297,23 @@ pub unsafe extern "C" fn cranecl_schedule_units(item: *mut ItemState, lanes: u64
         let mut t = t.borrow_mut();
         t.clear();
         t.push(0);
-        for row in 0..ly * lz {
-            let mut x = 0;
-            if lanes != 0 {
-                while x + 4 <= lx {
-                    t.push((row * lx + x) << 1 | 1);
-                    x += 4;
+        for z in 0..lz {
+            for y in 0..ly {
+                let mut x = 0;
+                if lanes != 0 {
+                    while x + 4 <= lx {
+                        t.push(unit(x, y, z, true));
+                        x += 4;
+                    }
+                }
+                for x in x..lx {
+                    t.push(unit(x, y, z, false));
                 }
             }
-            for x in x..lx {
-                t.push((row * lx + x) << 1);
-            }
         }
-        let n = t.len() as u64 - 1;
-        t[0] = n;
+        t[0] = t.len() as u64 - 1;
         if let Some(order) = order {
-            let p = order.next(n);
-            let units: Vec<u64> = t[1..].to_vec();
-            for k in 0..n {
-                t[1 + k as usize] = units[p.at(k) as usize];
-            }
+            order.order(&mut t[1..]);
         }
         t.as_ptr()
     })
@@ -331,6 +365,31 @@ mod tests {
             all(&a.permutation(n, &[4]), n)
         );
         assert_ne!(all(&a.permutation(n, &[3]), n), (0..n).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn tables_are_put_in_order() {
+        let sorted: Vec<u64> = (0..50).collect();
+        for order in [Order::Shuffle(7), Order::Reverse, Order::Interleave] {
+            let s = Schedule { order };
+            let mut v = sorted.clone();
+            order_in_place(s, &[1], &mut v);
+            let mut w = sorted.clone();
+            order_in_place(s, &[1], &mut w);
+            assert_eq!(v, w, "{order:?}: the same key, the same order");
+            assert_ne!(v, sorted, "{order:?}");
+            v.sort_unstable();
+            assert_eq!(v, sorted, "{order:?}: a permutation");
+        }
+        let s = Schedule::parse("interleave").unwrap().unwrap();
+        let mut v = vec![10, 11, 12, 13, 14];
+        order_in_place(s, &[], &mut v);
+        assert_eq!(v, [10, 14, 11, 13, 12]);
+        let mut a = sorted.clone();
+        let mut b = sorted.clone();
+        order_in_place(Schedule::parse("shuffle:1").unwrap().unwrap(), &[2], &mut a);
+        order_in_place(Schedule::parse("shuffle:1").unwrap().unwrap(), &[3], &mut b);
+        assert_ne!(a, b, "another key, another order");
     }
 
     #[test]
