@@ -252,9 +252,7 @@ impl Launch {
             ClError::new(CL_OUT_OF_RESOURCES, message)
         })
     }
-}
 
-impl Launch {
     /// Schedule fuzzing: every group, one after another in the schedule's
     /// order, on the calling thread (or one pool thread, for kernels whose
     /// private memory needs its stack).

@@ -4,14 +4,14 @@
 //! Emitted only for programs built in a scheduled context (`ProgramCx::
 //! schedule`), in place of the z/y/x loop nest of `group.rs` and the rows of
 //! `lanes.rs`: one loop over `k` that asks the runtime for the interval's
-//! table (`cranecl_schedule_units`, once per loop), reads unit `table[1 + k]`
-//! (x, y, z and a step bit packed, `runtime::schedule::unit`), unpacks the
-//! ids with shifts and masks, and runs the unit: one work-item through the same body the
-//! nest runs, or under the lanes a step of four (`lanes_step`, the same
-//! blocks of four consecutive x as unscheduled, so affine ids and vector
-//! accesses hold) whose lanes may still fall back to one at a time. Row
-//! tails of the lanes are single units. A region piece whose rows end early
-//! (`x_end`) skips the units past the end.
+//! table (`cranecl_schedule_units`, once per loop), reads unit
+//! `table[1 + k]` (x, y, z and a step bit packed, `runtime::schedule::unit`),
+//! unpacks the ids with shifts and masks, and runs the unit: one work-item
+//! through the same body the nest runs, or under the lanes a step of four
+//! (`lanes_step`, the same blocks of four consecutive x as unscheduled, so
+//! affine ids and vector accesses hold) whose lanes may still fall back to
+//! one at a time. Row tails of the lanes are single units. A region piece
+//! whose rows end early (`x_end`) skips the units past the end.
 //!
 //! Where the four lanes of a step run one after another (`lanes.rs`:
 //! per-lane statements, stores of four lanes to addresses that may
