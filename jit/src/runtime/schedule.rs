@@ -231,8 +231,8 @@ pub fn group_order(schedule: Schedule, launch: u64, n: u64) -> Permutation {
     schedule.permutation(n, &[launch, u64::MAX])
 }
 
-/// Bits of each local id in a table entry (a group's size in one
-/// dimension is far below 2^21).
+/// Bits of each local id in a table entry (a group holds at most
+/// `codegen::MAX_WORK_GROUP_SIZE`, 1024, work-items).
 pub const ID_BITS: u32 = 21;
 
 /// A table entry: a unit's local ids and whether it is a step of four.
