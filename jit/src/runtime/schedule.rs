@@ -78,11 +78,9 @@ impl Schedule {
                 "shuffle" => Order::Shuffle(clock_seed()),
                 "reverse" => Order::Reverse,
                 "interleave" => Order::Interleave,
-                other => {
-                    return Err(format!(
-                        "unknown schedule '{other}' (known: off, shuffle[:SEED], reverse, interleave); ignored"
-                    ))
-                }
+                other => return Err(format!(
+                    "unknown schedule '{other}' (known: off, shuffle[:SEED], reverse, interleave)"
+                )),
             },
         };
         Ok(Some(Schedule { order }))
@@ -94,7 +92,7 @@ impl Schedule {
         let v = std::env::var("CRANECL_SCHEDULE").ok()?;
         Schedule::parse(&v).unwrap_or_else(|e| {
             static ONCE: std::sync::Once = std::sync::Once::new();
-            ONCE.call_once(|| eprintln!("cranecl: CRANECL_SCHEDULE: {e}"));
+            ONCE.call_once(|| eprintln!("cranecl: CRANECL_SCHEDULE: {e}; ignored"));
             None
         })
     }
