@@ -624,3 +624,21 @@ fn kernel_suite_gives_the_same_results_under_every_strategy() {
     assert_eq!(uses(&no_regions, ": regions ("), 0, "{no_regions:#?}");
     assert!(uses(&no_regions, ": coroutines (") > 0);
 }
+
+/// Schedule fuzzing changes no correct result: the suite again under five
+/// `CRANECL_SCHEDULE=shuffle:SEED` seeds, with the lanes and with
+/// `CRANECL_LANES=0`, each in a child process whose contexts print the
+/// seed. (Kernels that depend on the order are in `schedule.rs`.)
+#[test]
+fn kernel_suite_gives_the_same_results_under_shuffled_schedules() {
+    for seed in [1, 2, 3, 1234, 987654321] {
+        let value = format!("shuffle:{seed}");
+        for lanes in [None, Some("0")] {
+            let mut env = vec![("CRANECL_SCHEDULE", value.as_str())];
+            env.extend(lanes.map(|l| ("CRANECL_LANES", l)));
+            let text = suite_in_child(&env);
+            let line = format!("cranecl: CRANECL_SCHEDULE={value}");
+            assert!(text.contains(&line), "no seed line under {env:?}:\n{text}");
+        }
+    }
+}

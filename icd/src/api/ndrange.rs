@@ -306,6 +306,7 @@ fn enqueue_ndrange(
         local_size: local,
         local_mem_size: captured.local_mem_size,
         check: captured.check,
+        schedule: q.context().schedule_launch(),
     };
     let wait = exec::validate_wait_list(q.context(), num_events_in_wait_list, event_wait_list)?;
     let accesses = if q.context().checks().api {

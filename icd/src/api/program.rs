@@ -403,9 +403,10 @@ fn build_program(
     p.begin_build(&options)?;
     let origin = p.origin().clone();
     let checks = p.context().checks();
+    let schedule = p.context().schedule();
     let job = move || match origin {
         Origin::Source(source) => {
-            let (exe, log) = prog::build_executable(&source, &opts, &[], checks)?;
+            let (exe, log) = prog::build_executable(&source, &opts, &[], checks, schedule)?;
             Ok((
                 Output::Executable(
                     Arc::new(exe),
@@ -420,7 +421,7 @@ fn build_program(
         }
         Origin::Binary(unit, _) => {
             let topts = prog::text_options(&options)?;
-            let (exe, log) = prog::build_executable(&unit.text, &topts, &[], checks)?;
+            let (exe, log) = prog::build_executable(&unit.text, &topts, &[], checks, schedule)?;
             let unit = Unit {
                 options,
                 text: unit.text,
@@ -755,6 +756,7 @@ fn link_program(
     let p = Program::new(ctx, devices, Origin::Linked);
     p.begin_build(&options)?;
     let checks = p.context().checks();
+    let schedule = p.context().schedule();
     let job = move || {
         let unit = prog::link_units(&units, &link_opts)?;
         if link_opts.create_library {
@@ -764,7 +766,7 @@ fn link_program(
             ));
         }
         let topts = prog::text_options(&unit.options)?;
-        let (exe, log) = prog::build_executable(&unit.text, &topts, &[], checks)?;
+        let (exe, log) = prog::build_executable(&unit.text, &topts, &[], checks, schedule)?;
         Ok((
             Output::Executable(Arc::new(exe), BinarySource::Unit(unit)),
             log,

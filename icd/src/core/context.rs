@@ -14,10 +14,12 @@
 use super::device::Device;
 use super::handle::Obj;
 use cranecl_jit::runtime::check::Checks;
+use cranecl_jit::runtime::schedule::Schedule;
 use opencl_sys::*;
 use parking_lot::Mutex;
 use std::cell::RefCell;
 use std::ffi::{c_char, c_void, CString};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Weak};
 
 /// The `pfn_notify` of `clCreateContext`.
@@ -63,8 +65,22 @@ pub struct Context {
     /// Checked mode (`CRANECL_CHECK`, read when the context is created):
     /// programs built in this context are compiled with these checks.
     checks: Checks,
+    /// Schedule fuzzing (`CRANECL_SCHEDULE`, read when the context is
+    /// created): programs built in this context run their work-items, and
+    /// launches their groups, in its orders.
+    schedule: Option<Schedule>,
+    /// Kernel launches enqueued so far (keys each launch's orders).
+    launches: AtomicU64,
 }
 crate::cl_object!(Context, cl_context, CL_INVALID_CONTEXT, "context");
+
+/// `CRANECL_SCHEDULE` for a new context; a schedule is printed on stderr
+/// (`cranecl: CRANECL_SCHEDULE=shuffle:SEED`) so that the run can be repeated.
+fn schedule_from_env() -> Option<Schedule> {
+    let s = Schedule::from_env()?;
+    eprintln!("cranecl: CRANECL_SCHEDULE={}", s.value());
+    Some(s)
+}
 
 impl Context {
     pub fn new(
@@ -80,7 +96,20 @@ impl Context {
             notify,
             destructors: Mutex::new(Vec::new()),
             checks: Checks::from_env(),
+            schedule: schedule_from_env(),
+            launches: AtomicU64::new(0),
         })
+    }
+
+    /// The schedule programs of this context are built with.
+    pub fn schedule(&self) -> Option<Schedule> {
+        self.schedule
+    }
+
+    /// A new launch's schedule and number (`None` without a schedule).
+    pub fn schedule_launch(&self) -> Option<(Schedule, u64)> {
+        let s = self.schedule?;
+        Some((s, self.launches.fetch_add(1, Ordering::Relaxed)))
     }
 
     /// The checks programs of this context are built with.

@@ -37,6 +37,7 @@ use cranecl_jit::diag::Diagnostics;
 use cranecl_jit::options::{BuildOptions, ClStd};
 use cranecl_jit::preprocess::{self, PreprocessOptions};
 use cranecl_jit::runtime::check::Checks;
+use cranecl_jit::runtime::schedule::Schedule;
 use cranecl_jit::source::SourceMap;
 use cranecl_jit::token::TokenKind;
 use opencl_sys::*;
@@ -410,6 +411,7 @@ pub fn build_executable(
     opts: &BuildOptions,
     headers: &[(String, String)],
     checks: Checks,
+    schedule: Option<Schedule>,
 ) -> Result<(Executable, String), String> {
     let units: Vec<&str> = text.split(UNIT_SEPARATOR).collect();
     let fe = cranecl_jit::frontend::compile_units(&units, SOURCE_NAME, opts, headers);
@@ -421,6 +423,7 @@ pub fn build_executable(
         check: checks,
         sources: (checks.any_code() || explain()).then(|| Arc::new(fe.sources)),
         explain: explain(),
+        schedule,
         ..CodegenOptions::default()
     };
     match codegen::compile(&hir, &copts) {

@@ -27,6 +27,11 @@
 //! overrides) and stacks large enough for the private memory the compiler
 //! allows on a thread stack.
 //!
+//! Under schedule fuzzing (`CRANECL_SCHEDULE`) a launch runs its groups
+//! one after another on one thread (a pool thread when the kernel's
+//! private memory needs one), in the order `runtime::schedule` gives for
+//! the launch's number in its context, each group with its `GroupOrder`.
+//!
 //! A fault in any group (a `KernelFault` from the compiled code, or a panic)
 //! stops the launch at the next group and fails the command with
 //! `CL_OUT_OF_RESOURCES`; the message names the kernel and the group and is
@@ -40,6 +45,7 @@ use crate::core::program::Executable;
 use crate::error::{CLResult, ClError};
 use cranecl_jit::launch::WorkGroupCtx;
 use cranecl_jit::runtime::check::LaunchCheck;
+use cranecl_jit::runtime::schedule::{self, GroupOrder, Schedule};
 use opencl_sys::CL_OUT_OF_RESOURCES;
 use parking_lot::{Condvar, Mutex};
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -82,6 +88,8 @@ pub struct Launch {
     pub local_mem_size: u64,
     /// Checked mode: the launch's objects and reports.
     pub check: Option<Arc<LaunchCheck>>,
+    /// Schedule fuzzing: the context's schedule and this launch's number.
+    pub schedule: Option<(Schedule, u64)>,
 }
 
 fn pool() -> Option<&'static rayon::ThreadPool> {
@@ -122,6 +130,17 @@ impl Launch {
 
     /// Run one work-group (by linear id) with the local arena at `arena`.
     fn run_group(&self, linear: u64, groups: &[u64; 3], arena: usize) -> Result<(), String> {
+        self.run_group_in(linear, groups, arena, None)
+    }
+
+    /// [`Self::run_group`] with, under schedule fuzzing, its `order`.
+    fn run_group_in(
+        &self,
+        linear: u64,
+        groups: &[u64; 3],
+        arena: usize,
+        order: Option<&GroupOrder>,
+    ) -> Result<(), String> {
         let group_id = [
             linear % groups[0],
             (linear / groups[0]) % groups[1],
@@ -150,6 +169,7 @@ impl Launch {
                 &ctx,
                 self.check.as_deref(),
                 linear,
+                order,
             )
         }));
         match r {
@@ -200,6 +220,7 @@ impl Launch {
         let name = self.name().to_string();
         let check = self.check.clone();
         let result = match pool() {
+            _ if self.schedule.is_some() => self.run_scheduled(total, groups, inline_ok),
             Some(pool) if total > 1 || !inline_ok => {
                 Deal::run(self, pool, total, groups, inline_ok)
             }
@@ -230,6 +251,29 @@ impl Launch {
             eprintln!("cranecl: {message}");
             ClError::new(CL_OUT_OF_RESOURCES, message)
         })
+    }
+
+    /// Schedule fuzzing: every group, one after another in the schedule's
+    /// order, on the calling thread (or one pool thread, for kernels whose
+    /// private memory needs its stack).
+    fn run_scheduled(&self, total: u64, groups: [u64; 3], inline_ok: bool) -> Result<(), String> {
+        let Some((sched, launch)) = self.schedule else {
+            return Ok(());
+        };
+        let order = schedule::group_order(sched, launch, total);
+        let run = || {
+            with_arena(self.local_mem_size, |arena| {
+                (0..total).try_for_each(|k| {
+                    let g = order.at(k);
+                    let group = GroupOrder::new(sched, launch, g);
+                    self.run_group_in(g, &groups, arena, Some(&group))
+                })
+            })
+        };
+        match pool() {
+            Some(pool) if !inline_ok => pool.install(run),
+            _ => run(),
+        }
     }
 }
 

@@ -85,6 +85,9 @@ impl FunctionCx<'_, '_> {
         x_end: Option<Value>,
         body: impl FnOnce(&mut Self, [Value; 3], Value, Block) -> Result<(), String>,
     ) -> Result<(), String> {
+        if self.pcx.schedule.is_some() {
+            return self.scheduled_item_loop(geo, x_end, body);
+        }
         let item = self.item;
         let exit = self.b.create_block();
         let headers = [

@@ -1133,8 +1133,8 @@ impl LaneCx {
         uses: &[u32],
         mut emit: impl FnMut(&mut FunctionCx<'_, '_>) -> Result<T, String>,
     ) -> Result<Vec<T>, String> {
-        let mut out = Vec::with_capacity(LANES);
-        for k in 0..LANES {
+        let mut out: Vec<Option<T>> = (0..LANES).map(|_| None).collect();
+        for k in fx.lane_order() {
             let mut saved = Vec::new();
             for &l in uses {
                 let (p, back) = self.lane_place(fx, l, k)?;
@@ -1171,9 +1171,11 @@ impl LaneCx {
                     }
                 }
             }
-            out.push(r?);
+            out[k] = Some(r?);
         }
-        Ok(out)
+        out.into_iter()
+            .map(|r| r.ok_or_else(|| "internal: a lane not run".to_string()))
+            .collect()
     }
 
     /// The varying locals `s` mentions.
@@ -2285,13 +2287,13 @@ impl LaneCx {
                 return Ok(LVal::Vec(v));
             }
         }
-        let mut out = Vec::with_capacity(LANES);
-        for k in 0..LANES {
+        let mut out = vec![CValue::Void; LANES];
+        for k in fx.lane_order() {
             let lane: Vec<CValue> = vals.iter().map(|v| Self::lane(fx, v, k)).collect();
             let saved = at_lane(fx, k);
             let r = crate::builtins::emit_builtin(fx, f, &lane, &tys);
             fx.check_me = saved;
-            out.push(r?);
+            out[k] = r?;
         }
         Ok(LVal::Lanes(out))
     }
@@ -2378,7 +2380,8 @@ impl LaneCx {
             }
             addr => {
                 let (addrs, prechecked) = self.lane_addrs(fx, &addr, ty, Some(new))?;
-                for (k, a) in addrs.into_iter().enumerate() {
+                for k in fx.lane_order() {
+                    let a = *addrs.get(k).ok_or(FALLBACK)?;
                     let v = Self::lane(fx, new, k);
                     let saved = at_lane(fx, k);
                     fx.prechecked = prechecked;
@@ -2718,7 +2721,9 @@ impl FunctionCx<'_, '_> {
         lanes_body: impl FnOnce(&mut Self, &mut LaneCx, Value) -> Result<(), String>,
         item_body: impl FnOnce(&mut Self, Block, Value) -> Result<(), String>,
     ) -> Result<(), String> {
-        let item = self.item;
+        if self.pcx.schedule.is_some() {
+            return self.scheduled_lanes_loop(geo, plan, lanes_body, item_body);
+        }
         let i64t = types::I64;
         let exit = self.b.create_block();
         let hz = self.b.create_block();
@@ -2753,12 +2758,55 @@ impl FunctionCx<'_, '_> {
             .brif(fits, vbody, &[], hs, &[xv.into(), geo.sizes[0].into()]);
         self.terminated();
         self.enter(vbody);
+        self.lanes_step(geo, plan, [xv, y, z], hs, lanes_body)?;
+        let x4 = self.b.ins().iadd_imm_s(xv, LANES as i64);
+        self.b.ins().jump(hv, &[x4.into()]);
+        self.terminated();
+        // one at a time over [xs, end)
+        self.enter(hs);
+        let more = self.b.ins().icmp(IntCC::UnsignedLessThan, xs, end);
+        let done = self.b.create_block();
+        self.b.ins().brif(more, sbody, &[], done, &[]);
+        self.terminated();
+        self.enter(done);
+        let row_left = self.b.ins().icmp(IntCC::UnsignedLessThan, xs, geo.sizes[0]);
+        self.b.ins().brif(row_left, hv, &[xs.into()], latch_y, &[]);
+        self.terminated();
+        self.enter(sbody);
+        self.lanes_single(geo, [xs, y, z], snext, item_body)?;
+        let x1 = self.b.ins().iadd_imm_s(xs, 1);
+        self.b.ins().jump(hs, &[x1.into(), end.into()]);
+        self.terminated();
+        // latches
+        self.enter(latch_y);
+        let y1 = self.b.ins().iadd_imm_s(y, 1);
+        self.b.ins().jump(hy, &[y1.into()]);
+        self.terminated();
+        self.enter(latch_z);
+        let z1 = self.b.ins().iadd_imm_s(z, 1);
+        self.b.ins().jump(hz, &[z1.into()]);
+        self.terminated();
+        self.enter(exit);
+        Ok(())
+    }
+
+    /// One step of four work-items from `ids` (x a multiple of four, four
+    /// left in the row); `chunk` runs them one at a time instead. Ends in
+    /// the block after the step.
+    pub(crate) fn lanes_step(
+        &mut self,
+        geo: Geometry,
+        plan: Plan,
+        ids: [Value; 3],
+        chunk: Block,
+        lanes_body: impl FnOnce(&mut Self, &mut LaneCx, Value) -> Result<(), String>,
+    ) -> Result<(), String> {
         let next_step = self.b.create_block();
         let dummy = self.stack_temp(64, 64);
-        let mut lc = LaneCx::new(plan, [xv, y, z], geo.bases, hs, dummy);
+        let mut lc = LaneCx::new(plan, ids, geo.bases, chunk, dummy);
         let saved_ret = self.return_to.replace(next_step);
-        let saved_ids = self.inline_ids.replace(([xv, y, z], geo.bases));
-        let lin0 = self.linear_index(&geo, [xv, y, z]);
+        let saved_ids = self.inline_ids.replace((ids, geo.bases));
+        let lin0 = self.linear_index(&geo, ids);
         let saved_me = (self.check_me, self.lanes_me0);
         if self.pcx.check.tracks() {
             // Checked races/uninit: an access made once for the step is the
@@ -2775,27 +2823,26 @@ impl FunctionCx<'_, '_> {
         r?;
         self.jump(next_step);
         self.enter(next_step);
-        let x4 = self.b.ins().iadd_imm_s(xv, LANES as i64);
-        self.b.ins().jump(hv, &[x4.into()]);
-        self.terminated();
-        // one at a time over [xs, end)
-        self.enter(hs);
-        let more = self.b.ins().icmp(IntCC::UnsignedLessThan, xs, end);
-        let done = self.b.create_block();
-        self.b.ins().brif(more, sbody, &[], done, &[]);
-        self.terminated();
-        self.enter(done);
-        let row_left = self.b.ins().icmp(IntCC::UnsignedLessThan, xs, geo.sizes[0]);
-        self.b.ins().brif(row_left, hv, &[xs.into()], latch_y, &[]);
-        self.terminated();
-        self.enter(sbody);
+        Ok(())
+    }
+
+    /// One work-item (`ids`) of a lanes loop run alone; `next` follows
+    /// its turn (a `return` jumps there). Ends in `next`.
+    pub(crate) fn lanes_single(
+        &mut self,
+        geo: Geometry,
+        ids: [Value; 3],
+        next: Block,
+        item_body: impl FnOnce(&mut Self, Block, Value) -> Result<(), String>,
+    ) -> Result<(), String> {
+        let item = self.item;
         if self.store_item_ids {
             self.b
                 .ins()
-                .store(super::value::flags(), xs, item, o::ITEM_LOCAL_ID);
+                .store(super::value::flags(), ids[0], item, o::ITEM_LOCAL_ID);
         }
-        let saved_ids = self.inline_ids.replace(([xs, y, z], geo.bases));
-        let lin = self.linear_index(&geo, [xs, y, z]);
+        let saved_ids = self.inline_ids.replace((ids, geo.bases));
+        let lin = self.linear_index(&geo, ids);
         let saved_me = self.check_me;
         if self.pcx.check.tracks() {
             let me = self.b.ins().iadd_imm_s(lin, 1);
@@ -2804,25 +2851,12 @@ impl FunctionCx<'_, '_> {
                 .store(super::value::flags(), me, item, o::ITEM_CHECK_ME);
             self.check_me = Some(me);
         }
-        let r = item_body(self, snext, lin);
+        let r = item_body(self, next, lin);
         self.check_me = saved_me;
         self.inline_ids = saved_ids;
         r?;
-        self.jump(snext);
-        self.enter(snext);
-        let x1 = self.b.ins().iadd_imm_s(xs, 1);
-        self.b.ins().jump(hs, &[x1.into(), end.into()]);
-        self.terminated();
-        // latches
-        self.enter(latch_y);
-        let y1 = self.b.ins().iadd_imm_s(y, 1);
-        self.b.ins().jump(hy, &[y1.into()]);
-        self.terminated();
-        self.enter(latch_z);
-        let z1 = self.b.ins().iadd_imm_s(z, 1);
-        self.b.ins().jump(hz, &[z1.into()]);
-        self.terminated();
-        self.enter(exit);
+        self.jump(next);
+        self.enter(next);
         Ok(())
     }
 }

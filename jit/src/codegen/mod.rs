@@ -38,6 +38,7 @@ mod inline;
 mod lanes;
 mod num;
 mod regions;
+mod schedule;
 mod stmt;
 mod uninit;
 mod value;
@@ -108,6 +109,10 @@ pub struct CodegenOptions {
     /// Note, for [`CompiledProgram::explanations`], where the lanes run
     /// something once per lane or masked (with `sources`, at its line).
     pub explain: bool,
+    /// Schedule fuzzing (`CRANECL_SCHEDULE`): loops over work-items run
+    /// them in the order `runtime::schedule` gives, and the lanes of a step
+    /// that run one after another in an order drawn from it (see there).
+    pub schedule: Option<runtime::schedule::Schedule>,
 }
 
 impl Default for CodegenOptions {
@@ -122,6 +127,7 @@ impl Default for CodegenOptions {
             check: Checks::default(),
             sources: None,
             explain: false,
+            schedule: None,
         }
     }
 }
@@ -252,7 +258,7 @@ impl CompiledProgram {
         args: &[u8],
         ctx: &crate::launch::WorkGroupCtx,
     ) -> Result<(), KernelFault> {
-        self.run_work_group_checked(kernel, args, ctx, None, 0)
+        self.run_work_group_checked(kernel, args, ctx, None, 0, None)
     }
 
     /// The checks this program was compiled with.
@@ -279,7 +285,8 @@ impl CompiledProgram {
     }
 
     /// [`Self::run_work_group`], with checked mode's reports going to
-    /// `check` (`group_linear`: the group's linear id in the launch).
+    /// `check` (`group_linear`: the group's linear id in the launch) and,
+    /// under schedule fuzzing, the group's `order`.
     pub fn run_work_group_checked(
         &self,
         kernel: usize,
@@ -287,6 +294,7 @@ impl CompiledProgram {
         ctx: &crate::launch::WorkGroupCtx,
         check: Option<&LaunchCheck>,
         group_linear: u64,
+        order: Option<&runtime::schedule::GroupOrder>,
     ) -> Result<(), KernelFault> {
         let fault = |m: String| Err(KernelFault { message: m });
         let (Some(info), Some(e)) = (self.kernels.get(kernel), self.entries.get(kernel)) else {
@@ -326,6 +334,7 @@ impl CompiledProgram {
             ));
         }
         let mut group = GroupState::from_ctx(ctx);
+        group.schedule = order.map_or(0, |o| o as *const _ as u64);
         let items = group.items();
         if items == 0 || items > info.max_work_group_size {
             return fault(format!(
@@ -395,6 +404,11 @@ pub(crate) struct ProgramCx<'p> {
     pub explain: bool,
     /// The notes of the lanes build under way (`explain.rs`).
     pub lane_notes: std::cell::RefCell<Vec<String>>,
+    /// `CodegenOptions::schedule`.
+    pub schedule: Option<runtime::schedule::Schedule>,
+    /// Places where the lanes run one after another so far (each draws its
+    /// order of the four lanes from the schedule).
+    pub lane_orders: std::cell::Cell<u64>,
 }
 
 fn make_isa(
@@ -544,6 +558,8 @@ pub fn compile(program: &Program, opts: &CodegenOptions) -> Result<CompiledProgr
         explanations: Vec::new(),
         explain: opts.explain,
         lane_notes: Default::default(),
+        schedule: opts.schedule,
+        lane_orders: Default::default(),
     };
     let result = compile_into(&mut module, &mut pcx);
     match result {

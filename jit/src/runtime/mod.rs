@@ -34,6 +34,7 @@
 
 pub mod check;
 pub mod fault;
+pub mod schedule;
 
 use crate::launch::{KernelFault, WorkGroupCtx};
 use corosensei::stack::{DefaultStack, Stack};
@@ -73,6 +74,9 @@ pub struct GroupState {
     /// barrier it has passed) and its first serial (`check.rs`).
     pub check_serial: std::sync::atomic::AtomicU64,
     pub check_base: u64,
+    /// Schedule fuzzing: this group's `schedule::GroupOrder` (0: the usual
+    /// order).
+    pub schedule: u64,
 }
 
 impl GroupState {
@@ -99,6 +103,7 @@ impl GroupState {
             check_cache: 0,
             check_serial: std::sync::atomic::AtomicU64::new(0),
             check_base: 0,
+            schedule: 0,
         }
     }
     /// Work-items in the group (saturating: absurd sizes stay absurd).
@@ -441,9 +446,19 @@ pub unsafe fn run_coroutines(
     // was abandoned by a fault.
     let mut live = coros.len();
     let mut failed = None;
+    // SAFETY: `schedule` is 0 or the group's `GroupOrder`, alive while it runs.
+    let order = unsafe { (group.schedule as *const schedule::GroupOrder).as_ref() };
     'rounds: while live > 0 {
         live = 0;
-        for (c, cp) in coros.iter_mut().zip(checkpoints.iter_mut()) {
+        // Schedule fuzzing: each round resumes the items in a new order.
+        let round = order.map(|o| {
+            let mut r: Vec<u64> = (0..coros.len() as u64).collect();
+            o.order(&mut r);
+            r
+        });
+        for k in 0..coros.len() {
+            let i = round.as_ref().map_or(k, |r| r[k] as usize);
+            let (c, cp) = (&mut coros[i], &mut checkpoints[i]);
             if c.done() {
                 continue;
             }

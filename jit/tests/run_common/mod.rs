@@ -5,6 +5,7 @@
 use cranecl_jit::codegen::{self, CodegenOptions, CompiledProgram};
 use cranecl_jit::launch::{ArgKind, WorkGroupCtx};
 use cranecl_jit::options::BuildOptions;
+use cranecl_jit::runtime::schedule::{GroupOrder, Schedule};
 
 /// Build `src` (OpenCL C 3.0 unless it says otherwise) or fail with the log.
 pub fn build(src: &str) -> CompiledProgram {
@@ -136,6 +137,31 @@ pub fn try_run(
     local: &[u64],
     offset: &[u64; 3],
 ) -> Result<(), String> {
+    try_run_in(p, kernel, args, global, local, offset, None)
+}
+
+/// [`run`] with each group's work-items in the orders of `schedule` (the
+/// groups themselves still in order), as launch number 0.
+pub fn run_scheduled(
+    p: &CompiledProgram,
+    kernel: &str,
+    args: &mut [Arg<'_>],
+    global: &[u64],
+    local: &[u64],
+    schedule: Schedule,
+) {
+    try_run_in(p, kernel, args, global, local, &[0, 0, 0], Some(schedule)).expect("kernel fault")
+}
+
+fn try_run_in(
+    p: &CompiledProgram,
+    kernel: &str,
+    args: &mut [Arg<'_>],
+    global: &[u64],
+    local: &[u64],
+    offset: &[u64; 3],
+    schedule: Option<Schedule>,
+) -> Result<(), String> {
     let k = p
         .kernel_index(kernel)
         .ok_or_else(|| format!("no kernel {kernel}"))?;
@@ -186,7 +212,10 @@ pub fn try_run(
                     local_mem: local_mem.as_mut_ptr() as usize,
                     local_mem_size: local_size_total,
                 };
-                p.run_work_group(k, &block, &ctx).map_err(|f| f.message)?;
+                let linear = (gz * groups[1] + gy) * groups[0] + gx;
+                let order = schedule.map(|s| GroupOrder::new(s, 0, linear));
+                p.run_work_group_checked(k, &block, &ctx, None, linear, order.as_ref())
+                    .map_err(|f| f.message)?;
             }
         }
     }
