@@ -61,3 +61,57 @@ fn a_profile_limit_fails_the_launch_with_the_devices_error() {
         "{out}"
     );
 }
+
+/// A missing barrier: each work-item reads its neighbour's `local` value
+/// in the interval that neighbour writes it.
+const MISSING_BARRIER: &str = "kernel void k(global int *out)
+{
+    local int tmp[64];
+    size_t l = get_local_id(0);
+    tmp[l] = (int)get_global_id(0);
+    out[get_global_id(0)] = tmp[(l + 1) % get_local_size(0)];
+}
+";
+
+#[test]
+fn schedule_fuzzing_shows_a_missing_barrier_and_repeats_a_seed() {
+    let dir = temp_dir("schedule");
+    std::fs::write(dir.join("missing_barrier.cl"), MISSING_BARRIER).unwrap();
+    let run = |schedule: &str| {
+        let out = cranecl(
+            &dir,
+            &[
+                "run",
+                "missing_barrier.cl",
+                "--kernel",
+                "k",
+                "--global",
+                "256",
+                "--local",
+                "64",
+                "--arg",
+                "buffer:int:256:dump",
+                "--schedule",
+                schedule,
+            ],
+        );
+        assert_eq!(out.code, 0, "{out}");
+        assert!(
+            out.stderr.contains(&format!("CRANECL_SCHEDULE={schedule}")),
+            "the seed line: {out}"
+        );
+        dumps(&out.stdout)["out"].clone()
+    };
+    let first = run("shuffle:1");
+    assert_eq!(first, run("shuffle:1"), "the same seed, the same result");
+    let mut results = vec![first];
+    for seed in 2..=4 {
+        results.push(run(&format!("shuffle:{seed}")));
+    }
+    results.sort();
+    results.dedup();
+    assert!(
+        results.len() >= 2,
+        "four seeds gave one result: the schedule changed nothing"
+    );
+}
