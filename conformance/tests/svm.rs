@@ -219,7 +219,11 @@ fn pointer_inside_an_allocation(t: &Cl) {
     f.run(k, 16);
     let v = ints(p, 64);
     for (i, &x) in v.iter().enumerate() {
-        let want = if (16..32).contains(&i) { i as i32 - 16 } else { -1 };
+        let want = if (16..32).contains(&i) {
+            i as i32 - 16
+        } else {
+            -1
+        };
         assert_eq!(x, want, "element {i}");
     }
     call!(t; clReleaseKernel(k));
@@ -498,13 +502,22 @@ fn enqueue_svm_free_with_and_without_callback(t: &Cl) {
     // The list is ours again at return.
     ptrs = [null(), null()];
     let mine = |e: &(usize, Vec<usize>, usize)| e.0 == f.q as usize;
-    assert!(!FREED.lock().unwrap().iter().any(mine), "not before the gate");
+    assert!(
+        !FREED.lock().unwrap().iter().any(mine),
+        "not before the gate"
+    );
     assert_code!(
         call!(t; clSetUserEventStatus(gate, CL_COMPLETE)),
         CL_SUCCESS
     );
     assert_code!(call!(t; clWaitForEvents(1, &ev)), CL_SUCCESS);
-    let seen: Vec<_> = FREED.lock().unwrap().iter().filter(|e| mine(e)).cloned().collect();
+    let seen: Vec<_> = FREED
+        .lock()
+        .unwrap()
+        .iter()
+        .filter(|e| mine(e))
+        .cloned()
+        .collect();
     assert_eq!(
         seen,
         vec![(f.q as usize, vec![a as usize, b as usize], f.ctx as usize)]
@@ -573,7 +586,10 @@ fn buffers_on_svm_memory(t: &Cl) {
     // The kernel writes through the buffer; the host sees it at the SVM
     // pointer.
     let k = f.kernel(c"twice");
-    ints(p, n).iter_mut().enumerate().for_each(|(i, x)| *x = i as i32);
+    ints(p, n)
+        .iter_mut()
+        .enumerate()
+        .for_each(|(i, x)| *x = i as i32);
     assert_code!(
         call!(t; clSetKernelArg(k, 0, 8, (&m as *const cl_mem).cast())),
         CL_SUCCESS
@@ -592,7 +608,8 @@ fn buffers_on_svm_memory(t: &Cl) {
     );
     // Ordinary host memory is not SVM.
     let mut host = vec![0u8; 64];
-    let plain = call!(t; clCreateBuffer(f.ctx, CL_MEM_USE_HOST_PTR, 64, host.as_mut_ptr().cast(), &mut e));
+    let plain =
+        call!(t; clCreateBuffer(f.ctx, CL_MEM_USE_HOST_PTR, 64, host.as_mut_ptr().cast(), &mut e));
     assert_code!(e, CL_SUCCESS);
     assert_eq!(uses(plain), CL_FALSE);
     // Larger than the allocation: CL_INVALID_BUFFER_SIZE.
@@ -611,9 +628,7 @@ fn buffers_on_svm_memory(t: &Cl) {
 
 fn svm_alloc_refusals_return_null(t: &Cl) {
     let f = Fix::new(t);
-    let alloc = |ctx: cl_context, flags: cl_svm_mem_flags, size: usize, align: cl_uint| {
-        call!(t; clSVMAlloc(ctx, flags, size, align))
-    };
+    let alloc = |ctx: cl_context, flags: cl_svm_mem_flags, size: usize, align: cl_uint| call!(t; clSVMAlloc(ctx, flags, size, align));
     let rw = CL_MEM_READ_WRITE;
     let cases: [(&str, cl_context, cl_svm_mem_flags, usize, cl_uint); 9] = [
         ("NULL context", null(), rw, 64, 0),
@@ -646,10 +661,7 @@ fn svm_alloc_refusals_return_null(t: &Cl) {
     for (flags, align) in [
         (CL_MEM_READ_ONLY, 0),
         (CL_MEM_WRITE_ONLY, 8),
-        (
-            CL_MEM_SVM_FINE_GRAIN_BUFFER | CL_MEM_SVM_ATOMICS,
-            256,
-        ),
+        (CL_MEM_SVM_FINE_GRAIN_BUFFER | CL_MEM_SVM_ATOMICS, 256),
         (0, 4096),
     ] {
         let p = alloc(f.ctx, flags, 100, align);
@@ -696,11 +708,14 @@ fn kernel_argument_and_exec_info_errors(t: &Cl) {
     );
     let ptrs = [p];
     let yes: cl_bool = CL_TRUE;
-    let info = |k: cl_kernel, name: cl_kernel_exec_info, size: usize, v: *const c_void| {
-        call!(t; clSetKernelExecInfo(k, name, size, v))
-    };
+    let info = |k: cl_kernel, name: cl_kernel_exec_info, size: usize, v: *const c_void| call!(t; clSetKernelExecInfo(k, name, size, v));
     assert_code!(
-        info(null(), CL_KERNEL_EXEC_INFO_SVM_PTRS, 8, ptrs.as_ptr().cast()),
+        info(
+            null(),
+            CL_KERNEL_EXEC_INFO_SVM_PTRS,
+            8,
+            ptrs.as_ptr().cast()
+        ),
         CL_INVALID_KERNEL
     );
     assert_code!(
@@ -714,7 +729,12 @@ fn kernel_argument_and_exec_info_errors(t: &Cl) {
         "not a whole number of pointers"
     );
     assert_code!(
-        info(k, CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM, 1, (&yes as *const cl_bool).cast()),
+        info(
+            k,
+            CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM,
+            1,
+            (&yes as *const cl_bool).cast()
+        ),
         CL_INVALID_VALUE,
         "a cl_bool of 1 byte"
     );
@@ -736,7 +756,12 @@ fn kernel_argument_and_exec_info_errors(t: &Cl) {
         "the empty set"
     );
     assert_code!(
-        info(k, CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM, 4, (&yes as *const cl_bool).cast()),
+        info(
+            k,
+            CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM,
+            4,
+            (&yes as *const cl_bool).cast()
+        ),
         CL_SUCCESS
     );
     call!(t; clReleaseKernel(k));
@@ -760,69 +785,200 @@ fn enqueue_errors(t: &Cl) {
     let cp = cptrs.as_ptr() as *mut *const c_void;
     // CL_INVALID_COMMAND_QUEUE, for every command.
     for qq in [null(), bad_q] {
-        assert_code!(call!(t; clEnqueueSVMMemcpy(qq, CL_TRUE, b, a, 4, 0, null(), null())), CL_INVALID_COMMAND_QUEUE);
-        assert_code!(call!(t; clEnqueueSVMMemFill(qq, a, pp, 4, 16, 0, null(), null())), CL_INVALID_COMMAND_QUEUE);
-        assert_code!(call!(t; clEnqueueSVMMap(qq, CL_TRUE, CL_MAP_READ, a, 16, 0, null(), null())), CL_INVALID_COMMAND_QUEUE);
-        assert_code!(call!(t; clEnqueueSVMUnmap(qq, a, 0, null(), null())), CL_INVALID_COMMAND_QUEUE);
-        assert_code!(call!(t; clEnqueueSVMMigrateMem(qq, 1, cp, null(), 0, 0, null(), null())), CL_INVALID_COMMAND_QUEUE);
-        assert_code!(call!(t; clEnqueueSVMFree(qq, 1, ptrs.as_mut_ptr(), None, null(), 0, null(), null())), CL_INVALID_COMMAND_QUEUE);
+        assert_code!(
+            call!(t; clEnqueueSVMMemcpy(qq, CL_TRUE, b, a, 4, 0, null(), null())),
+            CL_INVALID_COMMAND_QUEUE
+        );
+        assert_code!(
+            call!(t; clEnqueueSVMMemFill(qq, a, pp, 4, 16, 0, null(), null())),
+            CL_INVALID_COMMAND_QUEUE
+        );
+        assert_code!(
+            call!(t; clEnqueueSVMMap(qq, CL_TRUE, CL_MAP_READ, a, 16, 0, null(), null())),
+            CL_INVALID_COMMAND_QUEUE
+        );
+        assert_code!(
+            call!(t; clEnqueueSVMUnmap(qq, a, 0, null(), null())),
+            CL_INVALID_COMMAND_QUEUE
+        );
+        assert_code!(
+            call!(t; clEnqueueSVMMigrateMem(qq, 1, cp, null(), 0, 0, null(), null())),
+            CL_INVALID_COMMAND_QUEUE
+        );
+        assert_code!(
+            call!(t; clEnqueueSVMFree(qq, 1, ptrs.as_mut_ptr(), None, null(), 0, null(), null())),
+            CL_INVALID_COMMAND_QUEUE
+        );
     }
     // Memcpy: NULL pointers, overlap (also a copy onto itself), a range
     // past the end of its allocation.
-    assert_code!(call!(t; clEnqueueSVMMemcpy(q, CL_TRUE, null(), a, 4, 0, null(), null())), CL_INVALID_VALUE);
-    assert_code!(call!(t; clEnqueueSVMMemcpy(q, CL_TRUE, b, null(), 4, 0, null(), null())), CL_INVALID_VALUE);
-    assert_code!(call!(t; clEnqueueSVMMemcpy(q, CL_TRUE, a8, a, 16, 0, null(), null())), CL_MEM_COPY_OVERLAP);
-    assert_code!(call!(t; clEnqueueSVMMemcpy(q, CL_TRUE, a, a8, 9, 0, null(), null())), CL_MEM_COPY_OVERLAP);
-    assert_code!(call!(t; clEnqueueSVMMemcpy(q, CL_TRUE, a, a, 4, 0, null(), null())), CL_MEM_COPY_OVERLAP);
-    assert_code!(call!(t; clEnqueueSVMMemcpy(q, CL_TRUE, a, a8, 8, 0, null(), null())), CL_SUCCESS, "adjacent, not overlapping");
-    assert_code!(call!(t; clEnqueueSVMMemcpy(q, CL_TRUE, b, a8, 256, 0, null(), null())), CL_INVALID_VALUE, "past the end");
+    assert_code!(
+        call!(t; clEnqueueSVMMemcpy(q, CL_TRUE, null(), a, 4, 0, null(), null())),
+        CL_INVALID_VALUE
+    );
+    assert_code!(
+        call!(t; clEnqueueSVMMemcpy(q, CL_TRUE, b, null(), 4, 0, null(), null())),
+        CL_INVALID_VALUE
+    );
+    assert_code!(
+        call!(t; clEnqueueSVMMemcpy(q, CL_TRUE, a8, a, 16, 0, null(), null())),
+        CL_MEM_COPY_OVERLAP
+    );
+    assert_code!(
+        call!(t; clEnqueueSVMMemcpy(q, CL_TRUE, a, a8, 9, 0, null(), null())),
+        CL_MEM_COPY_OVERLAP
+    );
+    assert_code!(
+        call!(t; clEnqueueSVMMemcpy(q, CL_TRUE, a, a, 4, 0, null(), null())),
+        CL_MEM_COPY_OVERLAP
+    );
+    assert_code!(
+        call!(t; clEnqueueSVMMemcpy(q, CL_TRUE, a, a8, 8, 0, null(), null())),
+        CL_SUCCESS,
+        "adjacent, not overlapping"
+    );
+    assert_code!(
+        call!(t; clEnqueueSVMMemcpy(q, CL_TRUE, b, a8, 256, 0, null(), null())),
+        CL_INVALID_VALUE,
+        "past the end"
+    );
     // Fill: the pattern size rules and alignment.
-    assert_code!(call!(t; clEnqueueSVMMemFill(q, null(), pp, 4, 16, 0, null(), null())), CL_INVALID_VALUE);
-    assert_code!(call!(t; clEnqueueSVMMemFill(q, a, null(), 4, 16, 0, null(), null())), CL_INVALID_VALUE);
+    assert_code!(
+        call!(t; clEnqueueSVMMemFill(q, null(), pp, 4, 16, 0, null(), null())),
+        CL_INVALID_VALUE
+    );
+    assert_code!(
+        call!(t; clEnqueueSVMMemFill(q, a, null(), 4, 16, 0, null(), null())),
+        CL_INVALID_VALUE
+    );
     for size in [0usize, 3, 256] {
-        assert_code!(call!(t; clEnqueueSVMMemFill(q, a, pp, size, 48, 0, null(), null())), CL_INVALID_VALUE, "pattern_size {size}");
+        assert_code!(
+            call!(t; clEnqueueSVMMemFill(q, a, pp, size, 48, 0, null(), null())),
+            CL_INVALID_VALUE,
+            "pattern_size {size}"
+        );
     }
-    assert_code!(call!(t; clEnqueueSVMMemFill(q, a1, pp, 4, 16, 0, null(), null())), CL_INVALID_VALUE, "svm_ptr not aligned");
-    assert_code!(call!(t; clEnqueueSVMMemFill(q, a, pp, 4, 18, 0, null(), null())), CL_INVALID_VALUE, "size not a multiple");
-    assert_code!(call!(t; clEnqueueSVMMemFill(q, a, pp, 128, 256, 0, null(), null())), CL_SUCCESS, "the largest pattern");
-    assert_code!(call!(t; clEnqueueSVMMemFill(q, a8, pp, 8, 256, 0, null(), null())), CL_INVALID_VALUE, "past the end");
+    assert_code!(
+        call!(t; clEnqueueSVMMemFill(q, a1, pp, 4, 16, 0, null(), null())),
+        CL_INVALID_VALUE,
+        "svm_ptr not aligned"
+    );
+    assert_code!(
+        call!(t; clEnqueueSVMMemFill(q, a, pp, 4, 18, 0, null(), null())),
+        CL_INVALID_VALUE,
+        "size not a multiple"
+    );
+    assert_code!(
+        call!(t; clEnqueueSVMMemFill(q, a, pp, 128, 256, 0, null(), null())),
+        CL_SUCCESS,
+        "the largest pattern"
+    );
+    assert_code!(
+        call!(t; clEnqueueSVMMemFill(q, a8, pp, 8, 256, 0, null(), null())),
+        CL_INVALID_VALUE,
+        "past the end"
+    );
     // Map and unmap.
-    assert_code!(call!(t; clEnqueueSVMMap(q, CL_TRUE, CL_MAP_READ, null(), 16, 0, null(), null())), CL_INVALID_VALUE);
-    assert_code!(call!(t; clEnqueueSVMMap(q, CL_TRUE, CL_MAP_READ, a, 0, 0, null(), null())), CL_INVALID_VALUE, "size 0");
-    assert_code!(call!(t; clEnqueueSVMMap(q, CL_TRUE, 1 << 7, a, 16, 0, null(), null())), CL_INVALID_VALUE, "unknown map flag");
+    assert_code!(
+        call!(t; clEnqueueSVMMap(q, CL_TRUE, CL_MAP_READ, null(), 16, 0, null(), null())),
+        CL_INVALID_VALUE
+    );
+    assert_code!(
+        call!(t; clEnqueueSVMMap(q, CL_TRUE, CL_MAP_READ, a, 0, 0, null(), null())),
+        CL_INVALID_VALUE,
+        "size 0"
+    );
+    assert_code!(
+        call!(t; clEnqueueSVMMap(q, CL_TRUE, 1 << 7, a, 16, 0, null(), null())),
+        CL_INVALID_VALUE,
+        "unknown map flag"
+    );
     assert_code!(
         call!(t; clEnqueueSVMMap(q, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE_INVALIDATE_REGION, a, 16, 0, null(), null())),
         CL_INVALID_VALUE
     );
-    assert_code!(call!(t; clEnqueueSVMUnmap(q, null(), 0, null(), null())), CL_INVALID_VALUE);
+    assert_code!(
+        call!(t; clEnqueueSVMUnmap(q, null(), 0, null(), null())),
+        CL_INVALID_VALUE
+    );
     // Migrate.
-    assert_code!(call!(t; clEnqueueSVMMigrateMem(q, 0, cp, null(), 0, 0, null(), null())), CL_INVALID_VALUE);
-    assert_code!(call!(t; clEnqueueSVMMigrateMem(q, 1, null(), null(), 0, 0, null(), null())), CL_INVALID_VALUE);
-    assert_code!(call!(t; clEnqueueSVMMigrateMem(q, 1, cp, null(), 1 << 5, 0, null(), null())), CL_INVALID_VALUE);
+    assert_code!(
+        call!(t; clEnqueueSVMMigrateMem(q, 0, cp, null(), 0, 0, null(), null())),
+        CL_INVALID_VALUE
+    );
+    assert_code!(
+        call!(t; clEnqueueSVMMigrateMem(q, 1, null(), null(), 0, 0, null(), null())),
+        CL_INVALID_VALUE
+    );
+    assert_code!(
+        call!(t; clEnqueueSVMMigrateMem(q, 1, cp, null(), 1 << 5, 0, null(), null())),
+        CL_INVALID_VALUE
+    );
     let too_big = [257usize];
-    assert_code!(call!(t; clEnqueueSVMMigrateMem(q, 1, cp, too_big.as_ptr(), 0, 0, null(), null())), CL_INVALID_VALUE);
+    assert_code!(
+        call!(t; clEnqueueSVMMigrateMem(q, 1, cp, too_big.as_ptr(), 0, 0, null(), null())),
+        CL_INVALID_VALUE
+    );
     // Free: the list and its count disagree.
-    assert_code!(call!(t; clEnqueueSVMFree(q, 0, ptrs.as_mut_ptr(), None, null(), 0, null(), null())), CL_INVALID_VALUE);
-    assert_code!(call!(t; clEnqueueSVMFree(q, 1, null(), None, null(), 0, null(), null())), CL_INVALID_VALUE);
+    assert_code!(
+        call!(t; clEnqueueSVMFree(q, 0, ptrs.as_mut_ptr(), None, null(), 0, null(), null())),
+        CL_INVALID_VALUE
+    );
+    assert_code!(
+        call!(t; clEnqueueSVMFree(q, 1, null(), None, null(), 0, null(), null())),
+        CL_INVALID_VALUE
+    );
     // Wait lists, for every command.
     let other = t.context();
     let other_ev = t.user_event(other);
     let ue = f.user_event();
     type Enq<'a> = Box<dyn Fn(cl_uint, *const cl_event) -> cl_int + 'a>;
     let cmds: Vec<(&str, Enq)> = vec![
-        ("memcpy", Box::new(|n, l| call!(t; clEnqueueSVMMemcpy(q, CL_FALSE, b, a, 4, n, l, null())))),
-        ("fill", Box::new(|n, l| call!(t; clEnqueueSVMMemFill(q, a, pp, 4, 16, n, l, null())))),
-        ("map", Box::new(|n, l| call!(t; clEnqueueSVMMap(q, CL_FALSE, CL_MAP_READ, a, 16, n, l, null())))),
-        ("unmap", Box::new(|n, l| call!(t; clEnqueueSVMUnmap(q, a, n, l, null())))),
-        ("migrate", Box::new(|n, l| call!(t; clEnqueueSVMMigrateMem(q, 1, cp, null(), 0, n, l, null())))),
-        ("free", Box::new(|n, l| call!(t; clEnqueueSVMFree(q, 0, null(), None, null(), n, l, null())))),
+        (
+            "memcpy",
+            Box::new(|n, l| call!(t; clEnqueueSVMMemcpy(q, CL_FALSE, b, a, 4, n, l, null()))),
+        ),
+        (
+            "fill",
+            Box::new(|n, l| call!(t; clEnqueueSVMMemFill(q, a, pp, 4, 16, n, l, null()))),
+        ),
+        (
+            "map",
+            Box::new(
+                |n, l| call!(t; clEnqueueSVMMap(q, CL_FALSE, CL_MAP_READ, a, 16, n, l, null())),
+            ),
+        ),
+        (
+            "unmap",
+            Box::new(|n, l| call!(t; clEnqueueSVMUnmap(q, a, n, l, null()))),
+        ),
+        (
+            "migrate",
+            Box::new(|n, l| call!(t; clEnqueueSVMMigrateMem(q, 1, cp, null(), 0, n, l, null()))),
+        ),
+        (
+            "free",
+            Box::new(|n, l| call!(t; clEnqueueSVMFree(q, 0, null(), None, null(), n, l, null()))),
+        ),
     ];
     for (what, f) in &cmds {
-        assert_code!(f(1, null()), CL_INVALID_EVENT_WAIT_LIST, "{what}: NULL list");
+        assert_code!(
+            f(1, null()),
+            CL_INVALID_EVENT_WAIT_LIST,
+            "{what}: NULL list"
+        );
         assert_code!(f(0, &ue), CL_INVALID_EVENT_WAIT_LIST, "{what}: 0 events");
         let not_event = a as cl_event;
-        assert_code!(f(1, &not_event), CL_INVALID_EVENT_WAIT_LIST, "{what}: not an event");
-        assert_code!(f(1, &other_ev), CL_INVALID_CONTEXT, "{what}: another context's event");
+        assert_code!(
+            f(1, &not_event),
+            CL_INVALID_EVENT_WAIT_LIST,
+            "{what}: not an event"
+        );
+        assert_code!(
+            f(1, &other_ev),
+            CL_INVALID_CONTEXT,
+            "{what}: another context's event"
+        );
     }
     // A blocking command whose wait list failed.
     let failed = f.user_event();
@@ -836,7 +992,10 @@ fn enqueue_errors(t: &Cl) {
         CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST
     );
     assert_code!(call!(t; clSetUserEventStatus(ue, CL_COMPLETE)), CL_SUCCESS);
-    assert_code!(call!(t; clSetUserEventStatus(other_ev, CL_COMPLETE)), CL_SUCCESS);
+    assert_code!(
+        call!(t; clSetUserEventStatus(other_ev, CL_COMPLETE)),
+        CL_SUCCESS
+    );
     for e in [ue, other_ev, failed] {
         call!(t; clReleaseEvent(e));
     }

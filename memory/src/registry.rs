@@ -68,9 +68,7 @@ impl Kind {
             | Kind::HostBuffer
             | Kind::Svm
             | Kind::SubBuffer { .. }
-            | Kind::ProgramScope => {
-                Arena::Global
-            }
+            | Kind::ProgramScope => Arena::Global,
             Kind::LocalArena => Arena::Local,
             Kind::PrivateArena | Kind::Stack => Arena::Private,
         }

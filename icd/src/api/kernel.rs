@@ -393,7 +393,9 @@ fn set_kernel_exec_info(
             check(
                 size.is_multiple_of(word),
                 CL_INVALID_VALUE,
-                &format!("CL_KERNEL_EXEC_INFO_SVM_PTRS takes an array of pointers, not {size} bytes"),
+                &format!(
+                    "CL_KERNEL_EXEC_INFO_SVM_PTRS takes an array of pointers, not {size} bytes"
+                ),
             )?;
             let ptrs = if value.is_null() {
                 Vec::new()

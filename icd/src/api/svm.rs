@@ -375,7 +375,10 @@ fn enqueue_svm_memcpy(
         CL_MEM_COPY_OVERLAP,
         "the source and destination regions overlap",
     )?;
-    let (d, s) = (SendPtr::new(dst_ptr as *mut u8), SendPtr::from_const(src_ptr as *const u8));
+    let (d, s) = (
+        SendPtr::new(dst_ptr as *mut u8),
+        SendPtr::from_const(src_ptr as *const u8),
+    );
     enqueue(
         &q,
         CL_COMMAND_SVM_MEMCPY,
@@ -522,8 +525,7 @@ fn enqueue_svm_map(
     // CL_MAP_READ or CL_MAP_WRITE and CL_MAP_WRITE_INVALIDATE_REGION are
     // mutually exclusive.
     check(
-        !(flags & CL_MAP_WRITE_INVALIDATE_REGION != 0
-            && flags & (CL_MAP_READ | CL_MAP_WRITE) != 0),
+        !(flags & CL_MAP_WRITE_INVALIDATE_REGION != 0 && flags & (CL_MAP_READ | CL_MAP_WRITE) != 0),
         CL_INVALID_VALUE,
         "CL_MAP_WRITE_INVALIDATE_REGION excludes CL_MAP_READ and CL_MAP_WRITE",
     )?;

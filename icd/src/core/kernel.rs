@@ -85,7 +85,13 @@ pub struct Captured {
 impl Kernel {
     pub fn new(program: Arc<Obj<Program>>, exe: Arc<Executable>, index: usize) -> Arc<Obj<Kernel>> {
         let n = exe.code.kernels().get(index).map_or(0, |k| k.args.len());
-        Kernel::with_args(program, exe, index, vec![ArgValue::Unset; n], ExecInfo::default())
+        Kernel::with_args(
+            program,
+            exe,
+            index,
+            vec![ArgValue::Unset; n],
+            ExecInfo::default(),
+        )
     }
 
     fn with_args(
