@@ -495,7 +495,7 @@ fn enqueue_svm_free_with_and_without_callback(t: &Cl) {
     let gate = f.user_event();
     let mut ev = null();
     assert_code!(
-        call!(t; clEnqueueSVMFree(f.q, 2, ptrs.as_mut_ptr(), Some(free_cb), f.ctx as *mut c_void, 1, &gate, &mut ev)),
+        call!(t; clEnqueueSVMFree(f.q, 2, ptrs.as_mut_ptr(), Some(free_cb), f.ctx, 1, &gate, &mut ev)),
         CL_SUCCESS
     );
     assert_eq!(command_type(t, ev), CL_COMMAND_SVM_FREE);

@@ -87,7 +87,7 @@ fn svm_alloc(
         Some(p) => Ok(p as *mut c_void),
         None => err(
             CL_OUT_OF_HOST_MEMORY,
-            &format!("cannot allocate {size} bytes of SVM"),
+            format!("cannot allocate {size} bytes of SVM"),
         ),
     }
 }
@@ -140,7 +140,7 @@ fn set_kernel_arg_svm_pointer(
     let Some(arg) = k.info().args.get(i) else {
         return err(
             CL_INVALID_ARG_INDEX,
-            &format!(
+            format!(
                 "argument index {arg_index}, kernel '{}' has {} arguments",
                 k.info().name,
                 k.info().args.len()
@@ -269,7 +269,7 @@ fn enqueue_svm_free(
         {
             return err(
                 CL_INVALID_VALUE,
-                &format!(
+                format!(
                     "{:#x} was not returned by clSVMAlloc in this context, and no pfn_free_func frees it",
                     p
                 ),
@@ -278,7 +278,7 @@ fn enqueue_svm_free(
     }
     let wait = validate_wait_list(q.context(), num_events, wait_list)?;
     let ctx = q.context().clone();
-    let handle = UserData(Obj::handle(&q) as *mut c_void);
+    let handle = UserData(Obj::handle(&q));
     let data = UserData(user_data);
     enqueue(
         &q,
@@ -647,7 +647,7 @@ fn enqueue_svm_migrate_mem(
             _ => {
                 return err(
                     CL_INVALID_VALUE,
-                    &format!("svm_pointers[{i}] (with {size} bytes) is not within an SVM allocation of this context"),
+                    format!("svm_pointers[{i}] (with {size} bytes) is not within an SVM allocation of this context"),
                 )
             }
         }
