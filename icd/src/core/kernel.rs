@@ -6,10 +6,12 @@
 //! program's executable (`Arc`: the code it runs). Each argument is kept as
 //! what `clSetKernelArg` gave, checked against the parameter's [`ArgKind`]:
 //! bytes for a value, a memory object (held weakly: a kernel does not keep a
-//! buffer the user released) or NULL for a global or constant pointer, a
-//! size for a local pointer. [`Kernel::capture`] turns them into the argument
+//! buffer the user released) or NULL for a global or constant pointer, an
+//! address for an SVM pointer (`clSetKernelArgSVMPointer`), a size for a local
+//! pointer; and the SVM pointers and fine-grain system flag of
+//! `clSetKernelExecInfo`. [`Kernel::capture`] turns them into the argument
 //! block the compiled kernel reads, at enqueue time, and takes strong
-//! references to the buffers for the command.
+//! references to the buffers and SVM allocations for the command.
 
 use super::context::Context;
 use super::device::LOCAL_MEM_SIZE;
