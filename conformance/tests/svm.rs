@@ -4,7 +4,8 @@
 //! list built on the host and walked by a kernel
 //! (`CL_KERNEL_EXEC_INFO_SVM_PTRS`), atomics between the host and a running
 //! kernel, the SVM commands with their events and callbacks, buffers on SVM
-//! memory (`CL_MEM_USES_SVM_POINTER`), and every error code of these calls.
+//! memory (`CL_MEM_USES_SVM_POINTER`), a fault past an allocation named in
+//! the failed command's message, and every error code of these calls.
 
 use cranecl_conformance::{assert_code, both_ways, call, null, Cl};
 use opencl_sys::*;
@@ -1002,6 +1003,82 @@ fn enqueue_errors(t: &Cl) {
     call!(t; clReleaseContext(other));
     call!(t; clSVMFree(f.ctx, a));
     call!(t; clSVMFree(f.ctx, b));
+}
+
+/// What the notify callback of `a_fault_past_a_large_svm_allocation_is_named`
+/// heard.
+static NOTES: Mutex<Vec<String>> = Mutex::new(Vec::new());
+
+unsafe extern "C" fn notify(msg: *const c_char, _: *const c_void, _: usize, _: *mut c_void) {
+    // SAFETY: the implementation passes a NUL-terminated string.
+    let text = unsafe { std::ffi::CStr::from_ptr(msg) }
+        .to_string_lossy()
+        .into_owned();
+    NOTES.lock().unwrap_or_else(|e| e.into_inner()).push(text);
+}
+
+/// An SVM allocation of 256 KiB ends at a guard region like a buffer: a
+/// kernel that writes one element past it faults, its command fails, and
+/// the message names the allocation (x86-64: where faults are recovered).
+#[cfg(target_arch = "x86_64")]
+#[test]
+fn a_fault_past_a_large_svm_allocation_is_named() {
+    let t = cranecl_conformance::cl();
+    let dev = t.device();
+    let mut e = 0;
+    let ctx = call!(t; clCreateContext(null(), 1, &dev, Some(notify), null(), &mut e));
+    assert_code!(e, CL_SUCCESS);
+    let q = t.queue(ctx, 0);
+    let mut src = SOURCE.as_ptr() as *const c_char;
+    let len = SOURCE.len();
+    let prog = call!(t; clCreateProgramWithSource(ctx, 1, &mut src, &len, &mut e));
+    assert_code!(
+        call!(t; clBuildProgram(prog, 1, &dev, c"-cl-std=CL3.0".as_ptr(), None, null())),
+        CL_SUCCESS
+    );
+    let k = call!(t; clCreateKernel(prog, c"scale".as_ptr(), &mut e));
+    assert_code!(e, CL_SUCCESS);
+    let n = 64usize << 10;
+    let p = call!(t; clSVMAlloc(ctx, CL_MEM_SVM_FINE_GRAIN_BUFFER, n * 4, 0));
+    assert!(!p.is_null());
+    assert_code!(call!(t; clSetKernelArgSVMPointer(k, 0, p)), CL_SUCCESS);
+    let one: cl_int = 1;
+    assert_code!(
+        call!(t; clSetKernelArg(k, 1, 4, (&one as *const i32).cast())),
+        CL_SUCCESS
+    );
+    let items = n + 1;
+    let mut ev = null();
+    assert_code!(
+        call!(t; clEnqueueNDRangeKernel(q, k, 1, null(), &items, null(), 0, null(), &mut ev)),
+        CL_SUCCESS
+    );
+    call!(t; clWaitForEvents(1, &ev));
+    let mut status: cl_int = 0;
+    assert_code!(
+        call!(t; clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, 4, (&mut status as *mut i32).cast(), null())),
+        CL_SUCCESS
+    );
+    assert!(status < 0, "the command fails: {status}");
+    let want = format!(
+        "just past the end of an SVM allocation of {} bytes (in its guard region)",
+        n * 4
+    );
+    let notes = NOTES.lock().unwrap_or_else(|e| e.into_inner()).join("\n");
+    assert!(notes.contains(&want), "{notes}");
+    // The host goes on: the allocation is still there to be used.
+    assert_code!(
+        call!(t; clEnqueueSVMMemFill(q, p, (&one as *const i32).cast(), 4, n * 4, 0, null(), null())),
+        CL_SUCCESS
+    );
+    assert_code!(call!(t; clFinish(q)), CL_SUCCESS);
+    assert!(ints(p, n).iter().all(|&x| x == 1));
+    call!(t; clReleaseEvent(ev));
+    call!(t; clReleaseKernel(k));
+    call!(t; clSVMFree(ctx, p));
+    call!(t; clReleaseProgram(prog));
+    call!(t; clReleaseCommandQueue(q));
+    call!(t; clReleaseContext(ctx));
 }
 
 both_ways!(
