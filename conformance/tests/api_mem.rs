@@ -1,8 +1,9 @@
 //! API behaviour of memory objects: `clCreateBuffer[WithProperties]`,
 //! `clCreateSubBuffer`, `clRetainMemObject`/`clReleaseMemObject`,
 //! `clGetMemObjectInfo`, `clSetMemObjectDestructorCallback`, and the entry
-//! points of features the device does not offer (images, pipes, samplers,
-//! SVM), which must refuse with the spec's code rather than crash.
+//! points of features the device does not offer (images, pipes, samplers;
+//! SVM where a device lacks it), which must refuse with the spec's code
+//! rather than crash.
 
 use cranecl_conformance::{assert_code, both_ways, call, null, Cl};
 use opencl_sys::*;

@@ -1,6 +1,5 @@
 //! Entry points of features the device does not offer: images (the 1.x and
-//! 3.0 creation calls and every image command), SVM commands, built-in
-//! kernels, the device-fission extension, and the graphics-sharing
+//! 3.0 creation calls and every image command), built-in kernels, the device-fission extension, and the graphics-sharing
 //! extensions (GL, EGL, D3D10/11, DX9). Each still validates its handles
 //! (the object's CL_INVALID_* code for a bad one) and then answers the code
 //! the specification gives for a context, queue or object that has no such
@@ -161,6 +160,8 @@ fn image_commands(t: &Cl) {
     done(t, f);
 }
 
+/// The SVM commands' bad queues (the device offers SVM: `svm.rs` has the
+/// rest; the refusals below hold for a device without it).
 fn svm_commands(t: &Cl) {
     let f = fix(t);
     let mut a = [0u8; 16];

@@ -7,6 +7,7 @@
 //!   program-scope variables (global and `constant` ones share that arena);
 //! - `local`: the per-worker local arena (work-group local memory);
 //! - `private`: the per-worker private arena (work-item frames);
+//! - `svm`: shared virtual memory allocations (`clSVMAlloc`);
 //! - `registry`: which allocation an address belongs to, for messages
 //!   (and checked mode).
 
@@ -15,6 +16,8 @@ pub mod global;
 pub mod local;
 pub mod private;
 pub mod registry;
+pub mod svm;
 
 pub use alloc::Allocation;
 pub use global::{live_allocations, live_bytes, HostAllocation, ProgramArena};
+pub use svm::SvmAllocation;

@@ -2,9 +2,9 @@
 //!
 //! Every allocation a kernel can reach is registered while it lives: buffers
 //! (ours, and the user's memory behind `CL_MEM_USE_HOST_PTR`, which we do not
-//! own but whose range we know), sub-buffers (as children of their buffer,
-//! with their own bounds), program-scope variables, and the workers' local
-//! and private arenas. A registration is a [`Registration`] value; dropping it
+//! own but whose range we know), shared virtual memory allocations, sub-buffers
+//! (as children of their buffer, with their own bounds), program-scope
+//! variables, and the workers' local and private arenas. A registration is a [`Registration`] value; dropping it
 //! removes the entry, so an entry lives exactly as long as its owner keeps it.
 //!
 //! [`lookup`] answers, for an address, the innermost allocation whose data
@@ -45,6 +45,8 @@ pub enum Kind {
     Buffer,
     /// A `CL_MEM_USE_HOST_PTR` buffer: the user's memory.
     HostBuffer,
+    /// A shared virtual memory allocation (`clSVMAlloc`).
+    Svm,
     /// A sub-buffer starting `origin` bytes into a buffer of `parent_size`.
     SubBuffer { origin: usize, parent_size: usize },
     /// A program's program-scope variables (global and constant).
@@ -62,9 +64,11 @@ impl Kind {
     /// The address space this kind of allocation serves.
     pub fn arena(self) -> Arena {
         match self {
-            Kind::Buffer | Kind::HostBuffer | Kind::SubBuffer { .. } | Kind::ProgramScope => {
-                Arena::Global
-            }
+            Kind::Buffer
+            | Kind::HostBuffer
+            | Kind::Svm
+            | Kind::SubBuffer { .. }
+            | Kind::ProgramScope => Arena::Global,
             Kind::LocalArena => Arena::Local,
             Kind::PrivateArena | Kind::Stack => Arena::Private,
         }
@@ -238,6 +242,7 @@ impl fmt::Display for Label<'_> {
                 f,
                 "a buffer of {len} bytes (the host's memory, CL_MEM_USE_HOST_PTR)"
             ),
+            Kind::Svm => write!(f, "an SVM allocation of {len} bytes"),
             Kind::SubBuffer {
                 origin,
                 parent_size,

@@ -257,7 +257,9 @@ fn device_info(device: cl_device_id, param: cl_device_info, out: InfoOut) -> CLR
         CL_DEVICE_PARTITION_AFFINITY_DOMAIN => out.value::<cl_device_affinity_domain>(0),
         CL_DEVICE_PARTITION_TYPE => out.slice::<cl_device_partition_property>(&[]),
         CL_DEVICE_REFERENCE_COUNT => out.value::<cl_uint>(1),
-        CL_DEVICE_SVM_CAPABILITIES => out.value::<cl_device_svm_capabilities>(0),
+        CL_DEVICE_SVM_CAPABILITIES => {
+            out.value::<cl_device_svm_capabilities>(crate::core::svm::CAPABILITIES)
+        }
         CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS
         | CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT
         | CL_DEVICE_PIPE_SUPPORT => out.boolean(false),

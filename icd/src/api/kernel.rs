@@ -375,16 +375,41 @@ fn set_kernel_exec_info(
     value: *const c_void,
 ) -> CLResult<()> {
     // CL_INVALID_KERNEL if kernel is a not a valid kernel object.
-    Obj::<Kernel>::get(kernel)?;
+    let k = Obj::<Kernel>::get(kernel)?;
+    // (CL_INVALID_OPERATION for either name without SVM, or without
+    // fine-grain system SVM: the device has both.)
+    // CL_INVALID_VALUE if param_value is NULL and param_value_size is
+    // greater than zero.
+    check(
+        !(value.is_null() && size > 0),
+        CL_INVALID_VALUE,
+        "param_value is NULL and param_value_size is not 0",
+    )?;
     match param {
-        // CL_INVALID_OPERATION if param_name is CL_KERNEL_EXEC_INFO_SVM_PTRS and
-        // no devices in the context associated with kernel support SVM.
-        CL_KERNEL_EXEC_INFO_SVM_PTRS => err(
-            CL_INVALID_OPERATION,
-            "the device does not support shared virtual memory",
-        ),
+        CL_KERNEL_EXEC_INFO_SVM_PTRS => {
+            // CL_INVALID_VALUE if the size specified by param_value_size is
+            // not valid: a whole number of pointers.
+            let word = std::mem::size_of::<*const c_void>();
+            check(
+                size.is_multiple_of(word),
+                CL_INVALID_VALUE,
+                &format!(
+                    "CL_KERNEL_EXEC_INFO_SVM_PTRS takes an array of pointers, not {size} bytes"
+                ),
+            )?;
+            let ptrs = if value.is_null() {
+                Vec::new()
+            } else {
+                // SAFETY: value points at size bytes: size / word pointers.
+                unsafe { std::slice::from_raw_parts(value as *const usize, size / word) }.to_vec()
+            };
+            // The complete set: it replaces any earlier one.
+            k.set_svm_ptrs(ptrs);
+            Ok(())
+        }
         CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM => {
-            // CL_INVALID_VALUE if param_value is NULL or the size is not valid.
+            // CL_INVALID_VALUE if the size specified by param_value_size is
+            // not valid.
             check(
                 !value.is_null() && size == std::mem::size_of::<cl_bool>(),
                 CL_INVALID_VALUE,
@@ -392,13 +417,8 @@ fn set_kernel_exec_info(
             )?;
             // SAFETY: value points at a cl_bool (size checked).
             let on = unsafe { (value as *const cl_bool).read_unaligned() } != CL_FALSE;
-            // CL_INVALID_OPERATION if param_value is CL_TRUE and no devices
-            // support fine-grain system SVM allocations.
-            check(
-                !on,
-                CL_INVALID_OPERATION,
-                "the device does not support fine-grain system SVM",
-            )
+            k.set_fine_grain_system(on);
+            Ok(())
         }
         // CL_INVALID_VALUE if param_name is not valid.
         _ => err(

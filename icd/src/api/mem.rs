@@ -134,6 +134,23 @@ fn create_buffer(
             "host_ptr given without USE_HOST_PTR or COPY_HOST_PTR"
         },
     )?;
+    // CL_INVALID_BUFFER_SIZE if CL_MEM_USE_HOST_PTR or CL_MEM_COPY_HOST_PTR
+    // is set in flags, and host_ptr is a pointer returned by clSVMAlloc, and
+    // size is greater than the size passed to clSVMAlloc (a pointer inside
+    // an allocation: the bytes from there to its end).
+    if let Some(svm) = wants_ptr
+        .then(|| context.svm().find(host_ptr as usize))
+        .flatten()
+    {
+        check(
+            svm.holds(host_ptr as usize, size),
+            CL_INVALID_BUFFER_SIZE,
+            &format!(
+                "size {size} runs past the end of the SVM allocation host_ptr points into ({} bytes)",
+                svm.size()
+            ),
+        )?;
+    }
     let store = if flags & CL_MEM_USE_HOST_PTR != 0 {
         Store::Use(host_ptr as *mut u8)
     } else if flags & CL_MEM_COPY_HOST_PTR != 0 {
@@ -324,8 +341,15 @@ fn mem_object_info(memobj: cl_mem, param: cl_mem_info, out: InfoOut) -> CLResult
         CL_MEM_CONTEXT => out.value(Obj::handle(mem.context())),
         CL_MEM_ASSOCIATED_MEMOBJECT => out.value(mem.parent().map_or(ptr::null_mut(), Obj::handle)),
         CL_MEM_OFFSET => out.value::<usize>(mem.offset()),
-        // No SVM on this device: a host pointer is never an SVM pointer.
-        CL_MEM_USES_SVM_POINTER => out.boolean(false),
+        // CL_TRUE if memobj is a buffer object (or a sub-buffer of one)
+        // that was created with CL_MEM_USE_HOST_PTR on an SVM pointer.
+        CL_MEM_USES_SVM_POINTER => {
+            let root = mem.root();
+            out.boolean(
+                root.flags() & CL_MEM_USE_HOST_PTR != 0
+                    && mem.context().svm().find(root.host_ptr() as usize).is_some(),
+            )
+        }
         CL_MEM_PROPERTIES => out.slice(mem.properties().unwrap_or(&[])),
         // CL_INVALID_VALUE if param_name is not one of the supported values.
         _ => err(CL_INVALID_VALUE, format!("unknown cl_mem_info {param:#x}")),

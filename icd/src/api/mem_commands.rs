@@ -1,8 +1,8 @@
 //! The buffer commands behind `clEnqueue{Read,Write,Copy}Buffer[Rect]`,
 //! `clEnqueueFillBuffer`, `clEnqueueMapBuffer`, `clEnqueueUnmapMemObject` and
 //! `clEnqueueMigrateMemObjects` (the `extern "C"` stubs are in `enqueue`),
-//! and the answers for the image, native-kernel and SVM commands the device
-//! does not support.
+//! and the answers for the image and native-kernel commands the device does
+//! not support (the SVM commands are in `svm`).
 //!
 //! Each command is checked in the order of the spec's error list: the queue;
 //! the memory objects and their context; the values (regions with
@@ -657,12 +657,4 @@ pub fn native_kernel(command_queue: cl_command_queue) -> CLResult<()> {
         CL_INVALID_OPERATION,
         "the device cannot execute native kernels",
     )
-}
-
-/// The SVM commands: the device has no SVM capabilities.
-pub fn svm_command(command_queue: cl_command_queue) -> CLResult<()> {
-    queue(command_queue)?;
-    // CL_INVALID_OPERATION if the device associated with command_queue does
-    // not support SVM.
-    err(CL_INVALID_OPERATION, "the device does not support SVM")
 }

@@ -300,6 +300,7 @@ fn enqueue_ndrange(
         kernel: k.index(),
         block: captured.block,
         keep: captured.keep,
+        keep_svm: captured.keep_svm,
         work_dim,
         global_size: global,
         global_offset: offset,

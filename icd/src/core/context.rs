@@ -1,5 +1,5 @@
 //! Contexts: the devices a context was made for, the properties it was given,
-//! its notify callback and its destructor callbacks.
+//! its notify callback, its destructor callbacks and its SVM allocations.
 //!
 //! A context lives as long as the user holds a reference or any object made in
 //! it (queue, memory object, event, program) holds its `Arc`: that is the
@@ -13,6 +13,7 @@
 
 use super::device::Device;
 use super::handle::Obj;
+use super::svm::SvmTable;
 use cranecl_jit::runtime::check::Checks;
 use cranecl_jit::runtime::schedule::Schedule;
 use opencl_sys::*;
@@ -71,6 +72,8 @@ pub struct Context {
     schedule: Option<Schedule>,
     /// Kernel launches enqueued so far (keys each launch's orders).
     launches: AtomicU64,
+    /// The live SVM allocations made in this context (`clSVMAlloc`).
+    svm: SvmTable,
 }
 crate::cl_object!(Context, cl_context, CL_INVALID_CONTEXT, "context");
 
@@ -98,6 +101,7 @@ impl Context {
             checks: Checks::from_env(),
             schedule: schedule_from_env(),
             launches: AtomicU64::new(0),
+            svm: SvmTable::default(),
         })
     }
 
@@ -110,6 +114,11 @@ impl Context {
     pub fn schedule_launch(&self) -> Option<(Schedule, u64)> {
         let s = self.schedule?;
         Some((s, self.launches.fetch_add(1, Ordering::Relaxed)))
+    }
+
+    /// The context's SVM allocations.
+    pub fn svm(&self) -> &SvmTable {
+        &self.svm
     }
 
     /// The checks programs of this context are built with.

@@ -6,16 +6,19 @@
 //! program's executable (`Arc`: the code it runs). Each argument is kept as
 //! what `clSetKernelArg` gave, checked against the parameter's [`ArgKind`]:
 //! bytes for a value, a memory object (held weakly: a kernel does not keep a
-//! buffer the user released) or NULL for a global or constant pointer, a
-//! size for a local pointer. [`Kernel::capture`] turns them into the argument
+//! buffer the user released) or NULL for a global or constant pointer, an
+//! address for an SVM pointer (`clSetKernelArgSVMPointer`), a size for a local
+//! pointer; and the SVM pointers and fine-grain system flag of
+//! `clSetKernelExecInfo`. [`Kernel::capture`] turns them into the argument
 //! block the compiled kernel reads, at enqueue time, and takes strong
-//! references to the buffers for the command.
+//! references to the buffers and SVM allocations for the command.
 
 use super::context::Context;
 use super::device::LOCAL_MEM_SIZE;
 use super::handle::Obj;
 use super::mem::Mem;
 use super::program::{Executable, Program};
+use super::svm::Svm;
 use crate::error::{err, CLResult};
 use cranecl_jit::launch::{ArgKind, KernelInfo};
 use cranecl_jit::runtime::check::{Checks, LaunchCheck, Object, Space};
@@ -39,6 +42,22 @@ pub enum ArgValue {
     Mem(Option<Weak<Obj<Mem>>>),
     /// A local pointer: the bytes to allocate.
     Local(u64),
+    /// A global or constant pointer set by `clSetKernelArgSVMPointer`: an
+    /// address in an SVM allocation, or (fine-grain system SVM) anywhere in
+    /// the host's memory, or 0.
+    Svm(usize),
+}
+
+/// What `clSetKernelExecInfo` set.
+#[derive(Clone, Default)]
+pub struct ExecInfo {
+    /// `CL_KERNEL_EXEC_INFO_SVM_PTRS`: SVM pointers the kernel may reach
+    /// besides its arguments.
+    pub svm_ptrs: Vec<usize>,
+    /// `CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM`, if set (the spec's
+    /// default is `CL_TRUE`; checked mode stops checking memory no
+    /// allocation owns only when it was set to `CL_TRUE` explicitly).
+    pub fine_grain_system: Option<bool>,
 }
 
 pub struct Kernel {
@@ -46,6 +65,7 @@ pub struct Kernel {
     exe: Arc<Executable>,
     index: usize,
     args: Mutex<Vec<ArgValue>>,
+    exec_info: Mutex<ExecInfo>,
 }
 crate::cl_object!(Kernel, cl_kernel, CL_INVALID_KERNEL, "kernel");
 
@@ -54,6 +74,9 @@ crate::cl_object!(Kernel, cl_kernel, CL_INVALID_KERNEL, "kernel");
 pub struct Captured {
     pub block: Vec<u8>,
     pub keep: Vec<Arc<Obj<Mem>>>,
+    /// The SVM allocations its SVM arguments and `CL_KERNEL_EXEC_INFO_SVM_PTRS`
+    /// point into (kept alive until the command completes).
+    pub keep_svm: Vec<Arc<Svm>>,
     /// Bytes of the local arena: kernel-scope locals, then local arguments.
     pub local_mem_size: u64,
     /// Checked mode: what the launch may touch (buffer arguments with their
@@ -64,7 +87,13 @@ pub struct Captured {
 impl Kernel {
     pub fn new(program: Arc<Obj<Program>>, exe: Arc<Executable>, index: usize) -> Arc<Obj<Kernel>> {
         let n = exe.code.kernels().get(index).map_or(0, |k| k.args.len());
-        Kernel::with_args(program, exe, index, vec![ArgValue::Unset; n])
+        Kernel::with_args(
+            program,
+            exe,
+            index,
+            vec![ArgValue::Unset; n],
+            ExecInfo::default(),
+        )
     }
 
     fn with_args(
@@ -72,6 +101,7 @@ impl Kernel {
         exe: Arc<Executable>,
         index: usize,
         args: Vec<ArgValue>,
+        exec_info: ExecInfo,
     ) -> Arc<Obj<Kernel>> {
         program.attach_kernel();
         Obj::new(Kernel {
@@ -79,13 +109,32 @@ impl Kernel {
             exe,
             index,
             args: Mutex::new(args),
+            exec_info: Mutex::new(exec_info),
         })
     }
 
-    /// `clCloneKernel`: same function, a copy of the argument values.
+    /// `clCloneKernel`: same function, a copy of the argument values and
+    /// of the execution information.
     pub fn clone_kernel(&self) -> Arc<Obj<Kernel>> {
         let args = self.args.lock().clone();
-        Kernel::with_args(self.program.clone(), self.exe.clone(), self.index, args)
+        let exec_info = self.exec_info.lock().clone();
+        Kernel::with_args(
+            self.program.clone(),
+            self.exe.clone(),
+            self.index,
+            args,
+            exec_info,
+        )
+    }
+
+    /// `clSetKernelExecInfo` with `CL_KERNEL_EXEC_INFO_SVM_PTRS`.
+    pub fn set_svm_ptrs(&self, ptrs: Vec<usize>) {
+        self.exec_info.lock().svm_ptrs = ptrs;
+    }
+
+    /// `clSetKernelExecInfo` with `CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM`.
+    pub fn set_fine_grain_system(&self, on: bool) {
+        self.exec_info.lock().fine_grain_system = Some(on);
     }
 
     pub fn program(&self) -> &Arc<Obj<Program>> {
@@ -224,6 +273,7 @@ impl Kernel {
         let mut block = vec![0u8; info.args_size as usize];
         let mut keep = Vec::new();
         let (offsets, local_mem_size) = local_layout(info, &args);
+        let (keep_svm, system) = self.svm_in_use(&args);
         let checks = self.exe.code.checks();
         let check = checks.any_code().then(|| {
             let mems: Vec<_> = args
@@ -233,7 +283,7 @@ impl Kernel {
                     _ => None,
                 })
                 .collect();
-            Arc::new(self.check_objects(checks, &args, &mems, &offsets))
+            Arc::new(self.check_objects(checks, &args, &mems, &offsets, system))
         });
         for (i, (a, ai)) in args.iter().zip(&info.args).enumerate() {
             let at = ai.offset as usize;
@@ -273,6 +323,10 @@ impl Kernel {
                     word = offsets.get(i).copied().unwrap_or(0).to_le_bytes();
                     &word
                 }
+                ArgValue::Svm(p) => {
+                    word = (*p as u64).to_le_bytes();
+                    &word
+                }
             };
             let Some(dst) = block.get_mut(at..at + bytes.len()) else {
                 return err(
@@ -288,18 +342,54 @@ impl Kernel {
         Ok(Captured {
             block,
             keep,
+            keep_svm,
             local_mem_size,
             check,
         })
     }
 
-    /// Checked mode's objects for a launch with these arguments.
+    /// The SVM allocations the launch reaches through its SVM arguments and
+    /// `CL_KERNEL_EXEC_INFO_SVM_PTRS` (each once), and whether it uses the
+    /// host's memory beyond them (fine-grain system SVM): an SVM argument
+    /// outside every allocation, or `CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM`
+    /// set to `CL_TRUE`.
+    fn svm_in_use(&self, args: &[ArgValue]) -> (Vec<Arc<Svm>>, bool) {
+        let table = self.context().svm();
+        let info = self.exec_info.lock();
+        let mut system = info.fine_grain_system == Some(true);
+        let mut found: Vec<Arc<Svm>> = Vec::new();
+        let svm_args = args.iter().filter_map(|a| match a {
+            ArgValue::Svm(p) if *p != 0 => Some(*p),
+            _ => None,
+        });
+        for (p, is_arg) in svm_args
+            .map(|p| (p, true))
+            .chain(info.svm_ptrs.iter().map(|&p| (p, false)))
+        {
+            match table.find(p) {
+                Some(s) => {
+                    if !found.iter().any(|f| Arc::ptr_eq(f, &s)) {
+                        found.push(s);
+                    }
+                }
+                None => system |= is_arg,
+            }
+        }
+        (found, system)
+    }
+
+    /// Checked mode's objects for a launch with these arguments. Every SVM
+    /// allocation of the context is an object (a kernel may follow pointers
+    /// stored in memory into any of them); with fine-grain system SVM in use
+    /// (`system`), memory that no allocation of the registry owns is not
+    /// checked.
     fn check_objects(
         &self,
         checks: Checks,
         args: &[ArgValue],
         mems: &[Option<Arc<Obj<Mem>>>],
         offsets: &[u64],
+        system: bool,
     ) -> LaunchCheck {
         let info = self.info();
         let mut objects = Vec::new();
@@ -359,6 +449,31 @@ impl Kernel {
                 _ => {}
             }
         }
+        for svm in self.context().svm().all() {
+            let (lo, hi) = (svm.base() as u64, (svm.base() + svm.size()) as u64);
+            let named: Vec<_> = args
+                .iter()
+                .zip(&info.args)
+                .filter(|(a, _)| matches!(a, ArgValue::Svm(p) if svm.holds(*p, 1)))
+                .map(|(_, ai)| format!("'{}'", ai.name))
+                .collect();
+            let name = if named.is_empty() {
+                format!("SVM allocation ({} bytes)", svm.size())
+            } else {
+                format!(
+                    "SVM allocation ({} bytes) of argument {}",
+                    svm.size(),
+                    named.join(", ")
+                )
+            };
+            objects.push(Object {
+                lo,
+                hi,
+                space: Space::Global,
+                name,
+                shadow: checks.races.then(|| svm.race_shadow()),
+            });
+        }
         for (addr, size, name, constant) in self.exe.code.program_variables() {
             if size == 0 {
                 continue;
@@ -376,7 +491,7 @@ impl Kernel {
                 shadow: (checks.races && !constant).then(|| self.exe.code.variable_shadow()),
             });
         }
-        LaunchCheck::new(checks, &info.name, objects, local)
+        LaunchCheck::new(checks, &info.name, objects, local).with_system_memory(system)
     }
 }
 

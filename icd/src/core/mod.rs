@@ -1,5 +1,5 @@
 //! The object model: platform, device, context, queue, memory objects,
-//! programs, kernels, events, and the byte movers of the buffer commands.
+//! programs, kernels, events, shared virtual memory, and the byte movers of the buffer commands.
 //! Handles are validated in `api/` before they get here. A raw user pointer
 //! reaches this layer only as an address the API layer has checked (a host
 //! pointer of a buffer or transfer, taken by `unsafe` functions that say what
@@ -16,5 +16,6 @@ pub mod platform;
 pub mod profile;
 pub mod program;
 pub mod queue;
+pub mod svm;
 pub mod sysinfo;
 pub mod transfer;

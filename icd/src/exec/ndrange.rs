@@ -80,6 +80,8 @@ pub struct Launch {
     pub block: Vec<u8>,
     /// Kept alive until the launch is dropped (after the command completes).
     pub keep: Vec<Arc<Obj<Mem>>>,
+    /// The SVM allocations it reaches, kept alive the same way.
+    pub keep_svm: Vec<Arc<crate::core::svm::Svm>>,
     pub work_dim: u32,
     pub global_size: [u64; 3],
     pub global_offset: [u64; 3],

@@ -247,6 +247,10 @@ pub struct LaunchCheck {
     /// of a group of this launch is above it (a shadow tag below it was
     /// left by an earlier command).
     serial: AtomicU64,
+    /// Fine-grain system SVM: an access to memory that no allocation of the
+    /// registry owns (the host's `malloc` memory a kernel was given) is not
+    /// checked; memory the registry knows is checked as before.
+    system_memory: bool,
     /// Each group's first serial and its linear id (to name the other
     /// group of a race).
     groups: Mutex<Vec<(u64, u64)>>,
@@ -276,9 +280,17 @@ impl LaunchCheck {
             max_errors,
             reports: Mutex::new(Reports::default()),
             serial: AtomicU64::new(0),
+            system_memory: false,
             groups: Mutex::new(Vec::new()),
             id: IDS.fetch_add(1, Ordering::Relaxed),
         }
+    }
+
+    /// With fine-grain system SVM in use: accesses to memory that no
+    /// registered allocation owns are not checked.
+    pub fn with_system_memory(mut self, on: bool) -> LaunchCheck {
+        self.system_memory = on;
+        self
     }
 
     /// The reports so far, one text each (empty: the launch is clean).
@@ -916,6 +928,14 @@ fn find(
     }
     if item.arena_hi > item.arena_lo && inside(item.arena_lo, item.arena_hi) {
         return Some((item.arena_lo, item.arena_hi, Space::Private, Follow::No));
+    }
+    // Fine-grain system SVM: the host's own memory, whose bounds nobody
+    // knows, is the program's business.
+    if launch.system_memory
+        && cranecl_memory::registry::lookup(addr as usize).is_none()
+        && cranecl_memory::registry::lookup((end - 1) as usize).is_none()
+    {
+        return Some((addr, end, Space::Global, Follow::No));
     }
     None
 }
