@@ -47,6 +47,7 @@ pub const EXTENSIONS: &[NameVersion] = &[
     nv("cl_khr_int64_base_atomics", 1, 0),
     nv("cl_khr_int64_extended_atomics", 1, 0),
     nv("cl_khr_fp64", 1, 0),
+    nv("cl_khr_subgroups", 1, 0),
 ];
 
 /// Optional OpenCL C 3.0 features the compiler supports (read
@@ -58,6 +59,7 @@ pub const OPENCL_C_FEATURES: &[NameVersion] = &[
     nv("__opencl_c_fp64", 3, 0),
     nv("__opencl_c_generic_address_space", 3, 0),
     nv("__opencl_c_program_scope_global_variables", 3, 0),
+    nv("__opencl_c_subgroups", 3, 0),
 ];
 
 /// OpenCL C versions the compiler accepts (`CL_DEVICE_OPENCL_C_ALL_VERSIONS`).

@@ -36,6 +36,8 @@ pub enum Family {
     /// C11-style atomics of OpenCL C 2.0.
     AtomicC11,
     WorkGroup,
+    /// Sub-group barrier and collectives (`cl_khr_subgroups`).
+    SubGroup,
     /// `to_global`, `to_local`, `to_private`, `get_fence`.
     AddressSpace,
     /// `convert_<type>[_sat][_<rounding>]`.

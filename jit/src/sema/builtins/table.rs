@@ -906,6 +906,92 @@ pub const WORK_GROUP: &[Entry] = &[
     ),
 ];
 
+/// Sub-group functions (`cl_khr_subgroups`, spec 6.15.19 of OpenCL C 3.0,
+/// the `__opencl_c_subgroups` feature): the work-item queries, the barrier
+/// and the collectives over the work-items of one sub-group.
+pub const SUB_GROUP: &[Entry] = &[
+    gated(
+        e(
+            &[
+                "get_sub_group_size",
+                "get_max_sub_group_size",
+                "get_num_sub_groups",
+                "get_enqueued_num_sub_groups",
+                "get_sub_group_id",
+                "get_sub_group_local_id",
+            ],
+            F::WorkItem,
+            ONE,
+            X(Scalar::UInt),
+            &[],
+        ),
+        Gate::Ext(SUBGROUPS),
+    ),
+    gated(
+        e(
+            &["sub_group_barrier"],
+            F::SubGroup,
+            ONE,
+            Void,
+            &[X(Scalar::UInt)],
+        ),
+        Gate::Ext(SUBGROUPS),
+    ),
+    gated(
+        e(
+            &["sub_group_barrier"],
+            F::SubGroup,
+            ONE,
+            Void,
+            &[X(Scalar::UInt), X(Scalar::Int)],
+        ),
+        Gate::Ext(SUBGROUPS),
+    ),
+    gated(
+        e(
+            &["sub_group_all", "sub_group_any"],
+            F::SubGroup,
+            ONE,
+            X(Scalar::Int),
+            &[X(Scalar::Int)],
+        ),
+        Gate::Ext(SUBGROUPS),
+    ),
+    gated(
+        e(
+            &[
+                "sub_group_reduce_add",
+                "sub_group_reduce_min",
+                "sub_group_reduce_max",
+                "sub_group_scan_inclusive_add",
+                "sub_group_scan_inclusive_min",
+                "sub_group_scan_inclusive_max",
+                "sub_group_scan_exclusive_add",
+                "sub_group_scan_exclusive_min",
+                "sub_group_scan_exclusive_max",
+            ],
+            F::SubGroup,
+            d(INT | UINT | LONG | ULONG | FLOAT | DOUBLE, W1),
+            G,
+            &[G],
+        ),
+        Gate::Ext(SUBGROUPS),
+    ),
+    gated(
+        e(
+            &["sub_group_broadcast"],
+            F::SubGroup,
+            d(INT | UINT | LONG | ULONG | FLOAT | DOUBLE, W1),
+            G,
+            &[G, X(Scalar::UInt)],
+        ),
+        Gate::Ext(SUBGROUPS),
+    ),
+];
+
+/// The extension that declares the sub-group functions.
+const SUBGROUPS: &str = "cl_khr_subgroups";
+
 /// Every table, searched in this order.
 pub const TABLES: &[&[Entry]] = &[
     MATH,
@@ -922,4 +1008,5 @@ pub const TABLES: &[&[Entry]] = &[
     ATOM_64,
     ATOMIC_C11,
     WORK_GROUP,
+    SUB_GROUP,
 ];
