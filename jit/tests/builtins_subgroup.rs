@@ -436,10 +436,11 @@ fn sub_groups_on_different_paths_between_work_group_barriers() {
     }
 }
 
-/// The functions are declared for OpenCL C 1.2 as well (the extension),
-/// and `cl_khr_subgroups` / `__opencl_c_subgroups` are defined.
+/// The functions are declared for OpenCL C 2.0 and later (as clang's
+/// header declares them), and `cl_khr_subgroups` / `__opencl_c_subgroups`
+/// are defined.
 #[test]
-fn declared_for_opencl_c_1_2_with_the_macros() {
+fn declared_for_opencl_c_2_0_and_3_0_with_the_macros() {
     let src = "
     #if !defined(cl_khr_subgroups)
     #error no cl_khr_subgroups
@@ -447,7 +448,7 @@ fn declared_for_opencl_c_1_2_with_the_macros() {
     kernel void k(global uint *o) {
         o[get_global_id(0)] = sub_group_reduce_add(get_sub_group_local_id());
     }";
-    let p = build_with(src, "-cl-std=CL1.2");
+    let p = build_with(src, "-cl-std=CL2.0");
     let mut o = vec![0u32; 6];
     run(&p, "k", &mut [buf(&mut o)], &[6], &[6]);
     assert_eq!(o, [6, 6, 6, 6, 1, 1]);

@@ -111,6 +111,9 @@ impl BuiltinEnv {
             Gate::WorkGroupCollective => self.version == 20 || self.wg_collective,
             Gate::Generic => self.generic,
             Gate::Ext(name) => self.extensions.iter().any(|e| e == name),
+            Gate::SubGroups => {
+                self.version >= 20 && self.extensions.iter().any(|e| e == "cl_khr_subgroups")
+            }
         }
     }
     /// The element type may be used (`double` needs fp64, `half` fp16).

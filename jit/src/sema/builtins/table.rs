@@ -132,6 +132,9 @@ pub enum Gate {
     Generic,
     /// An extension must be advertised (`atom_*`).
     Ext(&'static str),
+    /// OpenCL C 2.0 or later with `cl_khr_subgroups` advertised (as clang's
+    /// header declares them).
+    SubGroups,
 }
 
 const fn e(
@@ -925,7 +928,7 @@ pub const SUB_GROUP: &[Entry] = &[
             X(Scalar::UInt),
             &[],
         ),
-        Gate::Ext(SUBGROUPS),
+        Gate::SubGroups,
     ),
     gated(
         e(
@@ -935,7 +938,7 @@ pub const SUB_GROUP: &[Entry] = &[
             Void,
             &[X(Scalar::UInt)],
         ),
-        Gate::Ext(SUBGROUPS),
+        Gate::SubGroups,
     ),
     gated(
         e(
@@ -945,7 +948,7 @@ pub const SUB_GROUP: &[Entry] = &[
             Void,
             &[X(Scalar::UInt), X(Scalar::Int)],
         ),
-        Gate::Ext(SUBGROUPS),
+        Gate::SubGroups,
     ),
     gated(
         e(
@@ -955,7 +958,7 @@ pub const SUB_GROUP: &[Entry] = &[
             X(Scalar::Int),
             &[X(Scalar::Int)],
         ),
-        Gate::Ext(SUBGROUPS),
+        Gate::SubGroups,
     ),
     gated(
         e(
@@ -975,7 +978,7 @@ pub const SUB_GROUP: &[Entry] = &[
             G,
             &[G],
         ),
-        Gate::Ext(SUBGROUPS),
+        Gate::SubGroups,
     ),
     gated(
         e(
@@ -985,12 +988,9 @@ pub const SUB_GROUP: &[Entry] = &[
             G,
             &[G, X(Scalar::UInt)],
         ),
-        Gate::Ext(SUBGROUPS),
+        Gate::SubGroups,
     ),
 ];
-
-/// The extension that declares the sub-group functions.
-const SUBGROUPS: &str = "cl_khr_subgroups";
 
 /// Every table, searched in this order.
 pub const TABLES: &[&[Entry]] = &[
