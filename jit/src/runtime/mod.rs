@@ -515,7 +515,9 @@ pub unsafe fn run_coroutines(
                 any = true;
             }
         }
-        if !any {
+        if any {
+            check::sub_group_round(group);
+        } else {
             if group.check != 0 {
                 let done: Vec<bool> = coros.iter().map(|c| c.done()).collect();
                 check::barrier_round(group, &items, &done);
