@@ -413,7 +413,7 @@ fn sub_groups_on_different_paths_between_work_group_barriers() {
             }
             None => run(&p, "d", args, &[n as u64], &[l as u64]),
         }
-        for i in 0..n {
+        for (i, got) in o.iter().enumerate() {
             let (lo, hi) = (i / l * l, (i / l * l + l).min(n));
             let lin = i - lo;
             let first = lo + lin / 4 * 4;
@@ -431,7 +431,7 @@ fn sub_groups_on_different_paths_between_work_group_barriers() {
                 }
                 acc += x[lo..hi].iter().max().unwrap();
             }
-            assert_eq!(o[i], acc, "{schedule:?}: item {i}");
+            assert_eq!(*got, acc, "{schedule:?}: item {i}");
         }
     }
 }

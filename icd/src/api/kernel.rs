@@ -430,7 +430,7 @@ fn local_size_input(size: usize, value: *const c_void) -> CLResult<Vec<usize>> {
     // by input_value_size is not valid or if input_value is NULL.
     check(!value.is_null(), CL_INVALID_VALUE, "input_value is NULL")?;
     check(
-        size % word == 0 && (1..=3).contains(&(size / word)),
+        size.is_multiple_of(word) && (1..=3).contains(&(size / word)),
         CL_INVALID_VALUE,
         "input_value_size is not one to three size_t",
     )?;
