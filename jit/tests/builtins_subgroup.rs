@@ -140,28 +140,33 @@ fn queries_under_every_strategy() {
             ("barrier(CLK_GLOBAL_MEM_FENCE);", ""),
         ),
     ];
+    // Each way also built for a scheduled context (a table of units in
+    // place of the loop nest) and run in a shuffled order.
+    let shuffle = Schedule::parse("shuffle:11").unwrap();
     for (strategy, lanes, regions, (before, after)) in ways {
-        let src = QUERIES
-            .replace("BARRIER_BEFORE", before)
-            .replace("BARRIER_AFTER", after);
-        let cg = CodegenOptions {
-            lanes,
-            barrier_regions: regions,
-            ..Default::default()
-        };
-        let p = build_cg(&src, &cg);
-        assert_eq!(p.strategy(0), strategy, "{src}");
-        for g in &geometries {
-            let mut o = vec![u32::MAX; g.total() * 6];
-            let mut sink = [0i32];
-            run(
-                &p,
-                "q",
-                &mut [buf(&mut o), buf(&mut sink)],
-                &g.global,
-                &g.local,
-            );
-            check_queries(g, &o, &format!("{strategy} {:?}/{:?}", g.global, g.local));
+        for schedule in [None, shuffle] {
+            let src = QUERIES
+                .replace("BARRIER_BEFORE", before)
+                .replace("BARRIER_AFTER", after);
+            let cg = CodegenOptions {
+                lanes,
+                barrier_regions: regions,
+                schedule,
+                ..Default::default()
+            };
+            let p = build_cg(&src, &cg);
+            assert_eq!(p.strategy(0), strategy, "{src}");
+            for g in &geometries {
+                let mut o = vec![u32::MAX; g.total() * 6];
+                let mut sink = [0i32];
+                let args = &mut [buf(&mut o), buf(&mut sink)];
+                match schedule {
+                    Some(s) => run_scheduled(&p, "q", args, &g.global, &g.local, s),
+                    None => run(&p, "q", args, &g.global, &g.local),
+                }
+                let how = format!("{strategy} {schedule:?} {:?}/{:?}", g.global, g.local);
+                check_queries(g, &o, &how);
+            }
         }
     }
 }
