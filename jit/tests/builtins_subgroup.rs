@@ -376,7 +376,8 @@ fn collectives_in_shuffled_and_reversed_orders() {
 
 /// Sub-groups on different paths: even sub-groups reduce, odd ones scan and
 /// exchange values through local memory at a sub-group barrier, inside a
-/// loop with work-group barriers and a work-group collective around them.
+/// loop with work-group barriers and an exchange across the group around
+/// them.
 #[test]
 fn sub_groups_on_different_paths_between_work_group_barriers() {
     let src = "
@@ -398,12 +399,14 @@ fn sub_groups_on_different_paths_between_work_group_barriers() {
                 acc += sub_group_scan_inclusive_max(v - round);
             }
             work_group_barrier(CLK_LOCAL_MEM_FENCE);
-            acc += work_group_reduce_max(v);
+            tmp[lin] = v + round;
+            work_group_barrier(CLK_LOCAL_MEM_FENCE);
+            acc += tmp[(lin + 5) % get_local_size(0)];
+            work_group_barrier(CLK_LOCAL_MEM_FENCE);
         }
         o[i] = acc;
     }";
-    // OpenCL C 2.0: work-group collectives need no feature there.
-    let p = build_with(src, "-cl-std=CL2.0");
+    let p = build(src);
     assert_eq!(p.strategy(0), "coroutines");
     let (n, l) = (46usize, 11usize);
     let x: Vec<i32> = (0..n as i32).map(|i| (i * 29) % 17 - 8).collect();
@@ -434,36 +437,35 @@ fn sub_groups_on_different_paths_between_work_group_barriers() {
                     }
                     acc += sg[..=lin % 4].iter().map(|v| v - round).max().unwrap();
                 }
-                acc += x[lo..hi].iter().max().unwrap();
+                acc += x[lo + (lin + 5) % (hi - lo)] + round;
             }
             assert_eq!(*got, acc, "{schedule:?}: item {i}");
         }
     }
 }
 
-/// The functions are declared for OpenCL C 2.0 and later (as clang's
-/// header declares them), and `cl_khr_subgroups` / `__opencl_c_subgroups`
-/// are defined.
+/// OpenCL C 3.0 has the functions and `__opencl_c_subgroups`; OpenCL C
+/// 2.0 would need `cl_khr_subgroups`, which the device does not advertise
+/// (it would promise independent forward progress).
 #[test]
-fn declared_for_opencl_c_2_0_and_3_0_with_the_macros() {
+fn declared_for_opencl_c_3_0_with_the_feature_macro() {
     let src = "
-    #if !defined(cl_khr_subgroups)
-    #error no cl_khr_subgroups
+    #if !defined(__opencl_c_subgroups) || defined(cl_khr_subgroups)
+    #error wrong macros
     #endif
     kernel void k(global uint *o) {
         o[get_global_id(0)] = sub_group_reduce_add(get_sub_group_local_id());
     }";
-    let p = build_with(src, "-cl-std=CL2.0");
+    let p = build(src);
     let mut o = vec![0u32; 6];
     run(&p, "k", &mut [buf(&mut o)], &[6], &[6]);
     assert_eq!(o, [6, 6, 6, 6, 1, 1]);
-    let src30 = "
-    #if !defined(__opencl_c_subgroups)
-    #error no __opencl_c_subgroups
-    #endif
-    kernel void k(global uint *o) { o[0] = get_max_sub_group_size(); }";
-    let p = build(src30);
-    let mut o = vec![0u32; 1];
-    run(&p, "k", &mut [buf(&mut o)], &[2], &[2]);
-    assert_eq!(o, [2]);
+    let opts = cranecl_jit::options::BuildOptions::parse("-cl-std=CL2.0").unwrap();
+    let out = cranecl_jit::frontend::compile(src, "test.cl", &opts, &[]);
+    assert!(!out.success, "OpenCL C 2.0 without cl_khr_subgroups");
+    assert!(out.log.contains("wrong macros"), "{}", out.log);
+    let src20 = "kernel void k(global uint *o) { o[0] = get_sub_group_size(); }";
+    let out = cranecl_jit::frontend::compile(src20, "test.cl", &opts, &[]);
+    assert!(!out.success, "OpenCL C 2.0 without cl_khr_subgroups");
+    assert!(out.log.contains("get_sub_group_size"), "{}", out.log);
 }

@@ -127,11 +127,13 @@ impl Checker<'_> {
             }
             // With sub-groups (`cl_khr_subgroups`, `__opencl_c_subgroups`):
             // a value of its own beside the others above.
-            self.scopes.insert(
-                "memory_scope_sub_group",
-                Symbol::EnumConst(5, Scalar::Int),
-                sp,
-            );
+            if self.opts.sub_groups {
+                self.scopes.insert(
+                    "memory_scope_sub_group",
+                    Symbol::EnumConst(5, Scalar::Int),
+                    sp,
+                );
+            }
         }
     }
 

@@ -100,6 +100,7 @@ pub struct BuiltinEnv {
     pub fp16: bool,
     pub generic: bool,
     pub wg_collective: bool,
+    pub sub_groups: bool,
     pub extensions: Vec<String>,
 }
 
@@ -111,9 +112,7 @@ impl BuiltinEnv {
             Gate::WorkGroupCollective => self.version == 20 || self.wg_collective,
             Gate::Generic => self.generic,
             Gate::Ext(name) => self.extensions.iter().any(|e| e == name),
-            Gate::SubGroups => {
-                self.version >= 20 && self.extensions.iter().any(|e| e == "cl_khr_subgroups")
-            }
+            Gate::SubGroups => self.sub_groups,
         }
     }
     /// The element type may be used (`double` needs fp64, `half` fp16).

@@ -132,8 +132,8 @@ pub enum Gate {
     Generic,
     /// An extension must be advertised (`atom_*`).
     Ext(&'static str),
-    /// OpenCL C 2.0 or later with `cl_khr_subgroups` advertised (as clang's
-    /// header declares them).
+    /// OpenCL C 2.0 or later with `cl_khr_subgroups`, or 3.0 with
+    /// `__opencl_c_subgroups` (as clang's header declares them).
     SubGroups,
 }
 
