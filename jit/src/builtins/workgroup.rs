@@ -12,7 +12,7 @@
 //! with a barrier strategy (`walk::is_barrier` covers the family). Sums are
 //! taken in local-linear-id order, so results are deterministic.
 //!
-//! The sub-group functions of `cl_khr_subgroups` (`sub_group_barrier`,
+//! The sub-group functions (`__opencl_c_subgroups`: `sub_group_barrier`,
 //! `sub_group_all`/`any`/`broadcast`/`reduce_<op>`/`scan_*_<op>`) work the
 //! same way over the slots of one sub-group (`SUB_GROUP_SIZE` consecutive
 //! local linear ids), waiting at sub-group barriers

@@ -36,7 +36,7 @@ pub enum Family {
     /// C11-style atomics of OpenCL C 2.0.
     AtomicC11,
     WorkGroup,
-    /// Sub-group barrier and collectives (`cl_khr_subgroups`).
+    /// Sub-group barrier and collectives (`__opencl_c_subgroups`).
     SubGroup,
     /// `to_global`, `to_local`, `to_private`, `get_fence`.
     AddressSpace,

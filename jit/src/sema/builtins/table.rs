@@ -909,7 +909,7 @@ pub const WORK_GROUP: &[Entry] = &[
     ),
 ];
 
-/// Sub-group functions (`cl_khr_subgroups`, spec 6.15.19 of OpenCL C 3.0,
+/// Sub-group functions (`cl_khr_subgroups`, 6.15.19 of OpenCL C 3.0,
 /// the `__opencl_c_subgroups` feature): the work-item queries, the barrier
 /// and the collectives over the work-items of one sub-group.
 pub const SUB_GROUP: &[Entry] = &[
