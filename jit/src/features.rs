@@ -58,6 +58,12 @@ pub const OPENCL_C_FEATURES: &[NameVersion] = &[
     nv("__opencl_c_fp64", 3, 0),
     nv("__opencl_c_generic_address_space", 3, 0),
     nv("__opencl_c_program_scope_global_variables", 3, 0),
+    // Sub-groups as OpenCL 3.0 offers them, without independent forward
+    // progress; `cl_khr_subgroups` is not listed, since a device with the
+    // extension must report CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS
+    // true (the API spec's words), which cranecl cannot honour: the
+    // sub-groups of a work-group share one thread and switch only at barriers.
+    nv("__opencl_c_subgroups", 3, 0),
 ];
 
 /// OpenCL C versions the compiler accepts (`CL_DEVICE_OPENCL_C_ALL_VERSIONS`).

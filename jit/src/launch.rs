@@ -9,6 +9,11 @@
 //! private memory — is the compiler's business.
 #![forbid(unsafe_code)]
 
+/// Work-items per sub-group (`__opencl_c_subgroups`): the lanes' width. A
+/// sub-group is this many consecutive local linear ids; the last sub-group
+/// of a work-group whose size is not a multiple is smaller.
+pub const SUB_GROUP_SIZE: u32 = 4;
+
 /// What kind of value a kernel argument is, and so what `clSetKernelArg` expects.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ArgKind {

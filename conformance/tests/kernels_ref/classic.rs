@@ -97,7 +97,29 @@ fn exclusive_scan(i: &Inputs) -> Want {
     }))
 }
 
+/// Sub-groups are four consecutive local linear ids (`n` per group).
+fn sub_groups(v: &[i32], n: usize) -> impl Iterator<Item = &[i32]> {
+    v.chunks(n).flat_map(|g| g.chunks(4))
+}
+
 pub const REFS: &[(&str, RefFn)] = &[
+    ("subgroup_reduce_scan27", |i| {
+        Want::ints(sub_groups(&i.i32("in"), 27).flat_map(|sg| {
+            let sum: i32 = sg.iter().sum();
+            let min = *sg.iter().min().unwrap();
+            let last = sg[sg.len() - 1];
+            (0..sg.len()).flat_map(move |k| [sum, sg[..k].iter().sum(), last - min])
+        }))
+    }),
+    ("subgroup_ids_6x3", |_| {
+        // global (12, 6) in groups of (6, 3): the item at (x, y)
+        Want::ints((0..72u32).flat_map(|i| {
+            let (x, y) = (i % 12, i / 12);
+            let lin = (y % 3) * 6 + x % 6;
+            let size = if lin >= 16 { 2 } else { 4 };
+            [lin / 4, lin % 4, size * 10 + 5]
+        }))
+    }),
     ("group_sums256", |i| {
         Want::ints(group_sums(&i.i32("in"), 256))
     }),

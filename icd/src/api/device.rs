@@ -120,6 +120,12 @@ fn device_info(device: cl_device_id, param: cl_device_info, out: InfoOut) -> CLR
         CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS => out.value::<cl_uint>(3),
         CL_DEVICE_MAX_WORK_ITEM_SIZES => out.slice(&limits.max_work_item_sizes),
         CL_DEVICE_MAX_WORK_GROUP_SIZE => out.value(limits.max_work_group_size),
+        // Sub-groups of four consecutive work-items (`cl_khr_subgroups`).
+        CL_DEVICE_MAX_NUM_SUB_GROUPS => out.value::<cl_uint>(
+            limits
+                .max_work_group_size
+                .div_ceil(cranecl_jit::launch::SUB_GROUP_SIZE as usize) as cl_uint,
+        ),
         CL_DEVICE_PREFERRED_VECTOR_WIDTH_CHAR | CL_DEVICE_NATIVE_VECTOR_WIDTH_CHAR => {
             out.value(vector_width(1, true))
         }
@@ -158,7 +164,6 @@ fn device_info(device: cl_device_id, param: cl_device_info, out: InfoOut) -> CLR
         | CL_DEVICE_MAX_ON_DEVICE_EVENTS
         | CL_DEVICE_QUEUE_ON_DEVICE_PREFERRED_SIZE
         | CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE
-        | CL_DEVICE_MAX_NUM_SUB_GROUPS
         | CL_DEVICE_PARTITION_MAX_SUB_DEVICES
         | CL_DEVICE_PREFERRED_PLATFORM_ATOMIC_ALIGNMENT
         | CL_DEVICE_PREFERRED_GLOBAL_ATOMIC_ALIGNMENT
@@ -260,6 +265,8 @@ fn device_info(device: cl_device_id, param: cl_device_info, out: InfoOut) -> CLR
         CL_DEVICE_SVM_CAPABILITIES => {
             out.value::<cl_device_svm_capabilities>(crate::core::svm::CAPABILITIES)
         }
+        // The sub-groups of a work-group share one thread and switch only at
+        // barriers: one that waits for another in a loop never lets it run.
         CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS
         | CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT
         | CL_DEVICE_PIPE_SUPPORT => out.boolean(false),

@@ -438,16 +438,101 @@ pub unsafe extern "C" fn clSetKernelExecInfo(
     api_call(|| set_kernel_exec_info(kernel, param_name, param_value_size, param_value))
 }
 
-/// `clGetKernelSubGroupInfo[KHR]`: the device has no sub-groups.
-fn kernel_sub_group_info(kernel: cl_kernel, device: cl_device_id) -> CLResult<()> {
+/// The sub-group size: four consecutive local linear ids.
+const SUB_GROUP_SIZE: usize = cranecl_jit::launch::SUB_GROUP_SIZE as usize;
+
+/// The local size an `input_value` of `CL_KERNEL_*_FOR_NDRANGE` gives: an
+/// array of one to three `size_t`.
+fn local_size_input(size: usize, value: *const c_void) -> CLResult<Vec<usize>> {
+    let word = std::mem::size_of::<usize>();
+    // CL_INVALID_VALUE if param_name is CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE
+    // or CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE and the size in bytes specified
+    // by input_value_size is not valid or if input_value is NULL.
+    check(!value.is_null(), CL_INVALID_VALUE, "input_value is NULL")?;
+    check(
+        size.is_multiple_of(word) && (1..=3).contains(&(size / word)),
+        CL_INVALID_VALUE,
+        "input_value_size is not one to three size_t",
+    )?;
+    // SAFETY: `value` holds `size` bytes (the caller's contract), checked to
+    // be one to three `size_t`.
+    let v = unsafe { std::slice::from_raw_parts(value as *const usize, size / word) };
+    Ok(v.to_vec())
+}
+
+/// `clGetKernelSubGroupInfo[KHR]`: sub-groups are four consecutive local
+/// linear ids, the last of a work-group possibly smaller.
+#[allow(clippy::too_many_arguments)]
+fn kernel_sub_group_info(
+    kernel: cl_kernel,
+    device: cl_device_id,
+    param: cl_kernel_sub_group_info,
+    input_size: usize,
+    input: *const c_void,
+    out: InfoOut,
+    param_value_size: usize,
+    param_value: *mut c_void,
+) -> CLResult<()> {
     // CL_INVALID_KERNEL if kernel is a not a valid kernel object.
     let k = Obj::<Kernel>::get(kernel)?;
+    // CL_INVALID_DEVICE if device is not in the list of devices associated
+    // with kernel or if device is NULL but there is more than one device
+    // associated with kernel.
     check_kernel_device(&k, device)?;
-    // CL_INVALID_OPERATION if device does not support sub-groups.
-    err(
-        CL_INVALID_OPERATION,
-        "the device does not support sub-groups",
-    )
+    let max_groups = kernel_work_group_size(&k).div_ceil(SUB_GROUP_SIZE);
+    match param {
+        CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE | CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE => {
+            let items: usize = local_size_input(input_size, input)?.iter().product();
+            out.value::<usize>(if param == CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE {
+                items.min(SUB_GROUP_SIZE)
+            } else {
+                items.div_ceil(SUB_GROUP_SIZE)
+            })
+        }
+        CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT => {
+            let word = std::mem::size_of::<usize>();
+            // CL_INVALID_VALUE if param_name is
+            // CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT and the size in bytes
+            // specified by input_value_size is not valid or if input_value
+            // is NULL.
+            check(
+                !input.is_null() && input_size == word,
+                CL_INVALID_VALUE,
+                "CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT takes one size_t",
+            )?;
+            // SAFETY: `input` holds one `size_t` (checked above).
+            let count = unsafe { (input as *const usize).read_unaligned() };
+            // The answer has as many dimensions as param_value_size holds.
+            let dims = if param_value.is_null() {
+                3
+            } else {
+                // CL_INVALID_VALUE if param_value_size is < size of the return
+                // type: one to three size_t here.
+                check(
+                    param_value_size >= word,
+                    CL_INVALID_VALUE,
+                    "param_value_size is less than one size_t",
+                )?;
+                (param_value_size / word).min(3)
+            };
+            // One dimension of `count` full sub-groups, the others 1; zeros
+            // when no work-group of the kernel holds that many.
+            let x = count.saturating_mul(SUB_GROUP_SIZE);
+            let fits =
+                count > 0 && count <= max_groups && x <= dev::limits().max_work_item_sizes[0];
+            let mut local = vec![usize::from(fits); dims];
+            local[0] = if fits { x } else { 0 };
+            out.slice(&local)
+        }
+        CL_KERNEL_MAX_NUM_SUB_GROUPS => out.value::<usize>(max_groups),
+        // No kernel attribute sets a number of sub-groups in OpenCL C.
+        CL_KERNEL_COMPILE_NUM_SUB_GROUPS => out.value::<usize>(0),
+        // CL_INVALID_VALUE if param_name is not valid.
+        _ => err(
+            CL_INVALID_VALUE,
+            format!("unknown kernel sub-group info 0x{param:x}"),
+        ),
+    }
 }
 
 entry_family! {
@@ -461,8 +546,16 @@ entry_family! {
         param_value: *mut c_void,
         param_value_size_ret: *mut size_t,
     ) -> cl_int;
-    clGetKernelSubGroupInfo => api_call(|| kernel_sub_group_info(kernel, device));
-    clGetKernelSubGroupInfoKHR => api_call(|| kernel_sub_group_info(kernel, device));
+    clGetKernelSubGroupInfo => api_call(|| kernel_sub_group_info(
+        kernel, device, param_name, input_value_size, input_value,
+        InfoOut::new(param_value_size, param_value, param_value_size_ret),
+        param_value_size, param_value,
+    ));
+    clGetKernelSubGroupInfoKHR => api_call(|| kernel_sub_group_info(
+        kernel, device, param_name, input_value_size, input_value,
+        InfoOut::new(param_value_size, param_value, param_value_size_ret),
+        param_value_size, param_value,
+    ));
 }
 
 #[no_mangle]

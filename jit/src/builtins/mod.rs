@@ -84,6 +84,7 @@ pub fn emit_builtin(
         Family::AddressSpace => addrspace::emit(fx, f, args),
         Family::Printf => printf::emit(fx, args, arg_tys),
         Family::WorkGroup => workgroup::emit(fx, f, args),
+        Family::SubGroup => workgroup::emit_sub_group(fx, f, args),
         _ => None,
     };
     r.unwrap_or_else(|| Err(unsupported(f)))

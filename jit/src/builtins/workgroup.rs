@@ -11,6 +11,15 @@
 //! the table before everyone has read it. Codegen runs kernels that call these functions
 //! with a barrier strategy (`walk::is_barrier` covers the family). Sums are
 //! taken in local-linear-id order, so results are deterministic.
+//!
+//! The sub-group functions (`__opencl_c_subgroups`: `sub_group_barrier`,
+//! `sub_group_all`/`any`/`broadcast`/`reduce_<op>`/`scan_*_<op>`) work the
+//! same way over the slots of one sub-group (`SUB_GROUP_SIZE` consecutive
+//! local linear ids), waiting at sub-group barriers
+//! (`cranecl_sub_group_barrier`): only the work-items of the sub-group meet
+//! there, so sub-groups may take different paths. Kernels that reach them
+//! run as coroutines, whose scheduler releases a sub-group barrier once every
+//! unfinished work-item of the sub-group waits at one.
 
 use super::{clif, elem};
 use crate::codegen::{CValue, FunctionCx};
@@ -192,7 +201,59 @@ pub(super) fn emit(
             (what, op)
         }
     };
-    Some(collective(fx, f, args, what, op))
+    Some(collective(fx, f, args, what, op, Scope::WorkGroup))
+}
+
+/// `sub_group_barrier` and the sub-group collectives.
+pub(super) fn emit_sub_group(
+    fx: &mut FunctionCx<'_, '_>,
+    f: &BuiltinFn,
+    args: &[CValue],
+) -> Option<Result<CValue, String>> {
+    let rest = f.name.strip_prefix("sub_group_")?;
+    let (what, op) = match rest {
+        "barrier" => {
+            fx.b.ins().fence();
+            fx.emit_sub_group_barrier();
+            fx.b.ins().fence();
+            return Some(Ok(CValue::Void));
+        }
+        "all" => (3, 0),
+        "any" => (4, 0),
+        "broadcast" => (5, 0),
+        _ => {
+            let (w, o) = rest.rsplit_once('_')?;
+            (
+                match w {
+                    "reduce" => 0,
+                    "scan_inclusive" => 1,
+                    "scan_exclusive" => 2,
+                    _ => return None,
+                },
+                match o {
+                    "add" => 0,
+                    "min" => 1,
+                    "max" => 2,
+                    _ => return None,
+                },
+            )
+        }
+    };
+    Some(collective(fx, f, args, what, op, Scope::SubGroup))
+}
+
+/// Which work-items a collective combines.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Scope {
+    WorkGroup,
+    SubGroup,
+}
+
+fn wait(fx: &mut FunctionCx<'_, '_>, scope: Scope) {
+    match scope {
+        Scope::WorkGroup => fx.emit_barrier(),
+        Scope::SubGroup => fx.emit_sub_group_barrier(),
+    }
 }
 
 fn collective(
@@ -201,6 +262,7 @@ fn collective(
     args: &[CValue],
     what: i64,
     op: i64,
+    scope: Scope,
 ) -> Result<CValue, String> {
     let s = elem(&f.ret)?;
     let kind = match s {
@@ -227,7 +289,7 @@ fn collective(
         Scalar::UInt => fx.b.ins().uextend(types::I64, x),
         _ => x,
     };
-    let table = fx.group_scratch();
+    let scratch = fx.group_scratch();
     let lid = workitem(fx, "get_local_linear_id", None)?;
     let sizes = [0, 1, 2]
         .map(|d| workitem(fx, "get_local_size", Some(d)))
@@ -235,29 +297,57 @@ fn collective(
         .collect::<Result<Vec<_>, _>>()?;
     let n01 = fx.b.ins().imul(sizes[0], sizes[1]);
     let n = fx.b.ins().imul(n01, sizes[2]);
-    // broadcast(x, lx[, ly[, lz]]): the source item's linear id.
-    let arg = if what == 5 {
-        let ids: Vec<Value> = args[1..]
-            .iter()
-            .map(|a| a.scalar())
-            .collect::<Result<_, _>>()?;
-        let mut lin = ids[0];
-        if let Some(y) = ids.get(1) {
-            let t = fx.b.ins().imul(*y, sizes[0]);
-            lin = fx.b.ins().iadd(lin, t);
-        }
-        if let Some(z) = ids.get(2) {
-            let t = fx.b.ins().imul(*z, n01);
-            lin = fx.b.ins().iadd(lin, t);
-        }
-        lin
-    } else {
-        fx.b.ins().iconst(types::I64, 0)
-    };
     let off = fx.b.ins().imul_imm_s(lid, 8);
-    let slot = fx.b.ins().iadd(table, off);
+    let slot = fx.b.ins().iadd(scratch, off);
+    // The table this item reads: the group's slots, or its sub-group's;
+    // `me` is its index there, `count` the table's length.
+    let (table, count, me, arg) = match scope {
+        Scope::WorkGroup => {
+            // broadcast(x, lx[, ly[, lz]]): the source item's linear id.
+            let arg = if what == 5 {
+                let ids: Vec<Value> = args[1..]
+                    .iter()
+                    .map(|a| a.scalar())
+                    .collect::<Result<_, _>>()?;
+                let mut lin = ids[0];
+                if let Some(y) = ids.get(1) {
+                    let t = fx.b.ins().imul(*y, sizes[0]);
+                    lin = fx.b.ins().iadd(lin, t);
+                }
+                if let Some(z) = ids.get(2) {
+                    let t = fx.b.ins().imul(*z, n01);
+                    lin = fx.b.ins().iadd(lin, t);
+                }
+                lin
+            } else {
+                fx.b.ins().iconst(types::I64, 0)
+            };
+            (scratch, n, lid, arg)
+        }
+        Scope::SubGroup => {
+            let width = i64::from(crate::launch::SUB_GROUP_SIZE);
+            let me = fx.b.ins().urem_imm_u(lid, width);
+            let first = fx.b.ins().isub(lid, me);
+            let first_off = fx.b.ins().imul_imm_s(first, 8);
+            let table = fx.b.ins().iadd(scratch, first_off);
+            let left = fx.b.ins().isub(n, first);
+            let w = fx.b.ins().iconst(types::I64, width);
+            let count = fx.b.ins().umin(left, w);
+            // sub_group_broadcast(x, sub_group_local_id): a uint.
+            let arg = if what == 5 {
+                let id = args
+                    .get(1)
+                    .ok_or("internal: broadcast without id")?
+                    .scalar()?;
+                fx.b.ins().uextend(types::I64, id)
+            } else {
+                fx.b.ins().iconst(types::I64, 0)
+            };
+            (table, count, me, arg)
+        }
+    };
     fx.b.ins().store(super::mem(), bits, slot, 0);
-    fx.emit_barrier();
+    wait(fx, scope);
     let w = fx.b.ins().iconst(types::I32, what);
     let o = fx.b.ins().iconst(types::I32, op);
     let k = fx.b.ins().iconst(types::I32, kind);
@@ -274,9 +364,9 @@ fn collective(
             types::I64,
         ],
         types::I64,
-        &[table, n, lid, w, o, k, arg],
+        &[table, count, me, w, o, k, arg],
     )?;
-    fx.emit_barrier();
+    wait(fx, scope);
     let v = match s {
         Scalar::Float => {
             let i = fx.b.ins().ireduce(types::I32, r);

@@ -163,6 +163,7 @@ fn per_item_builtin(b: &BuiltinFn) -> bool {
             | Family::Printf
             | Family::AsyncCopy
             | Family::WorkGroup
+            | Family::SubGroup
             | Family::Sync
             | Family::Image
     )
@@ -175,6 +176,8 @@ fn varying_workitem(b: &BuiltinFn, args: &[Expr]) -> bool {
     }
     match b.name.as_str() {
         "get_global_linear_id" | "get_local_linear_id" => true,
+        // Consecutive linear ids: lanes of a step may straddle sub-groups.
+        "get_sub_group_id" | "get_sub_group_local_id" | "get_sub_group_size" => true,
         "get_global_id" | "get_local_id" => match args.first().map(const_dim) {
             Some(Some(d)) => d == 0,
             _ => true,

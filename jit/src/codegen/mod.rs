@@ -652,7 +652,11 @@ fn compile_into(
             let info = abi::kernel_info(pcx, fid, f);
             // `None`: no barrier; otherwise the region plan, or why not.
             let plan = info.uses_barriers.then(|| {
-                if barrier_regions {
+                if walk::uses_sub_group_sync(prog, fid) {
+                    Err("sub-group barriers and collectives run as coroutines \
+                         (sub-groups may take different paths to them)"
+                        .to_string())
+                } else if barrier_regions {
                     regions::plan(prog, f, pcx.check.uninit)
                 } else {
                     Err("the region strategy is off".to_string())

@@ -118,10 +118,10 @@ pub fn address_taken_locals(f: &Function) -> HashSet<u32> {
     set
 }
 
-/// Whether the built-in synchronises the work-group.
+/// Whether the built-in synchronises the work-group (or a sub-group).
 pub fn is_barrier(name: &str, family: Family) -> bool {
     matches!(name, "barrier" | "work_group_barrier" | "wait_group_events")
-        || family == Family::WorkGroup
+        || matches!(family, Family::WorkGroup | Family::SubGroup)
 }
 
 /// Whether `f` (or a function it calls) reaches a barrier.
@@ -132,7 +132,16 @@ pub fn uses_barrier(prog: &Program, f: FuncId) -> bool {
 /// Whether `f` (or a function it calls) reaches a work-group collective
 /// built-in (which needs the group scratch).
 pub fn uses_collectives(prog: &Program, f: FuncId) -> bool {
-    reaches(prog, f, &|b| b.family == Family::WorkGroup)
+    reaches(prog, f, &|b| {
+        matches!(b.family, Family::WorkGroup | Family::SubGroup)
+    })
+}
+
+/// Whether `f` (or a function it calls) reaches a sub-group barrier or
+/// collective: sub-groups may take different paths to them, which regions
+/// (run by every work-item of the group in turn) cannot follow.
+pub fn uses_sub_group_sync(prog: &Program, f: FuncId) -> bool {
+    reaches(prog, f, &|b| b.family == Family::SubGroup)
 }
 
 /// Whether `f` or a function it calls has a built-in call that `pred` accepts.

@@ -102,6 +102,12 @@ impl FunctionCx<'_, '_> {
                     .collect();
                 self.linearize(&ids, &sizes)
             }
+            "get_sub_group_size"
+            | "get_max_sub_group_size"
+            | "get_num_sub_groups"
+            | "get_enqueued_num_sub_groups"
+            | "get_sub_group_id"
+            | "get_sub_group_local_id" => self.sub_group_query(&f.name),
             "barrier" | "work_group_barrier" => {
                 self.emit_barrier();
                 return Ok(Some(CValue::Void));
@@ -169,6 +175,67 @@ impl FunctionCx<'_, '_> {
         self.b.ins().iadd(x, off)
     }
 
+    /// The sub-group work-item functions (OpenCL C 3.0, 6.15.19): a
+    /// sub-group is `SUB_GROUP_SIZE` consecutive local linear ids, the last
+    /// one of a group smaller when the group's size is not a multiple.
+    /// Every answer is a `uint`.
+    fn sub_group_query(&mut self, name: &str) -> Value {
+        let width = crate::launch::SUB_GROUP_SIZE as i64;
+        let count = |fx: &mut Self, off: i32| {
+            let s: Vec<Value> = (0..3).map(|d| fx.group_array_const(off, d)).collect();
+            let s01 = fx.b.ins().imul(s[0], s[1]);
+            fx.b.ins().imul(s01, s[2])
+        };
+        let linear = |fx: &mut Self| {
+            let ids: Vec<Value> = match fx.inline_ids {
+                Some((ids, _)) => ids.to_vec(),
+                None => (0..3).map(|d| fx.local_id_const(d)).collect(),
+            };
+            let sizes: Vec<Value> = (0..3)
+                .map(|d| fx.group_array_const(o::GROUP_LOCAL_SIZE, d))
+                .collect();
+            fx.linearize(&ids, &sizes)
+        };
+        let v = match name {
+            "get_sub_group_local_id" => {
+                let l = linear(self);
+                self.b.ins().urem_imm_u(l, width)
+            }
+            "get_sub_group_id" => {
+                let l = linear(self);
+                self.b.ins().udiv_imm_u(l, width)
+            }
+            "get_sub_group_size" => {
+                // min(width, items - first id of this sub-group)
+                let l = linear(self);
+                let first = self.b.ins().urem_imm_u(l, width);
+                let first = self.b.ins().isub(l, first);
+                let n = count(self, o::GROUP_LOCAL_SIZE);
+                let left = self.b.ins().isub(n, first);
+                let w = self.b.ins().iconst(types::I64, width);
+                self.b.ins().umin(left, w)
+            }
+            "get_max_sub_group_size" => {
+                let n = count(self, o::GROUP_ENQUEUED_LOCAL_SIZE);
+                let w = self.b.ins().iconst(types::I64, width);
+                self.b.ins().umin(n, w)
+            }
+            // "get_num_sub_groups" | "get_enqueued_num_sub_groups":
+            // ceil(items / width).
+            _ => {
+                let off = if name == "get_num_sub_groups" {
+                    o::GROUP_LOCAL_SIZE
+                } else {
+                    o::GROUP_ENQUEUED_LOCAL_SIZE
+                };
+                let n = count(self, off);
+                let n = self.b.ins().iadd_imm_u(n, width - 1);
+                self.b.ins().udiv_imm_u(n, width)
+            }
+        };
+        self.b.ins().ireduce(types::I32, v)
+    }
+
     /// `(i2 * s1 + i1) * s0 + i0`.
     fn linearize(&mut self, ids: &[Value], sizes: &[Value]) -> Value {
         let a = self.b.ins().imul(ids[2], sizes[1]);
@@ -186,6 +253,15 @@ impl FunctionCx<'_, '_> {
     pub fn emit_barrier(&mut self) {
         self.mark_barrier_site();
         let f = crate::runtime::cranecl_barrier as *const u8;
+        let item = self.item;
+        self.call_host(f, &[types::I64], &[], &[item]);
+    }
+
+    /// Wait until every other work-item of this sub-group arrives here
+    /// (`sub_group_barrier`, and the two waits of a sub-group collective).
+    /// Kernels that reach one run as coroutines (`walk::uses_sub_group_sync`).
+    pub fn emit_sub_group_barrier(&mut self) {
+        let f = crate::runtime::cranecl_sub_group_barrier as *const u8;
         let item = self.item;
         self.call_host(f, &[types::I64], &[], &[item]);
     }

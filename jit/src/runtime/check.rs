@@ -1405,6 +1405,20 @@ fn next_epoch(st: &mut CheckState, group: &GroupState) {
     group.check_serial.store(b, Ordering::Relaxed);
 }
 
+/// Sub-groups released from a sub-group barrier (coroutines): a new epoch
+/// for the whole group, so that the work-items of a sub-group see each
+/// other's accesses before the barrier as ordered. Accesses of two other
+/// sub-groups on either side of it then count as ordered too: such a race
+/// may go unseen, none is invented.
+pub fn sub_group_round(group: &GroupState) {
+    if group.check == 0 {
+        return;
+    }
+    // SAFETY: `check` points at this thread's state while the group runs.
+    let st = unsafe { &mut *(group.check as *mut CheckState) };
+    next_epoch(st, group);
+}
+
 /// A barrier of a group run by the region strategy (every work-item has
 /// reached it): a new epoch.
 ///

@@ -140,6 +140,9 @@ pub struct ItemState {
     /// Checked mode: where a slow path called through a register-preserving
     /// trampoline leaves its result (`check::preserving`).
     pub check_ret: u64,
+    /// Coroutines: 1 while this item waits at a sub-group barrier, 0 at a
+    /// work-group barrier (or running).
+    pub sub_group_wait: u64,
 }
 
 impl ItemState {
@@ -156,6 +159,7 @@ impl ItemState {
             barrier_site: 0,
             check_me: 0,
             check_ret: 0,
+            sub_group_wait: 0,
         }
     }
 }
@@ -204,6 +208,25 @@ pub unsafe extern "C" fn cranecl_barrier(item: *mut ItemState) {
         let y = (*item).yielder as *const Yielder<(), ()>;
         if !y.is_null() {
             (*y).suspend(());
+        }
+    }
+}
+
+/// `sub_group_barrier()` (and the waits of a sub-group collective): suspend
+/// this work-item until every other unfinished one of its sub-group has
+/// reached a sub-group barrier (see [`run_coroutines`]).
+///
+/// # Safety
+/// `item` is the `ItemState` generated code was given.
+pub unsafe extern "C" fn cranecl_sub_group_barrier(item: *mut ItemState) {
+    // SAFETY: as `cranecl_barrier`; a group run as a loop has one item, so
+    // the sub-group barrier is a no-op there.
+    unsafe {
+        let y = (*item).yielder as *const Yielder<(), ()>;
+        if !y.is_null() {
+            (*item).sub_group_wait = 1;
+            (*y).suspend(());
+            (*item).sub_group_wait = 0;
         }
     }
 }
@@ -442,14 +465,21 @@ pub unsafe fn run_coroutines(
         drop(coros);
         return Err(f);
     }
-    // Rounds: resume every unfinished item once, until none is left or one
-    // was abandoned by a fault.
-    let mut live = coros.len();
+    // Rounds: resume every item that may run, until none is left or one
+    // was abandoned by a fault. An item that yields waits at a work-group
+    // barrier or at a sub-group barrier (`ItemState::sub_group_wait`). After
+    // each round, a sub-group whose unfinished items all wait at a sub-group
+    // barrier goes on; when no sub-group can, and every unfinished item
+    // waits, all of them go on (a work-group barrier — or items that wait at
+    // different kinds of barrier, undefined behaviour: they go on rather
+    // than hang the host). Without sub-group barriers this resumes every
+    // unfinished item once per round.
     let mut failed = None;
+    let mut ready = vec![true; coros.len()];
+    let width = crate::launch::SUB_GROUP_SIZE as usize;
     // SAFETY: `schedule` is 0 or the group's `GroupOrder`, alive while it runs.
     let order = unsafe { (group.schedule as *const schedule::GroupOrder).as_ref() };
-    'rounds: while live > 0 {
-        live = 0;
+    'rounds: loop {
         // Schedule fuzzing: each round resumes the items in a new order.
         let round = order.map(|o| {
             let mut r: Vec<u64> = (0..coros.len() as u64).collect();
@@ -459,12 +489,12 @@ pub unsafe fn run_coroutines(
         for k in 0..coros.len() {
             let i = round.as_ref().map_or(k, |r| r[k] as usize);
             let (c, cp) = (&mut coros[i], &mut checkpoints[i]);
-            if c.done() {
+            if c.done() || !ready[i] {
                 continue;
             }
             fault::arm(cp);
             match c.resume(()) {
-                CoroutineResult::Yield(()) => live += 1,
+                CoroutineResult::Yield(()) => ready[i] = false,
                 CoroutineResult::Return(None) => {}
                 CoroutineResult::Return(Some(f)) => {
                     failed = Some(f);
@@ -472,9 +502,27 @@ pub unsafe fn run_coroutines(
                 }
             }
         }
-        if group.check != 0 && live > 0 {
-            let done: Vec<bool> = coros.iter().map(|c| c.done()).collect();
-            check::barrier_round(group, &items, &done);
+        let waiting: Vec<usize> = (0..coros.len()).filter(|i| !coros[*i].done()).collect();
+        if waiting.is_empty() {
+            break;
+        }
+        let mut any = false;
+        for first in (0..coros.len()).step_by(width) {
+            let members = first..(first + width).min(coros.len());
+            let mut live = members.clone().filter(|i| !coros[*i].done()).peekable();
+            if live.peek().is_some() && live.all(|i| items[i].sub_group_wait == 1) {
+                members.for_each(|i| ready[i] = true);
+                any = true;
+            }
+        }
+        if any {
+            check::sub_group_round(group);
+        } else {
+            if group.check != 0 {
+                let done: Vec<bool> = coros.iter().map(|c| c.done()).collect();
+                check::barrier_round(group, &items, &done);
+            }
+            waiting.into_iter().for_each(|i| ready[i] = true);
         }
     }
     fault::disarm();

@@ -125,6 +125,15 @@ impl Checker<'_> {
                 self.scopes
                     .insert(n, Symbol::EnumConst(*v, Scalar::Int), sp);
             }
+            // With sub-groups (`cl_khr_subgroups`, `__opencl_c_subgroups`):
+            // a value of its own beside the others above.
+            if self.opts.sub_groups {
+                self.scopes.insert(
+                    "memory_scope_sub_group",
+                    Symbol::EnumConst(5, Scalar::Int),
+                    sp,
+                );
+            }
         }
     }
 

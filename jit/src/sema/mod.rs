@@ -65,6 +65,9 @@ pub struct SemaOptions {
     pub program_scope_globals: bool,
     /// Work-group collective functions (2.0, or 3.0 with the feature).
     pub work_group_collectives: bool,
+    /// Sub-group functions (2.0 and later with `cl_khr_subgroups`, or 3.0
+    /// with `__opencl_c_subgroups`).
+    pub sub_groups: bool,
     /// Image types (1.x with images; 3.0 with `__opencl_c_images`).
     pub images: bool,
     /// `read_write` images (2.0, or 3.0 with `__opencl_c_read_write_images`).
@@ -100,6 +103,8 @@ impl SemaOptions {
                 || (cl30 && has_feature("__opencl_c_program_scope_global_variables")),
             work_group_collectives: cl20
                 || (cl30 && has_feature("__opencl_c_work_group_collective_functions")),
+            sub_groups: (version >= 20 && has_ext("cl_khr_subgroups"))
+                || (cl30 && has_feature("__opencl_c_subgroups")),
             images: !cl30 || has_feature("__opencl_c_images"),
             read_write_images: cl20 || (cl30 && has_feature("__opencl_c_read_write_images")),
             image3d_writes: has_ext("cl_khr_3d_image_writes")
@@ -116,6 +121,7 @@ impl SemaOptions {
             fp16: self.fp16,
             generic: self.generic_address_space,
             wg_collective: self.work_group_collectives,
+            sub_groups: self.sub_groups,
             extensions: self.extensions.clone(),
         }
     }

@@ -36,6 +36,8 @@ pub enum Family {
     /// C11-style atomics of OpenCL C 2.0.
     AtomicC11,
     WorkGroup,
+    /// Sub-group barrier and collectives (`__opencl_c_subgroups`).
+    SubGroup,
     /// `to_global`, `to_local`, `to_private`, `get_fence`.
     AddressSpace,
     /// `convert_<type>[_sat][_<rounding>]`.
@@ -98,6 +100,7 @@ pub struct BuiltinEnv {
     pub fp16: bool,
     pub generic: bool,
     pub wg_collective: bool,
+    pub sub_groups: bool,
     pub extensions: Vec<String>,
 }
 
@@ -109,6 +112,7 @@ impl BuiltinEnv {
             Gate::WorkGroupCollective => self.version == 20 || self.wg_collective,
             Gate::Generic => self.generic,
             Gate::Ext(name) => self.extensions.iter().any(|e| e == name),
+            Gate::SubGroups => self.sub_groups,
         }
     }
     /// The element type may be used (`double` needs fp64, `half` fp16).

@@ -132,6 +132,9 @@ pub enum Gate {
     Generic,
     /// An extension must be advertised (`atom_*`).
     Ext(&'static str),
+    /// OpenCL C 2.0 or later with `cl_khr_subgroups`, or 3.0 with
+    /// `__opencl_c_subgroups` (as clang's header declares them).
+    SubGroups,
 }
 
 const fn e(
@@ -906,6 +909,89 @@ pub const WORK_GROUP: &[Entry] = &[
     ),
 ];
 
+/// Sub-group functions (`cl_khr_subgroups`, 6.15.19 of OpenCL C 3.0,
+/// the `__opencl_c_subgroups` feature): the work-item queries, the barrier
+/// and the collectives over the work-items of one sub-group.
+pub const SUB_GROUP: &[Entry] = &[
+    gated(
+        e(
+            &[
+                "get_sub_group_size",
+                "get_max_sub_group_size",
+                "get_num_sub_groups",
+                "get_enqueued_num_sub_groups",
+                "get_sub_group_id",
+                "get_sub_group_local_id",
+            ],
+            F::WorkItem,
+            ONE,
+            X(Scalar::UInt),
+            &[],
+        ),
+        Gate::SubGroups,
+    ),
+    gated(
+        e(
+            &["sub_group_barrier"],
+            F::SubGroup,
+            ONE,
+            Void,
+            &[X(Scalar::UInt)],
+        ),
+        Gate::SubGroups,
+    ),
+    gated(
+        e(
+            &["sub_group_barrier"],
+            F::SubGroup,
+            ONE,
+            Void,
+            &[X(Scalar::UInt), X(Scalar::Int)],
+        ),
+        Gate::SubGroups,
+    ),
+    gated(
+        e(
+            &["sub_group_all", "sub_group_any"],
+            F::SubGroup,
+            ONE,
+            X(Scalar::Int),
+            &[X(Scalar::Int)],
+        ),
+        Gate::SubGroups,
+    ),
+    gated(
+        e(
+            &[
+                "sub_group_reduce_add",
+                "sub_group_reduce_min",
+                "sub_group_reduce_max",
+                "sub_group_scan_inclusive_add",
+                "sub_group_scan_inclusive_min",
+                "sub_group_scan_inclusive_max",
+                "sub_group_scan_exclusive_add",
+                "sub_group_scan_exclusive_min",
+                "sub_group_scan_exclusive_max",
+            ],
+            F::SubGroup,
+            d(INT | UINT | LONG | ULONG | FLOAT | DOUBLE, W1),
+            G,
+            &[G],
+        ),
+        Gate::SubGroups,
+    ),
+    gated(
+        e(
+            &["sub_group_broadcast"],
+            F::SubGroup,
+            d(INT | UINT | LONG | ULONG | FLOAT | DOUBLE, W1),
+            G,
+            &[G, X(Scalar::UInt)],
+        ),
+        Gate::SubGroups,
+    ),
+];
+
 /// Every table, searched in this order.
 pub const TABLES: &[&[Entry]] = &[
     MATH,
@@ -922,4 +1008,5 @@ pub const TABLES: &[&[Entry]] = &[
     ATOM_64,
     ATOMIC_C11,
     WORK_GROUP,
+    SUB_GROUP,
 ];
