@@ -356,7 +356,82 @@ fn largest_global_variable_builds(t: &Cl) {
     call!(t; clReleaseContext(ctx));
 }
 
+/// OpenCL 3.0 atomics and collectives: every memory order and scope is
+/// advertised for atomic operations and fences (the work-item scope only
+/// for fences), the work-group collective functions are supported, and the
+/// OpenCL C features that name them are listed.
+fn atomic_and_collective_capabilities(t: &Cl) {
+    let dev = t.device();
+    let orders = CL_DEVICE_ATOMIC_ORDER_RELAXED
+        | CL_DEVICE_ATOMIC_ORDER_ACQ_REL
+        | CL_DEVICE_ATOMIC_ORDER_SEQ_CST;
+    let scopes = CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP
+        | CL_DEVICE_ATOMIC_SCOPE_DEVICE
+        | CL_DEVICE_ATOMIC_SCOPE_ALL_DEVICES;
+    for (param, want, what) in [
+        (
+            CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES,
+            orders | scopes,
+            "memory",
+        ),
+        (
+            CL_DEVICE_ATOMIC_FENCE_CAPABILITIES,
+            orders | scopes | CL_DEVICE_ATOMIC_SCOPE_WORK_ITEM,
+            "fence",
+        ),
+    ] {
+        let mut caps: cl_device_atomic_capabilities = 0;
+        assert_code!(
+            call!(t; clGetDeviceInfo(dev, param, 8, (&mut caps as *mut u64).cast(), null())),
+            CL_SUCCESS
+        );
+        assert_eq!(caps, want, "atomic {what} capabilities: {caps:#x}");
+    }
+    let mut wg: cl_bool = 0;
+    assert_code!(
+        call!(t; clGetDeviceInfo(dev, CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT, 4, (&mut wg as *mut cl_bool).cast(), null())),
+        CL_SUCCESS
+    );
+    assert_eq!(
+        wg, CL_TRUE,
+        "CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT"
+    );
+    let mut size = 0usize;
+    assert_code!(
+        call!(t; clGetDeviceInfo(dev, CL_DEVICE_OPENCL_C_FEATURES, 0, null(), &mut size)),
+        CL_SUCCESS
+    );
+    let n = size / std::mem::size_of::<cl_name_version>();
+    let mut features: Vec<cl_name_version> = (0..n)
+        .map(|_| cl_name_version {
+            version: 0,
+            name: [0; CL_NAME_VERSION_MAX_NAME_SIZE],
+        })
+        .collect();
+    assert_code!(
+        call!(t; clGetDeviceInfo(dev, CL_DEVICE_OPENCL_C_FEATURES, size, features.as_mut_ptr().cast(), null())),
+        CL_SUCCESS
+    );
+    let names: Vec<String> = features
+        .iter()
+        .map(|f| {
+            let bytes: Vec<u8> = f.name.iter().take_while(|&&c| c != 0).copied().collect();
+            String::from_utf8_lossy(&bytes).into_owned()
+        })
+        .collect();
+    for want in [
+        "__opencl_c_atomic_order_acq_rel",
+        "__opencl_c_atomic_order_seq_cst",
+        "__opencl_c_atomic_scope_device",
+        "__opencl_c_atomic_scope_all_devices",
+        "__opencl_c_work_group_collective_functions",
+    ] {
+        assert!(names.iter().any(|n| n == want), "{want} not in {names:?}");
+    }
+}
+
 both_ways!(
+    atomic_and_collective_capabilities,
     largest_global_variable_builds,
     get_platform_ids,
     get_platform_info,

@@ -58,6 +58,11 @@ pub const OPENCL_C_FEATURES: &[NameVersion] = &[
     nv("__opencl_c_fp64", 3, 0),
     nv("__opencl_c_generic_address_space", 3, 0),
     nv("__opencl_c_program_scope_global_variables", 3, 0),
+    nv("__opencl_c_atomic_order_acq_rel", 3, 0),
+    nv("__opencl_c_atomic_order_seq_cst", 3, 0),
+    nv("__opencl_c_atomic_scope_device", 3, 0),
+    nv("__opencl_c_atomic_scope_all_devices", 3, 0),
+    nv("__opencl_c_work_group_collective_functions", 3, 0),
 ];
 
 /// OpenCL C versions the compiler accepts (`CL_DEVICE_OPENCL_C_ALL_VERSIONS`).

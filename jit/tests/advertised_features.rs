@@ -38,6 +38,11 @@ fn the_tested_names_are_advertised() {
         "__opencl_c_fp64",
         "__opencl_c_generic_address_space",
         "__opencl_c_program_scope_global_variables",
+        "__opencl_c_atomic_order_acq_rel",
+        "__opencl_c_atomic_order_seq_cst",
+        "__opencl_c_atomic_scope_device",
+        "__opencl_c_atomic_scope_all_devices",
+        "__opencl_c_work_group_collective_functions",
     ] {
         assert!(advertises_feature(f), "{f}");
     }
@@ -338,4 +343,49 @@ fn int64_atomic_types_under_cl20() {
     assert_eq!(a[0], 32 * (1i64 << 40) + (0..32).sum::<i64>());
     assert_eq!(a[1], 31i64 << 35);
     assert_eq!(o[0], -5);
+}
+
+/// __opencl_c_atomic_order_acq_rel, _seq_cst, __opencl_c_atomic_scope_device,
+/// _all_devices: the orders and scopes they name, and the implicit forms
+/// (seq_cst, device scope), count under OpenCL C 3.0 (every pair is run in
+/// builtins_atomics.rs).
+#[test]
+fn atomic_orders_and_scopes() {
+    let p = build(
+        "kernel void t(global atomic_int *a, global int *o) {
+            atomic_fetch_add_explicit(&a[0], 1, memory_order_acq_rel, memory_scope_device);
+            atomic_fetch_add_explicit(&a[0], 1, memory_order_seq_cst, memory_scope_all_devices);
+            atomic_fetch_add(&a[0], 1);
+            atomic_work_item_fence(CLK_GLOBAL_MEM_FENCE, memory_order_seq_cst, memory_scope_device);
+            o[get_global_id(0)] = atomic_load_explicit(&a[1], memory_order_acquire, memory_scope_all_devices);
+        }",
+    );
+    let mut a = vec![0i32, 42];
+    let mut o = vec![0i32; 16];
+    run(&p, "t", &mut [buf(&mut a), buf(&mut o)], &[16], &[8]);
+    assert_eq!(a[0], 48, "three increments by 16 work-items");
+    assert_eq!(o, vec![42; 16], "acquire loads");
+}
+
+/// __opencl_c_work_group_collective_functions: the collectives under
+/// OpenCL C 3.0 with no option (every type in builtins_workgroup.rs).
+#[test]
+fn work_group_collectives_under_cl30() {
+    let p = build(
+        "kernel void t(global const int *x, global int *o) {
+            size_t i = get_global_id(0);
+            o[i] = work_group_reduce_add(x[i]) * 1000 + work_group_scan_inclusive_max(x[i]);
+        }",
+    );
+    let mut x: Vec<i32> = (0..16).map(|i| (i * 7) % 5).collect();
+    let mut o = vec![0i32; 16];
+    run(&p, "t", &mut [buf(&mut x), buf(&mut o)], &[16], &[8]);
+    for g in 0..2 {
+        let xs = &x[g * 8..g * 8 + 8];
+        let sum: i32 = xs.iter().sum();
+        for k in 0..8 {
+            let max = *xs[..=k].iter().max().unwrap_or(&0);
+            assert_eq!(o[g * 8 + k], sum * 1000 + max, "item {}", g * 8 + k);
+        }
+    }
 }
