@@ -115,6 +115,9 @@ fn extension_function(name: *const c_char) -> *mut c_void {
     let name = unsafe { std::ffi::CStr::from_ptr(name) };
     match name.to_bytes() {
         b"clIcdGetPlatformIDsKHR" => clIcdGetPlatformIDsKHR as *mut c_void,
+        b"clGetKernelSuggestedLocalWorkSizeKHR" => {
+            super::ndrange::clGetKernelSuggestedLocalWorkSizeKHR as *mut c_void
+        }
         _ => ptr::null_mut(),
     }
 }
