@@ -48,6 +48,7 @@ pub const EXTENSIONS: &[NameVersion] = &[
     nv("cl_khr_int64_extended_atomics", 1, 0),
     nv("cl_khr_fp64", 1, 0),
     nv("cl_khr_suggested_local_work_size", 1, 0),
+    nv("cl_khr_extended_bit_ops", 1, 0),
 ];
 
 /// Optional OpenCL C 3.0 features the compiler supports (read

@@ -30,6 +30,8 @@ fn the_tested_names_are_advertised() {
         "cl_khr_int64_base_atomics",
         "cl_khr_int64_extended_atomics",
         "cl_khr_fp64",
+        "cl_khr_suggested_local_work_size",
+        "cl_khr_extended_bit_ops",
     ] {
         assert!(advertises_extension(e), "{e}");
     }
@@ -389,5 +391,27 @@ fn work_group_collectives_under_cl30() {
             let max = *xs[..=k].iter().max().unwrap_or(&0);
             assert_eq!(o[g * 8 + k], sum * 1000 + max, "item {}", g * 8 + k);
         }
+    }
+}
+
+/// cl_khr_extended_bit_ops: the four functions (every type and width in
+/// builtins_bit_ops.rs), under OpenCL C 1.2 and 3.0.
+#[test]
+fn extended_bit_ops() {
+    for std in ["-cl-std=CL1.2", "-cl-std=CL3.0"] {
+        let p = build_with(
+            "kernel void t(global uint *o, global int *s) {
+                o[0] = bitfield_insert(0xffff0000u, 0x5u, 4, 3);
+                o[1] = bitfield_extract_unsigned(0xabcd1234u, 8, 12);
+                o[2] = bit_reverse(0x1u);
+                s[0] = bitfield_extract_signed(0x00000f00u, 8, 4);
+            }",
+            std,
+        );
+        let mut o = vec![0u32; 3];
+        let mut s = vec![0i32; 1];
+        run(&p, "t", &mut [buf(&mut o), buf(&mut s)], &[1], &[1]);
+        assert_eq!(o, vec![0xffff_0050, 0xd12, 0x8000_0000], "{std}");
+        assert_eq!(s, vec![-1], "{std}: the field 0xf sign-extended");
     }
 }

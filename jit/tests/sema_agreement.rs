@@ -3,8 +3,9 @@
 //! `clang-14 -x cl -cl-std=<std> -target spir64 -fsyntax-only -Xclang
 //! -finclude-default-header -Xclang -cl-ext=-all,+<name>...` with every
 //! extension and feature `features.rs` advertises (except the API-only
-//! cl_khr_icd): cl_khr_byte_addressable_store, the int32 and int64 atomics,
-//! cl_khr_fp64, __opencl_c_int64, __opencl_c_fp64,
+//! cl_khr_icd, cl_khr_suggested_local_work_size): cl_khr_byte_addressable_store, the int32 and int64 atomics,
+//! cl_khr_fp64, cl_khr_extended_bit_ops (clang-14's header declares its
+//! functions for spir64 whatever `-cl-ext` says), __opencl_c_int64, __opencl_c_fp64,
 //! __opencl_c_generic_address_space,
 //! __opencl_c_program_scope_global_variables, the atomic orders and scopes
 //! (__opencl_c_atomic_order_acq_rel, _seq_cst, __opencl_c_atomic_scope_device,
@@ -404,6 +405,12 @@ const CASES: &[(&str, &str, &str, bool, bool)] = &[
     ("c30_atomic_private_init", "CL3.0", "kernel void k(global int *o){ atomic_int a = ATOMIC_VAR_INIT(0); }", false, false),
     ("c30_atomic_braced_init", "CL3.0", "global atomic_int g = {1}; kernel void k(){ }", false, false),
     ("c20_atomic_all_devices", "CL2.0", "kernel void k(global atomic_int *a){ atomic_store_explicit(a, 1, memory_order_seq_cst, memory_scope_all_devices); }", false, true),
+    ("bit_ops_cl30", "CL3.0", "kernel void k(global int4 *o, global uchar *c){ o[0] = bitfield_insert(o[1], o[2], 1u, 3u) + bitfield_extract_signed(o[1], 0, 4) + bit_reverse(o[3]); c[0] = bitfield_extract_unsigned((char)c[1], 1, 2); }", true, true),
+    // clang-14 declares cl_khr_extended_bit_ops (macro and functions) only
+    // from OpenCL C 2.0; the extension names no version, and cranecl
+    // offers it in every one.
+    ("bit_ops_cl12", "CL1.2", "kernel void k(global uint *o){ o[0] = bit_reverse(o[1]) + bitfield_extract_unsigned(o[2], 3, 4); }", true, true),
+    ("bit_ops_float", "CL3.0", "kernel void k(global float *o){ o[0] = bit_reverse(o[1]); }", false, false),
     ("c30_atomic_seq", "CL3.0", "kernel void k(global atomic_int *a, global int *o){ o[0] = atomic_fetch_add_explicit(a, 1, memory_order_relaxed, memory_scope_work_group); }", true, true),
     ("c30_ctz", "CL3.0", "kernel void k(global int *o){ o[0] = ctz(o[1]); }", true, true),
     ("c30_double", "CL3.0", "kernel void k(global double *d){ }", true, true),
@@ -1203,6 +1210,7 @@ fn advertised_set_is_the_recorded_one() {
         "cl_khr_int64_base_atomics",
         "cl_khr_int64_extended_atomics",
         "cl_khr_fp64",
+        "cl_khr_extended_bit_ops",
         "__opencl_c_int64",
         "__opencl_c_fp64",
         "__opencl_c_generic_address_space",

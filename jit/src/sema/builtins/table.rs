@@ -312,6 +312,41 @@ pub const INTEGER: &[Entry] = &[
     ),
     e(&["mad24"], F::Integer, d(INT | UINT, WALL), G, &[G, G, G]),
     e(&["mul24"], F::Integer, d(INT | UINT, WALL), G, &[G, G]),
+    // cl_khr_extended_bit_ops (OpenCL C 3.0 6.15.4 "Extended Bit Operations").
+    gated(
+        e(
+            &["bitfield_insert"],
+            F::Integer,
+            IALL,
+            G,
+            &[G, G, X(Scalar::UInt), X(Scalar::UInt)],
+        ),
+        Gate::Ext("cl_khr_extended_bit_ops"),
+    ),
+    gated(
+        e(
+            &["bitfield_extract_signed"],
+            F::Integer,
+            IALL,
+            I,
+            &[G, X(Scalar::UInt), X(Scalar::UInt)],
+        ),
+        Gate::Ext("cl_khr_extended_bit_ops"),
+    ),
+    gated(
+        e(
+            &["bitfield_extract_unsigned"],
+            F::Integer,
+            IALL,
+            U,
+            &[G, X(Scalar::UInt), X(Scalar::UInt)],
+        ),
+        Gate::Ext("cl_khr_extended_bit_ops"),
+    ),
+    gated(
+        e(&["bit_reverse"], F::Integer, IALL, G, &[G]),
+        Gate::Ext("cl_khr_extended_bit_ops"),
+    ),
 ];
 
 /// Common functions (spec 6.15.4).
