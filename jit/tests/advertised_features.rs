@@ -32,6 +32,7 @@ fn the_tested_names_are_advertised() {
         "cl_khr_fp64",
         "cl_khr_suggested_local_work_size",
         "cl_khr_extended_bit_ops",
+        "cl_khr_integer_dot_product",
     ] {
         assert!(advertises_extension(e), "{e}");
     }
@@ -45,6 +46,8 @@ fn the_tested_names_are_advertised() {
         "__opencl_c_atomic_scope_device",
         "__opencl_c_atomic_scope_all_devices",
         "__opencl_c_work_group_collective_functions",
+        "__opencl_c_integer_dot_product_input_4x8bit",
+        "__opencl_c_integer_dot_product_input_4x8bit_packed",
     ] {
         assert!(advertises_feature(f), "{f}");
     }
@@ -414,4 +417,20 @@ fn extended_bit_ops() {
         assert_eq!(o, vec![0xffff_0050, 0xd12, 0x8000_0000], "{std}");
         assert_eq!(s, vec![-1], "{std}: the field 0xf sign-extended");
     }
+}
+
+/// cl_khr_integer_dot_product with __opencl_c_integer_dot_product_input_4x8bit
+/// and _packed: both forms (every one in builtins_dot_product.rs).
+#[test]
+fn integer_dot_product() {
+    let p = build(
+        "kernel void t(global int *o) {
+            o[0] = dot((char4)(1, -2, 3, -4), (uchar4)(5, 6, 7, 8));
+            o[1] = dot_4x8packed_ss_int(0xfffefdfcu, 0x01010101u);
+            o[2] = dot_acc_sat((char4)(127), (char4)(127), 0x7fffffff);
+        }",
+    );
+    let mut o = vec![0i32; 3];
+    run(&p, "t", &mut [buf(&mut o)], &[1], &[1]);
+    assert_eq!(o, vec![5 - 12 + 21 - 32, -4 - 3 - 2 - 1, i32::MAX]);
 }

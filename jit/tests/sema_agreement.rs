@@ -5,7 +5,8 @@
 //! extension and feature `features.rs` advertises (except the API-only
 //! cl_khr_icd, cl_khr_suggested_local_work_size): cl_khr_byte_addressable_store, the int32 and int64 atomics,
 //! cl_khr_fp64, cl_khr_extended_bit_ops (clang-14's header declares its
-//! functions for spir64 whatever `-cl-ext` says), __opencl_c_int64, __opencl_c_fp64,
+//! functions for spir64 whatever `-cl-ext` says), cl_khr_integer_dot_product
+//! with its two feature macros (the same), __opencl_c_int64, __opencl_c_fp64,
 //! __opencl_c_generic_address_space,
 //! __opencl_c_program_scope_global_variables, the atomic orders and scopes
 //! (__opencl_c_atomic_order_acq_rel, _seq_cst, __opencl_c_atomic_scope_device,
@@ -410,6 +411,8 @@ const CASES: &[(&str, &str, &str, bool, bool)] = &[
     // from OpenCL C 2.0; the extension names no version, and cranecl
     // offers it in every one.
     ("bit_ops_cl12", "CL1.2", "kernel void k(global uint *o){ o[0] = bit_reverse(o[1]) + bitfield_extract_unsigned(o[2], 3, 4); }", true, true),
+    ("dot_product_cl30", "CL3.0", "kernel void k(global uchar4 *u, global char4 *s, global int *o){ o[0] = dot(u[0], s[0]) + dot_acc_sat(s[0], s[1], o[1]) + dot_4x8packed_su_int(1u, 2u) + (int)dot(u[0], u[1]) + dot_acc_sat_4x8packed_ss_int(3u, 4u, 5); }", true, true),
+    ("dot_product_int4", "CL3.0", "kernel void k(global int4 *o){ o[0].x = dot(o[1], o[2]); }", false, false),
     ("bit_ops_float", "CL3.0", "kernel void k(global float *o){ o[0] = bit_reverse(o[1]); }", false, false),
     ("c30_atomic_seq", "CL3.0", "kernel void k(global atomic_int *a, global int *o){ o[0] = atomic_fetch_add_explicit(a, 1, memory_order_relaxed, memory_scope_work_group); }", true, true),
     ("c30_ctz", "CL3.0", "kernel void k(global int *o){ o[0] = ctz(o[1]); }", true, true),
@@ -1211,6 +1214,9 @@ fn advertised_set_is_the_recorded_one() {
         "cl_khr_int64_extended_atomics",
         "cl_khr_fp64",
         "cl_khr_extended_bit_ops",
+        "cl_khr_integer_dot_product",
+        "__opencl_c_integer_dot_product_input_4x8bit",
+        "__opencl_c_integer_dot_product_input_4x8bit_packed",
         "__opencl_c_int64",
         "__opencl_c_fp64",
         "__opencl_c_generic_address_space",

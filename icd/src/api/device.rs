@@ -16,6 +16,11 @@ const ALL_TYPES: cl_device_type = CL_DEVICE_TYPE_DEFAULT
     | CL_DEVICE_TYPE_ACCELERATOR
     | CL_DEVICE_TYPE_CUSTOM;
 
+/// `CL_DEVICE_INTEGER_DOT_PRODUCT_ACCELERATION_PROPERTIES_4x8BIT_PACKED_KHR`
+/// under a name a pattern may use (upper case).
+const DOT_PRODUCT_ACCELERATION_PROPERTIES_4X8BIT_PACKED: cl_device_info =
+    CL_DEVICE_INTEGER_DOT_PRODUCT_ACCELERATION_PROPERTIES_4x8BIT_PACKED_KHR;
+
 /// Every memory order of `cl_device_atomic_capabilities`.
 const ATOMIC_ORDERS: cl_device_atomic_capabilities = CL_DEVICE_ATOMIC_ORDER_RELAXED
     | CL_DEVICE_ATOMIC_ORDER_ACQ_REL
@@ -289,6 +294,18 @@ fn device_info(device: cl_device_id, param: cl_device_info, out: InfoOut) -> CLR
         CL_DEVICE_ATOMIC_FENCE_CAPABILITIES => out.value::<cl_device_atomic_capabilities>(
             ATOMIC_ORDERS | ATOMIC_SCOPES | CL_DEVICE_ATOMIC_SCOPE_WORK_ITEM,
         ),
+        // cl_khr_integer_dot_product: both input forms, computed with
+        // scalar instructions (no dot-product instruction: not accelerated).
+        CL_DEVICE_INTEGER_DOT_PRODUCT_CAPABILITIES_KHR => {
+            out.value::<cl_device_integer_dot_product_capabilities_khr>(
+                CL_DEVICE_INTEGER_DOT_PRODUCT_INPUT_4x8BIT_KHR
+                    | CL_DEVICE_INTEGER_DOT_PRODUCT_INPUT_4x8BIT_PACKED_KHR,
+            )
+        }
+        // cl_device_integer_dot_product_acceleration_properties_khr: six
+        // cl_bool, each CL_FALSE.
+        CL_DEVICE_INTEGER_DOT_PRODUCT_ACCELERATION_PROPERTIES_8BIT_KHR
+        | DOT_PRODUCT_ACCELERATION_PROPERTIES_4X8BIT_PACKED => out.slice::<cl_bool>(&[CL_FALSE; 6]),
         CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES => {
             out.value::<cl_device_device_enqueue_capabilities>(0)
         }

@@ -138,6 +138,12 @@ fn predefined_text(opts: &PreprocessOptions) -> String {
         for f in features::opencl_c_features() {
             def(f.name, "1");
         }
+    } else {
+        for (ext, f) in features::EXTENSION_FEATURES {
+            if features::extensions().any(|e| e.name == *ext) {
+                def(f, "1");
+            }
+        }
     }
     s
 }
