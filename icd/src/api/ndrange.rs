@@ -1,8 +1,9 @@
 //! `clEnqueueNDRangeKernel` and `clEnqueueTask`: check the launch in the
 //! order of the spec's error list, choose a work-group size when the user
-//! gives none (also answered by `clGetKernelSuggestedLocalWorkSizeKHR`), capture the kernel's arguments (the argument block, and the
-//! memory objects it points into, kept alive until the command completes),
-//! and enqueue the launch (`exec::ndrange` runs it).
+//! gives none (the answer of `clGetKernelSuggestedLocalWorkSizeKHR` too),
+//! capture the kernel's arguments (the argument block, and the memory
+//! objects it points into, kept alive until the command completes), and
+//! enqueue the launch (`exec::ndrange` runs it).
 
 #![allow(non_snake_case, clippy::missing_safety_doc)]
 
