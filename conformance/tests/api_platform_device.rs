@@ -356,7 +356,138 @@ fn largest_global_variable_builds(t: &Cl) {
     call!(t; clReleaseContext(ctx));
 }
 
+/// OpenCL 3.0 atomics and collectives: every memory order and scope is
+/// advertised for atomic operations and fences (the work-item scope only
+/// for fences), the work-group collective functions are supported, and the
+/// OpenCL C features that name them are listed.
+fn atomic_and_collective_capabilities(t: &Cl) {
+    let dev = t.device();
+    let orders = CL_DEVICE_ATOMIC_ORDER_RELAXED
+        | CL_DEVICE_ATOMIC_ORDER_ACQ_REL
+        | CL_DEVICE_ATOMIC_ORDER_SEQ_CST;
+    let scopes = CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP
+        | CL_DEVICE_ATOMIC_SCOPE_DEVICE
+        | CL_DEVICE_ATOMIC_SCOPE_ALL_DEVICES;
+    for (param, want, what) in [
+        (
+            CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES,
+            orders | scopes,
+            "memory",
+        ),
+        (
+            CL_DEVICE_ATOMIC_FENCE_CAPABILITIES,
+            orders | scopes | CL_DEVICE_ATOMIC_SCOPE_WORK_ITEM,
+            "fence",
+        ),
+    ] {
+        let mut caps: cl_device_atomic_capabilities = 0;
+        assert_code!(
+            call!(t; clGetDeviceInfo(dev, param, 8, (&mut caps as *mut u64).cast(), null())),
+            CL_SUCCESS
+        );
+        assert_eq!(caps, want, "atomic {what} capabilities: {caps:#x}");
+    }
+    let mut wg: cl_bool = 0;
+    assert_code!(
+        call!(t; clGetDeviceInfo(dev, CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT, 4, (&mut wg as *mut cl_bool).cast(), null())),
+        CL_SUCCESS
+    );
+    assert_eq!(
+        wg, CL_TRUE,
+        "CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT"
+    );
+    let mut size = 0usize;
+    assert_code!(
+        call!(t; clGetDeviceInfo(dev, CL_DEVICE_OPENCL_C_FEATURES, 0, null(), &mut size)),
+        CL_SUCCESS
+    );
+    let n = size / std::mem::size_of::<cl_name_version>();
+    let mut features: Vec<cl_name_version> = (0..n)
+        .map(|_| cl_name_version {
+            version: 0,
+            name: [0; CL_NAME_VERSION_MAX_NAME_SIZE],
+        })
+        .collect();
+    assert_code!(
+        call!(t; clGetDeviceInfo(dev, CL_DEVICE_OPENCL_C_FEATURES, size, features.as_mut_ptr().cast(), null())),
+        CL_SUCCESS
+    );
+    let names: Vec<String> = features
+        .iter()
+        .map(|f| {
+            let bytes: Vec<u8> = f.name.iter().take_while(|&&c| c != 0).copied().collect();
+            String::from_utf8_lossy(&bytes).into_owned()
+        })
+        .collect();
+    for want in [
+        "__opencl_c_atomic_order_acq_rel",
+        "__opencl_c_atomic_order_seq_cst",
+        "__opencl_c_atomic_scope_device",
+        "__opencl_c_atomic_scope_all_devices",
+        "__opencl_c_work_group_collective_functions",
+        "__opencl_c_integer_dot_product_input_4x8bit",
+        "__opencl_c_integer_dot_product_input_4x8bit_packed",
+    ] {
+        assert!(names.iter().any(|n| n == want), "{want} not in {names:?}");
+    }
+}
+
+/// cl_khr_integer_dot_product: both input forms are capabilities, and the
+/// two acceleration properties are six `cl_bool`s, all false (the products
+/// are computed with scalar instructions).
+fn integer_dot_product_queries(t: &Cl) {
+    let dev = t.device();
+    let mut caps: cl_device_integer_dot_product_capabilities_khr = 0;
+    assert_code!(
+        call!(t; clGetDeviceInfo(dev, CL_DEVICE_INTEGER_DOT_PRODUCT_CAPABILITIES_KHR, 8, (&mut caps as *mut u64).cast(), null())),
+        CL_SUCCESS
+    );
+    assert_eq!(
+        caps,
+        CL_DEVICE_INTEGER_DOT_PRODUCT_INPUT_4x8BIT_KHR
+            | CL_DEVICE_INTEGER_DOT_PRODUCT_INPUT_4x8BIT_PACKED_KHR
+    );
+    for param in [
+        CL_DEVICE_INTEGER_DOT_PRODUCT_ACCELERATION_PROPERTIES_8BIT_KHR,
+        CL_DEVICE_INTEGER_DOT_PRODUCT_ACCELERATION_PROPERTIES_4x8BIT_PACKED_KHR,
+    ] {
+        let mut size = 0usize;
+        assert_code!(
+            call!(t; clGetDeviceInfo(dev, param, 0, null(), &mut size)),
+            CL_SUCCESS
+        );
+        assert_eq!(
+            size,
+            std::mem::size_of::<cl_device_integer_dot_product_acceleration_properties_khr>()
+        );
+        let mut props = [CL_TRUE; 6];
+        assert_code!(
+            call!(t; clGetDeviceInfo(dev, param, size, props.as_mut_ptr().cast(), null())),
+            CL_SUCCESS
+        );
+        assert_eq!(props, [CL_FALSE; 6], "acceleration properties {param:#x}");
+        let mut small = [0u8; 8];
+        assert_code!(
+            call!(t; clGetDeviceInfo(dev, param, 8, small.as_mut_ptr().cast(), null())),
+            CL_INVALID_VALUE
+        );
+    }
+    let ext = cranecl_conformance::info_string(
+        |sz, v, r| call!(t; clGetDeviceInfo(dev, CL_DEVICE_EXTENSIONS, sz, v, r)),
+    )
+    .expect("CL_DEVICE_EXTENSIONS");
+    for name in [
+        "cl_khr_integer_dot_product",
+        "cl_khr_extended_bit_ops",
+        "cl_khr_suggested_local_work_size",
+    ] {
+        assert!(ext.split(' ').any(|e| e == name), "{name} not in {ext}");
+    }
+}
+
 both_ways!(
+    atomic_and_collective_capabilities,
+    integer_dot_product_queries,
     largest_global_variable_builds,
     get_platform_ids,
     get_platform_info,

@@ -11,6 +11,7 @@
 //! | `@run <kernel> g=<x[,y[,z]]> [l=…] [o=…] : <args>` | one launch; args: a buffer name, `null`, `local(bytes)`, `<type>(v,…)` (values of one type packed), `pack(type:v,…)` (mixed, packed as written) |
 //! | `@check <buf> <reference> [tol=<t>]` | after the runs, `buf` must equal the reference (floats within `t` relative, absolute below 1) |
 //! | `@xfail <reason>` | known to fail until the compiler or the built-ins catch up: a failure is listed, not fatal; a pass is reported so the mark is removed |
+//! | `@xfail-checked <reason>` | as `@xfail`, only under checked mode (`CRANECL_CHECK` set): a known false report of the checks, listed until they learn better |
 //!
 //! An unknown directive fails the suite. Runs happen in order on one in-order
 //! queue (program-scope variables persist between them). The suite runs every
@@ -79,6 +80,7 @@ struct Case {
     runs: Vec<Run>,
     checks: Vec<Check>,
     xfail: Option<String>,
+    xfail_checked: Option<String>,
 }
 
 fn parse_list(s: &str) -> Result<Vec<usize>, String> {
@@ -200,6 +202,7 @@ fn parse_case(name: &str, source: &str) -> Result<Case, String> {
         match word {
             "options" => c.options = rest.to_string(),
             "xfail" => c.xfail = Some(rest.to_string()),
+            "xfail-checked" => c.xfail_checked = Some(rest.to_string()),
             "buf" => {
                 let w: Vec<&str> = rest.split_whitespace().collect();
                 let [n, ty, count, init] = w.as_slice() else {
@@ -497,7 +500,12 @@ fn kernel_suite() {
         };
         kernels += source.matches("kernel void").count();
         let r = run_case(t, ctx, q, &case);
-        match (r, &case.xfail) {
+        let checked = std::env::var_os("CRANECL_CHECK").is_some_and(|v| !v.is_empty());
+        let xfail = match &case.xfail_checked {
+            Some(why) if checked && case.xfail.is_none() => Some(format!("checked mode: {why}")),
+            _ => case.xfail.clone(),
+        };
+        match (r, &xfail) {
             (Ok(()), None) => passed += 1,
             (Ok(()), Some(why)) => xpassed.push(format!("{name} (marked: {why})")),
             (Err(m), None) => failed.push(format!("{name}: {m}")),
@@ -565,7 +573,26 @@ fn directives_are_validated() {
 #[test]
 fn kernel_suite_runs_clean_under_checked_mode() {
     let text = suite_in_child(&[("CRANECL_CHECK", "all")]);
-    assert!(!text.contains("failed checked mode"), "a report:\n{text}");
+    // Only the kernels of cases marked `@xfail-checked` may be reported.
+    let marked: Vec<String> = kernel_files()
+        .iter()
+        .filter_map(|p| std::fs::read_to_string(p).ok())
+        .filter(|src| src.contains("// @xfail-checked"))
+        .flat_map(|src| {
+            src.split("kernel void ")
+                .skip(1)
+                .filter_map(|rest| rest.split('(').next().map(|n| n.trim().to_string()))
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    for line in text.lines().filter(|l| l.contains("failed checked mode")) {
+        assert!(
+            marked
+                .iter()
+                .any(|k| line.contains(&format!("kernel '{k}'"))),
+            "a report:\n{text}"
+        );
+    }
 }
 
 /// Run `kernel_suite` in a child process of this test binary with `env`;

@@ -47,6 +47,9 @@ pub const EXTENSIONS: &[NameVersion] = &[
     nv("cl_khr_int64_base_atomics", 1, 0),
     nv("cl_khr_int64_extended_atomics", 1, 0),
     nv("cl_khr_fp64", 1, 0),
+    nv("cl_khr_suggested_local_work_size", 1, 0),
+    nv("cl_khr_extended_bit_ops", 1, 0),
+    nv("cl_khr_integer_dot_product", 2, 0),
 ];
 
 /// Optional OpenCL C 3.0 features the compiler supports (read
@@ -64,6 +67,26 @@ pub const OPENCL_C_FEATURES: &[NameVersion] = &[
     // true (the API spec's words), which cranecl cannot honour: the
     // sub-groups of a work-group share one thread and switch only at barriers.
     nv("__opencl_c_subgroups", 3, 0),
+    nv("__opencl_c_atomic_order_acq_rel", 3, 0),
+    nv("__opencl_c_atomic_order_seq_cst", 3, 0),
+    nv("__opencl_c_atomic_scope_device", 3, 0),
+    nv("__opencl_c_atomic_scope_all_devices", 3, 0),
+    nv("__opencl_c_work_group_collective_functions", 3, 0),
+    nv("__opencl_c_integer_dot_product_input_4x8bit", 2, 0),
+    nv("__opencl_c_integer_dot_product_input_4x8bit_packed", 2, 0),
+];
+
+/// Feature macros an extension brings in every OpenCL C version (under
+/// 3.0 they are in [`OPENCL_C_FEATURES`] too): (extension, feature).
+pub const EXTENSION_FEATURES: &[(&str, &str)] = &[
+    (
+        "cl_khr_integer_dot_product",
+        "__opencl_c_integer_dot_product_input_4x8bit",
+    ),
+    (
+        "cl_khr_integer_dot_product",
+        "__opencl_c_integer_dot_product_input_4x8bit_packed",
+    ),
 ];
 
 /// OpenCL C versions the compiler accepts (`CL_DEVICE_OPENCL_C_ALL_VERSIONS`).

@@ -30,6 +30,9 @@ fn the_tested_names_are_advertised() {
         "cl_khr_int64_base_atomics",
         "cl_khr_int64_extended_atomics",
         "cl_khr_fp64",
+        "cl_khr_suggested_local_work_size",
+        "cl_khr_extended_bit_ops",
+        "cl_khr_integer_dot_product",
     ] {
         assert!(advertises_extension(e), "{e}");
     }
@@ -38,6 +41,13 @@ fn the_tested_names_are_advertised() {
         "__opencl_c_fp64",
         "__opencl_c_generic_address_space",
         "__opencl_c_program_scope_global_variables",
+        "__opencl_c_atomic_order_acq_rel",
+        "__opencl_c_atomic_order_seq_cst",
+        "__opencl_c_atomic_scope_device",
+        "__opencl_c_atomic_scope_all_devices",
+        "__opencl_c_work_group_collective_functions",
+        "__opencl_c_integer_dot_product_input_4x8bit",
+        "__opencl_c_integer_dot_product_input_4x8bit_packed",
     ] {
         assert!(advertises_feature(f), "{f}");
     }
@@ -47,9 +57,11 @@ fn the_tested_names_are_advertised() {
 #[test]
 fn advertised_names_are_macros() {
     let mut checks = String::new();
+    // The API-only extensions have no macro.
+    let api_only = ["cl_khr_icd", "cl_khr_suggested_local_work_size"];
     for e in features::EXTENSIONS
         .iter()
-        .filter(|e| e.name != "cl_khr_icd")
+        .filter(|e| !api_only.contains(&e.name))
     {
         checks += &format!("#ifndef {0}\n#error \"{0}\"\n#endif\n", e.name);
     }
@@ -338,4 +350,87 @@ fn int64_atomic_types_under_cl20() {
     assert_eq!(a[0], 32 * (1i64 << 40) + (0..32).sum::<i64>());
     assert_eq!(a[1], 31i64 << 35);
     assert_eq!(o[0], -5);
+}
+
+/// __opencl_c_atomic_order_acq_rel, _seq_cst, __opencl_c_atomic_scope_device,
+/// _all_devices: the orders and scopes they name, and the implicit forms
+/// (seq_cst, device scope), count under OpenCL C 3.0 (every pair is run in
+/// builtins_atomics.rs).
+#[test]
+fn atomic_orders_and_scopes() {
+    let p = build(
+        "kernel void t(global atomic_int *a, global int *o) {
+            atomic_fetch_add_explicit(&a[0], 1, memory_order_acq_rel, memory_scope_device);
+            atomic_fetch_add_explicit(&a[0], 1, memory_order_seq_cst, memory_scope_all_devices);
+            atomic_fetch_add(&a[0], 1);
+            atomic_work_item_fence(CLK_GLOBAL_MEM_FENCE, memory_order_seq_cst, memory_scope_device);
+            o[get_global_id(0)] = atomic_load_explicit(&a[1], memory_order_acquire, memory_scope_all_devices);
+        }",
+    );
+    let mut a = vec![0i32, 42];
+    let mut o = vec![0i32; 16];
+    run(&p, "t", &mut [buf(&mut a), buf(&mut o)], &[16], &[8]);
+    assert_eq!(a[0], 48, "three increments by 16 work-items");
+    assert_eq!(o, vec![42; 16], "acquire loads");
+}
+
+/// __opencl_c_work_group_collective_functions: the collectives under
+/// OpenCL C 3.0 with no option (every type in builtins_workgroup.rs).
+#[test]
+fn work_group_collectives_under_cl30() {
+    let p = build(
+        "kernel void t(global const int *x, global int *o) {
+            size_t i = get_global_id(0);
+            o[i] = work_group_reduce_add(x[i]) * 1000 + work_group_scan_inclusive_max(x[i]);
+        }",
+    );
+    let mut x: Vec<i32> = (0..16).map(|i| (i * 7) % 5).collect();
+    let mut o = vec![0i32; 16];
+    run(&p, "t", &mut [buf(&mut x), buf(&mut o)], &[16], &[8]);
+    for g in 0..2 {
+        let xs = &x[g * 8..g * 8 + 8];
+        let sum: i32 = xs.iter().sum();
+        for k in 0..8 {
+            let max = *xs[..=k].iter().max().unwrap_or(&0);
+            assert_eq!(o[g * 8 + k], sum * 1000 + max, "item {}", g * 8 + k);
+        }
+    }
+}
+
+/// cl_khr_extended_bit_ops: the four functions (every type and width in
+/// builtins_bit_ops.rs), under OpenCL C 1.2 and 3.0.
+#[test]
+fn extended_bit_ops() {
+    for std in ["-cl-std=CL1.2", "-cl-std=CL3.0"] {
+        let p = build_with(
+            "kernel void t(global uint *o, global int *s) {
+                o[0] = bitfield_insert(0xffff0000u, 0x5u, 4, 3);
+                o[1] = bitfield_extract_unsigned(0xabcd1234u, 8, 12);
+                o[2] = bit_reverse(0x1u);
+                s[0] = bitfield_extract_signed(0x00000f00u, 8, 4);
+            }",
+            std,
+        );
+        let mut o = vec![0u32; 3];
+        let mut s = vec![0i32; 1];
+        run(&p, "t", &mut [buf(&mut o), buf(&mut s)], &[1], &[1]);
+        assert_eq!(o, vec![0xffff_0050, 0xd12, 0x8000_0000], "{std}");
+        assert_eq!(s, vec![-1], "{std}: the field 0xf sign-extended");
+    }
+}
+
+/// cl_khr_integer_dot_product with __opencl_c_integer_dot_product_input_4x8bit
+/// and _packed: both forms (every one in builtins_dot_product.rs).
+#[test]
+fn integer_dot_product() {
+    let p = build(
+        "kernel void t(global int *o) {
+            o[0] = dot((char4)(1, -2, 3, -4), (uchar4)(5, 6, 7, 8));
+            o[1] = dot_4x8packed_ss_int(0xfffefdfcu, 0x01010101u);
+            o[2] = dot_acc_sat((char4)(127), (char4)(127), 0x7fffffff);
+        }",
+    );
+    let mut o = vec![0i32; 3];
+    run(&p, "t", &mut [buf(&mut o)], &[1], &[1]);
+    assert_eq!(o, vec![5 - 12 + 21 - 32, -4 - 3 - 2 - 1, i32::MAX]);
 }

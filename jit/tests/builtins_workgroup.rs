@@ -118,3 +118,127 @@ fn two_dimensional_broadcast_and_collectives_in_loops() {
         }
     }
 }
+
+/// Every reduction, scan and broadcast for each type the spec lists (int,
+/// uint, long, ulong, float, double; half is not offered), as OpenCL C 3.0
+/// with the device's own features, against sequential references: the
+/// exclusive scans start at the identity (0, the type's largest value for
+/// min, its smallest for max; ±INFINITY for floating point).
+macro_rules! collectives_of {
+    ($test:ident, $t:ty, $cl:literal, $lo:expr, $hi:expr, $val:expr) => {
+        #[test]
+        fn $test() {
+            let src = format!(
+                "kernel void t(global const {0} *x, global {0} *o) {{
+                    size_t i = get_global_id(0);
+                    {0} v = x[i];
+                    o[i * 10 + 0] = work_group_reduce_add(v);
+                    o[i * 10 + 1] = work_group_reduce_min(v);
+                    o[i * 10 + 2] = work_group_reduce_max(v);
+                    o[i * 10 + 3] = work_group_scan_inclusive_add(v);
+                    o[i * 10 + 4] = work_group_scan_inclusive_min(v);
+                    o[i * 10 + 5] = work_group_scan_inclusive_max(v);
+                    o[i * 10 + 6] = work_group_scan_exclusive_add(v);
+                    o[i * 10 + 7] = work_group_scan_exclusive_min(v);
+                    o[i * 10 + 8] = work_group_scan_exclusive_max(v);
+                    o[i * 10 + 9] = work_group_broadcast(v, 5);
+                }}",
+                $cl
+            );
+            let names = [
+                "reduce_add",
+                "reduce_min",
+                "reduce_max",
+                "scan_inclusive_add",
+                "scan_inclusive_min",
+                "scan_inclusive_max",
+                "scan_exclusive_add",
+                "scan_exclusive_min",
+                "scan_exclusive_max",
+                "broadcast",
+            ];
+            let n = 48usize;
+            let local = 16usize;
+            let p = build(&src);
+            let val: fn(usize) -> $t = $val;
+            let mut x: Vec<$t> = (0..n).map(val).collect();
+            let mut o: Vec<$t> = vec![val(1); n * 10];
+            run(
+                &p,
+                "t",
+                &mut [buf(&mut x), buf(&mut o)],
+                &[n as u64],
+                &[local as u64],
+            );
+            let min = |a: $t, b: $t| if b < a { b } else { a };
+            let max = |a: $t, b: $t| if b > a { b } else { a };
+            let zero = val(0) - val(0);
+            for g in 0..n / local {
+                let xs = &x[g * local..(g + 1) * local];
+                let all_sum = xs.iter().fold(zero, |a, &b| a + b);
+                for k in 0..local {
+                    let (before, upto) = (&xs[..k], &xs[..=k]);
+                    let want: [$t; 10] = [
+                        all_sum,
+                        xs.iter().copied().fold($hi, min),
+                        xs.iter().copied().fold($lo, max),
+                        upto.iter().fold(zero, |a, &b| a + b),
+                        upto.iter().copied().fold($hi, min),
+                        upto.iter().copied().fold($lo, max),
+                        before.iter().fold(zero, |a, &b| a + b),
+                        before.iter().copied().fold($hi, min),
+                        before.iter().copied().fold($lo, max),
+                        xs[5],
+                    ];
+                    let i = g * local + k;
+                    for (j, w) in want.iter().enumerate() {
+                        assert_eq!(
+                            o[i * 10 + j],
+                            *w,
+                            "work_group_{}({}) at item {i}",
+                            names[j],
+                            $cl
+                        );
+                    }
+                }
+            }
+        }
+    };
+}
+
+collectives_of!(collectives_int, i32, "int", i32::MIN, i32::MAX, |i| (i
+    as i32
+    * 37)
+    % 23
+    - 11);
+collectives_of!(collectives_uint, u32, "uint", 0, u32::MAX, |i| (i as u32
+    * 37)
+    % 23
+    + 3_000_000);
+collectives_of!(collectives_long, i64, "long", i64::MIN, i64::MAX, |i| ((i
+    as i64
+    * 37)
+    % 23
+    - 11)
+    << 33);
+collectives_of!(collectives_ulong, u64, "ulong", 0, u64::MAX, |i| ((i
+    as u64
+    * 37)
+    % 23)
+    << 35);
+collectives_of!(
+    collectives_float,
+    f32,
+    "float",
+    f32::NEG_INFINITY,
+    f32::INFINITY,
+    |i| ((i * 37) % 23) as f32 - 11.5
+);
+collectives_of!(
+    collectives_double,
+    f64,
+    "double",
+    f64::NEG_INFINITY,
+    f64::INFINITY,
+    |i| ((i * 37) % 23) as f64 * 0.25 - 3.0
+);

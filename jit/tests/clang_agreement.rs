@@ -75,6 +75,17 @@ fn clang_args(options: &str) -> Vec<String> {
             args.push(t.to_string());
         }
     }
+    // clang-14's `-cl-ext` does not define this feature's macro, which its
+    // header reads to declare the collectives: define it as the device
+    // advertises it.
+    let collectives = "__opencl_c_work_group_collective_functions";
+    if std == "-cl-std=CL3.0"
+        && cranecl_jit::features::OPENCL_C_FEATURES
+            .iter()
+            .any(|f| f.name == collectives)
+    {
+        args.push(format!("-D{collectives}=1"));
+    }
     args.push(std);
     args
 }

@@ -11,6 +11,14 @@ const CLK_LOCAL_MEM_FENCE: i32 = 1;
 pub const REFS: &[(&str, RefFn)] = &[
     // 64 items add 1, then 64 add 2; `calls` starts at 10, bumped once per launch.
     ("persisted", |_| Want::ints([64 + 128, 12, 0, 0])),
+    // Two launches of 256 work-items adding 1, then 2.
+    ("program_scope_atomics", |_| {
+        Want::ints([100 + 256 * 3, (1i64 << 40) - 256 * 3, 1, 1])
+    }),
+    // Each group's message, as written before its release store.
+    ("message_passing", |_| {
+        Want::ints((0..256).map(|g| g * 3 + 7))
+    }),
     // total 100 -> 105 -> 112 -> 110; history 105, 112, 110.
     ("persisted_plain", |_| {
         Want::ints([110, 105 + 112 * 1000, 3])

@@ -16,6 +16,22 @@ const ALL_TYPES: cl_device_type = CL_DEVICE_TYPE_DEFAULT
     | CL_DEVICE_TYPE_ACCELERATOR
     | CL_DEVICE_TYPE_CUSTOM;
 
+/// `CL_DEVICE_INTEGER_DOT_PRODUCT_ACCELERATION_PROPERTIES_4x8BIT_PACKED_KHR`
+/// under a name a pattern may use (upper case).
+const DOT_PRODUCT_ACCELERATION_PROPERTIES_4X8BIT_PACKED: cl_device_info =
+    CL_DEVICE_INTEGER_DOT_PRODUCT_ACCELERATION_PROPERTIES_4x8BIT_PACKED_KHR;
+
+/// Every memory order of `cl_device_atomic_capabilities`.
+const ATOMIC_ORDERS: cl_device_atomic_capabilities = CL_DEVICE_ATOMIC_ORDER_RELAXED
+    | CL_DEVICE_ATOMIC_ORDER_ACQ_REL
+    | CL_DEVICE_ATOMIC_ORDER_SEQ_CST;
+
+/// The memory scopes of atomic operations (the work-item scope is a
+/// fence's only).
+const ATOMIC_SCOPES: cl_device_atomic_capabilities = CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP
+    | CL_DEVICE_ATOMIC_SCOPE_DEVICE
+    | CL_DEVICE_ATOMIC_SCOPE_ALL_DEVICES;
+
 /// CL_INVALID_DEVICE_TYPE if device_type is not a valid value.
 pub(crate) fn check_device_type(device_type: cl_device_type) -> CLResult<()> {
     check(
@@ -267,21 +283,38 @@ fn device_info(device: cl_device_id, param: cl_device_info, out: InfoOut) -> CLR
         }
         // The sub-groups of a work-group share one thread and switch only at
         // barriers: one that waits for another in a loop never lets it run.
-        CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS
-        | CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT
-        | CL_DEVICE_PIPE_SUPPORT => out.boolean(false),
+        CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS | CL_DEVICE_PIPE_SUPPORT => {
+            out.boolean(false)
+        }
+        CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT => {
+            out.boolean(has_c_feature("__opencl_c_work_group_collective_functions"))
+        }
         CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT => out.boolean(features::COMPILER_AVAILABLE),
         CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT => {
             out.boolean(has_c_feature("__opencl_c_generic_address_space"))
         }
-        CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES => out.value::<cl_device_atomic_capabilities>(
-            CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP,
-        ),
+        // Every order and scope is true: each atomic operation is one
+        // sequentially consistent instruction and each fence an `mfence`
+        // (jit/src/builtins/atomic.rs), and there is one device. The
+        // work-item scope exists only for fences.
+        CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES => {
+            out.value::<cl_device_atomic_capabilities>(ATOMIC_ORDERS | ATOMIC_SCOPES)
+        }
         CL_DEVICE_ATOMIC_FENCE_CAPABILITIES => out.value::<cl_device_atomic_capabilities>(
-            CL_DEVICE_ATOMIC_ORDER_RELAXED
-                | CL_DEVICE_ATOMIC_ORDER_ACQ_REL
-                | CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP,
+            ATOMIC_ORDERS | ATOMIC_SCOPES | CL_DEVICE_ATOMIC_SCOPE_WORK_ITEM,
         ),
+        // cl_khr_integer_dot_product: both input forms, computed with
+        // scalar instructions (no dot-product instruction: not accelerated).
+        CL_DEVICE_INTEGER_DOT_PRODUCT_CAPABILITIES_KHR => {
+            out.value::<cl_device_integer_dot_product_capabilities_khr>(
+                CL_DEVICE_INTEGER_DOT_PRODUCT_INPUT_4x8BIT_KHR
+                    | CL_DEVICE_INTEGER_DOT_PRODUCT_INPUT_4x8BIT_PACKED_KHR,
+            )
+        }
+        // cl_device_integer_dot_product_acceleration_properties_khr: six
+        // cl_bool, each CL_FALSE.
+        CL_DEVICE_INTEGER_DOT_PRODUCT_ACCELERATION_PROPERTIES_8BIT_KHR
+        | DOT_PRODUCT_ACCELERATION_PROPERTIES_4X8BIT_PACKED => out.slice::<cl_bool>(&[CL_FALSE; 6]),
         CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES => {
             out.value::<cl_device_device_enqueue_capabilities>(0)
         }

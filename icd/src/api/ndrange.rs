@@ -1,8 +1,9 @@
 //! `clEnqueueNDRangeKernel` and `clEnqueueTask`: check the launch in the
 //! order of the spec's error list, choose a work-group size when the user
-//! gives none, capture the kernel's arguments (the argument block, and the
-//! memory objects it points into, kept alive until the command completes),
-//! and enqueue the launch (`exec::ndrange` runs it).
+//! gives none (the answer of `clGetKernelSuggestedLocalWorkSizeKHR` too),
+//! capture the kernel's arguments (the argument block, and the memory
+//! objects it points into, kept alive until the command completes), and
+//! enqueue the launch (`exec::ndrange` runs it).
 
 #![allow(non_snake_case, clippy::missing_safety_doc)]
 
@@ -259,35 +260,9 @@ fn enqueue_ndrange(
             Box::new(|| Ok(())),
         );
     };
-    let local = match (local, info.reqd_work_group_size) {
-        (Some(l), _) => l,
-        (None, Some(r)) => {
-            // With a required size, that is the size; uniform groups then
-            // need the global size to be a multiple of it.
-            if uniform && (0..wd).any(|d| global[d] % r[d].max(1) != 0) {
-                return err(
-                    CL_INVALID_WORK_GROUP_SIZE,
-                    "the global size is not a multiple of the kernel's reqd_work_group_size",
-                );
-            }
-            // A required size above the device's limits (a profile's)
-            // cannot run there.
-            if r.iter().product::<u64>() > max_wg || (0..3).any(|d| r[d] > item_max[d]) {
-                return err(
-                    CL_INVALID_WORK_GROUP_SIZE,
-                    format!(
-                        "kernel '{}' requires work-groups of {r:?}; the device allows {max_wg} items, {item_max:?} per dimension",
-                        info.name
-                    ),
-                );
-            }
-            r
-        }
-        (None, None) => {
-            let limit =
-                chosen_group_limit(&global, info.uses_barriers, u64::from(dev::compute_units()));
-            choose_local_size(&global, wd, max_wg, limit, item_max, uniform)
-        }
+    let local = match local {
+        Some(l) => l,
+        None => null_local_size(&k, &global, wd)?,
     };
     let items = global[..wd].iter().product::<u64>();
     let kind = if Launch::runs_inline(&exe, k.index(), items) {
@@ -325,6 +300,161 @@ fn enqueue_ndrange(
         Some(Box::new(move || launch.run())),
         accesses,
     )
+}
+
+/// The local size a launch of `k` over `global` with a NULL local size
+/// runs with: the kernel's `reqd_work_group_size` if it has one (with the
+/// errors a launch gives when that cannot run), else the size
+/// [`choose_local_size`] picks. `clEnqueueNDRangeKernel` and
+/// `clGetKernelSuggestedLocalWorkSizeKHR` both ask here, so the suggestion is
+/// what the launch does.
+fn null_local_size(k: &Kernel, global: &[u64; 3], wd: usize) -> CLResult<[u64; 3]> {
+    let info = k.info();
+    let uniform = k.executable().uniform_work_groups;
+    let max_wg = kernel_work_group_size(k) as u64;
+    let item_max = dev::limits().max_work_item_sizes.map(|v| v as u64);
+    if let Some(r) = info.reqd_work_group_size {
+        // With a required size, that is the size; uniform groups then
+        // need the global size to be a multiple of it.
+        if uniform && (0..wd).any(|d| !global[d].is_multiple_of(r[d].max(1))) {
+            return err(
+                CL_INVALID_WORK_GROUP_SIZE,
+                "the global size is not a multiple of the kernel's reqd_work_group_size",
+            );
+        }
+        // A required size above the device's limits (a profile's)
+        // cannot run there.
+        if r.iter().product::<u64>() > max_wg || (0..3).any(|d| r[d] > item_max[d]) {
+            return err(
+                CL_INVALID_WORK_GROUP_SIZE,
+                format!(
+                    "kernel '{}' requires work-groups of {r:?}; the device allows {max_wg} items, {item_max:?} per dimension",
+                    info.name
+                ),
+            );
+        }
+        return Ok(r);
+    }
+    let limit = chosen_group_limit(global, info.uses_barriers, u64::from(dev::compute_units()));
+    Ok(choose_local_size(
+        global, wd, max_wg, limit, item_max, uniform,
+    ))
+}
+
+/// `clGetKernelSuggestedLocalWorkSizeKHR` (cl_khr_suggested_local_work_size):
+/// the local size a launch with a NULL local size would use, checked as
+/// that launch would be.
+fn suggest_local_work_size(
+    command_queue: cl_command_queue,
+    kernel: cl_kernel,
+    work_dim: cl_uint,
+    global_work_offset: *const size_t,
+    global_work_size: *const size_t,
+    suggested_local_work_size: *mut size_t,
+) -> CLResult<()> {
+    // CL_INVALID_COMMAND_QUEUE if command_queue is not a valid host command-queue.
+    let q = Obj::<Queue>::get(command_queue)?;
+    // CL_INVALID_KERNEL if kernel is not a valid kernel.
+    let k = Obj::<Kernel>::get(kernel)?;
+    // CL_INVALID_PROGRAM_EXECUTABLE if there is no successfully built
+    // program executable available for the device: a kernel exists only
+    // for a built program.
+    // CL_INVALID_CONTEXT if the context associated with command_queue and
+    // kernel are not the same.
+    check(
+        Arc::ptr_eq(q.context(), k.context()),
+        CL_INVALID_CONTEXT,
+        "the kernel and the command queue belong to different contexts",
+    )?;
+    // CL_INVALID_KERNEL_ARGS if any kernel arguments for kernel have not been set.
+    if let Some(i) = k.first_unset_arg() {
+        let info = k.info();
+        return err(
+            CL_INVALID_KERNEL_ARGS,
+            format!(
+                "argument {i} ('{}') of kernel '{}' is not set",
+                info.args[i].name, info.name
+            ),
+        );
+    }
+    // CL_INVALID_WORK_DIMENSION if work_dim is not valid for the device
+    // (greater than CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS).
+    if !(1..=3).contains(&work_dim) {
+        return err(
+            CL_INVALID_WORK_DIMENSION,
+            format!("work_dim is {work_dim}; it must be 1, 2 or 3"),
+        );
+    }
+    let wd = work_dim as usize;
+    let offset = dims(global_work_offset, wd, 0).unwrap_or([0; 3]);
+    // CL_INVALID_GLOBAL_WORK_SIZE if global_work_size is NULL, or if any of
+    // the values specified in global_work_size[0], ...
+    // global_work_size[work_dim - 1] are zero.
+    let Some(global) = dims(global_work_size, wd, 1) else {
+        return err(CL_INVALID_GLOBAL_WORK_SIZE, "global_work_size is NULL");
+    };
+    if let Some(d) = (0..wd).find(|&d| global[d] == 0) {
+        return err(
+            CL_INVALID_GLOBAL_WORK_SIZE,
+            format!("global_work_size[{d}] is 0"),
+        );
+    }
+    // CL_INVALID_GLOBAL_OFFSET if the value specified in global_work_size
+    // plus the corresponding value in global_work_offset for any dimensions
+    // is greater than the maximum value representable by size_t.
+    check(
+        (0..wd).all(|d| {
+            (global[d] as usize)
+                .checked_add(offset[d] as usize)
+                .is_some()
+        }),
+        CL_INVALID_GLOBAL_OFFSET,
+        "global_work_offset + global_work_size overflows size_t",
+    )?;
+    // CL_MISALIGNED_SUB_BUFFER_OFFSET if a kernel argument is a sub-buffer
+    // whose offset is not aligned to CL_DEVICE_MEM_BASE_ADDR_ALIGN.
+    check(
+        k.capture()?
+            .keep
+            .iter()
+            .all(|m| m.offset() % dev::MEM_BASE_ADDR_ALIGN == 0),
+        CL_MISALIGNED_SUB_BUFFER_OFFSET,
+        "a sub-buffer argument's offset is not aligned to CL_DEVICE_MEM_BASE_ADDR_ALIGN",
+    )?;
+    // CL_INVALID_VALUE if suggested_local_work_size is NULL.
+    check(
+        !suggested_local_work_size.is_null(),
+        CL_INVALID_VALUE,
+        "suggested_local_work_size is NULL",
+    )?;
+    let local = null_local_size(&k, &global, wd)?;
+    for (d, l) in local.iter().enumerate().take(wd) {
+        // SAFETY: non-NULL, and the caller gave work_dim entries there (the
+        // API's contract).
+        unsafe { suggested_local_work_size.add(d).write(*l as size_t) };
+    }
+    Ok(())
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clGetKernelSuggestedLocalWorkSizeKHR(
+    command_queue: cl_command_queue,
+    kernel: cl_kernel,
+    work_dim: cl_uint,
+    global_work_offset: *const size_t,
+    global_work_size: *const size_t,
+    suggested_local_work_size: *mut size_t,
+) -> cl_int {
+    api_call(|| {
+        suggest_local_work_size(
+            command_queue,
+            kernel,
+            work_dim,
+            global_work_offset,
+            global_work_size,
+            suggested_local_work_size,
+        )
+    })
 }
 
 /// Checked mode (`api`): the buffers a launch uses, whole, each read or

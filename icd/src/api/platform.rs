@@ -116,6 +116,9 @@ fn extension_function(name: *const c_char) -> *mut c_void {
     match name.to_bytes() {
         b"clIcdGetPlatformIDsKHR" => clIcdGetPlatformIDsKHR as *mut c_void,
         b"clGetKernelSubGroupInfoKHR" => super::kernel::clGetKernelSubGroupInfoKHR as *mut c_void,
+        b"clGetKernelSuggestedLocalWorkSizeKHR" => {
+            super::ndrange::clGetKernelSuggestedLocalWorkSizeKHR as *mut c_void
+        }
         _ => ptr::null_mut(),
     }
 }

@@ -5,7 +5,8 @@
 //! `hadd`) widen to 64 bits; the 64-bit cases use overflow tests on the
 //! wrapped result, `umulhi`/`smulhi`, or a host function (`mad_sat`).
 //! `clz`, `ctz` and `popcount` on 8/16-bit lanes work on a zero-extended
-//! 32-bit value.
+//! 32-bit value. cl_khr_extended_bit_ops: `bit_reverse` is Cranelift's
+//! `bitrev`; the bitfield functions shift and mask in 64 bits.
 
 use super::{clif, elem, map_lanes};
 use crate::codegen::{CValue, FunctionCx};
@@ -123,9 +124,70 @@ pub(super) fn emit(
                 Ok(fx.b.ins().bor(hi, lo))
             })
         }
+        "bit_reverse" => map_lanes(fx, ret, args, |fx, a| Ok(fx.b.ins().bitrev(a[0]))),
+        "bitfield_insert" | "bitfield_extract_signed" | "bitfield_extract_unsigned" => {
+            let name = f.name.clone();
+            map_lanes(fx, ret, args, |fx, a| Ok(bitfield(fx, &name, t, a)))
+        }
         _ => return None,
     };
     Some(r)
+}
+
+/// cl_khr_extended_bit_ops' bitfields, computed in 64 bits: `a` is
+/// (base, offset, count) or (base, insert, offset, count) of one lane of
+/// type `t`. A count of 0 gives `base` (insert) or 0 (extract); an offset
+/// and count beyond the lane's bits are undefined by the spec.
+fn bitfield(fx: &mut FunctionCx<'_, '_>, name: &str, t: types::Type, a: &[Value]) -> Value {
+    let i64t = types::I64;
+    let widen = |fx: &mut FunctionCx<'_, '_>, v: Value| {
+        if fx.b.func.dfg.value_type(v) == i64t {
+            v
+        } else {
+            fx.b.ins().uextend(i64t, v)
+        }
+    };
+    let insert = name == "bitfield_insert";
+    let (off, cnt) = if insert { (a[2], a[3]) } else { (a[1], a[2]) };
+    let base = widen(fx, a[0]);
+    let off = widen(fx, off);
+    let cnt = widen(fx, cnt);
+    let zero_count = fx.b.ins().icmp_imm_u(IntCC::Equal, cnt, 0);
+    // The low `cnt` bits set (all 64 for 64; 0 is chosen apart).
+    let ones = fx.b.ins().iconst(i64t, -1);
+    let sixty_four = fx.b.ins().iconst(i64t, 64);
+    let rest = fx.b.ins().isub(sixty_four, cnt);
+    let mask = fx.b.ins().ushr(ones, rest);
+    let r = match name {
+        "bitfield_insert" => {
+            let ins = widen(fx, a[1]);
+            let field = fx.b.ins().band(ins, mask);
+            let field = fx.b.ins().ishl(field, off);
+            let hole = fx.b.ins().ishl(mask, off);
+            let kept = fx.b.ins().band_not(base, hole);
+            let r = fx.b.ins().bor(kept, field);
+            fx.b.ins().select(zero_count, base, r)
+        }
+        "bitfield_extract_unsigned" => {
+            let v = fx.b.ins().ushr(base, off);
+            let v = fx.b.ins().band(v, mask);
+            let zero = fx.b.ins().iconst(i64t, 0);
+            fx.b.ins().select(zero_count, zero, v)
+        }
+        _ => {
+            // Bit off+cnt-1 to the top, then back down with its sign.
+            let up = fx.b.ins().isub(rest, off);
+            let v = fx.b.ins().ishl(base, up);
+            let v = fx.b.ins().sshr(v, rest);
+            let zero = fx.b.ins().iconst(i64t, 0);
+            fx.b.ins().select(zero_count, zero, v)
+        }
+    };
+    if t == i64t {
+        r
+    } else {
+        fx.b.ins().ireduce(t, r)
+    }
 }
 
 #[derive(Clone, Copy)]

@@ -45,6 +45,7 @@ mod async_copy;
 mod atomic;
 mod common;
 mod convert;
+mod dot_product;
 mod geometric;
 pub mod host;
 pub(crate) mod integer;
@@ -71,6 +72,7 @@ pub fn emit_builtin(
 ) -> Result<CValue, String> {
     let r = match f.family {
         Family::Math => math::emit(fx, f, args),
+        Family::Integer if f.name.starts_with("dot") => Some(dot_product::emit(fx, f, args)),
         Family::Integer => integer::emit(fx, f, args),
         Family::Common => common::emit(fx, f, args),
         Family::Geometric => geometric::emit(fx, f, args),

@@ -111,6 +111,12 @@ fn predefined_text(opts: &PreprocessOptions) -> String {
     def("__ENDIAN_LITTLE__", "1");
     // As clang's opencl-c-base.h does for every OpenCL C version.
     def("NULL", "((void*)0)");
+    if opts.cl_std.version() >= 200 {
+        // Initialisers of atomic objects (OpenCL C 2.0 §6.13.11.1;
+        // `ATOMIC_VAR_INIT` is deprecated by 3.0 but still defined there).
+        def("ATOMIC_VAR_INIT(x)", "(x)");
+        def("ATOMIC_FLAG_INIT", "0");
+    }
     let exec = "__kernel __attribute__((work_group_size_hint(X, 1, 1))) \
                 __attribute__((vec_type_hint(typen)))";
     def("__kernel_exec(X, typen)", exec);
@@ -131,6 +137,12 @@ fn predefined_text(opts: &PreprocessOptions) -> String {
     if opts.cl_std == ClStd::Cl30 {
         for f in features::opencl_c_features() {
             def(f.name, "1");
+        }
+    } else {
+        for (ext, f) in features::EXTENSION_FEATURES {
+            if features::extensions().any(|e| e.name == *ext) {
+                def(f, "1");
+            }
         }
     }
     s

@@ -78,9 +78,11 @@ impl Schedule {
                 "shuffle" => Order::Shuffle(clock_seed()),
                 "reverse" => Order::Reverse,
                 "interleave" => Order::Interleave,
-                other => return Err(format!(
+                other => {
+                    return Err(format!(
                     "unknown schedule '{other}' (known: off, shuffle[:SEED], reverse, interleave)"
-                )),
+                ))
+                }
             },
         };
         Ok(Some(Schedule { order }))

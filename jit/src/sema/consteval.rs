@@ -386,6 +386,11 @@ fn write_val(ty: &Type, v: &CVal, off: u64, out: &mut ConstInit) -> bool {
             .enumerate()
             .all(|(i, l)| write_scalar(*s, l, off + i as u64 * s.size(), out)),
         (Type::Sampler, CVal::Int(v)) => write_scalar(Scalar::UInt, &CVal::Int(*v), off, out),
+        // `global atomic_int x = ATOMIC_VAR_INIT(1);`: the value's bytes.
+        (Type::Atomic(s), v) if !matches!(v, CVal::Addr(..) | CVal::Vector(_)) => {
+            write_scalar(*s, v, off, out)
+        }
+        (Type::AtomicFlag, CVal::Int(v)) => write_scalar(Scalar::Int, &CVal::Int(*v), off, out),
         _ => false,
     }
 }

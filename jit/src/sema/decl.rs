@@ -119,7 +119,6 @@ impl Checker<'_> {
                 ("memory_scope_work_group", 1),
                 ("memory_scope_device", 2),
                 ("memory_scope_all_svm_devices", 3),
-                ("memory_scope_all_devices", 3),
             ];
             for (n, v) in consts {
                 self.scopes
@@ -134,6 +133,14 @@ impl Checker<'_> {
                     sp,
                 );
             }
+        }
+        // OpenCL C 3.0's new name for `memory_scope_all_svm_devices`.
+        if self.opts.version >= 30 {
+            self.scopes.insert(
+                "memory_scope_all_devices",
+                Symbol::EnumConst(3, Scalar::Int),
+                sp,
+            );
         }
     }
 
@@ -628,6 +635,15 @@ impl Checker<'_> {
                 self.check_storable(&qt.ty, span, false);
                 let mut qt = qt;
                 let init = init.map(|i| {
+                    // kernel void k() { atomic_int a = 0; }
+                    if let (Type::Atomic(_) | Type::AtomicFlag, ast::Initializer::Expr(e)) =
+                        (&qt.ty, i)
+                    {
+                        self.error(
+                            e.span,
+                            "atomic variable can be initialized to a variable only in global address space",
+                        );
+                    }
                     self.decl_name = Some(span);
                     let (t, init) = self.initializer(&qt.ty, i);
                     qt.ty = t;

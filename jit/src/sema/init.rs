@@ -84,6 +84,12 @@ impl Checker<'_> {
                         let e = Expr::rvalue(ExprKind::VectorLit(parts), ty.clone(), *span);
                         (ty.clone(), Init::Expr(e))
                     }
+                    // global atomic_int x = {1};
+                    Type::Atomic(_) | Type::AtomicFlag => {
+                        let msg = format!("illegal initializer type {}", self.ty_str(ty));
+                        self.error(*span, msg);
+                        (ty.clone(), Init::Zero)
+                    }
                     _ => match items.first() {
                         Some(first) => {
                             if items.len() > 1 {
@@ -143,7 +149,13 @@ impl Checker<'_> {
             return (ty.clone(), Init::Zero);
         }
         self.init_site = site;
-        let v = self.assign_convert(v, ty, Ctx::Init);
+        // An atomic object is initialised (non-atomically) from a value of
+        // its type, as C11 6.7.9 allows (`atomic_int x = ATOMIC_VAR_INIT(1)`).
+        let v = match ty {
+            Type::Atomic(s) => self.assign_convert(v, &Type::Scalar(*s), Ctx::Init),
+            Type::AtomicFlag => self.assign_convert(v, &Type::INT, Ctx::Init),
+            _ => self.assign_convert(v, ty, Ctx::Init),
+        };
         (ty.clone(), Init::Expr(v))
     }
 

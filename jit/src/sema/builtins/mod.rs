@@ -396,6 +396,7 @@ fn concrete(
         T::Event => Type::Event,
         T::FN => g(Scalar::Float),
         T::DN => g(Scalar::Double),
+        T::V4(s) => Type::Vector(s, 4),
         T::P(spaces, pt, konst) => {
             let ty = match pt {
                 Pt::G => g(elem),

@@ -42,6 +42,9 @@ pub enum T {
     FN,
     /// `double` with the gentype's width.
     DN,
+    /// A fixed 4-component vector (`uchar4`, `char4` of the integer dot
+    /// products).
+    V4(Scalar),
 }
 
 /// What a pointer parameter points to.
@@ -315,7 +318,124 @@ pub const INTEGER: &[Entry] = &[
     ),
     e(&["mad24"], F::Integer, d(INT | UINT, WALL), G, &[G, G, G]),
     e(&["mul24"], F::Integer, d(INT | UINT, WALL), G, &[G, G]),
+    // cl_khr_extended_bit_ops (OpenCL C 3.0 6.15.4 "Extended Bit Operations").
+    gated(
+        e(
+            &["bitfield_insert"],
+            F::Integer,
+            IALL,
+            G,
+            &[G, G, X(Scalar::UInt), X(Scalar::UInt)],
+        ),
+        Gate::Ext("cl_khr_extended_bit_ops"),
+    ),
+    gated(
+        e(
+            &["bitfield_extract_signed"],
+            F::Integer,
+            IALL,
+            I,
+            &[G, X(Scalar::UInt), X(Scalar::UInt)],
+        ),
+        Gate::Ext("cl_khr_extended_bit_ops"),
+    ),
+    gated(
+        e(
+            &["bitfield_extract_unsigned"],
+            F::Integer,
+            IALL,
+            U,
+            &[G, X(Scalar::UInt), X(Scalar::UInt)],
+        ),
+        Gate::Ext("cl_khr_extended_bit_ops"),
+    ),
+    gated(
+        e(&["bit_reverse"], F::Integer, IALL, G, &[G]),
+        Gate::Ext("cl_khr_extended_bit_ops"),
+    ),
 ];
+
+/// cl_khr_integer_dot_product (OpenCL C 3.0 6.15.5 "Integer Dot Product
+/// Functions"): `dot` and `dot_acc_sat` of two 4-vectors of 8-bit
+/// integers, and their forms on four 8-bit integers packed in a `uint`.
+/// Each overload once (the domain is one `int`; the types are fixed).
+pub const DOT_PRODUCT: &[Entry] = &[
+    dot(
+        &["dot"],
+        X(Scalar::UInt),
+        &[V4(Scalar::UChar), V4(Scalar::UChar)],
+    ),
+    dot(
+        &["dot"],
+        X(Scalar::Int),
+        &[V4(Scalar::Char), V4(Scalar::Char)],
+    ),
+    dot(
+        &["dot"],
+        X(Scalar::Int),
+        &[V4(Scalar::UChar), V4(Scalar::Char)],
+    ),
+    dot(
+        &["dot"],
+        X(Scalar::Int),
+        &[V4(Scalar::Char), V4(Scalar::UChar)],
+    ),
+    dot(
+        &["dot_acc_sat"],
+        X(Scalar::UInt),
+        &[V4(Scalar::UChar), V4(Scalar::UChar), X(Scalar::UInt)],
+    ),
+    dot(
+        &["dot_acc_sat"],
+        X(Scalar::Int),
+        &[V4(Scalar::Char), V4(Scalar::Char), X(Scalar::Int)],
+    ),
+    dot(
+        &["dot_acc_sat"],
+        X(Scalar::Int),
+        &[V4(Scalar::UChar), V4(Scalar::Char), X(Scalar::Int)],
+    ),
+    dot(
+        &["dot_acc_sat"],
+        X(Scalar::Int),
+        &[V4(Scalar::Char), V4(Scalar::UChar), X(Scalar::Int)],
+    ),
+    dot(
+        &["dot_4x8packed_uu_uint"],
+        X(Scalar::UInt),
+        &[X(Scalar::UInt), X(Scalar::UInt)],
+    ),
+    dot(
+        &[
+            "dot_4x8packed_ss_int",
+            "dot_4x8packed_us_int",
+            "dot_4x8packed_su_int",
+        ],
+        X(Scalar::Int),
+        &[X(Scalar::UInt), X(Scalar::UInt)],
+    ),
+    dot(
+        &["dot_acc_sat_4x8packed_uu_uint"],
+        X(Scalar::UInt),
+        &[X(Scalar::UInt), X(Scalar::UInt), X(Scalar::UInt)],
+    ),
+    dot(
+        &[
+            "dot_acc_sat_4x8packed_ss_int",
+            "dot_acc_sat_4x8packed_us_int",
+            "dot_acc_sat_4x8packed_su_int",
+        ],
+        X(Scalar::Int),
+        &[X(Scalar::UInt), X(Scalar::UInt), X(Scalar::Int)],
+    ),
+];
+
+const fn dot(names: &'static [&'static str], ret: T, params: &'static [T]) -> Entry {
+    gated(
+        e(names, F::Integer, d(INT, W1), ret, params),
+        Gate::Ext("cl_khr_integer_dot_product"),
+    )
+}
 
 /// Common functions (spec 6.15.4).
 pub const COMMON: &[Entry] = &[
@@ -996,6 +1116,7 @@ pub const SUB_GROUP: &[Entry] = &[
 pub const TABLES: &[&[Entry]] = &[
     MATH,
     INTEGER,
+    DOT_PRODUCT,
     COMMON,
     GEOMETRIC,
     RELATIONAL,

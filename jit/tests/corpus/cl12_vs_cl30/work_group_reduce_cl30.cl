@@ -1,7 +1,6 @@
 // RUN: -cl-std=CL3.0
-// EXPECT: error
-// ERROR: 7: work_group_reduce_add
-// work-group collectives: 2.0 core, 3.0 only with __opencl_c_work_group_collective_functions (CL3.0: an error)
+// EXPECT: ok
+// work-group collectives: 2.0 core, 3.0 only with __opencl_c_work_group_collective_functions (advertised)
 kernel void k(global int *out)
 {
     out[get_global_id(0)] = work_group_reduce_add(1);
