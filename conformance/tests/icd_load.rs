@@ -49,7 +49,7 @@ fn loading_and_loader_startup_start_no_thread() {
     };
     let mut p: cl_platform_id = std::ptr::null_mut();
     let mut n: cl_uint = 0;
-    let mut buf = [0u8; 256];
+    let mut buf = [0u8; 4096];
     // SAFETY: valid out-pointers of the sizes given.
     unsafe {
         assert_eq!(ids(1, &mut p, &mut n), CL_SUCCESS);
