@@ -321,6 +321,19 @@ impl Event {
             Err(e) if e.code < 0 => e.code,
             Err(_) => CL_OUT_OF_RESOURCES,
         };
+        // A command's own failure is reported to the context's callback (a
+        // failure passed on from a dependency was reported there already)
+        // before its status changes, so a host that waits for the event has
+        // every message once the wait returns. No lock is held: the callback
+        // may call into the API.
+        if let Err(e) = &result {
+            if e.code != CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST
+                && !e.message.is_empty()
+                && this.state.lock().phase != Phase::Done
+            {
+                this.context.notify(&e.message);
+            }
+        }
         let (fired, dependents, unrun) = {
             let mut st = this.state.lock();
             if st.phase == Phase::Done {
@@ -340,13 +353,6 @@ impl Event {
         // held: it may hold the last reference to a memory object whose
         // destructor callback calls into the API.
         drop(unrun);
-        // A command's own failure is reported to the context's callback (a
-        // failure passed on from a dependency was reported there already).
-        if let Err(e) = &result {
-            if e.code != CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST && !e.message.is_empty() {
-                this.context.notify(&e.message);
-            }
-        }
         Event::call_back(this, fired);
         for (dep, propagate) in dependents {
             if status < 0 && propagate {
