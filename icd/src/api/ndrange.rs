@@ -96,19 +96,14 @@ fn choose_local_size(
     local
 }
 
-#[allow(clippy::too_many_arguments)]
-fn enqueue_ndrange(
-    command_type: cl_command_type,
+/// The checks a launch and `clGetKernelSuggestedLocalWorkSizeKHR` share,
+/// in the spec's order: the queue, the kernel, their context, the kernel's
+/// arguments and `work_dim`.
+fn launch_objects(
     command_queue: cl_command_queue,
     kernel: cl_kernel,
     work_dim: cl_uint,
-    global_work_offset: *const size_t,
-    global_work_size: *const size_t,
-    local_work_size: *const size_t,
-    num_events_in_wait_list: cl_uint,
-    event_wait_list: *const cl_event,
-    event: *mut cl_event,
-) -> CLResult<()> {
+) -> CLResult<(Arc<Obj<Queue>>, Arc<Obj<Kernel>>)> {
     // CL_INVALID_COMMAND_QUEUE if command_queue is not a valid host command-queue.
     let q = Obj::<Queue>::get(command_queue)?;
     // CL_INVALID_KERNEL if kernel is not a valid kernel.
@@ -141,6 +136,23 @@ fn enqueue_ndrange(
             format!("work_dim is {work_dim}; it must be 1, 2 or 3"),
         );
     }
+    Ok((q, k))
+}
+
+#[allow(clippy::too_many_arguments)]
+fn enqueue_ndrange(
+    command_type: cl_command_type,
+    command_queue: cl_command_queue,
+    kernel: cl_kernel,
+    work_dim: cl_uint,
+    global_work_offset: *const size_t,
+    global_work_size: *const size_t,
+    local_work_size: *const size_t,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> CLResult<()> {
+    let (q, k) = launch_objects(command_queue, kernel, work_dim)?;
     let wd = work_dim as usize;
     let offset = dims(global_work_offset, wd, 0).unwrap_or([0; 3]);
     let global = dims(global_work_size, wd, 1);
@@ -352,39 +364,7 @@ fn suggest_local_work_size(
     global_work_size: *const size_t,
     suggested_local_work_size: *mut size_t,
 ) -> CLResult<()> {
-    // CL_INVALID_COMMAND_QUEUE if command_queue is not a valid host command-queue.
-    let q = Obj::<Queue>::get(command_queue)?;
-    // CL_INVALID_KERNEL if kernel is not a valid kernel.
-    let k = Obj::<Kernel>::get(kernel)?;
-    // CL_INVALID_PROGRAM_EXECUTABLE if there is no successfully built
-    // program executable available for the device: a kernel exists only
-    // for a built program.
-    // CL_INVALID_CONTEXT if the context associated with command_queue and
-    // kernel are not the same.
-    check(
-        Arc::ptr_eq(q.context(), k.context()),
-        CL_INVALID_CONTEXT,
-        "the kernel and the command queue belong to different contexts",
-    )?;
-    // CL_INVALID_KERNEL_ARGS if any kernel arguments for kernel have not been set.
-    if let Some(i) = k.first_unset_arg() {
-        let info = k.info();
-        return err(
-            CL_INVALID_KERNEL_ARGS,
-            format!(
-                "argument {i} ('{}') of kernel '{}' is not set",
-                info.args[i].name, info.name
-            ),
-        );
-    }
-    // CL_INVALID_WORK_DIMENSION if work_dim is not valid for the device
-    // (greater than CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS).
-    if !(1..=3).contains(&work_dim) {
-        return err(
-            CL_INVALID_WORK_DIMENSION,
-            format!("work_dim is {work_dim}; it must be 1, 2 or 3"),
-        );
-    }
+    let (_, k) = launch_objects(command_queue, kernel, work_dim)?;
     let wd = work_dim as usize;
     let offset = dims(global_work_offset, wd, 0).unwrap_or([0; 3]);
     // CL_INVALID_GLOBAL_WORK_SIZE if global_work_size is NULL, or if any of
