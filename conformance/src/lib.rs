@@ -614,6 +614,20 @@ impl Cl {
         c
     }
 
+    /// A fresh context on the cranecl device whose notify callback keeps
+    /// every message it hears, in order, in the returned log (leaked: the
+    /// callback may run until the context goes).
+    #[track_caller]
+    pub fn context_with_log(&self) -> (cl_context, &'static NotifyLog) {
+        let log: &'static NotifyLog = Box::leak(Box::new(NotifyLog::default()));
+        let d = self.device();
+        let mut e = 0;
+        let c = call!(self; clCreateContext(std::ptr::null(), 1, &d, Some(log_notify), log as *const NotifyLog as *mut c_void, &mut e));
+        assert_code!(e, CL_SUCCESS, "clCreateContext");
+        assert!(!c.is_null());
+        (c, log)
+    }
+
     /// A fresh queue with `CL_QUEUE_PROPERTIES` = `props`.
     #[track_caller]
     pub fn queue(&self, ctx: cl_context, props: cl_command_queue_properties) -> cl_command_queue {
@@ -671,4 +685,22 @@ macro_rules! both_ways {
 /// A NULL pointer of any type (shorthand for argument lists).
 pub fn null<T>() -> *mut T {
     std::ptr::null_mut()
+}
+
+/// What a context's notify callback heard ([`Cl::context_with_log`]).
+pub type NotifyLog = std::sync::Mutex<Vec<String>>;
+
+unsafe extern "C" fn log_notify(
+    msg: *const std::ffi::c_char,
+    _: *const c_void,
+    _: usize,
+    user: *mut c_void,
+) {
+    // SAFETY: `user` is the `NotifyLog` leaked by `context_with_log`; `msg`
+    // a C string.
+    let log = unsafe { &*(user as *const NotifyLog) };
+    let text = unsafe { CStr::from_ptr(msg) }
+        .to_string_lossy()
+        .into_owned();
+    log.lock().unwrap().push(text);
 }

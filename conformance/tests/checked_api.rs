@@ -13,11 +13,11 @@
 //! memory (a `CL_MEM_USE_HOST_PTR` buffer it only reads), so it is running
 //! — not complete — when the read is enqueued, every time.
 
-use cranecl_conformance::{assert_code, call, cl, null, Cl};
+use cranecl_conformance::{assert_code, call, cl, null, Cl, NotifyLog};
 use opencl_sys::*;
 use std::ffi::{c_char, c_void, CStr};
 use std::sync::atomic::{AtomicI32, Ordering};
-use std::sync::{Mutex, Once};
+use std::sync::Once;
 
 const SOURCE: &str = r#"
 kernel void spin(global const volatile int *flag, global int *out) {
@@ -43,32 +43,18 @@ fn t() -> &'static Cl {
     cl()
 }
 
-/// What a context's notify callback heard.
-type Log = Mutex<Vec<String>>;
-
-unsafe extern "C" fn notify(msg: *const c_char, _: *const c_void, _: usize, user: *mut c_void) {
-    // SAFETY: `user` is the `Log` leaked by `Fixture::new`; `msg` a C string.
-    let log = unsafe { &*(user as *const Log) };
-    let text = unsafe { CStr::from_ptr(msg) }
-        .to_string_lossy()
-        .into_owned();
-    log.lock().unwrap().push(text);
-}
-
 struct Fixture {
     ctx: cl_context,
     prog: cl_program,
-    log: &'static Log,
+    log: &'static NotifyLog,
 }
 
 impl Fixture {
     fn new() -> Fixture {
         let t = t();
-        let log: &'static Log = Box::leak(Box::new(Mutex::new(Vec::new())));
+        let (ctx, log) = t.context_with_log();
         let dev = t.device();
         let mut e = 0;
-        let ctx = call!(t; clCreateContext(null(), 1, &dev, Some(notify), log as *const Log as *mut c_void, &mut e));
-        assert_code!(e, CL_SUCCESS, "clCreateContext");
         let mut src = SOURCE.as_ptr() as *const c_char;
         let len = SOURCE.len();
         let prog = call!(t; clCreateProgramWithSource(ctx, 1, &mut src, &len, &mut e));

@@ -7,10 +7,10 @@
 //! `CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM` was set to `CL_TRUE`;
 //! otherwise reaching it is reported like any access outside the objects.
 
-use cranecl_conformance::{assert_code, call, cl, null, Cl};
+use cranecl_conformance::{assert_code, call, cl, null, Cl, NotifyLog};
 use opencl_sys::*;
 use std::ffi::{c_char, c_void, CStr};
-use std::sync::{Mutex, Once};
+use std::sync::Once;
 
 const SOURCE: &str = r#"
 kernel void scale(global int *p, int k) { p[get_global_id(0)] = (int)get_global_id(0) * k; }
@@ -28,32 +28,19 @@ fn t() -> &'static Cl {
     cl()
 }
 
-type Log = Mutex<Vec<String>>;
-
-unsafe extern "C" fn notify(msg: *const c_char, _: *const c_void, _: usize, user: *mut c_void) {
-    // SAFETY: `user` is the leaked `Log`; `msg` a C string.
-    let log = unsafe { &*(user as *const Log) };
-    let text = unsafe { CStr::from_ptr(msg) }
-        .to_string_lossy()
-        .into_owned();
-    log.lock().unwrap().push(text);
-}
-
 struct Fix {
     ctx: cl_context,
     q: cl_command_queue,
     prog: cl_program,
-    log: &'static Log,
+    log: &'static NotifyLog,
 }
 
 impl Fix {
     fn new() -> Fix {
         let t = t();
-        let log: &'static Log = Box::leak(Box::new(Mutex::new(Vec::new())));
+        let (ctx, log) = t.context_with_log();
         let dev = t.device();
         let mut e = 0;
-        let ctx = call!(t; clCreateContext(null(), 1, &dev, Some(notify), log as *const Log as *mut c_void, &mut e));
-        assert_code!(e, CL_SUCCESS);
         let q = t.queue(ctx, 0);
         let mut src = SOURCE.as_ptr() as *const c_char;
         let len = SOURCE.len();
