@@ -96,6 +96,9 @@ fn choose_local_size(
     local
 }
 
+/// A launch's queue and kernel, as the user's handles name them.
+type LaunchObjects = (Arc<Obj<Queue>>, Arc<Obj<Kernel>>);
+
 /// The checks a launch and `clGetKernelSuggestedLocalWorkSizeKHR` share,
 /// in the spec's order: the queue, the kernel, their context, the kernel's
 /// arguments and `work_dim`.
@@ -103,7 +106,7 @@ fn launch_objects(
     command_queue: cl_command_queue,
     kernel: cl_kernel,
     work_dim: cl_uint,
-) -> CLResult<(Arc<Obj<Queue>>, Arc<Obj<Kernel>>)> {
+) -> CLResult<LaunchObjects> {
     // CL_INVALID_COMMAND_QUEUE if command_queue is not a valid host command-queue.
     let q = Obj::<Queue>::get(command_queue)?;
     // CL_INVALID_KERNEL if kernel is not a valid kernel.
