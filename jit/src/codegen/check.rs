@@ -31,6 +31,8 @@
 use super::fx::FunctionCx;
 use crate::runtime::check::{self, Site, SiteKind};
 use crate::runtime::offsets;
+use crate::sema::hir::{CastKind, Expr, ExprKind};
+use crate::sema::types::Type;
 use cranelift_codegen::ir::{condcodes::IntCC, types, InstBuilder, Value};
 
 /// A compound assignment's kept read check: the address, the size and the
@@ -46,10 +48,47 @@ const PRESERVING_ACCESS: Option<*const u8> =
 #[cfg(target_arch = "x86_64")]
 const PRESERVING_INDEX: Option<*const u8> =
     Some(check::preserving::cranecl_check_index_preserving as *const u8);
+#[cfg(target_arch = "x86_64")]
+const PRESERVING_FULL: Option<*const u8> =
+    Some(check::preserving::cranecl_check_full_preserving as *const u8);
 #[cfg(not(target_arch = "x86_64"))]
 const PRESERVING_ACCESS: Option<*const u8> = None;
 #[cfg(not(target_arch = "x86_64"))]
+const PRESERVING_FULL: Option<*const u8> = None;
+#[cfg(not(target_arch = "x86_64"))]
 const PRESERVING_INDEX: Option<*const u8> = None;
+
+/// Whether lvalue `e` is a variable or part of one reached without
+/// following a pointer: the variable, a member of it, an element of one of
+/// its arrays (`v.m[i][j]`, each subscript checked against its array's
+/// length under `bounds`). Such an element lies inside the variable.
+pub(crate) fn rooted(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Var(_) => true,
+        ExprKind::Member(b, _) => b.is_lvalue() && rooted(b),
+        ExprKind::Deref(p) => match &p.kind {
+            ExprKind::PtrAdd(x, y) => {
+                let ptr = if x.ty.is_pointer() { x } else { y };
+                subscripted_array(ptr).is_some()
+            }
+            _ => false,
+        },
+        _ => false,
+    }
+}
+
+/// The array variable (or part of one, `rooted`) whose decay is `p`, when
+/// its length is known.
+pub(crate) fn subscripted_array(p: &Expr) -> Option<&Expr> {
+    match &p.kind {
+        ExprKind::Cast(CastKind::ArrayToPointer, a)
+            if matches!(a.ty, Type::Array(_, Some(_))) && rooted(a) =>
+        {
+            Some(a)
+        }
+        _ => None,
+    }
+}
 
 impl FunctionCx<'_, '_> {
     /// Whether loads and stores are checked.
@@ -131,6 +170,9 @@ impl FunctionCx<'_, '_> {
         if !self.checks_memory() || size == 0 || self.prechecked {
             return (addr, offset);
         }
+        if self.proven_inside(addr, offset, size) {
+            return (addr, offset);
+        }
         let a = if offset == 0 {
             addr
         } else {
@@ -170,6 +212,67 @@ impl FunctionCx<'_, '_> {
         self.site_lanes = false;
         self.check_me = saved;
         a
+    }
+
+    /// Whether the subscript `idx` of an array of `n` elements is known to
+    /// be inside: a constant, or the counter of a counted loop being
+    /// compiled whose range fits (`walk::counted_loop`).
+    pub(crate) fn index_known_inside(&self, idx: &Expr, n: u64) -> bool {
+        let inside = |lo: i128, hi: i128| lo >= 0 && hi <= i128::from(n);
+        if let Some(v) = super::walk::int_value(idx) {
+            return inside(v, v + 1);
+        }
+        super::walk::read_of(idx).is_some_and(|l| {
+            self.counted
+                .iter()
+                .rev()
+                .find(|c| c.0 == l)
+                .is_some_and(|&(_, lo, hi)| inside(lo, hi))
+        })
+    }
+
+    /// Compile `body` of a `for` loop, its counter's range known inside
+    /// when it is a counted loop (checked `bounds` only).
+    pub(crate) fn with_counted<R>(
+        &mut self,
+        loop_: Option<(u32, i128, i128)>,
+        body: impl FnOnce(&mut Self) -> R,
+    ) -> R {
+        let n = self.counted.len();
+        if let Some(c) = loop_ {
+            self.counted.push(c);
+        }
+        let r = body(self);
+        self.counted.truncate(n);
+        r
+    }
+
+    /// The counted loop of `for (init; cond; step) body`, under `bounds`.
+    pub(crate) fn counted_loop(
+        &self,
+        init: Option<&crate::sema::hir::Stmt>,
+        cond: Option<&Expr>,
+        step: Option<&Expr>,
+        body: &crate::sema::hir::Stmt,
+    ) -> Option<(u32, i128, i128)> {
+        if !self.pcx.check.bounds {
+            return None;
+        }
+        super::walk::counted_loop(self.func, init, cond, step, body)
+    }
+
+    /// Under `bounds` alone: whether an access of `size` bytes at `addr +
+    /// offset` is known to stay inside its object (`FunctionCx::in_object`).
+    /// `races`/`uninit` test every access: their fast path needs the
+    /// object's shadow from the site's cache.
+    fn proven_inside(&self, addr: Value, offset: i32, size: u64) -> bool {
+        self.pcx.check.bounds
+            && !self.pcx.check.tracks()
+            && offset >= 0
+            && self
+                .in_object
+                .get(&addr)
+                .is_some_and(|&n| offset as u64 + size <= n)
     }
 
     /// `f` with its loads and stores unchecked: the code generator's own
@@ -251,6 +354,9 @@ impl FunctionCx<'_, '_> {
     ) -> Option<Vec<Value>> {
         if !self.pcx.check.bounds || self.pcx.check.tracks() || self.prechecked || size == 0 {
             return None;
+        }
+        if active.is_none() && addrs.iter().all(|&a| self.proven_inside(a, 0, size)) {
+            return Some(addrs.to_vec());
         }
         let kind = if write {
             SiteKind::Write
@@ -467,6 +573,9 @@ impl FunctionCx<'_, '_> {
         self.b.ins().brif(delta, followed, &[], go, &[a.into()]);
         self.b.seal_block(followed);
         self.b.switch_to_block(followed);
+        if kind == SiteKind::Read && self.local_read_only {
+            self.full_read(a, site, group, cache, at, go);
+        }
         let aligned = self.b.create_block();
         let low = self.b.ins().band_imm_u(a, 3);
         self.b.ins().brif(low, slow, &[], aligned, &[]);
@@ -565,6 +674,58 @@ impl FunctionCx<'_, '_> {
             self.b.switch_to_block(next);
         }
         self.b.ins().jump(go, &[a.into()]);
+    }
+
+    /// A read in a piece alone in its barrier interval that writes no local
+    /// memory (`FunctionCx::local_read_only`): when the site's object is
+    /// local memory this group wrote whole (its cache entry's `full` is the
+    /// group's first serial), nothing to look at (`cranecl_check_full`);
+    /// when not known yet, asks the runtime once per group. Continues in a
+    /// new block (the ordinary read) otherwise.
+    fn full_read(
+        &mut self,
+        a: Value,
+        site: u32,
+        group: Value,
+        cache: Value,
+        at: i32,
+        go: cranelift_codegen::ir::Block,
+    ) {
+        let fl = super::value::flags();
+        let full = self.b.ins().load(types::I64, fl, cache, at + 56);
+        let base = self.b.ins().load(
+            types::I64,
+            super::value::group_flags(),
+            group,
+            offsets::GROUP_CHECK_BASE,
+        );
+        let is_full = self.b.ins().icmp(IntCC::Equal, full, base);
+        let known = self.b.create_block();
+        self.b.ins().brif(is_full, go, &[a.into()], known, &[]);
+        self.b.seal_block(known);
+        self.b.switch_to_block(known);
+        let x = self.b.ins().bxor(full, base);
+        let asked = self
+            .b
+            .ins()
+            .icmp_imm_u(IntCC::Equal, x, check::NOT_FULL as i64);
+        let ask = self.b.create_block();
+        let ordinary = self.b.create_block();
+        self.b.ins().brif(asked, ordinary, &[], ask, &[]);
+        self.b.seal_block(ask);
+        self.b.switch_to_block(ask);
+        self.b.set_cold_block(ask);
+        let item = self.item;
+        let site_v = self.b.ins().iconst(types::I32, i64::from(site));
+        self.call_slow(
+            check::cranecl_check_full as *const u8,
+            PRESERVING_FULL,
+            &[types::I64, types::I32],
+            &[item, site_v],
+        );
+        self.b.ins().jump(ordinary, &[]);
+        self.b.seal_block(ordinary);
+        self.b.switch_to_block(ordinary);
     }
 
     /// A read's common case, all its granules at once: each written by

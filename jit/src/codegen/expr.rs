@@ -264,7 +264,7 @@ impl FunctionCx<'_, '_> {
         let it = self.b.func.dfg.value_type(iv);
         let signed = idx.ty.elem().is_none_or(|s| s.is_signed());
         let wide = self.int_resize(iv, it, types::I64, signed);
-        let checked = if self.pcx.check.bounds {
+        let checked = if self.pcx.check.bounds && !self.index_known_inside(idx, n) {
             let outer = std::mem::replace(&mut self.cur_span, arr.span);
             let checked = self.checked_index(wide, n);
             self.cur_span = outer;
@@ -280,6 +280,9 @@ impl FunctionCx<'_, '_> {
         };
         let elem = self.b.ins().iadd(base, scaled);
         self.uninit_derive(base, elem);
+        if self.pcx.check.bounds && super::check::rooted(arr) {
+            self.in_object.insert(elem, size);
+        }
         Ok(Some(elem))
     }
 

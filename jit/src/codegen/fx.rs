@@ -88,6 +88,19 @@ pub struct FunctionCx<'a, 'p> {
     /// (`FunctionCx::read_keeping_check`).
     pub(crate) keep_read: Option<Value>,
     pub(crate) kept_ok: super::check::Kept,
+    /// Checked `bounds`: addresses from which an access of at most this
+    /// many bytes cannot leave its object (an element of an array variable
+    /// whose subscripts were checked: `check::rooted`); their accesses
+    /// need no test.
+    pub(crate) in_object: HashMap<Value, u64>,
+    /// Checked `bounds`: the counted loops being compiled, innermost last:
+    /// a local and the range `[lo, hi)` its value lies in
+    /// (`walk::counted_loop`).
+    pub(crate) counted: Vec<(u32, i128, i128)>,
+    /// Region strategy, checked races/uninit: the piece being compiled is
+    /// alone in its barrier interval and writes no local memory, so its
+    /// reads of local memory need no read tag (`check.rs`, `full_read`).
+    pub(crate) local_read_only: bool,
     /// Region strategy, checked barriers: the first barriers the next
     /// decision leads to (when true, when false).
     pub(crate) diverge: Option<(Option<crate::source::Span>, Option<crate::source::Span>)>,
@@ -374,6 +387,9 @@ impl<'a, 'p> FunctionCx<'a, 'p> {
             prechecked: false,
             keep_read: None,
             kept_ok: None,
+            in_object: HashMap::new(),
+            counted: Vec::new(),
+            local_read_only: false,
             region_flags: Vec::new(),
             uninit: Default::default(),
         };

@@ -1276,6 +1276,13 @@ impl LaneCx {
         self.vars.insert(l, slot);
     }
 
+    /// Give varying local `l`, never written, this value for the step (a
+    /// region piece's copy of `get_local_id(0)`: lane 0's, then +1 per lane).
+    pub(crate) fn preset_value(&mut self, l: u32, v: LVal) {
+        self.vars.remove(&l);
+        self.bound.insert(l, v);
+    }
+
     /// Each lane's value of varying local `l`.
     pub(crate) fn local_lanes(
         &mut self,
@@ -1444,7 +1451,10 @@ impl LaneCx {
                     None => fx.jump(body_b),
                 }
                 fx.enter(body_b);
-                self.in_loop(fx, end, step_b, |lc, fx| lc.stmt(fx, body))?;
+                let counted = fx.counted_loop(init.as_deref(), c.as_ref(), step.as_ref(), body);
+                fx.with_counted(counted, |fx| {
+                    self.in_loop(fx, end, step_b, |lc, fx| lc.stmt(fx, body))
+                })?;
                 fx.enter(step_b);
                 if let Some(st) = step {
                     self.expr(fx, st)?;
@@ -1981,9 +1991,29 @@ impl LaneCx {
                 let (p, i) = if a.ty.is_pointer() { (a, b) } else { (b, a) };
                 let pv = self.expr(fx, p)?;
                 let iv = self.expr(fx, i)?;
-                let iv = self.checked_subscript(fx, p, iv, &i.ty)?;
+                let iv = self.checked_subscript(fx, p, iv, i)?;
                 let size = fx.pointee_size(&p.ty);
-                self.ptr_add(fx, pv, iv, &i.ty, size)
+                let r = self.ptr_add(fx, pv, iv, &i.ty, size)?;
+                if fx.pcx.check.bounds && super::check::subscripted_array(p).is_some() {
+                    // An element of an array variable, its index checked
+                    // (an affine index is checked at its first and last
+                    // lane only, and the lanes between are not redirected
+                    // when the last is outside: not registered).
+                    match &r {
+                        LVal::Uni(CValue::Scalar(a)) => {
+                            fx.in_object.insert(*a, size);
+                        }
+                        LVal::Lanes(v) => {
+                            for x in v {
+                                if let CValue::Scalar(a) = x {
+                                    fx.in_object.insert(*a, size);
+                                }
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+                Ok(r)
             }
             ExprKind::Assign {
                 op,
@@ -2123,8 +2153,9 @@ impl LaneCx {
         fx: &mut FunctionCx<'_, '_>,
         p: &Expr,
         iv: LVal,
-        ity: &Type,
+        i: &Expr,
     ) -> Result<LVal, String> {
+        let ity = &i.ty;
         let ExprKind::Cast(CastKind::ArrayToPointer, arr) = &p.kind else {
             return Ok(iv);
         };
@@ -2133,6 +2164,9 @@ impl LaneCx {
             return Ok(iv);
         };
         let n = *n;
+        if fx.index_known_inside(i, n) {
+            return Ok(iv);
+        }
         let signed = ity.elem().is_none_or(|s| s.is_signed());
         let wide = |fx: &mut FunctionCx<'_, '_>, v: Value| {
             let t = fx.b.func.dfg.value_type(v);

@@ -408,6 +408,49 @@ fn uniform_expr(e: &Expr, uni: &HashSet<u32>) -> bool {
     ok
 }
 
+/// Whether `stmts` may write local memory: a store or increment through a
+/// `local` or generic pointer or to a kernel-scope `local` variable, a call
+/// of a function, a built-in given a `local` or generic pointer (but
+/// `vload`s).
+fn writes_local_memory(f: &Function, stmts: &[&Stmt]) -> bool {
+    use crate::sema::addrspace::AddrSpace;
+    fn may_be_local(f: &Function, lhs: &Expr) -> bool {
+        match &lhs.kind {
+            ExprKind::Var(VarRef::Local(l)) => f
+                .locals
+                .get(l.0 as usize)
+                .is_none_or(|v| v.space == AddrSpace::Local),
+            ExprKind::Var(VarRef::Global(_)) => false,
+            ExprKind::Member(x, _) | ExprKind::Swizzle(x, _) => {
+                !x.is_lvalue() || may_be_local(f, x)
+            }
+            ExprKind::Deref(p) => {
+                p.ty.pointee()
+                    .is_none_or(|t| matches!(t.space, AddrSpace::Local | AddrSpace::Generic))
+            }
+            _ => true,
+        }
+    }
+    let local_ptr = |a: &Expr| {
+        a.ty.pointee()
+            .is_some_and(|t| matches!(t.space, AddrSpace::Local | AddrSpace::Generic))
+    };
+    let mut writes = false;
+    for s in stmts {
+        walk::stmt_exprs(s, &mut |e| match &e.kind {
+            ExprKind::Assign { lhs: a, .. } | ExprKind::IncDec { operand: a, .. } => {
+                writes |= may_be_local(f, a)
+            }
+            ExprKind::Call(..) => writes = true,
+            ExprKind::Builtin(b, args) if !b.name.starts_with("vload") => {
+                writes |= args.iter().any(local_ptr)
+            }
+            _ => {}
+        });
+    }
+    writes
+}
+
 /// The locals declared as `get_local_id(0)` (through integer conversions,
 /// which keep its value: local ids are small) and never written again.
 fn local_id0_copies(
@@ -1219,6 +1262,15 @@ impl FunctionCx<'_, '_> {
                 }
                 continue;
             }
+            if em.plan.local_id0.contains(&l) && !written {
+                // A copy of `get_local_id(0)`: the lanes of a step are
+                // consecutive work-items of a row, so lane k's value is
+                // lane 0's + k (an affine value: packed accesses).
+                let addr = self.b.ins().iadd_imm_s(bases[0], off);
+                let v = self.unchecked(|fx| fx.load(addr, &ty))?.scalar()?;
+                lc.preset_value(l, super::lanes::LVal::Aff { base: v, step: 1 });
+                continue;
+            }
             let addrs: Vec<Value> = bases
                 .iter()
                 .map(|b| self.b.ins().iadd_imm_s(*b, off))
@@ -1300,7 +1352,7 @@ impl FunctionCx<'_, '_> {
     }
 
     fn emit_nodes(&mut self, em: &Emitter<'_, '_>, nodes: &[Node<'_>]) -> Result<(), String> {
-        for n in nodes {
+        for (i, n) in nodes.iter().enumerate() {
             match n {
                 Node::Break | Node::Continue => {
                     let (brk, cont) = *em
@@ -1312,7 +1364,17 @@ impl FunctionCx<'_, '_> {
                 }
                 Node::Barrier(s) => self.checked_region_barrier(em, s),
                 Node::Region(id, stmts) => {
-                    self.piece_loop(em, *id, stmts, None)?;
+                    // Checked races/uninit: a piece that is the whole of
+                    // its barrier interval and writes no local memory
+                    // reads local memory no other work-item writes then.
+                    let alone = i > 0
+                        && matches!(nodes[i - 1], Node::Barrier(_))
+                        && matches!(nodes.get(i + 1), Some(Node::Barrier(_)));
+                    self.local_read_only =
+                        alone && self.pcx.check.tracks() && !writes_local_memory(self.func, stmts);
+                    let r = self.piece_loop(em, *id, stmts, None);
+                    self.local_read_only = false;
+                    r?;
                 }
                 Node::If(id, c, t, e) => {
                     self.diverge = Some((first_barrier(t), first_barrier(e)));

@@ -100,7 +100,8 @@ impl FunctionCx<'_, '_> {
                     None => self.jump(body_b),
                 }
                 self.enter(body_b);
-                self.in_loop(end, cont, |fx| fx.stmt(body))?;
+                let counted = self.counted_loop(init.as_deref(), c.as_ref(), step.as_ref(), body);
+                self.with_counted(counted, |fx| fx.in_loop(end, cont, |fx| fx.stmt(body)))?;
                 self.enter(cont);
                 if let Some(st) = step {
                     self.expr(st)?;

@@ -299,3 +299,159 @@ pub fn uninitialised_locals(f: &Function) -> HashSet<u32> {
     }
     out
 }
+
+/// A counted loop `for (l = c0; l < c1; step)` with `step` `l++`, `++l` or
+/// `l += c` (`c > 0`), or `l <= c1 - 1`: the local `l` and the range
+/// `[c0, c1)` its value lies in throughout the body, when the body never
+/// writes `l`, `l`'s address is never taken, nothing jumps into the body
+/// (no label or `case` in it) and the step cannot wrap past the type's
+/// largest value. Checked `bounds` needs no test of a subscript `a[l]` of
+/// an array of at least `c1` elements there.
+pub fn counted_loop(
+    f: &Function,
+    init: Option<&Stmt>,
+    cond: Option<&Expr>,
+    step: Option<&Expr>,
+    body: &Stmt,
+) -> Option<(u32, i128, i128)> {
+    use crate::sema::hir::BinOp;
+    use crate::sema::types::Type;
+    let (l, c0) = match &init?.kind {
+        StmtKind::Decl(l, Some(Init::Expr(e))) => (l.0, int_value(e)?),
+        StmtKind::Expr(Expr {
+            kind: ExprKind::Assign {
+                op: None, lhs, rhs, ..
+            },
+            ..
+        }) => (local_var(lhs)?, int_value(rhs)?),
+        _ => return None,
+    };
+    let local = f.locals.get(l as usize)?;
+    if local.space != crate::sema::addrspace::AddrSpace::Private || local.address_taken {
+        return None;
+    }
+    let Type::Scalar(s) = local.ty.clone() else {
+        return None;
+    };
+    if !s.is_integer() {
+        return None;
+    }
+    let bits = 8 * s.size() as u32;
+    let max: i128 = if s.is_signed() {
+        (1i128 << (bits - 1)) - 1
+    } else {
+        (1i128 << bits) - 1
+    };
+    let min: i128 = if s.is_signed() {
+        -(1i128 << (bits - 1))
+    } else {
+        0
+    };
+    let c1 = match &cond?.kind {
+        ExprKind::Binary(BinOp::Lt, a, b) if read_of(a) == Some(l) => int_value(b)?,
+        ExprKind::Binary(BinOp::Le, a, b) if read_of(a) == Some(l) => int_value(b)? + 1,
+        _ => return None,
+    };
+    let inc = match &step?.kind {
+        ExprKind::IncDec {
+            inc: true, operand, ..
+        } if local_var(operand) == Some(l) => 1,
+        ExprKind::Assign {
+            op: Some(BinOp::Add),
+            lhs,
+            rhs,
+            ..
+        } if local_var(lhs) == Some(l) => int_value(rhs)?,
+        _ => return None,
+    };
+    if inc <= 0 || c0 < min || c1 > max || c1 - 1 + inc > max {
+        return None;
+    }
+    let mut clean = true;
+    stmt_exprs(body, &mut |e| match &e.kind {
+        ExprKind::Assign { lhs: a, .. } | ExprKind::IncDec { operand: a, .. }
+            if root_local(a) == Some(l) =>
+        {
+            clean = false
+        }
+        _ => {}
+    });
+    clean &= !jumps_into(body) && !address_taken_locals(f).contains(&l);
+    clean.then_some((l, c0, c1))
+}
+
+/// Whether `s` holds a label, `case` or `default` (a jump may enter it).
+fn jumps_into(s: &Stmt) -> bool {
+    match &s.kind {
+        StmtKind::Label(..) | StmtKind::Case(..) | StmtKind::Default(..) => true,
+        StmtKind::Block(b) => b.stmts.iter().any(jumps_into),
+        StmtKind::If(_, t, e) => jumps_into(t) || e.as_deref().is_some_and(jumps_into),
+        StmtKind::While(_, b) | StmtKind::DoWhile(b, _) | StmtKind::For(_, _, _, b) => {
+            jumps_into(b)
+        }
+        // A switch's own cases are its business, a label inside is not.
+        StmtKind::Switch(_, b) => has_label(b),
+        _ => false,
+    }
+}
+
+fn has_label(s: &Stmt) -> bool {
+    match &s.kind {
+        StmtKind::Label(..) => true,
+        StmtKind::Block(b) => b.stmts.iter().any(has_label),
+        StmtKind::If(_, t, e) => has_label(t) || e.as_deref().is_some_and(has_label),
+        StmtKind::While(_, b)
+        | StmtKind::DoWhile(b, _)
+        | StmtKind::For(_, _, _, b)
+        | StmtKind::Switch(_, b)
+        | StmtKind::Case(_, b)
+        | StmtKind::Default(b) => has_label(b),
+        _ => false,
+    }
+}
+
+/// The local variable `e` names.
+fn local_var(e: &Expr) -> Option<u32> {
+    match &e.kind {
+        ExprKind::Var(VarRef::Local(l)) => Some(l.0),
+        _ => None,
+    }
+}
+
+/// The local whose value `e` is: its read, possibly converted to a wider
+/// integer type (which holds each non-negative value of the local's).
+pub fn read_of(e: &Expr) -> Option<u32> {
+    use crate::sema::hir::CastKind;
+    match &e.kind {
+        ExprKind::Cast(CastKind::LvalueToRvalue, a) => local_var(a),
+        ExprKind::Cast(CastKind::IntToInt, a) if widening(&a.ty, &e.ty) => read_of(a),
+        _ => local_var(e),
+    }
+}
+
+/// An integer conversion that keeps every value of `from` (or every
+/// non-negative one, for a signed `from` going to a wider unsigned type).
+fn widening(from: &crate::sema::types::Type, to: &crate::sema::types::Type) -> bool {
+    use crate::sema::types::Type;
+    match (from, to) {
+        (Type::Scalar(a), Type::Scalar(b)) if a.is_integer() && b.is_integer() => {
+            b.size() > a.size() || (b.size() == a.size() && a.is_signed() == b.is_signed())
+        }
+        _ => false,
+    }
+}
+
+/// The value of an integer constant expression as the front end leaves it
+/// (a constant, possibly converted).
+pub fn int_value(e: &Expr) -> Option<i128> {
+    use crate::sema::hir::CastKind;
+    match &e.kind {
+        ExprKind::IntConst(v) => Some(*v),
+        ExprKind::Cast(CastKind::IntToInt, a) => {
+            let v = int_value(a)?;
+            // Only values every integer type of 32 bits or more holds.
+            (0..=i128::from(i32::MAX)).contains(&v).then_some(v)
+        }
+        _ => None,
+    }
+}

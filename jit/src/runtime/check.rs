@@ -609,7 +609,10 @@ pub struct CacheEntry {
     /// no tag).
     many: u64,
     hi: u64,
-    _pad: u64,
+    /// Local memory: the group's first serial when the object is wholly
+    /// written by that group (`cranecl_check_full`), that with bit 63 set
+    /// when it was not.
+    full: u64,
 }
 
 impl Default for CacheEntry {
@@ -623,7 +626,7 @@ impl Default for CacheEntry {
             xr: 0,
             many: 0,
             hi: 0,
-            _pad: 0,
+            full: 0,
         }
     }
 }
@@ -1101,8 +1104,11 @@ fn track(
         return;
     };
     let met = if s.lanes {
-        // Granule k is lane k's work-item's.
-        (0..u64::from(s.size) / 4).fold(None, |met, k| {
+        // Granule k is lane k's work-item's (an uninitialised read taints
+        // that work-item with its 4 bytes).
+        let mut met = None;
+        let mut taints = Vec::new();
+        for k in 0..u64::from(s.size) / 4 {
             let who = Who {
                 tag: tag(serial, site, me + k),
                 ..who
@@ -1117,8 +1123,21 @@ fn track(
                 false,
                 launch.checks.races_strict,
             );
-            met.or(m)
-        })
+            match m {
+                Some(Met::Uninit) if launch.checks.uninit => taints.push(k),
+                m => met = met.or(m),
+            }
+        }
+        for k in taints {
+            taint(
+                st,
+                &[me + k],
+                site,
+                addr + 4 * k,
+                read_bits(addr + 4 * k, 4),
+            );
+        }
+        met
     } else {
         shadow_access(
             shadow,
@@ -1138,17 +1157,8 @@ fn track(
         // recognisable): a value read and thrown away (a scan's padding
         // lanes) is not an error. Values computed from it are not followed.
         Some(Met::Uninit) if launch.checks.uninit && s.size <= 8 => {
-            let bits = read_bits(addr, s.size);
-            if st.tainted.is_empty() {
-                // From now on in this group global writes take the slow path.
-                st.cache.iter_mut().for_each(|c| *c = CacheEntry::default());
-            }
-            for me in items_of(me) {
-                let taints = st.tainted.entry(me).or_default();
-                if taints.len() < 8 && !taints.iter().any(|t| t.2 == bits) {
-                    taints.push((site, addr, bits));
-                }
-            }
+            let items = items_of(me);
+            taint(st, &items, site, addr, read_bits(addr, s.size));
         }
         Some(Met::Race(other, other_wrote)) if launch.checks.races => {
             report_race(
@@ -1166,6 +1176,21 @@ fn track(
             );
         }
         None | Some(_) => {}
+    }
+}
+
+/// Work-items `items` read uninitialised local memory at `addr` (`bits`):
+/// their global writes of that value are reported (`uninit_write`).
+fn taint(st: &mut CheckState, items: &[u64], site: u32, addr: u64, bits: u64) {
+    if st.tainted.is_empty() {
+        // From now on in this group global writes take the slow path.
+        st.cache.iter_mut().for_each(|c| *c = CacheEntry::default());
+    }
+    for &me in items {
+        let taints = st.tainted.entry(me).or_default();
+        if taints.len() < 8 && !taints.iter().any(|t| t.2 == bits) {
+            taints.push((site, addr, bits));
+        }
     }
 }
 
@@ -1691,6 +1716,54 @@ fn id_list(a: &[u64], g: &GroupState) -> String {
         .join(",")
 }
 
+/// Bit of `CacheEntry::full` saying the object was not wholly written.
+pub const NOT_FULL: u64 = 1 << 63;
+/// Objects larger than this are not looked at whole.
+const FULL_SCAN_LIMIT: u64 = 64 << 10;
+
+/// Checked races/uninit, a read of local memory in a piece that is alone in
+/// its barrier interval and writes no local memory (`codegen/regions.rs`):
+/// whether the object `site`'s cache entry names was wholly written by this
+/// group — each granule's write tag this group's, none followed by byte.
+/// If so its entry's `full` becomes the group's first serial and the
+/// site's reads of it in such pieces need no look until the group ends: no
+/// work-item writes it in their interval, so a read races with nothing and
+/// needs no read tag, and a granule the group wrote stays written. Else
+/// `full` gets `NOT_FULL` too (not asked again in this group). Returns 0.
+///
+/// # Safety
+/// As [`cranecl_check_access`].
+pub unsafe extern "C" fn cranecl_check_full(item: *mut ItemState, site: u32) -> u64 {
+    // SAFETY: as in `cranecl_check_access`.
+    let (group, st) = unsafe {
+        let group = &*(*item).group;
+        (group, &mut *(group.check as *mut CheckState))
+    };
+    let base = group.check_base;
+    let (local_lo, local_hi) = (st.local_lo, st.local_hi);
+    let Some(shadow) = st.local_shadow.as_ref() else {
+        return 0;
+    };
+    let Some(c) = st.cache.get(site as usize).copied() else {
+        return 0;
+    };
+    let local = c.delta != 0 && c.lo >= local_lo && c.hi <= local_hi && c.hi > c.lo;
+    let whole = local
+        && c.lo % 4 == 0
+        && c.hi % 4 == 0
+        && c.hi - c.lo <= FULL_SCAN_LIMIT
+        && (c.lo..c.hi).step_by(4).all(|g| {
+            shadow.cell(g).is_some_and(|[w, _]| {
+                let w = w.load(Ordering::Relaxed);
+                w != SPLIT && serial_of(w) >= base
+            })
+        });
+    if let Some(e) = st.cache.get_mut(site as usize) {
+        e.full = if whole { base } else { base | NOT_FULL };
+    }
+    0
+}
+
 /// The fast paths' calls of [`cranecl_check_access`] and
 /// [`cranecl_check_index`] go through these (x86-64): they save every
 /// register the System V convention lets a callee change and leave the
@@ -1703,6 +1776,7 @@ pub mod preserving {
     extern "C" {
         pub fn cranecl_check_access_preserving();
         pub fn cranecl_check_index_preserving();
+        pub fn cranecl_check_full_preserving();
     }
 
     macro_rules! trampoline {
@@ -1783,4 +1857,5 @@ pub mod preserving {
         super::cranecl_check_access
     );
     trampoline!("cranecl_check_index_preserving", super::cranecl_check_index);
+    trampoline!("cranecl_check_full_preserving", super::cranecl_check_full);
 }
