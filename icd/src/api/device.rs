@@ -132,10 +132,11 @@ fn device_info(device: cl_device_id, param: cl_device_info, out: InfoOut) -> CLR
         |list: &[features::NameVersion]| list.iter().map(name_version).collect::<Vec<_>>();
     let c_features: Vec<_> = features::opencl_c_features().map(name_version).collect();
     let program_globals = has_c_feature("__opencl_c_program_scope_global_variables");
-    let units = d.units();
+    // The host's topology is read only for the queries that need it.
+    let partitionable = d.compute_units() >= 2;
     let domains = match param {
         CL_DEVICE_PARTITION_PROPERTIES | CL_DEVICE_PARTITION_AFFINITY_DOMAIN => {
-            units.affinity_domains(Topology::host())
+            d.units().affinity_domains(Topology::host())
         }
         _ => 0,
     };
@@ -285,17 +286,15 @@ fn device_info(device: cl_device_id, param: cl_device_info, out: InfoOut) -> CLR
             out.value::<cl_device_id>(d.parent().map_or(ptr::null_mut(), Obj::handle))
         }
         // One sub-device per compute unit at most (0: it cannot be split).
-        CL_DEVICE_PARTITION_MAX_SUB_DEVICES => out.value::<cl_uint>(if units.partitionable() {
-            d.compute_units()
-        } else {
-            0
-        }),
+        CL_DEVICE_PARTITION_MAX_SUB_DEVICES => {
+            out.value::<cl_uint>(if partitionable { d.compute_units() } else { 0 })
+        }
         // Equally and by counts while it has two units; by affinity domain
         // when its host CPUs are known and the OS names a domain of them.
         // A device that cannot be split: a single 0.
         CL_DEVICE_PARTITION_PROPERTIES => {
             let mut list = Vec::new();
-            if units.partitionable() {
+            if partitionable {
                 list.extend([CL_DEVICE_PARTITION_EQUALLY, CL_DEVICE_PARTITION_BY_COUNTS]);
             }
             if domains != 0 {
