@@ -192,8 +192,9 @@ fn create_sub_devices(t: &Cl) {
         CL_INVALID_VALUE,
         "an unknown partition property"
     );
-    // Our device lists no partition type: every partition is "valid but not
-    // supported by in_device", CL_INVALID_VALUE.
+    // A device of one compute unit cannot be split: "the partition name is
+    // supported by the implementation but in_device could not be further
+    // partitioned". (The partitions themselves: tests/sub_devices.rs.)
     let mut max_sub: cl_uint = 99;
     assert_code!(
         call!(t; clGetDeviceInfo(dev, CL_DEVICE_PARTITION_MAX_SUB_DEVICES, 4, (&mut max_sub as *mut u32).cast(), null())),
@@ -202,7 +203,7 @@ fn create_sub_devices(t: &Cl) {
     if max_sub == 0 {
         assert_code!(
             call!(t; clCreateSubDevices(dev, props.as_ptr(), 4, out.as_mut_ptr(), &mut n)),
-            CL_INVALID_VALUE,
+            CL_DEVICE_PARTITION_FAILED,
             "partition of a device with CL_DEVICE_PARTITION_MAX_SUB_DEVICES 0"
         );
     }

@@ -1,11 +1,14 @@
 //! Device queries: `clGetDeviceIDs`, `clGetDeviceInfo` (every OpenCL 3.0 query,
-//! answered with true values), sub-devices (not offered) and device retain/release.
+//! answered with true values, for the root device and its sub-devices),
+//! `clCreateSubDevices` (the schemes and their errors are `core::partition`'s)
+//! and device retain/release (counted for sub-devices only).
 
 #![allow(non_snake_case, clippy::missing_safety_doc)]
 
 use super::platform::{name_version, platform_or_default};
 use super::prelude::*;
 use crate::core::device::{self as dev, device, Device};
+use crate::core::partition::{self, Topology};
 use crate::core::platform::{self as plat, platform};
 use cranecl_jit::features;
 
@@ -129,10 +132,18 @@ fn device_info(device: cl_device_id, param: cl_device_info, out: InfoOut) -> CLR
         |list: &[features::NameVersion]| list.iter().map(name_version).collect::<Vec<_>>();
     let c_features: Vec<_> = features::opencl_c_features().map(name_version).collect();
     let program_globals = has_c_feature("__opencl_c_program_scope_global_variables");
+    // The host's topology is read only for the queries that need it.
+    let partitionable = d.compute_units() >= 2;
+    let domains = match param {
+        CL_DEVICE_PARTITION_PROPERTIES | CL_DEVICE_PARTITION_AFFINITY_DOMAIN => {
+            d.units().affinity_domains(Topology::host())
+        }
+        _ => 0,
+    };
     match param {
         CL_DEVICE_TYPE => out.value::<cl_device_type>(config.device_type),
         CL_DEVICE_VENDOR_ID => out.value::<cl_uint>(h.vendor_id),
-        CL_DEVICE_MAX_COMPUTE_UNITS => out.value::<cl_uint>(h.cores),
+        CL_DEVICE_MAX_COMPUTE_UNITS => out.value::<cl_uint>(d.compute_units()),
         CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS => out.value::<cl_uint>(3),
         CL_DEVICE_MAX_WORK_ITEM_SIZES => out.slice(&limits.max_work_item_sizes),
         CL_DEVICE_MAX_WORK_GROUP_SIZE => out.value(limits.max_work_group_size),
@@ -180,7 +191,6 @@ fn device_info(device: cl_device_id, param: cl_device_info, out: InfoOut) -> CLR
         | CL_DEVICE_MAX_ON_DEVICE_EVENTS
         | CL_DEVICE_QUEUE_ON_DEVICE_PREFERRED_SIZE
         | CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE
-        | CL_DEVICE_PARTITION_MAX_SUB_DEVICES
         | CL_DEVICE_PREFERRED_PLATFORM_ATOMIC_ALIGNMENT
         | CL_DEVICE_PREFERRED_GLOBAL_ATOMIC_ALIGNMENT
         | CL_DEVICE_PREFERRED_LOCAL_ATOMIC_ALIGNMENT => out.value::<cl_uint>(0),
@@ -272,12 +282,36 @@ fn device_info(device: cl_device_id, param: cl_device_info, out: InfoOut) -> CLR
         CL_DEVICE_IL_VERSION | CL_DEVICE_BUILT_IN_KERNELS => out.string(""),
         CL_DEVICE_PRINTF_BUFFER_SIZE => out.value(dev::PRINTF_BUFFER_SIZE),
         CL_DEVICE_PREFERRED_INTEROP_USER_SYNC => out.boolean(true),
-        CL_DEVICE_PARENT_DEVICE => out.value::<cl_device_id>(ptr::null_mut()),
-        // No partitioning: the spec's answer is a single 0.
-        CL_DEVICE_PARTITION_PROPERTIES => out.slice::<cl_device_partition_property>(&[0]),
-        CL_DEVICE_PARTITION_AFFINITY_DOMAIN => out.value::<cl_device_affinity_domain>(0),
-        CL_DEVICE_PARTITION_TYPE => out.slice::<cl_device_partition_property>(&[]),
-        CL_DEVICE_REFERENCE_COUNT => out.value::<cl_uint>(1),
+        CL_DEVICE_PARENT_DEVICE => {
+            out.value::<cl_device_id>(d.parent().map_or(ptr::null_mut(), Obj::handle))
+        }
+        // One sub-device per compute unit at most (0: it cannot be split).
+        CL_DEVICE_PARTITION_MAX_SUB_DEVICES => {
+            out.value::<cl_uint>(if partitionable { d.compute_units() } else { 0 })
+        }
+        // Equally and by counts while it has two units; by affinity domain
+        // when its host CPUs are known and the OS names a domain of them.
+        // A device that cannot be split: a single 0.
+        CL_DEVICE_PARTITION_PROPERTIES => {
+            let mut list = Vec::new();
+            if partitionable {
+                list.extend([CL_DEVICE_PARTITION_EQUALLY, CL_DEVICE_PARTITION_BY_COUNTS]);
+            }
+            if domains != 0 {
+                list.push(CL_DEVICE_PARTITION_BY_AFFINITY_DOMAIN);
+            }
+            if list.is_empty() {
+                list.push(0);
+            }
+            out.slice::<cl_device_partition_property>(&list)
+        }
+        CL_DEVICE_PARTITION_AFFINITY_DOMAIN => out.value::<cl_device_affinity_domain>(domains),
+        // The root device: no partition type (a size of 0).
+        CL_DEVICE_PARTITION_TYPE => out.slice::<cl_device_partition_property>(d.partition_type()),
+        // A root device is not counted: 1.
+        CL_DEVICE_REFERENCE_COUNT => {
+            out.value::<cl_uint>(if d.is_root() { 1 } else { d.ref_count() })
+        }
         CL_DEVICE_SVM_CAPABILITIES => {
             out.value::<cl_device_svm_capabilities>(crate::core::svm::CAPABILITIES)
         }
@@ -333,28 +367,59 @@ info_entry_points! {
 fn create_sub_devices(
     in_device: cl_device_id,
     properties: *const cl_device_partition_property,
+    num_devices: cl_uint,
+    out_devices: *mut cl_device_id,
+    num_devices_ret: *mut cl_uint,
 ) -> CLResult<()> {
     // CL_INVALID_DEVICE if in_device is not a valid device.
-    Obj::<Device>::get(in_device)?;
+    let d = Obj::<Device>::get(in_device)?;
     // CL_INVALID_VALUE if values specified in properties are not valid or if
     // values specified in properties are valid but not supported by the device.
+    // SAFETY: the caller's terminated list (the API's contract).
+    let (scheme, list) = unsafe { partition::parse(properties) }?;
+    // CL_DEVICE_PARTITION_FAILED, CL_INVALID_DEVICE_PARTITION_COUNT and the
+    // unsupported values: `Units::split`.
+    let split = d.units().split(&scheme, &list, Topology::host())?;
+    // CL_INVALID_VALUE if out_devices is not NULL and num_devices is less
+    // than the number of sub-devices created by the partition scheme.
+    let n = split.shares.len();
     check(
-        !properties.is_null(),
+        out_devices.is_null() || num_devices as usize >= n,
         CL_INVALID_VALUE,
-        "properties is NULL",
+        &format!("num_devices is {num_devices}; the partition makes {n} sub-devices"),
     )?;
-    err(CL_INVALID_VALUE, "the device does not support partitioning")
+    if !out_devices.is_null() {
+        for (i, share) in split.shares.into_iter().enumerate() {
+            let sub = Device::new_sub_device(&d, share, split.partition_type.clone());
+            // SAFETY: out_devices has room for num_devices ≥ n handles (the
+            // API's contract, checked above).
+            unsafe { out_devices.add(i).write(Obj::into_handle(sub)) };
+        }
+    }
+    if !num_devices_ret.is_null() {
+        // SAFETY: a cl_uint the caller gave.
+        unsafe { num_devices_ret.write(n as cl_uint) };
+    }
+    Ok(())
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn clCreateSubDevices(
     in_device: cl_device_id,
     properties: *const cl_device_partition_property,
-    _num_devices: cl_uint,
-    _out_devices: *mut cl_device_id,
-    _num_devices_ret: *mut cl_uint,
+    num_devices: cl_uint,
+    out_devices: *mut cl_device_id,
+    num_devices_ret: *mut cl_uint,
 ) -> cl_int {
-    api_call(|| create_sub_devices(in_device, properties))
+    api_call(|| {
+        create_sub_devices(
+            in_device,
+            properties,
+            num_devices,
+            out_devices,
+            num_devices_ret,
+        )
+    })
 }
 
 #[no_mangle]
@@ -372,16 +437,31 @@ pub unsafe extern "C" fn clCreateSubDevicesEXT(
     })
 }
 
-/// Root devices are not reference counted: retain/release validate and succeed.
-fn retain_root(device: cl_device_id) -> cl_int {
+/// `clRetainDevice`: counted for a sub-device; a root device is only
+/// validated.
+fn retain_device(device: cl_device_id) -> cl_int {
     // CL_INVALID_DEVICE if device is not a valid device.
-    api_call(|| Obj::<Device>::get(device).map(drop))
+    api_call(|| match Obj::<Device>::get(device)?.is_root() {
+        true => Ok(()),
+        false => Obj::<Device>::retain(device),
+    })
+}
+
+/// `clReleaseDevice`: counted for a sub-device (it goes when the count
+/// reaches zero and no context, queue or program holds it); a root device
+/// is only validated.
+fn release_device(device: cl_device_id) -> cl_int {
+    // CL_INVALID_DEVICE if device is not a valid device.
+    api_call(|| match Obj::<Device>::get(device)?.is_root() {
+        true => Ok(()),
+        false => Obj::<Device>::release(device).map(drop),
+    })
 }
 
 entry_family! {
     (device: cl_device_id) -> cl_int;
-    clRetainDevice => retain_root(device);
-    clReleaseDevice => retain_root(device);
-    clRetainDeviceEXT => retain_root(device);
-    clReleaseDeviceEXT => retain_root(device);
+    clRetainDevice => retain_device(device);
+    clReleaseDevice => release_device(device);
+    clRetainDeviceEXT => retain_device(device);
+    clReleaseDeviceEXT => release_device(device);
 }

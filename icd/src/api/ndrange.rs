@@ -9,7 +9,7 @@
 
 use super::kernel::kernel_work_group_size;
 use super::prelude::*;
-use crate::core::device as dev;
+use crate::core::device::{self as dev, Device};
 use crate::core::kernel::Kernel;
 use crate::core::queue::Queue;
 use crate::exec::api_check::{Access, Usage};
@@ -277,7 +277,7 @@ fn enqueue_ndrange(
     };
     let local = match local {
         Some(l) => l,
-        None => null_local_size(&k, &global, wd)?,
+        None => null_local_size(&k, &global, wd, q.device())?,
     };
     let items = global[..wd].iter().product::<u64>();
     let kind = if Launch::runs_inline(&exe, k.index(), items) {
@@ -286,6 +286,7 @@ fn enqueue_ndrange(
         exec::Kind::Command
     };
     let launch = Launch {
+        device: q.device().clone(),
         exe,
         kernel: k.index(),
         block: captured.block,
@@ -323,7 +324,12 @@ fn enqueue_ndrange(
 /// [`choose_local_size`] picks. `clEnqueueNDRangeKernel` and
 /// `clGetKernelSuggestedLocalWorkSizeKHR` both ask here, so the suggestion is
 /// what the launch does.
-fn null_local_size(k: &Kernel, global: &[u64; 3], wd: usize) -> CLResult<[u64; 3]> {
+fn null_local_size(
+    k: &Kernel,
+    global: &[u64; 3],
+    wd: usize,
+    device: &Device,
+) -> CLResult<[u64; 3]> {
     let info = k.info();
     let uniform = k.executable().uniform_work_groups;
     let max_wg = kernel_work_group_size(k) as u64;
@@ -350,7 +356,11 @@ fn null_local_size(k: &Kernel, global: &[u64; 3], wd: usize) -> CLResult<[u64; 3
         }
         return Ok(r);
     }
-    let limit = chosen_group_limit(global, info.uses_barriers, u64::from(dev::compute_units()));
+    let limit = chosen_group_limit(
+        global,
+        info.uses_barriers,
+        u64::from(device.compute_units()),
+    );
     Ok(choose_local_size(
         global, wd, max_wg, limit, item_max, uniform,
     ))
@@ -367,7 +377,7 @@ fn suggest_local_work_size(
     global_work_size: *const size_t,
     suggested_local_work_size: *mut size_t,
 ) -> CLResult<()> {
-    let (_, k) = launch_objects(command_queue, kernel, work_dim)?;
+    let (q, k) = launch_objects(command_queue, kernel, work_dim)?;
     let wd = work_dim as usize;
     let offset = dims(global_work_offset, wd, 0).unwrap_or([0; 3]);
     // CL_INVALID_GLOBAL_WORK_SIZE if global_work_size is NULL, or if any of
@@ -410,7 +420,7 @@ fn suggest_local_work_size(
         CL_INVALID_VALUE,
         "suggested_local_work_size is NULL",
     )?;
-    let local = null_local_size(&k, &global, wd)?;
+    let local = null_local_size(&k, &global, wd, q.device())?;
     for (d, l) in local.iter().enumerate().take(wd) {
         // SAFETY: non-NULL, and the caller gave work_dim entries there (the
         // API's contract).

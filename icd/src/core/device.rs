@@ -1,9 +1,14 @@
-//! The one device: its limits and capabilities, computed once from the host
-//! (see `sysinfo`), from what the compiler supports (`cranecl_jit::features`)
-//! and from the configuration the user gave (`CRANECL_DEVICE_TYPE`,
-//! `CRANECL_PROFILE`: [`config`]; the limits themselves are `profile`'s).
+//! The devices: the root device and its sub-devices (`clCreateSubDevices`).
+//! The root device's limits and capabilities are computed once from the
+//! host (see `sysinfo`), from what the compiler supports
+//! (`cranecl_jit::features`) and from the configuration the user gave
+//! (`CRANECL_DEVICE_TYPE`, `CRANECL_PROFILE`: [`config`]; the limits
+//! themselves are `profile`'s). A sub-device is the same device with a
+//! parent, a share of its parent's compute units (and, when known, of its
+//! host CPUs: `partition`) and the thread pool that runs its work-groups.
 
 use super::handle::Obj;
+use super::partition::{Share, Topology, Units};
 use super::profile::{self, Limits, Profile};
 use super::sysinfo::HostInfo;
 use opencl_sys::*;
@@ -11,7 +16,23 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
 
 pub struct Device {
+    /// Host facts (the root device's; a sub-device asks its parent).
     info: OnceLock<HostInfo>,
+    /// `CL_DEVICE_PARENT_DEVICE`: `None` for the root device.
+    parent: Option<Arc<Obj<Device>>>,
+    /// `CL_DEVICE_MAX_COMPUTE_UNITS`: the threads that run its work-groups
+    /// at once.
+    compute_units: u32,
+    /// The host CPUs of its compute units, one per unit, when they are known
+    /// (the root's are the CPUs this process may run on, if
+    /// `CRANECL_THREADS` leaves one unit per CPU); a sub-device's pool
+    /// threads are kept on them.
+    cpus: Option<Vec<usize>>,
+    /// `CL_DEVICE_PARTITION_TYPE`: the properties it was created with.
+    partition_type: Vec<cl_device_partition_property>,
+    /// The threads that run its launches' work-groups, started on its first
+    /// launch that needs them (`exec::ndrange`).
+    pool: OnceLock<Option<rayon::ThreadPool>>,
 }
 crate::cl_object!(Device, cl_device_id, CL_INVALID_DEVICE, "device");
 
@@ -147,6 +168,11 @@ pub fn device() -> &'static Arc<Obj<Device>> {
         config();
         Obj::new(Device {
             info: OnceLock::new(),
+            parent: None,
+            compute_units: compute_units(),
+            cpus: None,
+            partition_type: Vec::new(),
+            pool: OnceLock::new(),
         })
     })
 }
@@ -155,7 +181,74 @@ impl Device {
     /// Host facts, read on the first query (not at load: the loader calls
     /// `clGetDeviceIDs` while it starts, and that must stay cheap).
     pub fn host(&self) -> &HostInfo {
-        self.info.get_or_init(HostInfo::read)
+        match &self.parent {
+            Some(p) => p.host(),
+            None => self.info.get_or_init(HostInfo::read),
+        }
+    }
+
+    /// `CL_DEVICE_PARENT_DEVICE`.
+    pub fn parent(&self) -> Option<&Arc<Obj<Device>>> {
+        self.parent.as_ref()
+    }
+
+    /// A root device (from `clGetDeviceIDs`; not reference counted).
+    pub fn is_root(&self) -> bool {
+        self.parent.is_none()
+    }
+
+    /// `CL_DEVICE_MAX_COMPUTE_UNITS`.
+    pub fn compute_units(&self) -> u32 {
+        self.compute_units
+    }
+
+    /// The host CPUs its work-groups run on, when known.
+    pub fn cpus(&self) -> Option<&[usize]> {
+        if self.is_root() {
+            // Known when there is one compute unit per CPU the process
+            // may use (the default of `CRANECL_THREADS`).
+            let all = &Topology::host().cpus;
+            return (all.len() == self.compute_units as usize).then_some(all.as_slice());
+        }
+        self.cpus.as_deref()
+    }
+
+    /// `CL_DEVICE_PARTITION_TYPE`.
+    pub fn partition_type(&self) -> &[cl_device_partition_property] {
+        &self.partition_type
+    }
+
+    /// What partitioning sees of the device.
+    pub fn units(&self) -> Units<'_> {
+        Units {
+            compute_units: self.compute_units,
+            cpus: self.cpus(),
+        }
+    }
+
+    /// A sub-device of `parent` with `share` of its compute units.
+    pub fn new_sub_device(
+        parent: &Arc<Obj<Device>>,
+        share: Share,
+        partition_type: Vec<cl_device_partition_property>,
+    ) -> Arc<Obj<Device>> {
+        Obj::new(Device {
+            info: OnceLock::new(),
+            parent: Some(parent.clone()),
+            compute_units: share.compute_units,
+            cpus: share.cpus,
+            partition_type,
+            pool: OnceLock::new(),
+        })
+    }
+
+    /// The device's thread pool, built by `build` on first use (`None`: it
+    /// could not be started).
+    pub fn pool(
+        &self,
+        build: impl FnOnce() -> Option<rayon::ThreadPool>,
+    ) -> Option<&rayon::ThreadPool> {
+        self.pool.get_or_init(build).as_ref()
     }
 
     /// The host's memory, or a profile's figure when smaller.

@@ -12,6 +12,7 @@ pub mod handle;
 pub mod kernel;
 pub mod mem;
 pub mod objects;
+pub mod partition;
 pub mod platform;
 pub mod profile;
 pub mod program;

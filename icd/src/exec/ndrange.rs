@@ -23,9 +23,14 @@
 //!
 //! The pool is the device's own (not rayon's global one, which the host
 //! application may use), started on the first launch that needs it, with
-//! `crate::core::device::compute_units()` threads (`CRANECL_THREADS`
-//! overrides) and stacks large enough for the private memory the compiler
-//! allows on a thread stack.
+//! one thread per compute unit of the queue's device (the root device's:
+//! `crate::core::device::compute_units()`, `CRANECL_THREADS` overrides; a
+//! sub-device's: its share) and stacks large enough for the private memory
+//! the compiler allows on a thread stack. A launch never runs more groups at
+//! once than its device has compute units (the caller and the pool's
+//! threads but one). A sub-device whose host CPUs are known keeps its
+//! threads on them, and its groups run only there (the caller does not
+//! take any).
 //!
 //! Under schedule fuzzing (`CRANECL_SCHEDULE`) a launch runs its groups
 //! one after another on one thread (a pool thread when the kernel's
@@ -38,7 +43,7 @@
 //! printed on stderr and sent to the context's notify callback (by the event
 //! layer). The host process never crashes on a kernel's behalf.
 
-use crate::core::device::{compute_units, LOCAL_MEM_SIZE};
+use crate::core::device::{Device, LOCAL_MEM_SIZE};
 use crate::core::handle::Obj;
 use crate::core::mem::Mem;
 use crate::core::program::Executable;
@@ -50,7 +55,7 @@ use opencl_sys::CL_OUT_OF_RESOURCES;
 use parking_lot::{Condvar, Mutex};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// The execution status of a command whose kernel checked mode reported
@@ -75,6 +80,8 @@ const INLINE_LAUNCH: Duration = Duration::from_micros(5);
 
 /// A captured kernel launch.
 pub struct Launch {
+    /// The queue's device: its pool runs the groups.
+    pub device: Arc<Obj<Device>>,
     pub exe: Arc<Executable>,
     pub kernel: usize,
     pub block: Vec<u8>,
@@ -94,17 +101,23 @@ pub struct Launch {
     pub schedule: Option<(Schedule, u64)>,
 }
 
-fn pool() -> Option<&'static rayon::ThreadPool> {
-    static POOL: OnceLock<Option<rayon::ThreadPool>> = OnceLock::new();
-    POOL.get_or_init(|| {
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(compute_units() as usize)
+/// The device's pool: one thread per compute unit; a sub-device's threads
+/// kept on its CPUs when they are known.
+fn pool(device: &Device) -> Option<&rayon::ThreadPool> {
+    device.pool(|| {
+        let pinned = (!device.is_root())
+            .then(|| device.cpus().map(<[usize]>::to_vec))
+            .flatten();
+        let tag = if device.is_root() { "" } else { "sub-" };
+        let mut b = rayon::ThreadPoolBuilder::new()
+            .num_threads(device.compute_units() as usize)
             .stack_size(WORKER_STACK)
-            .thread_name(|i| format!("cranecl-ndrange-{i}"))
-            .build()
-            .ok()
+            .thread_name(move |i| format!("cranecl-{tag}ndrange-{i}"));
+        if let Some(cpus) = pinned {
+            b = b.start_handler(move |_| crate::core::partition::pin_current_thread(&cpus));
+        }
+        b.build().ok()
     })
-    .as_ref()
 }
 
 /// Run `f` with this thread's local arena (0 if none is needed, or if it
@@ -217,11 +230,14 @@ impl Launch {
             return Ok(());
         }
         let info = self.exe.code.kernels().get(self.kernel);
-        let inline_ok =
-            info.is_some_and(|k| k.uses_barriers || k.private_mem_size <= INLINE_PRIVATE_LIMIT);
+        // A sub-device on known CPUs runs its groups on its own threads only.
+        let pinned = !self.device.is_root() && self.device.cpus().is_some();
+        let inline_ok = !pinned
+            && info.is_some_and(|k| k.uses_barriers || k.private_mem_size <= INLINE_PRIVATE_LIMIT);
         let name = self.name().to_string();
         let check = self.check.clone();
-        let result = match pool() {
+        let device = self.device.clone();
+        let result = match pool(&device) {
             _ if self.schedule.is_some() => self.run_scheduled(total, groups, inline_ok),
             Some(pool) if total > 1 || !inline_ok => {
                 Deal::run(self, pool, total, groups, inline_ok)
@@ -272,7 +288,7 @@ impl Launch {
                 })
             })
         };
-        match pool() {
+        match pool(&self.device) {
             Some(pool) if !inline_ok => pool.install(run),
             _ => run(),
         }
