@@ -97,8 +97,48 @@ impl FunctionCx<'_, '_> {
         c.bounds || c.tracks()
     }
 
+    /// The group state, its cache of checked sites, its current serial and
+    /// its first serial, loaded here (`FunctionCx::check_state`).
+    pub(crate) fn load_check_state(&mut self) -> [Value; 4] {
+        let (group, cache) = self.check_cache();
+        let fl = super::value::flags();
+        let serial = self
+            .b
+            .ins()
+            .load(types::I64, fl, group, offsets::GROUP_CHECK_SERIAL);
+        let base = self.b.ins().load(
+            types::I64,
+            super::value::group_flags(),
+            group,
+            offsets::GROUP_CHECK_BASE,
+        );
+        [group, cache, serial, base]
+    }
+
+    /// The group's current serial and first serial.
+    fn serial_and_base(&mut self, group: Value) -> (Value, Value) {
+        if let Some([_, _, serial, base]) = self.check_state {
+            return (serial, base);
+        }
+        let fl = super::value::flags();
+        let serial = self
+            .b
+            .ins()
+            .load(types::I64, fl, group, offsets::GROUP_CHECK_SERIAL);
+        let base = self.b.ins().load(
+            types::I64,
+            super::value::group_flags(),
+            group,
+            offsets::GROUP_CHECK_BASE,
+        );
+        (serial, base)
+    }
+
     /// The group state and its cache of checked sites (`GROUP_CHECK_CACHE`).
     fn check_cache(&mut self) -> (Value, Value) {
+        if let Some([group, cache, _, _]) = self.check_state {
+            return (group, cache);
+        }
         let item = self.item;
         let group = self.b.ins().load(
             types::I64,
@@ -196,6 +236,10 @@ impl FunctionCx<'_, '_> {
         value: Option<Value>,
     ) -> Value {
         if !self.checks_memory() {
+            return addr;
+        }
+        if self.pcx.check.bounds && !self.pcx.check.tracks() && self.in_object_lanes.contains(&addr)
+        {
             return addr;
         }
         let saved = self.check_me;
@@ -583,16 +627,7 @@ impl FunctionCx<'_, '_> {
         self.b.switch_to_block(aligned);
         let sh = self.b.ins().ishl_imm_u(a, 2);
         let sh = self.b.ins().iadd(sh, delta);
-        let serial = self
-            .b
-            .ins()
-            .load(types::I64, fl, group, offsets::GROUP_CHECK_SERIAL);
-        let base = self.b.ins().load(
-            types::I64,
-            super::value::group_flags(),
-            group,
-            offsets::GROUP_CHECK_BASE,
-        );
+        let (serial, base) = self.serial_and_base(group);
         let item = self.item;
         let me = self.current_me();
         let _ = item;
@@ -693,12 +728,7 @@ impl FunctionCx<'_, '_> {
     ) {
         let fl = super::value::flags();
         let full = self.b.ins().load(types::I64, fl, cache, at + 56);
-        let base = self.b.ins().load(
-            types::I64,
-            super::value::group_flags(),
-            group,
-            offsets::GROUP_CHECK_BASE,
-        );
+        let (_, base) = self.serial_and_base(group);
         let is_full = self.b.ins().icmp(IntCC::Equal, full, base);
         let known = self.b.create_block();
         self.b.ins().brif(is_full, go, &[a.into()], known, &[]);

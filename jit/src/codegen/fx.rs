@@ -93,6 +93,9 @@ pub struct FunctionCx<'a, 'p> {
     /// whose subscripts were checked: `check::rooted`); their accesses
     /// need no test.
     pub(crate) in_object: HashMap<Value, u64>,
+    /// The same for the lanes: the first lane's address of elements `step`
+    /// apart (the element size), every lane's inside its object.
+    pub(crate) in_object_lanes: std::collections::HashSet<Value>,
     /// Checked `bounds`: the counted loops being compiled, innermost last:
     /// a local and the range `[lo, hi)` its value lies in
     /// (`walk::counted_loop`).
@@ -101,6 +104,10 @@ pub struct FunctionCx<'a, 'p> {
     /// alone in its barrier interval and writes no local memory, so its
     /// reads of local memory need no read tag (`check.rs`, `full_read`).
     pub(crate) local_read_only: bool,
+    /// Checked mode, inside a region piece: the group state, its site
+    /// cache, its current serial and its first serial, loaded once
+    /// (`FunctionCx::load_check_state`).
+    pub(crate) check_state: Option<[Value; 4]>,
     /// Region strategy, checked barriers: the first barriers the next
     /// decision leads to (when true, when false).
     pub(crate) diverge: Option<(Option<crate::source::Span>, Option<crate::source::Span>)>,
@@ -388,8 +395,10 @@ impl<'a, 'p> FunctionCx<'a, 'p> {
             keep_read: None,
             kept_ok: None,
             in_object: HashMap::new(),
+            in_object_lanes: Default::default(),
             counted: Vec::new(),
             local_read_only: false,
+            check_state: None,
             region_flags: Vec::new(),
             uninit: Default::default(),
         };

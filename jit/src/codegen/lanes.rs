@@ -1991,17 +1991,18 @@ impl LaneCx {
                 let (p, i) = if a.ty.is_pointer() { (a, b) } else { (b, a) };
                 let pv = self.expr(fx, p)?;
                 let iv = self.expr(fx, i)?;
-                let iv = self.checked_subscript(fx, p, iv, i)?;
+                let (iv, inside) = self.checked_subscript(fx, p, iv, i)?;
                 let size = fx.pointee_size(&p.ty);
                 let r = self.ptr_add(fx, pv, iv, &i.ty, size)?;
-                if fx.pcx.check.bounds && super::check::subscripted_array(p).is_some() {
-                    // An element of an array variable, its index checked
-                    // (an affine index is checked at its first and last
-                    // lane only, and the lanes between are not redirected
-                    // when the last is outside: not registered).
+                if inside && super::check::subscripted_array(p).is_some() {
+                    // An element of an array variable, every lane's index
+                    // checked (or known inside).
                     match &r {
                         LVal::Uni(CValue::Scalar(a)) => {
                             fx.in_object.insert(*a, size);
+                        }
+                        LVal::Aff { base, step } if *step == size as i64 => {
+                            fx.in_object_lanes.insert(*base);
                         }
                         LVal::Lanes(v) => {
                             for x in v {
@@ -2146,26 +2147,28 @@ impl LaneCx {
     /// Checked `bounds`: the index `iv` of a subscript of an array object
     /// (`p` is the array turned pointer) checked against its length, as the
     /// ordinary code generator does (`expr.rs`, `checked_subscript`): once
-    /// for a uniform index, at the first and last lane for an affine one,
-    /// per lane otherwise.
+    /// for a uniform index, at the first and last lane for an affine one
+    /// (a last lane outside moves the lanes to start at element 0), per lane
+    /// otherwise. Also whether every lane's element then lies in the array
+    /// (false where no subscript of an array is checked).
     fn checked_subscript(
         &mut self,
         fx: &mut FunctionCx<'_, '_>,
         p: &Expr,
         iv: LVal,
         i: &Expr,
-    ) -> Result<LVal, String> {
+    ) -> Result<(LVal, bool), String> {
         let ity = &i.ty;
         let ExprKind::Cast(CastKind::ArrayToPointer, arr) = &p.kind else {
-            return Ok(iv);
+            return Ok((iv, false));
         };
         let (true, crate::sema::types::Type::Array(_, Some(n))) = (fx.pcx.check.bounds, &arr.ty)
         else {
-            return Ok(iv);
+            return Ok((iv, false));
         };
         let n = *n;
         if fx.index_known_inside(i, n) {
-            return Ok(iv);
+            return Ok((iv, true));
         }
         let signed = ity.elem().is_none_or(|s| s.is_signed());
         let wide = |fx: &mut FunctionCx<'_, '_>, v: Value| {
@@ -2176,14 +2179,19 @@ impl LaneCx {
         let r = match iv {
             LVal::Uni(CValue::Scalar(x)) => {
                 let x = wide(fx, x);
-                Ok(LVal::Uni(CValue::Scalar(fx.checked_index(x, n))))
+                Ok((LVal::Uni(CValue::Scalar(fx.checked_index(x, n))), true))
             }
             LVal::Aff { base, step } => {
                 let first = wide(fx, base);
                 let last = fx.b.ins().iadd_imm_s(first, step * (LANES as i64 - 1));
-                let _ = fx.checked_index(last, n);
-                let base = fx.checked_index(first, n);
-                Ok(LVal::Aff { base, step })
+                let last_checked = fx.checked_index(last, n);
+                let first_checked = fx.checked_index(first, n);
+                let kept = fx.b.ins().icmp(IntCC::Equal, last_checked, last);
+                let zero = fx.b.ins().iconst(types::I64, 0);
+                let base = fx.b.ins().select(kept, first_checked, zero);
+                let span = step.checked_mul(LANES as i64 - 1);
+                let inside = step > 0 && span.is_some_and(|s| (s as u64) < n);
+                Ok((LVal::Aff { base, step }, inside))
             }
             iv => {
                 let mut out = Vec::with_capacity(LANES);
@@ -2192,7 +2200,7 @@ impl LaneCx {
                     let x = wide(fx, x);
                     out.push(CValue::Scalar(fx.checked_index(x, n)));
                 }
-                Ok(LVal::Lanes(out))
+                Ok((LVal::Lanes(out), true))
             }
         };
         fx.cur_span = outer;

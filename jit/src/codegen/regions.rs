@@ -930,6 +930,25 @@ impl FunctionCx<'_, '_> {
         stmts: &[&Stmt],
         cond: Option<&Expr>,
     ) -> Result<Option<Value>, String> {
+        // Checked mode: the group's state, its site cache, serial and first
+        // serial do not change inside a piece (no barrier in it): loaded
+        // once here for all its work-items.
+        let saved = self.check_state.take();
+        if self.checks_memory() {
+            self.check_state = Some(self.load_check_state());
+        }
+        let r = self.piece_loop_inner(em, piece, stmts, cond);
+        self.check_state = saved;
+        r
+    }
+
+    fn piece_loop_inner(
+        &mut self,
+        em: &Emitter<'_, '_>,
+        piece: usize,
+        stmts: &[&Stmt],
+        cond: Option<&Expr>,
+    ) -> Result<Option<Value>, String> {
         // The decision defaults to false: when every work-item has returned,
         // loops end and conditional barriers are skipped.
         if em.plan.once.get(piece).copied().unwrap_or(false) {
