@@ -351,10 +351,25 @@ impl FunctionCx<'_, '_> {
         };
         let saved = (self.keep_read, self.kept_ok.take());
         self.keep_read = keep;
-        let r = self.read_place(place, ty);
+        let r = self.read_for_write(|fx| fx.read_place(place, ty));
         let kept = self.kept_ok.take();
         (self.keep_read, self.kept_ok) = saved;
         (r, kept)
+    }
+
+    /// `f`, the read of a compound assignment (`x op= y`, `x++`) whose write
+    /// to the same place follows in the same work-item: under
+    /// `races`/`uninit` its reads test the write tags only and leave the read
+    /// tags as they are. The write will test them: another work-item's read
+    /// of the granule in this interval, before or after, is a race with
+    /// that write (its read tag is there, or the write tag it meets is), so
+    /// this read's own tag would add nothing.
+    pub(crate) fn read_for_write<R>(&mut self, f: impl FnOnce(&mut Self) -> R) -> R {
+        let saved = self.reading_for_write;
+        self.reading_for_write = self.pcx.check.tracks();
+        let r = f(self);
+        self.reading_for_write = saved;
+        r
     }
 
     /// Write `v` to `place` after `read_keeping_check`: its write's check
@@ -641,7 +656,8 @@ impl FunctionCx<'_, '_> {
         let me_low = self.b.ins().band_imm_u(me, 0xFFFF);
         let t = self.b.ins().bor(t, me_low);
         let lanes = self.pcx.sites.borrow()[site as usize].lanes;
-        if kind == SiteKind::Read {
+        let for_write = kind == SiteKind::Read && self.reading_for_write;
+        if kind == SiteKind::Read && !for_write {
             self.quick_read(sh, size, t, lanes, [xr, base, serial], go, a);
         }
         // Loaded after the one-branch read, which needs neither.
@@ -688,6 +704,10 @@ impl FunctionCx<'_, '_> {
                 self.b.switch_to_block(store);
                 self.b.ins().store(fl, t, sh, 16 * k);
                 self.b.ins().jump(next, &[]);
+            } else if for_write {
+                // The write that follows tests the read tag.
+                let ok_w = self.tag_ok(w, t, xw, base, serial);
+                self.b.ins().brif(ok_w, next, &[], slow, &[]);
             } else {
                 let ok_w = self.tag_ok(w, t, xw, base, serial);
                 let r = self.b.ins().load(types::I64, fl, sh, 16 * k + 8);

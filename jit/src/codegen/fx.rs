@@ -108,6 +108,10 @@ pub struct FunctionCx<'a, 'p> {
     /// cache, its current serial and its first serial, loaded once
     /// (`FunctionCx::load_check_state`).
     pub(crate) check_state: Option<[Value; 4]>,
+    /// Checked races/uninit: the reads being compiled are a compound
+    /// assignment's (or an increment's) whose write to the same place
+    /// follows (`FunctionCx::read_for_write`).
+    pub(crate) reading_for_write: bool,
     /// Region strategy, checked barriers: the first barriers the next
     /// decision leads to (when true, when false).
     pub(crate) diverge: Option<(Option<crate::source::Span>, Option<crate::source::Span>)>,
@@ -399,6 +403,7 @@ impl<'a, 'p> FunctionCx<'a, 'p> {
             counted: Vec::new(),
             local_read_only: false,
             check_state: None,
+            reading_for_write: false,
             region_flags: Vec::new(),
             uninit: Default::default(),
         };

@@ -2379,7 +2379,7 @@ impl LaneCx {
         };
         let old = match &target {
             None => self.read(fx, operand)?,
-            Some(a) => self.load(fx, a, &ty)?,
+            Some(a) => fx.read_for_write(|fx| self.load(fx, a, &ty))?,
         };
         let new = if ty.is_pointer() {
             let long = Type::Scalar(Scalar::Long);
@@ -2663,7 +2663,7 @@ impl LaneCx {
             Some(op) => {
                 let old = match &target {
                     Target::Local(_) => self.read(fx, lhs)?,
-                    Target::Mem(a) => self.load(fx, a, &lhs.ty)?,
+                    Target::Mem(a) => fx.read_for_write(|fx| self.load(fx, a, &lhs.ty))?,
                 };
                 let a = self.convert(fx, old, &lhs.ty, op_ty)?;
                 let b = self.expr(fx, rhs)?;
