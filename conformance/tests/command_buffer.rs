@@ -15,139 +15,154 @@ type Sp = cl_sync_point_khr;
 type Props = *const cl_command_properties_khr;
 type Mh = *mut cl_mutable_command_khr;
 
+type CreateFn = unsafe extern "C" fn(
+    cl_uint,
+    *const cl_command_queue,
+    *const cl_command_buffer_properties_khr,
+    *mut cl_int,
+) -> cl_command_buffer_khr;
+type FinalizeFn = unsafe extern "C" fn(cl_command_buffer_khr) -> cl_int;
+type RetainFn = unsafe extern "C" fn(cl_command_buffer_khr) -> cl_int;
+type ReleaseFn = unsafe extern "C" fn(cl_command_buffer_khr) -> cl_int;
+type EnqueueFn = unsafe extern "C" fn(
+    cl_uint,
+    *mut cl_command_queue,
+    cl_command_buffer_khr,
+    cl_uint,
+    *const cl_event,
+    *mut cl_event,
+) -> cl_int;
+type BarrierFn = unsafe extern "C" fn(
+    cl_command_buffer_khr,
+    cl_command_queue,
+    Props,
+    cl_uint,
+    *const Sp,
+    *mut Sp,
+    Mh,
+) -> cl_int;
+type CopyFn = unsafe extern "C" fn(
+    cl_command_buffer_khr,
+    cl_command_queue,
+    Props,
+    cl_mem,
+    cl_mem,
+    usize,
+    usize,
+    usize,
+    cl_uint,
+    *const Sp,
+    *mut Sp,
+    Mh,
+) -> cl_int;
+type CopyRectFn = unsafe extern "C" fn(
+    cl_command_buffer_khr,
+    cl_command_queue,
+    Props,
+    cl_mem,
+    cl_mem,
+    *const usize,
+    *const usize,
+    *const usize,
+    usize,
+    usize,
+    usize,
+    usize,
+    cl_uint,
+    *const Sp,
+    *mut Sp,
+    Mh,
+) -> cl_int;
+type FillFn = unsafe extern "C" fn(
+    cl_command_buffer_khr,
+    cl_command_queue,
+    Props,
+    cl_mem,
+    *const c_void,
+    usize,
+    usize,
+    usize,
+    cl_uint,
+    *const Sp,
+    *mut Sp,
+    Mh,
+) -> cl_int;
+type FillImageFn = unsafe extern "C" fn(
+    cl_command_buffer_khr,
+    cl_command_queue,
+    Props,
+    cl_mem,
+    *const c_void,
+    *const usize,
+    *const usize,
+    cl_uint,
+    *const Sp,
+    *mut Sp,
+    Mh,
+) -> cl_int;
+type NdrangeFn = unsafe extern "C" fn(
+    cl_command_buffer_khr,
+    cl_command_queue,
+    Props,
+    cl_kernel,
+    cl_uint,
+    *const usize,
+    *const usize,
+    *const usize,
+    cl_uint,
+    *const Sp,
+    *mut Sp,
+    Mh,
+) -> cl_int;
+type SvmMemcpyFn = unsafe extern "C" fn(
+    cl_command_buffer_khr,
+    cl_command_queue,
+    Props,
+    *mut c_void,
+    *const c_void,
+    usize,
+    cl_uint,
+    *const Sp,
+    *mut Sp,
+    Mh,
+) -> cl_int;
+type SvmFillFn = unsafe extern "C" fn(
+    cl_command_buffer_khr,
+    cl_command_queue,
+    Props,
+    *mut c_void,
+    *const c_void,
+    usize,
+    usize,
+    cl_uint,
+    *const Sp,
+    *mut Sp,
+    Mh,
+) -> cl_int;
+type InfoFn = unsafe extern "C" fn(
+    cl_command_buffer_khr,
+    cl_command_buffer_info_khr,
+    usize,
+    *mut c_void,
+    *mut usize,
+) -> cl_int;
+
 /// The extension's entry points, typed.
 struct Ext {
-    create: unsafe extern "C" fn(
-        cl_uint,
-        *const cl_command_queue,
-        *const cl_command_buffer_properties_khr,
-        *mut cl_int,
-    ) -> cl_command_buffer_khr,
-    finalize: unsafe extern "C" fn(cl_command_buffer_khr) -> cl_int,
-    retain: unsafe extern "C" fn(cl_command_buffer_khr) -> cl_int,
-    release: unsafe extern "C" fn(cl_command_buffer_khr) -> cl_int,
-    enqueue: unsafe extern "C" fn(
-        cl_uint,
-        *mut cl_command_queue,
-        cl_command_buffer_khr,
-        cl_uint,
-        *const cl_event,
-        *mut cl_event,
-    ) -> cl_int,
-    barrier: unsafe extern "C" fn(
-        cl_command_buffer_khr,
-        cl_command_queue,
-        Props,
-        cl_uint,
-        *const Sp,
-        *mut Sp,
-        Mh,
-    ) -> cl_int,
-    copy: unsafe extern "C" fn(
-        cl_command_buffer_khr,
-        cl_command_queue,
-        Props,
-        cl_mem,
-        cl_mem,
-        usize,
-        usize,
-        usize,
-        cl_uint,
-        *const Sp,
-        *mut Sp,
-        Mh,
-    ) -> cl_int,
-    copy_rect: unsafe extern "C" fn(
-        cl_command_buffer_khr,
-        cl_command_queue,
-        Props,
-        cl_mem,
-        cl_mem,
-        *const usize,
-        *const usize,
-        *const usize,
-        usize,
-        usize,
-        usize,
-        usize,
-        cl_uint,
-        *const Sp,
-        *mut Sp,
-        Mh,
-    ) -> cl_int,
-    fill: unsafe extern "C" fn(
-        cl_command_buffer_khr,
-        cl_command_queue,
-        Props,
-        cl_mem,
-        *const c_void,
-        usize,
-        usize,
-        usize,
-        cl_uint,
-        *const Sp,
-        *mut Sp,
-        Mh,
-    ) -> cl_int,
-    fill_image: unsafe extern "C" fn(
-        cl_command_buffer_khr,
-        cl_command_queue,
-        Props,
-        cl_mem,
-        *const c_void,
-        *const usize,
-        *const usize,
-        cl_uint,
-        *const Sp,
-        *mut Sp,
-        Mh,
-    ) -> cl_int,
-    ndrange: unsafe extern "C" fn(
-        cl_command_buffer_khr,
-        cl_command_queue,
-        Props,
-        cl_kernel,
-        cl_uint,
-        *const usize,
-        *const usize,
-        *const usize,
-        cl_uint,
-        *const Sp,
-        *mut Sp,
-        Mh,
-    ) -> cl_int,
-    svm_memcpy: unsafe extern "C" fn(
-        cl_command_buffer_khr,
-        cl_command_queue,
-        Props,
-        *mut c_void,
-        *const c_void,
-        usize,
-        cl_uint,
-        *const Sp,
-        *mut Sp,
-        Mh,
-    ) -> cl_int,
-    svm_fill: unsafe extern "C" fn(
-        cl_command_buffer_khr,
-        cl_command_queue,
-        Props,
-        *mut c_void,
-        *const c_void,
-        usize,
-        usize,
-        cl_uint,
-        *const Sp,
-        *mut Sp,
-        Mh,
-    ) -> cl_int,
-    info: unsafe extern "C" fn(
-        cl_command_buffer_khr,
-        cl_command_buffer_info_khr,
-        usize,
-        *mut c_void,
-        *mut usize,
-    ) -> cl_int,
+    create: CreateFn,
+    finalize: FinalizeFn,
+    retain: RetainFn,
+    release: ReleaseFn,
+    enqueue: EnqueueFn,
+    barrier: BarrierFn,
+    copy: CopyFn,
+    copy_rect: CopyRectFn,
+    fill: FillFn,
+    fill_image: FillImageFn,
+    ndrange: NdrangeFn,
+    svm_memcpy: SvmMemcpyFn,
+    svm_fill: SvmFillFn,
+    info: InfoFn,
 }
 
 fn address(t: &Cl, name: &CStr) -> *mut c_void {
@@ -162,27 +177,27 @@ fn address(t: &Cl, name: &CStr) -> *mut c_void {
 
 fn ext(t: &Cl) -> Ext {
     macro_rules! get {
-        ($name:literal) => {
+        ($ty:ty, $name:literal) => {
             // SAFETY: the address of the extension function of that name,
-            // whose C type is the field's.
-            unsafe { std::mem::transmute::<*mut c_void, _>(address(t, $name)) }
+            // whose C type is `$ty`.
+            unsafe { std::mem::transmute::<*mut c_void, $ty>(address(t, $name)) }
         };
     }
     Ext {
-        create: get!(c"clCreateCommandBufferKHR"),
-        finalize: get!(c"clFinalizeCommandBufferKHR"),
-        retain: get!(c"clRetainCommandBufferKHR"),
-        release: get!(c"clReleaseCommandBufferKHR"),
-        enqueue: get!(c"clEnqueueCommandBufferKHR"),
-        barrier: get!(c"clCommandBarrierWithWaitListKHR"),
-        copy: get!(c"clCommandCopyBufferKHR"),
-        copy_rect: get!(c"clCommandCopyBufferRectKHR"),
-        fill: get!(c"clCommandFillBufferKHR"),
-        fill_image: get!(c"clCommandFillImageKHR"),
-        ndrange: get!(c"clCommandNDRangeKernelKHR"),
-        svm_memcpy: get!(c"clCommandSVMMemcpyKHR"),
-        svm_fill: get!(c"clCommandSVMMemFillKHR"),
-        info: get!(c"clGetCommandBufferInfoKHR"),
+        create: get!(CreateFn, c"clCreateCommandBufferKHR"),
+        finalize: get!(FinalizeFn, c"clFinalizeCommandBufferKHR"),
+        retain: get!(RetainFn, c"clRetainCommandBufferKHR"),
+        release: get!(ReleaseFn, c"clReleaseCommandBufferKHR"),
+        enqueue: get!(EnqueueFn, c"clEnqueueCommandBufferKHR"),
+        barrier: get!(BarrierFn, c"clCommandBarrierWithWaitListKHR"),
+        copy: get!(CopyFn, c"clCommandCopyBufferKHR"),
+        copy_rect: get!(CopyRectFn, c"clCommandCopyBufferRectKHR"),
+        fill: get!(FillFn, c"clCommandFillBufferKHR"),
+        fill_image: get!(FillImageFn, c"clCommandFillImageKHR"),
+        ndrange: get!(NdrangeFn, c"clCommandNDRangeKernelKHR"),
+        svm_memcpy: get!(SvmMemcpyFn, c"clCommandSVMMemcpyKHR"),
+        svm_fill: get!(SvmFillFn, c"clCommandSVMMemFillKHR"),
+        info: get!(InfoFn, c"clGetCommandBufferInfoKHR"),
     }
 }
 
@@ -439,9 +454,9 @@ fn replays_fill_kernel_and_copies(t: &Cl) {
         for round in 1..=3 {
             fx.run(t, cb);
             let got = fx.read(t, out, N);
-            for i in 0..N {
+            for (i, &g) in got.iter().enumerate() {
                 assert_eq!(
-                    got[i],
+                    g,
                     round * (i as i32 + 7),
                     "replay {round}: out[{i}] = {round} * (in[{i}] + 7)"
                 );

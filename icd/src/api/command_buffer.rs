@@ -36,6 +36,14 @@ pub const REQUIRED_QUEUE_PROPERTIES: cl_command_queue_properties = 0;
 pub const CAPABILITIES: cl_device_command_buffer_capabilities_khr =
     CL_COMMAND_BUFFER_CAPABILITY_KERNEL_PRINTF_KHR;
 
+/// A queue with `properties` may run a command-buffer: nothing outside
+/// the supported properties, everything required.
+#[allow(clippy::bad_bit_mask)] // REQUIRED_QUEUE_PROPERTIES is 0 today.
+fn queue_fits(properties: cl_command_queue_properties) -> bool {
+    properties & !SUPPORTED_QUEUE_PROPERTIES == 0
+        && properties & REQUIRED_QUEUE_PROPERTIES == REQUIRED_QUEUE_PROPERTIES
+}
+
 /// `cl_command_buffer_flags_khr` bits the layered extensions define, which
 /// this device does not support (CL_INVALID_PROPERTY, not CL_INVALID_VALUE).
 const LAYERED_FLAGS: cl_command_buffer_flags_khr = CL_COMMAND_BUFFER_SIMULTANEOUS_USE_KHR
@@ -203,8 +211,7 @@ fn enqueue_command_buffer(
         // CL_DEVICE_COMMAND_BUFFER_SUPPORTED_QUEUE_PROPERTIES_KHR, or does not
         // contain those of CL_DEVICE_COMMAND_BUFFER_REQUIRED_QUEUE_PROPERTIES_KHR.
         check(
-            q.properties() & !SUPPORTED_QUEUE_PROPERTIES == 0
-                && q.properties() & REQUIRED_QUEUE_PROPERTIES == REQUIRED_QUEUE_PROPERTIES,
+            queue_fits(q.properties()),
             CL_INCOMPATIBLE_COMMAND_QUEUE_KHR,
             &format!(
                 "the queue's properties 0x{:x} are not ones a command-buffer runs on",
@@ -313,7 +320,23 @@ fn record(
     sync_point_wait_list: *const cl_sync_point_khr,
     sync_point: *mut cl_sync_point_khr,
 ) -> CLResult<()> {
-    cb.check_sync_points(num_sync_points, sync_point_wait_list)?;
+    // CL_INVALID_SYNC_POINT_WAIT_LIST_KHR if sync_point_wait_list is NULL
+    // and num_sync_points_in_wait_list is > 0, or sync_point_wait_list is not
+    // NULL and num_sync_points_in_wait_list is 0, or if synchronization-point
+    // objects in sync_point_wait_list are not valid synchronization-points.
+    check(
+        sync_point_wait_list.is_null() == (num_sync_points == 0),
+        CL_INVALID_SYNC_POINT_WAIT_LIST_KHR,
+        "sync_point_wait_list and num_sync_points_in_wait_list disagree",
+    )?;
+    let points = if sync_point_wait_list.is_null() {
+        &[][..]
+    } else {
+        // SAFETY: a non-NULL list holds num_sync_points sync-points (the
+        // API's contract).
+        unsafe { std::slice::from_raw_parts(sync_point_wait_list, num_sync_points as usize) }
+    };
+    cb.check_sync_points(points)?;
     let point = cb.record(work)?;
     if !sync_point.is_null() {
         // SAFETY: a non-NULL sync_point points at a cl_sync_point_khr.

@@ -103,24 +103,10 @@ impl CommandBuffer {
         }
     }
 
-    /// CL_INVALID_SYNC_POINT_WAIT_LIST_KHR if sync_point_wait_list is NULL
-    /// and num_sync_points_in_wait_list is > 0, or sync_point_wait_list is
-    /// not NULL and num_sync_points_in_wait_list is 0, or if
-    /// synchronization-point objects in sync_point_wait_list are not valid
-    /// synchronization-points (not a command recorded to this command-buffer
-    /// before).
-    pub fn check_sync_points(&self, num: cl_uint, list: *const cl_sync_point_khr) -> CLResult<()> {
-        if list.is_null() != (num == 0) {
-            return err(
-                CL_INVALID_SYNC_POINT_WAIT_LIST_KHR,
-                "sync_point_wait_list and num_sync_points_in_wait_list disagree",
-            );
-        }
-        if num == 0 {
-            return Ok(());
-        }
-        // SAFETY: a non-NULL list holds `num` sync-points (the API's contract).
-        let points = unsafe { std::slice::from_raw_parts(list, num as usize) };
+    /// CL_INVALID_SYNC_POINT_WAIT_LIST_KHR if synchronization-point objects
+    /// in sync_point_wait_list are not valid synchronization-points: not a
+    /// command recorded to this command-buffer before.
+    pub fn check_sync_points(&self, points: &[cl_sync_point_khr]) -> CLResult<()> {
         let recorded = match &*self.state.lock() {
             State::Recording(c) => c.len(),
             State::Executable(c) => c.len(),
