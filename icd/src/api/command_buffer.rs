@@ -16,10 +16,12 @@
 
 use super::mem::mem_in_context;
 use super::mem_commands as mc;
-use super::ndrange::{launch_kernel, plan_launch};
+use super::ndrange::{kernel_accesses, launch_kernel, plan_launch};
 use super::prelude::*;
 use crate::core::command_buffer::{self, CommandBuffer};
+use crate::core::mem::Mem;
 use crate::core::queue::Queue;
+use crate::exec::api_check::{Access, Usage};
 use crate::exec::{self, Kind, Replay};
 
 /// The queue properties a command-buffer may be enqueued with
@@ -239,7 +241,13 @@ fn enqueue_command_buffer(
     // in event_wait_list are not the same. CL_INVALID_EVENT_WAIT_LIST ...
     let wait = exec::validate_wait_list(cb.context(), num_events, wait_list)?;
     let work: exec::Work = Box::new(move || command_buffer::run_all(&commands));
-    exec::enqueue_command(
+    // Checked mode (`api`): the enqueue uses every buffer its commands use.
+    let accesses = if q.context().checks().api {
+        cb.accesses()
+    } else {
+        Vec::new()
+    };
+    exec::enqueue_using(
         &q,
         CL_COMMAND_COMMAND_BUFFER_KHR,
         &wait,
@@ -247,6 +255,7 @@ fn enqueue_command_buffer(
         false,
         Kind::Command,
         Some(work),
+        accesses,
     )
 }
 
@@ -311,11 +320,13 @@ fn recording(
 }
 
 /// The end of every `clCommand*KHR`: the sync-point wait list
-/// (CL_INVALID_SYNC_POINT_WAIT_LIST_KHR), then the command is recorded and
-/// its sync-point written.
+/// (CL_INVALID_SYNC_POINT_WAIT_LIST_KHR), then the command is recorded (with
+/// the buffers it uses, for checked mode's `api` rule) and its sync-point
+/// written.
 fn record(
     cb: &CommandBuffer,
     work: Replay,
+    accesses: Vec<Access>,
     num_sync_points: cl_uint,
     sync_point_wait_list: *const cl_sync_point_khr,
     sync_point: *mut cl_sync_point_khr,
@@ -337,7 +348,7 @@ fn record(
         unsafe { std::slice::from_raw_parts(sync_point_wait_list, num_sync_points as usize) }
     };
     cb.check_sync_points(points)?;
-    let point = cb.record(work)?;
+    let point = cb.record(work, accesses)?;
     if !sync_point.is_null() {
         // SAFETY: a non-NULL sync_point points at a cl_sync_point_khr.
         unsafe { sync_point.write(point) };
@@ -363,11 +374,42 @@ pub unsafe extern "C" fn clCommandBarrierWithWaitListKHR(
         record(
             &cb,
             work,
+            Vec::new(),
             num_sync_points_in_wait_list,
             sync_point_wait_list,
             sync_point,
         )
     })
+}
+
+/// Checked mode (`api`): the buffers a recorded command uses (none
+/// collected without `api`).
+struct Uses(Vec<Access>, bool);
+
+impl Uses {
+    fn of(cb: &CommandBuffer) -> Uses {
+        Uses(Vec::new(), cb.context().checks().api)
+    }
+
+    fn add(
+        mut self,
+        mem: &Arc<Obj<Mem>>,
+        offset: usize,
+        size: usize,
+        usage: Usage,
+        what: &str,
+    ) -> Uses {
+        if self.1 {
+            self.0.push(Access {
+                mem: mem.clone(),
+                offset,
+                size,
+                usage,
+                what: what.to_string(),
+            });
+        }
+        self
+    }
 }
 
 /// A memory object of the command-buffer's context: CL_INVALID_MEM_OBJECT,
@@ -401,9 +443,13 @@ pub unsafe extern "C" fn clCommandCopyBufferKHR(
         let src = buffer_of(&cb, src_buffer, "src_buffer")?;
         let dst = buffer_of(&cb, dst_buffer, "dst_buffer")?;
         let work = mc::copy_buffer_work(&src, &dst, src_offset, dst_offset, size)?;
+        let uses = Uses::of(&cb)
+            .add(&src, src_offset, size, Usage::Read, "source")
+            .add(&dst, dst_offset, size, Usage::Write, "destination");
         record(
             &cb,
             work,
+            uses.0,
             num_sync_points_in_wait_list,
             sync_point_wait_list,
             sync_point,
@@ -434,7 +480,7 @@ pub unsafe extern "C" fn clCommandCopyBufferRectKHR(
         let cb = recording(command_buffer, command_queue, properties, mutable_handle)?;
         let src = buffer_of(&cb, src_buffer, "src_buffer")?;
         let dst = buffer_of(&cb, dst_buffer, "dst_buffer")?;
-        let (work, _) = mc::copy_buffer_rect_work(
+        let (work, r) = mc::copy_buffer_rect_work(
             &src,
             &dst,
             src_origin,
@@ -443,9 +489,14 @@ pub unsafe extern "C" fn clCommandCopyBufferRectKHR(
             [src_row_pitch, src_slice_pitch],
             [dst_row_pitch, dst_slice_pitch],
         )?;
+        let [(a, a_size), (b, b_size)] = r.spans();
+        let uses = Uses::of(&cb)
+            .add(&src, a, a_size, Usage::Read, "source")
+            .add(&dst, b, b_size, Usage::Write, "destination");
         record(
             &cb,
             work,
+            uses.0,
             num_sync_points_in_wait_list,
             sync_point_wait_list,
             sync_point,
@@ -472,9 +523,11 @@ pub unsafe extern "C" fn clCommandFillBufferKHR(
         let cb = recording(command_buffer, command_queue, properties, mutable_handle)?;
         let mem = buffer_of(&cb, buffer, "buffer")?;
         let work = mc::fill_buffer_work(&mem, pattern, pattern_size, offset, size)?;
+        let uses = Uses::of(&cb).add(&mem, offset, size, Usage::Write, "");
         record(
             &cb,
             work,
+            uses.0,
             num_sync_points_in_wait_list,
             sync_point_wait_list,
             sync_point,
@@ -590,6 +643,7 @@ pub unsafe extern "C" fn clCommandSVMMemcpyKHR(
         record(
             &cb,
             work,
+            Vec::new(),
             num_sync_points_in_wait_list,
             sync_point_wait_list,
             sync_point,
@@ -617,6 +671,7 @@ pub unsafe extern "C" fn clCommandSVMMemFillKHR(
         record(
             &cb,
             work,
+            Vec::new(),
             num_sync_points_in_wait_list,
             sync_point_wait_list,
             sync_point,
@@ -638,7 +693,7 @@ fn command_ndrange_kernel(
     global_work_offset: *const size_t,
     global_work_size: *const size_t,
     local_work_size: *const size_t,
-) -> CLResult<Replay> {
+) -> CLResult<(Replay, Vec<Access>)> {
     let q = cb.queue();
     // CL_INVALID_KERNEL, CL_INVALID_CONTEXT if the context associated with
     // command_buffer and kernel is not the same, CL_INVALID_KERNEL_ARGS,
@@ -655,16 +710,22 @@ fn command_ndrange_kernel(
         local_work_size,
     )?;
     if plan.is_empty() {
-        return Ok(Arc::new(|| Ok(())));
+        return Ok((Arc::new(|| Ok(())), Vec::new()));
     }
+    let uses = if q.context().checks().api {
+        kernel_accesses(&k)
+    } else {
+        Vec::new()
+    };
     let copy = k.clone_kernel();
     let keep = (captured.keep, captured.keep_svm);
     let context = q.context().clone();
-    Ok(Arc::new(move || {
+    let work: Replay = Arc::new(move || {
         let _ = &keep;
         let launch = plan.launch(&copy, copy.capture()?, context.schedule_launch());
         launch.run()
-    }))
+    });
+    Ok((work, uses))
 }
 
 #[no_mangle]
@@ -684,7 +745,7 @@ pub unsafe extern "C" fn clCommandNDRangeKernelKHR(
 ) -> cl_int {
     api_call(|| {
         let cb = recording(command_buffer, command_queue, properties, mutable_handle)?;
-        let work = command_ndrange_kernel(
+        let (work, uses) = command_ndrange_kernel(
             &cb,
             kernel,
             work_dim,
@@ -695,6 +756,7 @@ pub unsafe extern "C" fn clCommandNDRangeKernelKHR(
         record(
             &cb,
             work,
+            uses,
             num_sync_points_in_wait_list,
             sync_point_wait_list,
             sync_point,

@@ -309,6 +309,17 @@ pub struct RectArgs {
     b: RectSide,
 }
 
+impl RectArgs {
+    /// The bytes each side's rectangle spans, as (offset, size): the first
+    /// named side, then the second.
+    pub fn spans(&self) -> [(usize, usize); 2] {
+        [
+            (self.a.offset, self.a.end - self.a.offset),
+            (self.b.offset, self.b.end - self.b.offset),
+        ]
+    }
+}
+
 #[allow(clippy::too_many_arguments)]
 fn rect_args(
     names: [&str; 2],

@@ -527,7 +527,7 @@ pub unsafe extern "C" fn clGetKernelSuggestedLocalWorkSizeKHR(
 
 /// Checked mode (`api`): the buffers a launch uses, whole, each read or
 /// (through a `global` pointer to non-`const`) perhaps written.
-fn kernel_accesses(k: &Kernel) -> Vec<Access> {
+pub fn kernel_accesses(k: &Kernel) -> Vec<Access> {
     let kernel = &k.info().name;
     k.buffer_args()
         .into_iter()

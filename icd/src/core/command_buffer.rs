@@ -29,6 +29,7 @@ use super::context::Context;
 use super::handle::Obj;
 use super::queue::Queue;
 use crate::error::{err, CLResult};
+use crate::exec::api_check::Access;
 use crate::exec::Replay;
 use opencl_sys::*;
 use parking_lot::Mutex;
@@ -41,6 +42,7 @@ pub struct CommandBuffer {
     /// included; empty for NULL.
     properties: Vec<cl_command_buffer_properties_khr>,
     state: Mutex<State>,
+    uses: Uses,
 }
 crate::cl_object!(
     CommandBuffer,
@@ -54,6 +56,10 @@ enum State {
     Executable(Arc<[Replay]>),
 }
 
+/// Checked mode (`api`): the buffers the recorded commands use, which every
+/// enqueue declares as its own (empty without `api`).
+type Uses = Mutex<Vec<Access>>;
+
 impl CommandBuffer {
     pub fn new(
         queues: Vec<Arc<Obj<Queue>>>,
@@ -63,6 +69,7 @@ impl CommandBuffer {
             queues,
             properties,
             state: Mutex::new(State::Recording(Vec::new())),
+            uses: Mutex::new(Vec::new()),
         })
     }
 
@@ -125,7 +132,8 @@ impl CommandBuffer {
     /// Append a command whose checks all passed; returns its sync-point.
     /// CL_INVALID_OPERATION if the command-buffer was finalized meanwhile;
     /// CL_OUT_OF_RESOURCES past `cl_uint`'s sync-points.
-    pub fn record(&self, work: Replay) -> CLResult<cl_sync_point_khr> {
+    /// `accesses`: checked mode's (`api`) buffer uses of the command.
+    pub fn record(&self, work: Replay, accesses: Vec<Access>) -> CLResult<cl_sync_point_khr> {
         let mut st = self.state.lock();
         let State::Recording(commands) = &mut *st else {
             drop(st);
@@ -138,6 +146,7 @@ impl CommandBuffer {
             );
         };
         commands.push(work);
+        self.uses.lock().extend(accesses);
         Ok(point)
     }
 
@@ -168,6 +177,13 @@ impl CommandBuffer {
                 "the command-buffer is not finalized (clFinalizeCommandBufferKHR)",
             ),
         }
+    }
+}
+
+impl CommandBuffer {
+    /// Checked mode (`api`): the buffer uses of every recorded command.
+    pub fn accesses(&self) -> Vec<Access> {
+        self.uses.lock().clone()
     }
 }
 
