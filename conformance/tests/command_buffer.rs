@@ -5,7 +5,8 @@
 //! sync-points, barriers and out-of-order queues; every state error and the
 //! errors of each entry point; the info queries; a command-buffer released
 //! while its enqueue waits for a user event; SVM commands. Through the loader
-//! and directly.
+//! and directly; checked mode (bounds and `api`) on recorded commands in a
+//! child process.
 
 use cranecl_conformance::{assert_code, both_ways, call, null, Cl};
 use opencl_sys::*;
@@ -208,6 +209,7 @@ kernel void add(global int *acc, global const int *in, global const int *tmp) {
 }
 kernel void set(global int *o, int v) { o[get_global_id(0)] = v; }
 kernel void twice(global int *o) { o[get_global_id(0)] *= 2; }
+kernel void past_the_end(global int *o) { o[get_global_id(0) + 1] = 1; }
 ";
 
 const N: usize = 64;
@@ -1108,6 +1110,162 @@ fn svm_commands(t: &Cl) {
     }
     call!(t; clSVMFree(fx.ctx, a));
     call!(t; clSVMFree(fx.ctx, b));
+}
+
+/// Run `name`, an ignored test of this file, in a child process with
+/// `CRANECL_CHECK=check` (read when a context is made); it must pass.
+/// Returns its stderr.
+fn in_checked_child(name: &str, check: &str) -> String {
+    let out = std::process::Command::new(std::env::current_exe().expect("the test binary"))
+        .args([
+            "--exact",
+            name,
+            "--ignored",
+            "--nocapture",
+            "--test-threads=1",
+        ])
+        .env("CRANECL_CHECK", check)
+        .output()
+        .expect("the test binary runs");
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(
+        out.status.success(),
+        "{name} under CRANECL_CHECK={check}:\n{}\n{stderr}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    stderr
+}
+
+/// Checked mode sees recorded commands: a recorded kernel that writes past
+/// its buffer fails each enqueue with its report; a replay that fills a
+/// buffer the host has mapped fails (the `api` rule).
+#[test]
+fn checked_mode_checks_recorded_commands() {
+    let stderr = in_checked_child("checked_child::recorded_commands", "bounds,api");
+    assert!(
+        stderr.contains("kernel 'past_the_end' failed checked mode"),
+        "the bounds report: {stderr}"
+    );
+    assert!(
+        stderr.matches("past its end").count() == 2,
+        "one bounds report per replay: {stderr}"
+    );
+    assert!(
+        stderr.contains("invalid write of"),
+        "the bounds report: {stderr}"
+    );
+    assert!(
+        stderr.contains("clEnqueueCommandBufferKHR"),
+        "the api report names the enqueue: {stderr}"
+    );
+}
+
+mod checked_child {
+    use super::*;
+    use cranecl_conformance::cl;
+
+    fn status(t: &Cl, e: cl_event) -> cl_int {
+        let mut s: cl_int = 1;
+        assert_code!(
+            call!(t; clGetEventInfo(e, CL_EVENT_COMMAND_EXECUTION_STATUS, 4, (&mut s as *mut cl_int).cast(), null())),
+            CL_SUCCESS
+        );
+        s
+    }
+
+    fn enqueue_and_wait(t: &Cl, fx: &Fix, cb: cl_command_buffer_khr) -> cl_int {
+        let mut e: cl_event = null();
+        // SAFETY: a valid command-buffer, no wait list.
+        assert_code!(
+            unsafe { (fx.x.enqueue)(0, null(), cb, 0, null(), &mut e) },
+            CL_SUCCESS
+        );
+        call!(t; clWaitForEvents(1, &e));
+        status(t, e)
+    }
+
+    #[test]
+    #[ignore = "run by checked_mode_checks_recorded_commands, with CRANECL_CHECK"]
+    fn recorded_commands() {
+        assert!(
+            std::env::var("CRANECL_CHECK").is_ok(),
+            "run with CRANECL_CHECK"
+        );
+        let t = cl();
+        let fx = setup(t, 0);
+        let m = fx.buffer_with(t, &[0; N]);
+        let k = fx.kernel(t, c"past_the_end");
+        set_mem(t, k, 0, &m);
+        let cb = fx.command_buffer();
+        let global = N;
+        // SAFETY: valid handles.
+        unsafe {
+            assert_code!(
+                (fx.x.ndrange)(
+                    cb,
+                    null(),
+                    null(),
+                    k,
+                    1,
+                    null(),
+                    &global,
+                    null(),
+                    0,
+                    null(),
+                    null(),
+                    null()
+                ),
+                CL_SUCCESS
+            );
+            assert_code!((fx.x.finalize)(cb), CL_SUCCESS);
+        }
+        for replay in 1..=2 {
+            assert_eq!(
+                enqueue_and_wait(t, &fx, cb),
+                CL_OUT_OF_RESOURCES,
+                "replay {replay} of the kernel writing past the end"
+            );
+        }
+        // A fill of a buffer the host has mapped for writing.
+        let f = fx.command_buffer();
+        let one = 1i32;
+        // SAFETY: valid handles, a 4-byte pattern.
+        unsafe {
+            assert_code!(
+                (fx.x.fill)(
+                    f,
+                    null(),
+                    null(),
+                    m,
+                    (&one as *const i32).cast(),
+                    4,
+                    0,
+                    BYTES,
+                    0,
+                    null(),
+                    null(),
+                    null()
+                ),
+                CL_SUCCESS
+            );
+            assert_code!((fx.x.finalize)(f), CL_SUCCESS);
+        }
+        let mut e = 0;
+        let p = call!(t; clEnqueueMapBuffer(fx.q, m, CL_TRUE, CL_MAP_WRITE, 0, BYTES, 0, null(), null(), &mut e));
+        assert_code!(e, CL_SUCCESS);
+        assert_eq!(
+            enqueue_and_wait(t, &fx, f),
+            CL_OUT_OF_RESOURCES,
+            "a replay writing a mapped buffer"
+        );
+        assert_code!(
+            call!(t; clEnqueueUnmapMemObject(fx.q, m, p, 0, null(), null())),
+            CL_SUCCESS
+        );
+        assert_code!(call!(t; clFinish(fx.q)), CL_SUCCESS);
+        assert_eq!(enqueue_and_wait(t, &fx, f), CL_COMPLETE, "once unmapped");
+        assert_eq!(fx.read(t, m, N), vec![1; N]);
+    }
 }
 
 both_ways!(
