@@ -384,11 +384,18 @@ pub unsafe extern "C" fn clCommandBarrierWithWaitListKHR(
 
 /// Checked mode (`api`): the buffers a recorded command uses (none
 /// collected without `api`).
-struct Uses(Vec<Access>, bool);
+struct Uses {
+    list: Vec<Access>,
+    /// The context checks the `api` rule.
+    on: bool,
+}
 
 impl Uses {
     fn of(cb: &CommandBuffer) -> Uses {
-        Uses(Vec::new(), cb.context().checks().api)
+        Uses {
+            list: Vec::new(),
+            on: cb.context().checks().api,
+        }
     }
 
     fn add(
@@ -399,8 +406,8 @@ impl Uses {
         usage: Usage,
         what: &str,
     ) -> Uses {
-        if self.1 {
-            self.0.push(Access {
+        if self.on {
+            self.list.push(Access {
                 mem: mem.clone(),
                 offset,
                 size,
@@ -449,7 +456,7 @@ pub unsafe extern "C" fn clCommandCopyBufferKHR(
         record(
             &cb,
             work,
-            uses.0,
+            uses.list,
             num_sync_points_in_wait_list,
             sync_point_wait_list,
             sync_point,
@@ -496,7 +503,7 @@ pub unsafe extern "C" fn clCommandCopyBufferRectKHR(
         record(
             &cb,
             work,
-            uses.0,
+            uses.list,
             num_sync_points_in_wait_list,
             sync_point_wait_list,
             sync_point,
@@ -527,7 +534,7 @@ pub unsafe extern "C" fn clCommandFillBufferKHR(
         record(
             &cb,
             work,
-            uses.0,
+            uses.list,
             num_sync_points_in_wait_list,
             sync_point_wait_list,
             sync_point,
