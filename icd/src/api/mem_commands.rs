@@ -9,6 +9,9 @@
 //! overflow-safe arithmetic, pointers, patterns, flags); the wait list; then
 //! `CL_MEM_COPY_OVERLAP` and the host-access rules (`CL_INVALID_OPERATION`),
 //! which the spec lists last. It then becomes a work closure for `exec`.
+//! The copies and the fill build theirs in `*_work` (checks on the values,
+//! then an `exec::Replay`), which a command-buffer's `clCommand*KHR` records
+//! too; their wait list is checked after those checks.
 //!
 //! A closure owns an `Arc` of every memory object it touches, so a buffer the
 //! user releases right after a non-blocking enqueue lives until the command is

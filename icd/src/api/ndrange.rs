@@ -3,7 +3,9 @@
 //! gives none (the answer of `clGetKernelSuggestedLocalWorkSizeKHR` too),
 //! capture the kernel's arguments (the argument block, and the memory
 //! objects it points into, kept alive until the command completes), and
-//! enqueue the launch (`exec::ndrange` runs it).
+//! enqueue the launch (`exec::ndrange` runs it). The checks after the
+//! kernel's and the capture are [`plan_launch`], which a command-buffer's
+//! `clCommandNDRangeKernelKHR` makes too.
 
 #![allow(non_snake_case, clippy::missing_safety_doc)]
 
