@@ -50,6 +50,11 @@ pub const EXTENSIONS: &[NameVersion] = &[
     nv("cl_khr_suggested_local_work_size", 1, 0),
     nv("cl_khr_extended_bit_ops", 1, 0),
     nv("cl_khr_integer_dot_product", 2, 0),
+    // The provisional version the Khronos CTS tests (and the headers name).
+    NameVersion {
+        name: "cl_khr_command_buffer",
+        version: cl_make_version(0, 9, 8),
+    },
 ];
 
 /// Optional OpenCL C 3.0 features the compiler supports (read

@@ -349,6 +349,17 @@ fn device_info(device: cl_device_id, param: cl_device_info, out: InfoOut) -> CLR
         // cl_bool, each CL_FALSE.
         CL_DEVICE_INTEGER_DOT_PRODUCT_ACCELERATION_PROPERTIES_8BIT_KHR
         | DOT_PRODUCT_ACCELERATION_PROPERTIES_4X8BIT_PACKED => out.slice::<cl_bool>(&[CL_FALSE; 6]),
+        // cl_khr_command_buffer.
+        CL_DEVICE_COMMAND_BUFFER_CAPABILITIES_KHR => out
+            .value::<cl_device_command_buffer_capabilities_khr>(
+                super::command_buffer::CAPABILITIES,
+            ),
+        CL_DEVICE_COMMAND_BUFFER_SUPPORTED_QUEUE_PROPERTIES_KHR => out
+            .value::<cl_command_queue_properties>(
+                super::command_buffer::SUPPORTED_QUEUE_PROPERTIES,
+            ),
+        CL_DEVICE_COMMAND_BUFFER_REQUIRED_QUEUE_PROPERTIES_KHR => out
+            .value::<cl_command_queue_properties>(super::command_buffer::REQUIRED_QUEUE_PROPERTIES),
         CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES => {
             out.value::<cl_device_device_enqueue_capabilities>(0)
         }

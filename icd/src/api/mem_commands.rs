@@ -9,6 +9,9 @@
 //! overflow-safe arithmetic, pointers, patterns, flags); the wait list; then
 //! `CL_MEM_COPY_OVERLAP` and the host-access rules (`CL_INVALID_OPERATION`),
 //! which the spec lists last. It then becomes a work closure for `exec`.
+//! The copies and the fill build theirs in `*_work` (checks on the values,
+//! then an `exec::Replay`), which a command-buffer's `clCommand*KHR` records
+//! too; their wait list is checked after those checks.
 //!
 //! A closure owns an `Arc` of every memory object it touches, so a buffer the
 //! user releases right after a non-blocking enqueue lives until the command is
@@ -25,7 +28,7 @@ use crate::core::transfer::{
     self, check_region, in_bounds, ranges_overlap, rects_overlap, Pattern, RectSide, SendPtr,
 };
 use crate::exec::api_check::{Access, Usage};
-use crate::exec::{self, validate_wait_list, Kind};
+use crate::exec::{self, validate_wait_list, Kind, Replay};
 
 /// Transfers up to this many bytes run inline (`Kind::Small`).
 const SMALL_TRANSFER: usize = 64 << 10;
@@ -46,7 +49,7 @@ fn queue(command_queue: cl_command_queue) -> CLResult<Arc<Obj<Queue>>> {
 /// A memory object used by a command of `queue`: CL_INVALID_MEM_OBJECT if
 /// buffer is not a valid buffer object; CL_INVALID_CONTEXT if the context
 /// associated with command_queue and buffer are not the same.
-fn buffer_of(queue: &Queue, buffer: cl_mem, what: &str) -> CLResult<Arc<Obj<Mem>>> {
+pub fn buffer_of(queue: &Queue, buffer: cl_mem, what: &str) -> CLResult<Arc<Obj<Mem>>> {
     mem_in_context(queue.context(), buffer, what)
 }
 
@@ -253,16 +256,31 @@ pub fn copy_buffer(
     let q = queue(command_queue)?;
     let src = buffer_of(&q, src_buffer, "src_buffer")?;
     let dst = buffer_of(&q, dst_buffer, "dst_buffer")?;
+    let work = copy_buffer_work(&src, &dst, src_offset, dst_offset, size)?;
+    let cmd = Command::new(q, CL_COMMAND_COPY_BUFFER, num_events, wait_list)?
+        .using(&src, src_offset, size, Usage::Read, "source")
+        .using(&dst, dst_offset, size, Usage::Write, "destination");
+    cmd.enqueue(event, CL_FALSE, kind_for(size), exec::once(work))
+}
+
+/// The checks of `clEnqueueCopyBuffer` on its values, and the copy (for a
+/// queue, or a command-buffer's `clCommandCopyBufferKHR`).
+pub fn copy_buffer_work(
+    src: &Arc<Obj<Mem>>,
+    dst: &Arc<Obj<Mem>>,
+    src_offset: usize,
+    dst_offset: usize,
+    size: usize,
+) -> CLResult<Replay> {
     // CL_INVALID_VALUE if the region specified by src_offset and size is out
     // of bounds of src_buffer, or by dst_offset and size of dst_buffer.
-    check_range(&src, src_offset, size, "source")?;
-    check_range(&dst, dst_offset, size, "destination")?;
-    let cmd = Command::new(q, CL_COMMAND_COPY_BUFFER, num_events, wait_list)?;
+    check_range(src, src_offset, size, "source")?;
+    check_range(dst, dst_offset, size, "destination")?;
     // CL_MEM_COPY_OVERLAP if src_buffer and dst_buffer are the same buffer or
     // sub-buffer object and the source and destination regions overlap, or if
     // they are different sub-buffers of the same buffer and they overlap.
     check(
-        !(src.same_store(&dst)
+        !(src.same_store(dst)
             && ranges_overlap(
                 src.offset() + src_offset,
                 size,
@@ -272,10 +290,8 @@ pub fn copy_buffer(
         CL_MEM_COPY_OVERLAP,
         "the source and destination regions overlap",
     )?;
-    let cmd = cmd
-        .using(&src, src_offset, size, Usage::Read, "source")
-        .using(&dst, dst_offset, size, Usage::Write, "destination");
-    cmd.enqueue(event, CL_FALSE, kind_for(size), move || {
+    let (src, dst) = (src.clone(), dst.clone());
+    Ok(Arc::new(move || {
         // SAFETY: both regions are within their buffers, kept alive by the
         // `Arc`s, and do not overlap.
         unsafe {
@@ -286,14 +302,25 @@ pub fn copy_buffer(
             )
         };
         Ok(())
-    })
+    }))
 }
 
 /// The geometry of a `*Rect` command's two sides (`a`: the first named).
-struct RectArgs {
+pub struct RectArgs {
     region: [usize; 3],
     a: RectSide,
     b: RectSide,
+}
+
+impl RectArgs {
+    /// The bytes each side's rectangle spans, as (offset, size): the first
+    /// named side, then the second.
+    pub fn spans(&self) -> [(usize, usize); 2] {
+        [
+            (self.a.offset, self.a.end - self.a.offset),
+            (self.b.offset, self.b.end - self.b.offset),
+        ]
+    }
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -398,6 +425,46 @@ pub fn copy_buffer_rect(
     let q = queue(command_queue)?;
     let src = buffer_of(&q, src_buffer, "src_buffer")?;
     let dst = buffer_of(&q, dst_buffer, "dst_buffer")?;
+    let (work, r) = copy_buffer_rect_work(
+        &src,
+        &dst,
+        src_origin,
+        dst_origin,
+        region,
+        src_pitches,
+        dst_pitches,
+    )?;
+    let cmd = Command::new(q, CL_COMMAND_COPY_BUFFER_RECT, num_events, wait_list)?
+        .using(
+            &src,
+            r.a.offset,
+            r.a.end - r.a.offset,
+            Usage::Read,
+            "source",
+        )
+        .using(
+            &dst,
+            r.b.offset,
+            r.b.end - r.b.offset,
+            Usage::Write,
+            "destination",
+        );
+    let bytes = r.region.iter().product();
+    cmd.enqueue(event, CL_FALSE, kind_for(bytes), exec::once(work))
+}
+
+/// The checks of `clEnqueueCopyBufferRect` on its values, and the copy (for
+/// a queue, or `clCommandCopyBufferRectKHR`); with the two rectangles.
+#[allow(clippy::too_many_arguments)]
+pub fn copy_buffer_rect_work(
+    src: &Arc<Obj<Mem>>,
+    dst: &Arc<Obj<Mem>>,
+    src_origin: *const usize,
+    dst_origin: *const usize,
+    region: *const usize,
+    src_pitches: [usize; 2],
+    dst_pitches: [usize; 2],
+) -> CLResult<(Replay, RectArgs)> {
     let r = rect_args(
         ["src", "dst"],
         ["src_origin", "dst_origin"],
@@ -423,17 +490,16 @@ pub fn copy_buffer_rect(
     // CL_INVALID_VALUE if src_buffer and dst_buffer are the same buffer
     // object and src_row_pitch is not equal to dst_row_pitch, or
     // src_slice_pitch is not equal to dst_slice_pitch.
-    let same = Arc::ptr_eq(&src, &dst);
+    let same = Arc::ptr_eq(src, dst);
     check(
         !same || (r.a.row_pitch == r.b.row_pitch && r.a.slice_pitch == r.b.slice_pitch),
         CL_INVALID_VALUE,
         "same buffer with different source and destination pitches",
     )?;
-    let cmd = Command::new(q, CL_COMMAND_COPY_BUFFER_RECT, num_events, wait_list)?;
     // CL_MEM_COPY_OVERLAP if src_buffer and dst_buffer are the same buffer or
     // sub-buffer object, or sub-buffers of the same buffer, and the source
     // and destination regions overlap.
-    if src.same_store(&dst) {
+    if src.same_store(dst) {
         let mut a = r.a;
         let mut b = r.b;
         a.offset += src.offset();
@@ -446,28 +512,15 @@ pub fn copy_buffer_rect(
             "the source and destination rectangles overlap",
         )?;
     }
-    let cmd = cmd
-        .using(
-            &src,
-            r.a.offset,
-            r.a.end - r.a.offset,
-            Usage::Read,
-            "source",
-        )
-        .using(
-            &dst,
-            r.b.offset,
-            r.b.end - r.b.offset,
-            Usage::Write,
-            "destination",
-        );
-    let bytes = r.region.iter().product();
-    cmd.enqueue(event, CL_FALSE, kind_for(bytes), move || {
+    let (src, dst) = (src.clone(), dst.clone());
+    let (a, b, region) = (r.a, r.b, r.region);
+    let work: Replay = Arc::new(move || {
         // SAFETY: both rectangles are within their buffers (checked), kept
         // alive by the `Arc`s, and do not overlap.
-        unsafe { transfer::copy_rect(dst.base(), &r.b, src.base(), &r.a, r.region) };
+        unsafe { transfer::copy_rect(dst.base(), &b, src.base(), &a, region) };
         Ok(())
-    })
+    });
+    Ok((work, r))
 }
 
 /// `clEnqueueFillBuffer`.
@@ -485,9 +538,29 @@ pub fn fill_buffer(
 ) -> CLResult<()> {
     let q = queue(command_queue)?;
     let mem = buffer_of(&q, buffer, "buffer")?;
+    let work = fill_buffer_work(&mem, pattern, pattern_size, offset, size)?;
+    let cmd = Command::new(q, CL_COMMAND_FILL_BUFFER, num_events, wait_list)?.using(
+        &mem,
+        offset,
+        size,
+        Usage::Write,
+        "",
+    );
+    cmd.enqueue(event, CL_FALSE, kind_for(size), exec::once(work))
+}
+
+/// The checks of `clEnqueueFillBuffer` on its values, and the fill (for a
+/// queue, or `clCommandFillBufferKHR`). The pattern is copied now.
+pub fn fill_buffer_work(
+    mem: &Arc<Obj<Mem>>,
+    pattern: *const c_void,
+    pattern_size: usize,
+    offset: usize,
+    size: usize,
+) -> CLResult<Replay> {
     // CL_INVALID_VALUE if the region being filled specified by offset and
     // size is out of bounds.
-    check_range(&mem, offset, size, "fill")?;
+    check_range(mem, offset, size, "fill")?;
     // CL_INVALID_VALUE if pattern is NULL.
     check(!pattern.is_null(), CL_INVALID_VALUE, "pattern is NULL")?;
     // CL_INVALID_VALUE if pattern_size is zero, not a power of two, or
@@ -501,18 +574,12 @@ pub fn fill_buffer(
         CL_INVALID_VALUE,
         "offset and size must be multiples of pattern_size",
     )?;
-    let cmd = Command::new(q, CL_COMMAND_FILL_BUFFER, num_events, wait_list)?.using(
-        &mem,
-        offset,
-        size,
-        Usage::Write,
-        "",
-    );
-    cmd.enqueue(event, CL_FALSE, kind_for(size), move || {
+    let mem = mem.clone();
+    Ok(Arc::new(move || {
         // SAFETY: the region is within the buffer, which `mem` keeps alive.
         unsafe { pattern.fill(mem.base().wrapping_add(offset), size) };
         Ok(())
-    })
+    }))
 }
 
 /// `clEnqueueMapBuffer`: zero copy, the pointer is into the buffer itself.
@@ -641,7 +708,13 @@ pub fn migrate_mem_objects(
 /// argument is an invalid memory object.
 pub fn image_command(command_queue: cl_command_queue) -> CLResult<()> {
     queue(command_queue)?;
-    // CL_INVALID_MEM_OBJECT if image is not a valid image object.
+    no_image()
+}
+
+/// CL_INVALID_MEM_OBJECT if image is not a valid image object: without image
+/// support no memory object is one (the queue's commands and a
+/// command-buffer's `clCommand*ImageKHR` answer this).
+pub fn no_image() -> CLResult<()> {
     err(
         CL_INVALID_MEM_OBJECT,
         "not an image object (the device has no image support)",

@@ -2,6 +2,7 @@
 //! a thin stub: validate in the order the spec lists errors, call `core`, map
 //! the error (see `entry`).
 
+pub mod command_buffer;
 pub mod context;
 pub mod device;
 pub mod enqueue;
@@ -20,6 +21,7 @@ pub mod queue;
 pub mod sampler;
 pub mod svm;
 
+pub use command_buffer::*;
 pub use context::*;
 pub use device::*;
 pub use enqueue::*;

@@ -3,14 +3,16 @@
 //! gives none (the answer of `clGetKernelSuggestedLocalWorkSizeKHR` too),
 //! capture the kernel's arguments (the argument block, and the memory
 //! objects it points into, kept alive until the command completes), and
-//! enqueue the launch (`exec::ndrange` runs it).
+//! enqueue the launch (`exec::ndrange` runs it). The checks after the
+//! kernel's and the capture are [`plan_launch`], which a command-buffer's
+//! `clCommandNDRangeKernelKHR` makes too.
 
 #![allow(non_snake_case, clippy::missing_safety_doc)]
 
 use super::kernel::kernel_work_group_size;
 use super::prelude::*;
 use crate::core::device::{self as dev, Device};
-use crate::core::kernel::Kernel;
+use crate::core::kernel::{Captured, Kernel};
 use crate::core::queue::Queue;
 use crate::exec::api_check::{Access, Usage};
 use crate::exec::{self, ndrange::Launch};
@@ -109,6 +111,18 @@ fn launch_objects(
 ) -> CLResult<LaunchObjects> {
     // CL_INVALID_COMMAND_QUEUE if command_queue is not a valid host command-queue.
     let q = Obj::<Queue>::get(command_queue)?;
+    let k = launch_kernel(&q, kernel, work_dim)?;
+    Ok((q, k))
+}
+
+/// The checks of a launch after its queue (a command-buffer's
+/// `clCommandNDRangeKernelKHR` makes them with the command-buffer's queue):
+/// the kernel, its context, its arguments and `work_dim`.
+pub fn launch_kernel(
+    q: &Queue,
+    kernel: cl_kernel,
+    work_dim: cl_uint,
+) -> CLResult<Arc<Obj<Kernel>>> {
     // CL_INVALID_KERNEL if kernel is not a valid kernel.
     let k = Obj::<Kernel>::get(kernel)?;
     // CL_INVALID_PROGRAM_EXECUTABLE if there is no successfully built program
@@ -139,7 +153,7 @@ fn launch_objects(
             format!("work_dim is {work_dim}; it must be 1, 2 or 3"),
         );
     }
-    Ok((q, k))
+    Ok(k)
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -156,6 +170,110 @@ fn enqueue_ndrange(
     event: *mut cl_event,
 ) -> CLResult<()> {
     let (q, k) = launch_objects(command_queue, kernel, work_dim)?;
+    let (plan, captured) = plan_launch(
+        &q,
+        &k,
+        work_dim,
+        global_work_offset,
+        global_work_size,
+        local_work_size,
+    )?;
+    let wait = exec::validate_wait_list(q.context(), num_events_in_wait_list, event_wait_list)?;
+    // A NULL global size, or a zero in it: the command trivially succeeds
+    // once its dependencies are met (OpenCL 2.1 and newer devices).
+    let Some(global) = plan.global else {
+        let work: exec::Work = Box::new(|| Ok(()));
+        return exec::enqueue_command(
+            &q,
+            command_type,
+            &wait,
+            event,
+            false,
+            exec::Kind::Command,
+            Some(work),
+        );
+    };
+    let items = global[..work_dim as usize].iter().product::<u64>();
+    let kind = if Launch::runs_inline(k.executable(), k.index(), items) {
+        exec::Kind::Small
+    } else {
+        exec::Kind::Command
+    };
+    let launch = plan.launch(&k, captured, q.context().schedule_launch());
+    let accesses = if q.context().checks().api {
+        kernel_accesses(&k)
+    } else {
+        Vec::new()
+    };
+    exec::enqueue_using(
+        &q,
+        command_type,
+        &wait,
+        event,
+        false,
+        kind,
+        Some(Box::new(move || launch.run())),
+        accesses,
+    )
+}
+
+/// A launch checked against its queue's device and its kernel, with the
+/// spec's errors of `clEnqueueNDRangeKernel` (from `CL_INVALID_GLOBAL_OFFSET`
+/// on): the geometry, which [`LaunchPlan::launch`] joins with an argument
+/// block to make the `exec::ndrange::Launch` that runs. A queue launches it
+/// once; a command-buffer (`clCommandNDRangeKernelKHR`) on every replay.
+pub struct LaunchPlan {
+    device: Arc<Obj<Device>>,
+    work_dim: u32,
+    /// `None`: the global size is NULL or has a zero, nothing runs.
+    global: Option<[u64; 3]>,
+    offset: [u64; 3],
+    local: [u64; 3],
+}
+
+impl LaunchPlan {
+    /// Whether the launch runs no work-item.
+    pub fn is_empty(&self) -> bool {
+        self.global.is_none()
+    }
+
+    /// The launch of `k` with the arguments `captured` (taken from `k` or
+    /// from a copy of it). Not for an empty plan.
+    pub fn launch(
+        &self,
+        k: &Kernel,
+        captured: Captured,
+        schedule: Option<(cranecl_jit::runtime::schedule::Schedule, u64)>,
+    ) -> Launch {
+        Launch {
+            device: self.device.clone(),
+            exe: k.executable().clone(),
+            kernel: k.index(),
+            block: captured.block,
+            keep: captured.keep,
+            keep_svm: captured.keep_svm,
+            work_dim: self.work_dim,
+            global_size: self.global.unwrap_or([1; 3]),
+            global_offset: self.offset,
+            local_size: self.local,
+            local_mem_size: captured.local_mem_size,
+            check: captured.check,
+            schedule,
+        }
+    }
+}
+
+/// Check a launch of `k` on `q`'s device (the checks after the queue, the
+/// kernel and `work_dim`, which [`launch_objects`] or a command-buffer made)
+/// and capture the kernel's arguments as they are now.
+pub fn plan_launch(
+    q: &Queue,
+    k: &Kernel,
+    work_dim: cl_uint,
+    global_work_offset: *const size_t,
+    global_work_size: *const size_t,
+    local_work_size: *const size_t,
+) -> CLResult<(LaunchPlan, Captured)> {
     let wd = work_dim as usize;
     let offset = dims(global_work_offset, wd, 0).unwrap_or([0; 3]);
     let global = dims(global_work_size, wd, 1);
@@ -170,10 +288,9 @@ fn enqueue_ndrange(
         )?;
     }
     let info = k.info();
-    let exe = k.executable().clone();
-    let uniform = exe.uniform_work_groups;
+    let uniform = k.executable().uniform_work_groups;
     let limits = dev::limits();
-    let max_wg = kernel_work_group_size(&k) as u64;
+    let max_wg = kernel_work_group_size(k) as u64;
     let item_max = limits.max_work_item_sizes.map(|v| v as u64);
     let local = dims(local_work_size, wd, 1);
     if let Some(l) = local {
@@ -262,60 +379,20 @@ fn enqueue_ndrange(
     if dev::config().profile.is_some() {
         k.check_constant_limits(limits.max_constant_args, limits.max_constant_buffer_size)?;
     }
-    // A NULL global size, or a zero in it: the command trivially succeeds
-    // once its dependencies are met (OpenCL 2.1 and newer devices).
-    let Some(global) = global.filter(|g| g[..wd].iter().all(|&v| v > 0)) else {
-        return exec::enqueue(
-            &q,
-            command_type,
-            num_events_in_wait_list,
-            event_wait_list,
-            event,
-            false,
-            Box::new(|| Ok(())),
-        );
+    let global = global.filter(|g| g[..wd].iter().all(|&v| v > 0));
+    let local = match (global, local) {
+        (_, Some(l)) => l,
+        (Some(g), None) => null_local_size(k, &g, wd, q.device())?,
+        (None, None) => [1; 3],
     };
-    let local = match local {
-        Some(l) => l,
-        None => null_local_size(&k, &global, wd, q.device())?,
-    };
-    let items = global[..wd].iter().product::<u64>();
-    let kind = if Launch::runs_inline(&exe, k.index(), items) {
-        exec::Kind::Small
-    } else {
-        exec::Kind::Command
-    };
-    let launch = Launch {
+    let plan = LaunchPlan {
         device: q.device().clone(),
-        exe,
-        kernel: k.index(),
-        block: captured.block,
-        keep: captured.keep,
-        keep_svm: captured.keep_svm,
         work_dim,
-        global_size: global,
-        global_offset: offset,
-        local_size: local,
-        local_mem_size: captured.local_mem_size,
-        check: captured.check,
-        schedule: q.context().schedule_launch(),
+        global,
+        offset,
+        local,
     };
-    let wait = exec::validate_wait_list(q.context(), num_events_in_wait_list, event_wait_list)?;
-    let accesses = if q.context().checks().api {
-        kernel_accesses(&k)
-    } else {
-        Vec::new()
-    };
-    exec::enqueue_using(
-        &q,
-        command_type,
-        &wait,
-        event,
-        false,
-        kind,
-        Some(Box::new(move || launch.run())),
-        accesses,
-    )
+    Ok((plan, captured))
 }
 
 /// The local size a launch of `k` over `global` with a NULL local size
@@ -452,7 +529,7 @@ pub unsafe extern "C" fn clGetKernelSuggestedLocalWorkSizeKHR(
 
 /// Checked mode (`api`): the buffers a launch uses, whole, each read or
 /// (through a `global` pointer to non-`const`) perhaps written.
-fn kernel_accesses(k: &Kernel) -> Vec<Access> {
+pub fn kernel_accesses(k: &Kernel) -> Vec<Access> {
     let kernel = &k.info().name;
     k.buffer_args()
         .into_iter()

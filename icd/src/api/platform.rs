@@ -108,6 +108,7 @@ pub unsafe extern "C" fn clUnloadPlatformCompiler(platform: cl_platform_id) -> c
 /// Extension functions found by name: only extension entry points, never
 /// core ones (the spec forbids using this for core functions).
 fn extension_function(name: *const c_char) -> *mut c_void {
+    use super::command_buffer as cb;
     if name.is_null() {
         return ptr::null_mut();
     }
@@ -119,6 +120,24 @@ fn extension_function(name: *const c_char) -> *mut c_void {
         b"clGetKernelSuggestedLocalWorkSizeKHR" => {
             super::ndrange::clGetKernelSuggestedLocalWorkSizeKHR as *mut c_void
         }
+        // cl_khr_command_buffer
+        b"clCreateCommandBufferKHR" => cb::clCreateCommandBufferKHR as *mut c_void,
+        b"clFinalizeCommandBufferKHR" => cb::clFinalizeCommandBufferKHR as *mut c_void,
+        b"clRetainCommandBufferKHR" => cb::clRetainCommandBufferKHR as *mut c_void,
+        b"clReleaseCommandBufferKHR" => cb::clReleaseCommandBufferKHR as *mut c_void,
+        b"clEnqueueCommandBufferKHR" => cb::clEnqueueCommandBufferKHR as *mut c_void,
+        b"clCommandBarrierWithWaitListKHR" => cb::clCommandBarrierWithWaitListKHR as *mut c_void,
+        b"clCommandCopyBufferKHR" => cb::clCommandCopyBufferKHR as *mut c_void,
+        b"clCommandCopyBufferRectKHR" => cb::clCommandCopyBufferRectKHR as *mut c_void,
+        b"clCommandCopyBufferToImageKHR" => cb::clCommandCopyBufferToImageKHR as *mut c_void,
+        b"clCommandCopyImageToBufferKHR" => cb::clCommandCopyImageToBufferKHR as *mut c_void,
+        b"clCommandCopyImageKHR" => cb::clCommandCopyImageKHR as *mut c_void,
+        b"clCommandFillBufferKHR" => cb::clCommandFillBufferKHR as *mut c_void,
+        b"clCommandFillImageKHR" => cb::clCommandFillImageKHR as *mut c_void,
+        b"clCommandNDRangeKernelKHR" => cb::clCommandNDRangeKernelKHR as *mut c_void,
+        b"clCommandSVMMemcpyKHR" => cb::clCommandSVMMemcpyKHR as *mut c_void,
+        b"clCommandSVMMemFillKHR" => cb::clCommandSVMMemFillKHR as *mut c_void,
+        b"clGetCommandBufferInfoKHR" => cb::clGetCommandBufferInfoKHR as *mut c_void,
         _ => ptr::null_mut(),
     }
 }

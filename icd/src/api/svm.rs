@@ -19,7 +19,7 @@ use crate::core::kernel::{ArgValue, Kernel};
 use crate::core::queue::Queue;
 use crate::core::svm::{self, Svm};
 use crate::core::transfer::{self, ranges_overlap, Pattern, SendPtr};
-use crate::exec::{self, validate_wait_list, Kind};
+use crate::exec::{self, validate_wait_list, Kind, Replay};
 use cranecl_jit::launch::ArgKind;
 
 /// Transfers up to this many bytes run inline (as the buffer commands').
@@ -359,15 +359,35 @@ fn enqueue_svm_memcpy(
     event: *mut cl_event,
 ) -> CLResult<()> {
     let q = queue(command_queue)?;
+    let work = svm_memcpy_work(&q, dst_ptr, src_ptr, size)?;
+    let wait = validate_wait_list(q.context(), num_events, wait_list)?;
+    enqueue(
+        &q,
+        CL_COMMAND_SVM_MEMCPY,
+        &wait,
+        event,
+        blocking,
+        kind_for(size),
+        move || work(),
+    )
+}
+
+/// The checks of `clEnqueueSVMMemcpy` on its values, and the copy (for a
+/// queue of `q`'s context, or `clCommandSVMMemcpyKHR`).
+pub fn svm_memcpy_work(
+    q: &Queue,
+    dst_ptr: *mut c_void,
+    src_ptr: *const c_void,
+    size: usize,
+) -> CLResult<Replay> {
     // CL_INVALID_VALUE if dst_ptr or src_ptr is NULL.
     check(!dst_ptr.is_null(), CL_INVALID_VALUE, "dst_ptr is NULL")?;
     check(!src_ptr.is_null(), CL_INVALID_VALUE, "src_ptr is NULL")?;
     let (dst, src) = (dst_ptr as usize, src_ptr as usize);
     let keep = [
-        svm_range(&q, dst, size, "dst_ptr")?,
-        svm_range(&q, src, size, "src_ptr")?,
+        svm_range(q, dst, size, "dst_ptr")?,
+        svm_range(q, src, size, "src_ptr")?,
     ];
-    let wait = validate_wait_list(q.context(), num_events, wait_list)?;
     // CL_MEM_COPY_OVERLAP if the values specified for dst_ptr, src_ptr and
     // size result in an overlapping copy.
     check(
@@ -379,22 +399,14 @@ fn enqueue_svm_memcpy(
         SendPtr::new(dst_ptr as *mut u8),
         SendPtr::from_const(src_ptr as *const u8),
     );
-    enqueue(
-        &q,
-        CL_COMMAND_SVM_MEMCPY,
-        &wait,
-        event,
-        blocking,
-        kind_for(size),
-        move || {
-            // SAFETY: the regions are within their SVM allocations (kept
-            // alive by `keep`) or the user's memory, which the user keeps
-            // valid until the command completes; they do not overlap.
-            unsafe { transfer::copy(d.get(), s.get(), size) };
-            drop(keep);
-            Ok(())
-        },
-    )
+    Ok(Arc::new(move || {
+        // SAFETY: the regions are within their SVM allocations (kept
+        // alive by `keep`) or the user's memory, which the user keeps
+        // valid until the command completes; they do not overlap.
+        unsafe { transfer::copy(d.get(), s.get(), size) };
+        let _ = &keep;
+        Ok(())
+    }))
 }
 
 #[no_mangle]
@@ -434,6 +446,29 @@ fn enqueue_svm_mem_fill(
     event: *mut cl_event,
 ) -> CLResult<()> {
     let q = queue(command_queue)?;
+    let work = svm_mem_fill_work(&q, svm_ptr, pattern, pattern_size, size)?;
+    let wait = validate_wait_list(q.context(), num_events, wait_list)?;
+    enqueue(
+        &q,
+        CL_COMMAND_SVM_MEMFILL,
+        &wait,
+        event,
+        CL_FALSE,
+        kind_for(size),
+        move || work(),
+    )
+}
+
+/// The checks of `clEnqueueSVMMemFill` on its values, and the fill (for a
+/// queue of `q`'s context, or `clCommandSVMMemFillKHR`). The pattern is
+/// copied now.
+pub fn svm_mem_fill_work(
+    q: &Queue,
+    svm_ptr: *mut c_void,
+    pattern: *const c_void,
+    pattern_size: usize,
+    size: usize,
+) -> CLResult<Replay> {
     // CL_INVALID_VALUE if svm_ptr is NULL.
     check(!svm_ptr.is_null(), CL_INVALID_VALUE, "svm_ptr is NULL")?;
     // CL_INVALID_VALUE if pattern is NULL.
@@ -455,24 +490,15 @@ fn enqueue_svm_mem_fill(
         CL_INVALID_VALUE,
         &format!("size {size} is not a multiple of pattern_size {pattern_size}"),
     )?;
-    let keep = svm_range(&q, svm_ptr as usize, size, "svm_ptr")?;
-    let wait = validate_wait_list(q.context(), num_events, wait_list)?;
+    let keep = svm_range(q, svm_ptr as usize, size, "svm_ptr")?;
     let dst = SendPtr::new(svm_ptr as *mut u8);
-    enqueue(
-        &q,
-        CL_COMMAND_SVM_MEMFILL,
-        &wait,
-        event,
-        CL_FALSE,
-        kind_for(size),
-        move || {
-            // SAFETY: the region is within its SVM allocation (kept alive)
-            // or the user's memory, valid until the command completes.
-            unsafe { pat.fill(dst.get(), size) };
-            drop(keep);
-            Ok(())
-        },
-    )
+    Ok(Arc::new(move || {
+        // SAFETY: the region is within its SVM allocation (kept alive)
+        // or the user's memory, valid until the command completes.
+        unsafe { pat.fill(dst.get(), size) };
+        let _ = &keep;
+        Ok(())
+    }))
 }
 
 #[no_mangle]

@@ -27,6 +27,9 @@ pub struct SendPtr(*mut u8);
 // thread holds what keeps the memory valid, and the OpenCL program orders
 // accesses to the bytes with events.
 unsafe impl Send for SendPtr {}
+// SAFETY: as for `Send`; shared, it is only read (a command-buffer's
+// recorded command keeps it for every replay).
+unsafe impl Sync for SendPtr {}
 
 impl SendPtr {
     pub fn new(p: *mut u8) -> Self {

@@ -105,6 +105,7 @@ impl Usage {
 }
 
 /// One buffer a command uses: `size` bytes at `offset` of `mem`, and how.
+#[derive(Clone)]
 pub struct Access {
     pub mem: Arc<Obj<Mem>>,
     pub offset: usize,
@@ -160,6 +161,7 @@ pub fn api_name(command_type: cl_command_type) -> &'static str {
         CL_COMMAND_MIGRATE_MEM_OBJECTS => "clEnqueueMigrateMemObjects",
         CL_COMMAND_MARKER => "clEnqueueMarkerWithWaitList",
         CL_COMMAND_BARRIER => "clEnqueueBarrierWithWaitList",
+        CL_COMMAND_COMMAND_BUFFER_KHR => "clEnqueueCommandBufferKHR",
         _ => "a command",
     }
 }

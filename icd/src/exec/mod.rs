@@ -36,6 +36,16 @@ use std::sync::Arc;
 /// notify callback.
 pub type Work = Box<dyn FnOnce() -> CLResult<()> + Send + 'static>;
 
+/// A command's work that may run more than once: what a command-buffer
+/// records (`core::command_buffer`) and replays on each enqueue. The buffer
+/// commands and launches build one of these and a queue runs it once.
+pub type Replay = Arc<dyn Fn() -> CLResult<()> + Send + Sync + 'static>;
+
+/// The `Work` that runs `replay` once.
+pub fn once(replay: Replay) -> Work {
+    Box::new(move || replay())
+}
+
 /// How a command is run and ordered.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Kind {
