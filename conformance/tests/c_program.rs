@@ -73,3 +73,38 @@ fn c_buffers_chain_model_holds_on_pocl() {
         report(&out)
     );
 }
+
+/// `conformance/c/exit_release.c`: objects released by an `atexit` handler,
+/// after the C library has destroyed the thread's locals (a library's static
+/// destructors at exit do this): each release succeeds and the process
+/// exits normally (it aborted on a thread-local read once).
+#[test]
+fn releases_at_exit_succeed() {
+    let src = workspace_root().join("conformance/c/exit_release.c");
+    let dir = profile_dir().join("conformance-c");
+    std::fs::create_dir_all(&dir).expect("create the C build folder");
+    let exe = dir.join("exit_release");
+    let out = Command::new("gcc")
+        .args(["-std=c11", "-Wall", "-Wextra", "-Werror", "-O1", "-o"])
+        .arg(&exe)
+        .arg(&src)
+        .arg("-lOpenCL")
+        .output()
+        .expect("gcc runs");
+    assert!(out.status.success(), "gcc failed: {}", report(&out));
+    let out = Command::new(&exe)
+        .env("OCL_ICD_VENDORS", vendors_cranecl())
+        .output()
+        .expect("run exit_release");
+    assert!(
+        out.status.success(),
+        "exit_release failed: {}",
+        report(&out)
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "released\n",
+        "{}",
+        report(&out)
+    );
+}

@@ -180,14 +180,22 @@ thread_local! {
 
 /// Start an API call: forget the context of the call around it (if this one
 /// is nested, inside a callback); [`end_call`] restores it.
+///
+/// At process exit (a library's static destructors releasing objects after
+/// this thread's locals are gone) there is no call context: `None`.
 pub fn begin_call() -> Option<Weak<Obj<Context>>> {
-    CALL_CONTEXT.with(|c| c.borrow_mut().take())
+    CALL_CONTEXT
+        .try_with(|c| c.borrow_mut().take())
+        .ok()
+        .flatten()
 }
 
 /// End an API call: its context, and the outer call's back in place.
 pub fn end_call(outer: Option<Weak<Obj<Context>>>) -> Option<Arc<Obj<Context>>> {
     CALL_CONTEXT
-        .with(|c| std::mem::replace(&mut *c.borrow_mut(), outer))
+        .try_with(|c| std::mem::replace(&mut *c.borrow_mut(), outer))
+        .ok()
+        .flatten()
         .and_then(|w| w.upgrade())
 }
 
@@ -195,7 +203,10 @@ pub fn end_call(outer: Option<Weak<Obj<Context>>>) -> Option<Arc<Obj<Context>>> 
 /// names the call's context.
 pub fn note_call_object(obj: &Arc<dyn std::any::Any + Send + Sync>) {
     use super::{event::Event, kernel::Kernel, mem::Mem, program::Program, queue::Queue};
-    if CALL_CONTEXT.with(|c| c.borrow().is_some()) {
+    if CALL_CONTEXT
+        .try_with(|c| c.borrow().is_some())
+        .unwrap_or(true)
+    {
         return;
     }
     let ctx = if let Ok(c) = obj.clone().downcast::<Obj<Context>>() {
@@ -213,6 +224,6 @@ pub fn note_call_object(obj: &Arc<dyn std::any::Any + Send + Sync>) {
             .map(|e| e.context().clone())
     };
     if let Some(ctx) = ctx {
-        CALL_CONTEXT.with(|c| *c.borrow_mut() = Some(Arc::downgrade(&ctx)));
+        let _ = CALL_CONTEXT.try_with(|c| *c.borrow_mut() = Some(Arc::downgrade(&ctx)));
     }
 }
