@@ -5,7 +5,6 @@
 // @buf ticket int 1 zero
 // @run mp g=16384 l=64 : data flag seen ticket
 // @check seen message_passing
-// @xfail-checked races: release/acquire between work-groups is not followed, so the message is reported as a race
 // Work-group g writes its message data[g] with plain stores, then publishes
 // it with a release store of flag[g]; the last group to take a ticket
 // acquires every flag and copies every message: each must be the one written

@@ -12,10 +12,72 @@
 
 use super::{bitcast, clif, mem, pointee};
 use crate::codegen::{CValue, FunctionCx};
+use crate::runtime::check::{self as check, SYNC_LOAD, SYNC_RMW, SYNC_STORE};
+use crate::sema::addrspace::AddrSpace;
 use crate::sema::builtins::BuiltinFn;
 use crate::sema::types::{Scalar, Type};
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{types, AtomicRmwOp, InstBuilder, Value};
+
+/// Checked `races`: a C11 atomic operation on memory that may be global
+/// tells the runtime what it read and wrote, with its memory order
+/// (`runtime::check::cranecl_check_sync`), so that release/acquire between
+/// work-groups orders their accesses.
+struct Sync<'a> {
+    explicit: bool,
+    args: &'a [CValue],
+}
+
+impl<'a> Sync<'a> {
+    fn new(
+        fx: &FunctionCx<'_, '_>,
+        name: &str,
+        arg_tys: &[Type],
+        args: &'a [CValue],
+    ) -> Option<Sync<'a>> {
+        let global = arg_tys
+            .first()
+            .and_then(|t| t.pointee())
+            .is_some_and(|p| matches!(p.space, AddrSpace::Global | AddrSpace::Generic));
+        (fx.pcx.check.races && global && name.starts_with("atomic_")).then(|| Sync {
+            explicit: name.ends_with("_explicit"),
+            args,
+        })
+    }
+
+    /// The call after the operation at `p`: its order is argument
+    /// `order_arg` of an `_explicit` form (else `seq_cst`).
+    fn note(
+        &self,
+        fx: &mut FunctionCx<'_, '_>,
+        p: Value,
+        order_arg: usize,
+        kind: u64,
+        old: Value,
+        new: Value,
+    ) {
+        let wide = |fx: &mut FunctionCx<'_, '_>, v: Value| {
+            if fx.b.func.dfg.value_type(v) == types::I64 {
+                v
+            } else {
+                fx.b.ins().uextend(types::I64, v)
+            }
+        };
+        let order = match self.args.get(order_arg).map(CValue::scalar) {
+            Some(Ok(o)) if self.explicit => wide(fx, o),
+            _ => fx.b.ins().iconst(types::I64, 5),
+        };
+        let kind = fx.b.ins().iconst(types::I64, kind as i64);
+        let (old, new) = (wide(fx, old), wide(fx, new));
+        let item = fx.item;
+        fx.call_host(
+            check::cranecl_check_sync as *const u8,
+            &[types::I64; 6],
+            &[types::I64],
+            &[item, p, order, kind, old, new],
+        );
+    }
+}
 
 pub(super) fn emit(
     fx: &mut FunctionCx<'_, '_>,
@@ -104,10 +166,27 @@ fn emit_atomic(
             _ => return None,
         })
     };
+    let c11 = name.starts_with("atomic_");
+    let sync = Sync::new(fx, name, arg_tys, args);
     let op = base.strip_prefix("fetch_").unwrap_or(base);
     if let Some(op) = rmw(op) {
         let x = int_arg(fx, 1)?;
         let old = fx.b.ins().atomic_rmw(it, mem(), op, p, x);
+        if let (true, Some(sync)) = (c11, &sync) {
+            let new = match op {
+                AtomicRmwOp::Add => fx.b.ins().iadd(old, x),
+                AtomicRmwOp::Sub => fx.b.ins().isub(old, x),
+                AtomicRmwOp::And => fx.b.ins().band(old, x),
+                AtomicRmwOp::Or => fx.b.ins().bor(old, x),
+                AtomicRmwOp::Xor => fx.b.ins().bxor(old, x),
+                AtomicRmwOp::Smin => fx.b.ins().smin(old, x),
+                AtomicRmwOp::Smax => fx.b.ins().smax(old, x),
+                AtomicRmwOp::Umin => fx.b.ins().umin(old, x),
+                AtomicRmwOp::Umax => fx.b.ins().umax(old, x),
+                _ => x,
+            };
+            sync.note(fx, p, 2, SYNC_RMW, old, new);
+        }
         return Ok(back(fx, old));
     }
     Ok(match base {
@@ -130,10 +209,16 @@ fn emit_atomic(
         "init" | "store" => {
             let x = int_arg(fx, 1)?;
             fx.b.ins().atomic_store(mem(), x, p);
+            if let (true, Some(sync)) = (base == "store", &sync) {
+                sync.note(fx, p, 2, SYNC_STORE, x, x);
+            }
             CValue::Void
         }
         "load" => {
             let v = fx.b.ins().atomic_load(it, mem(), p);
+            if let Some(sync) = &sync {
+                sync.note(fx, p, 1, SYNC_LOAD, v, v);
+            }
             back(fx, v)
         }
         "compare_exchange_strong" | "compare_exchange_weak" => {
@@ -145,6 +230,11 @@ fn emit_atomic(
             let desired = int_arg(fx, 2)?;
             let old = fx.b.ins().atomic_cas(mem(), p, expected, desired);
             let ok = fx.b.ins().icmp(IntCC::Equal, old, expected);
+            if let Some(sync) = &sync {
+                // The success order (a failed exchange only reads).
+                let new = fx.b.ins().select(ok, desired, old);
+                sync.note(fx, p, 3, SYNC_RMW, old, new);
+            }
             // On failure *expected receives the current value (on success
             // it already holds it).
             fx.b.ins().store(mem(), old, expected_ptr, 0);

@@ -254,7 +254,20 @@ pub struct LaunchCheck {
     /// Each group's first serial and its linear id (to name the other
     /// group of a race).
     groups: Mutex<Vec<(u64, u64)>>,
+    /// Release operations on global memory: per address, the value the last
+    /// one left there and the serial ranges it publishes
+    /// (`cranecl_check_sync`).
+    releases: Mutex<HashMap<u64, Release>>,
     id: u64,
+}
+
+/// What a release operation published: the value it left at its address
+/// (an acquire that reads it synchronises with it) and the serials of the
+/// accesses ordered before it — its group's, from the group's first serial
+/// to its current one, and those the group had acquired itself.
+struct Release {
+    value: u64,
+    ranges: Vec<(u64, u64)>,
 }
 
 impl LaunchCheck {
@@ -282,6 +295,7 @@ impl LaunchCheck {
             serial: AtomicU64::new(0),
             system_memory: false,
             groups: Mutex::new(Vec::new()),
+            releases: Mutex::new(HashMap::new()),
             id: IDS.fetch_add(1, Ordering::Relaxed),
         }
     }
@@ -437,7 +451,7 @@ impl Shadow {
 
 /// Who accesses, as the shadow sees it.
 #[derive(Clone, Copy)]
-struct Who {
+struct Who<'a> {
     tag: u64,
     /// The group's current and first serial.
     serial: u64,
@@ -445,9 +459,12 @@ struct Who {
     /// The launch's serial; `None` for local memory (which lives as long
     /// as the group).
     launch: Option<u64>,
+    /// Serial ranges of other groups' accesses ordered before this one by
+    /// a release its group acquired (`cranecl_check_sync`).
+    acquired: &'a [(u64, u64)],
 }
 
-impl Who {
+impl Who<'_> {
     fn mine(&self, t: u64) -> bool {
         serial_of(t) == self.serial && item_of(t) == item_of(self.tag)
     }
@@ -455,7 +472,9 @@ impl Who {
     /// since then.
     fn ordered(&self, t: u64) -> bool {
         let s = serial_of(t);
-        (s >= self.base && s < self.serial) || self.mine(t)
+        (s >= self.base && s < self.serial)
+            || self.mine(t)
+            || self.acquired.iter().any(|&(lo, hi)| (lo..=hi).contains(&s))
     }
     fn my_group(&self, t: u64) -> bool {
         let s = serial_of(t);
@@ -665,6 +684,8 @@ pub struct CheckState {
     /// Work-items (+1) that read uninitialised local memory: the site,
     /// address and value of each such read (a few).
     tainted: HashMap<u64, Vec<(u32, u64, u64)>>,
+    /// The serial ranges this group's acquires made ordered before it.
+    acquired: Vec<(u64, u64)>,
     scratch: Box<[u128; SCRATCH / 16]>,
 }
 
@@ -698,6 +719,7 @@ pub fn with_state<R>(
             last_use: 0,
             epochs: 0,
             tainted: HashMap::new(),
+            acquired: Vec::new(),
             scratch: Box::new([0; SCRATCH / 16]),
         })
     });
@@ -762,6 +784,7 @@ pub fn with_state<R>(
             }
         }
         st.tainted.clear();
+        st.acquired.clear();
         if launch.checks.uninit && group.local_mem != 0 {
             // SAFETY: the group's local arena holds `local_mem_size` bytes,
             // whose contents are undefined until the kernel writes them.
@@ -1077,11 +1100,13 @@ fn track(
 ) {
     let s = &sites[site as usize];
     let serial = group.check_serial.load(Ordering::Relaxed);
+    let acquired = st.acquired.clone();
     let who = Who {
         tag: tag(serial, site, me),
         serial,
         base: group.check_base,
         launch: (space != Space::Local).then(|| launch.serial()),
+        acquired: &acquired,
     };
     let write = s.kind == SiteKind::Write;
     let atomic = s.kind == SiteKind::Atomic;
@@ -1714,6 +1739,74 @@ fn id_list(a: &[u64], g: &GroupState) -> String {
         .map(u64::to_string)
         .collect::<Vec<_>>()
         .join(",")
+}
+
+/// `cranecl_check_sync`'s kinds of atomic operation.
+pub const SYNC_STORE: u64 = 0;
+pub const SYNC_LOAD: u64 = 1;
+pub const SYNC_RMW: u64 = 2;
+
+/// Checked races, after an atomic operation of `kind` on global memory at
+/// `addr` with memory order `order` (OpenCL C's `memory_order` values):
+/// `old` is the value it read (loads, read-modify-writes), `new` the value
+/// it left (stores, read-modify-writes). A release (or acq_rel, seq_cst)
+/// store or read-modify-write publishes its group's accesses so far, and
+/// those the group acquired; an acquire load or read-modify-write that
+/// reads the value a release left (or a later read-modify-write of its
+/// release sequence) makes them ordered before this group's later accesses,
+/// so message passing between work-groups is no race (inside a group it is
+/// not followed). A plain store ends the release sequence. Returns 0.
+///
+/// # Safety
+/// As [`cranecl_check_access`].
+pub unsafe extern "C" fn cranecl_check_sync(
+    item: *mut ItemState,
+    addr: u64,
+    order: u64,
+    kind: u64,
+    old: u64,
+    new: u64,
+) -> u64 {
+    // SAFETY: as in `cranecl_check_access`.
+    let (group, st) = unsafe {
+        let group = &*(*item).group;
+        (group, &mut *(group.check as *mut CheckState))
+    };
+    // SAFETY: `launch` is set while the group runs.
+    let launch = unsafe { &*st.launch };
+    if !launch.checks.races || group.check_base >= SERIAL_LIMIT {
+        return 0;
+    }
+    // memory_order_consume 1, acquire 2, release 3, acq_rel 4, seq_cst 5.
+    let acquire = kind != SYNC_STORE && matches!(order, 1 | 2 | 4 | 5);
+    let release = kind != SYNC_LOAD && matches!(order, 3..=5);
+    let mut releases = launch.releases.lock().unwrap_or_else(|p| p.into_inner());
+    if acquire {
+        if let Some(r) = releases.get(&addr).filter(|r| r.value == old) {
+            // Between work-groups only: inside a group the epochs order
+            // (and a range of its own would hide its races).
+            for &range in &r.ranges {
+                let own = (range.0..=range.1).contains(&group.check_base);
+                if !own && !st.acquired.contains(&range) {
+                    st.acquired.push(range);
+                }
+            }
+        }
+    }
+    if release {
+        let serial = group.check_serial.load(Ordering::Relaxed);
+        let mut ranges = vec![(group.check_base, serial)];
+        ranges.extend(st.acquired.iter().copied());
+        releases.insert(addr, Release { value: new, ranges });
+    } else if kind == SYNC_RMW {
+        // A read-modify-write continues the release sequence.
+        if let Some(r) = releases.get_mut(&addr) {
+            r.value = new;
+        }
+    } else if kind == SYNC_STORE {
+        releases.remove(&addr);
+    }
+    0
 }
 
 /// Bit of `CacheEntry::full` saying the object was not wholly written.
