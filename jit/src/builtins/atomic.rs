@@ -39,7 +39,12 @@ impl<'a> Sync<'a> {
             .first()
             .and_then(|t| t.pointee())
             .is_some_and(|p| matches!(p.space, AddrSpace::Global | AddrSpace::Generic));
-        (fx.pcx.check.races && global && name.starts_with("atomic_")).then(|| Sync {
+        // The C11 functions (the 1.x `atomic_add`... are relaxed).
+        let base = name.strip_suffix("_explicit").unwrap_or(name);
+        let c11 = matches!(base, "atomic_store" | "atomic_load" | "atomic_exchange")
+            || base.starts_with("atomic_fetch_")
+            || base.starts_with("atomic_compare_exchange_");
+        (fx.pcx.check.races && global && c11).then(|| Sync {
             explicit: name.ends_with("_explicit"),
             args,
         })
@@ -166,13 +171,12 @@ fn emit_atomic(
             _ => return None,
         })
     };
-    let c11 = name.starts_with("atomic_");
     let sync = Sync::new(fx, name, arg_tys, args);
     let op = base.strip_prefix("fetch_").unwrap_or(base);
     if let Some(op) = rmw(op) {
         let x = int_arg(fx, 1)?;
         let old = fx.b.ins().atomic_rmw(it, mem(), op, p, x);
-        if let (true, Some(sync)) = (c11, &sync) {
+        if let Some(sync) = &sync {
             let new = match op {
                 AtomicRmwOp::Add => fx.b.ins().iadd(old, x),
                 AtomicRmwOp::Sub => fx.b.ins().isub(old, x),

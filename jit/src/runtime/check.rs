@@ -257,9 +257,12 @@ pub struct LaunchCheck {
     /// Release operations on global memory: per address, the value the last
     /// one left there and the serial ranges it publishes
     /// (`cranecl_check_sync`).
-    releases: Mutex<HashMap<u64, Release>>,
+    releases: [Mutex<HashMap<u64, Release>>; RELEASE_SHARDS],
     id: u64,
 }
+
+/// The release map's shards (by address: operations on one word share one).
+const RELEASE_SHARDS: usize = 64;
 
 /// What a release operation published: the value it left at its address
 /// (an acquire that reads it synchronises with it) and the serials of the
@@ -295,7 +298,7 @@ impl LaunchCheck {
             serial: AtomicU64::new(0),
             system_memory: false,
             groups: Mutex::new(Vec::new()),
-            releases: Mutex::new(HashMap::new()),
+            releases: std::array::from_fn(|_| Mutex::new(HashMap::new())),
             id: IDS.fetch_add(1, Ordering::Relaxed),
         }
     }
@@ -1780,7 +1783,8 @@ pub unsafe extern "C" fn cranecl_check_sync(
     // memory_order_consume 1, acquire 2, release 3, acq_rel 4, seq_cst 5.
     let acquire = kind != SYNC_STORE && matches!(order, 1 | 2 | 4 | 5);
     let release = kind != SYNC_LOAD && matches!(order, 3..=5);
-    let mut releases = launch.releases.lock().unwrap_or_else(|p| p.into_inner());
+    let shard = &launch.releases[(addr as usize >> 2) % RELEASE_SHARDS];
+    let mut releases = shard.lock().unwrap_or_else(|p| p.into_inner());
     if acquire {
         if let Some(r) = releases.get(&addr).filter(|r| r.value == old) {
             // Between work-groups only: inside a group the epochs order
