@@ -125,6 +125,12 @@ fn device_info(device: cl_device_id, param: cl_device_info, out: InfoOut) -> CLR
     let single_fp =
         CL_FP_DENORM | CL_FP_INF_NAN | rounding | CL_FP_FMA | CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT;
     let double_fp = CL_FP_DENORM | CL_FP_INF_NAN | rounding | CL_FP_FMA;
+    // `half` arithmetic rounds each operation to nearest even (computed in
+    // float, or in double for fma, and rounded once more: exact, see
+    // `cranecl_jit::fp16`), keeps denormals, and has infinities and NaNs; the
+    // rounding modifiers of the conversions to half are exact too, but no
+    // other default mode exists, so only round to nearest is claimed.
+    let half_fp = CL_FP_DENORM | CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST | CL_FP_FMA;
     let name_versions =
         |list: &[features::NameVersion]| list.iter().map(name_version).collect::<Vec<_>>();
     let c_features: Vec<_> = features::opencl_c_features().map(name_version).collect();
@@ -203,7 +209,7 @@ fn device_info(device: cl_device_id, param: cl_device_info, out: InfoOut) -> CLR
             out.value::<cl_device_fp_config>(if fp64 { double_fp } else { 0 })
         }
         CL_DEVICE_HALF_FP_CONFIG => {
-            out.value::<cl_device_fp_config>(if fp16 { double_fp } else { 0 })
+            out.value::<cl_device_fp_config>(if fp16 { half_fp } else { 0 })
         }
         CL_DEVICE_GLOBAL_MEM_CACHE_TYPE => {
             out.value::<cl_device_mem_cache_type>(CL_READ_WRITE_CACHE)
