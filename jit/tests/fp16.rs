@@ -820,3 +820,38 @@ fn half_arithmetic_needs_the_pragma_and_legal_operators() {
         assert!(!ok && log.contains(what), "{op}: expected '{what}':\n{log}");
     }
 }
+
+#[test]
+fn every_half_widens_exactly() {
+    let p = build(&format!(
+        "{PRAGMA}kernel void t(global const half *h, global float *f) {{
+            size_t i = get_global_id(0);
+            f[i] = h[i];
+        }}"
+    ));
+    let mut h: Vec<u16> = (0..=u16::MAX).collect();
+    let n = h.len() as u64;
+    let mut f = vec![0f32; h.len()];
+    run(&p, "t", &mut [buf(&mut h), buf(&mut f)], &[n], &[64]);
+    for (bits, got) in h.iter().zip(&f) {
+        let (e, m) = (i32::from(bits >> 10 & 0x1f), f64::from(bits & 0x3ff));
+        let magnitude = match e {
+            0 => m * 2f64.powi(-24),
+            31 if m == 0.0 => f64::INFINITY,
+            31 => f64::NAN,
+            _ => (1.0 + m / 1024.0) * 2f64.powi(e - 15),
+        };
+        let want = if bits & SIGN != 0 {
+            -magnitude
+        } else {
+            magnitude
+        };
+        let ok = if want.is_nan() {
+            // A NaN keeps its payload (the quiet bit and the rest).
+            got.is_nan() && got.to_bits() >> 13 & 0x3ff == u32::from(bits & 0x3ff)
+        } else {
+            f64::from(*got) == want && got.is_sign_negative() == (bits & SIGN != 0)
+        };
+        assert!(ok, "(float){bits:#06x}: got {got:e}, want {want:e}");
+    }
+}

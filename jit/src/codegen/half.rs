@@ -14,25 +14,45 @@
 //! the double; from an integer they go through float, which is exact below
 //! 2^24 and above it lands on float values that all overflow half anyway.
 //!
-//! The conversions are host calls (`builtins::host::half_to_float`,
-//! `float_to_half`, `double_to_half`), called by address.
+//! Widening is inline (`half_to_float`); rounding to half is a host call
+//! (`builtins::host::float_to_half`, `double_to_half`), called by address.
 
 use super::fx::{FunctionCx, IntCC};
 use crate::builtins::host;
 use crate::sema::hir::BinOp;
 use crate::sema::types::Scalar;
-use cranelift_codegen::ir::{types, InstBuilder, Value};
+use cranelift_codegen::ir::{types, InstBuilder, MemFlagsData, Value};
 
 /// Rounding of a conversion to half: the `mode` argument of the host
 /// functions (0 rte, 1 rtz, 2 rtp, 3 rtn).
 pub const ROUND_TO_NEAREST_EVEN: i64 = 0;
 
 impl FunctionCx<'_, '_> {
-    /// The `float` value of half bits `h` (an `i16`): exact.
+    /// The `float` value of half bits `h` (an `i16`): exact, inline. The
+    /// exponent and significand bits shifted into a float's places read as
+    /// the value times 2^-112 (a normal half's exponent bias is 15, float's
+    /// 127; a subnormal half lands on a float subnormal with the same
+    /// significand), so one multiplication by 2^112 is the value; infinities
+    /// and NaNs take float's all-ones exponent instead. The sign is put back
+    /// last.
     pub fn half_to_float(&mut self, h: Value) -> Value {
-        let h = self.b.ins().uextend(types::I32, h);
-        let f = host::half_to_float as *const u8;
-        self.call_host(f, &[types::I32], &[types::F32], &[h])[0]
+        let b = &mut self.b;
+        let u = b.ins().uextend(types::I32, h);
+        let magnitude = b.ins().band_imm_s(u, 0x7fff);
+        let shifted = b.ins().ishl_imm_s(magnitude, 13);
+        let f = b.ins().bitcast(types::F32, MemFlagsData::new(), shifted);
+        let two_112 = b.ins().f32const(f32::from_bits(0x7780_0000));
+        let v = b.ins().fmul(f, two_112);
+        let scaled = b.ins().bitcast(types::I32, MemFlagsData::new(), v);
+        let special = b.ins().bor_imm_s(shifted, 0x7f80_0000);
+        let is_special = b
+            .ins()
+            .icmp_imm_s(IntCC::UnsignedGreaterThanOrEqual, magnitude, 0x7c00);
+        let bits = b.ins().select(is_special, special, scaled);
+        let sign = b.ins().band_imm_s(u, 0x8000);
+        let sign = b.ins().ishl_imm_s(sign, 16);
+        let bits = b.ins().bor(bits, sign);
+        b.ins().bitcast(types::F32, MemFlagsData::new(), bits)
     }
 
     /// `x` (a `float` or `double`) rounded to half bits (`i16`) by `mode`.
