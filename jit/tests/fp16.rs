@@ -855,3 +855,68 @@ fn every_half_widens_exactly() {
         assert!(ok, "(float){bits:#06x}: got {got:e}, want {want:e}");
     }
 }
+
+#[test]
+fn printf_takes_half_as_double() {
+    // The kernel's half arguments become double slots (C's promotion of
+    // floating arguments), which the formatter reads for `%f` and `%v2hf`.
+    use cranecl_jit::builtins::printf::format;
+    let d = |x: f64| x.to_bits();
+    assert_eq!(
+        format(b"%f %v2hf", &[d(1.5), d(-2.0), d(0.25)]).as_deref(),
+        Some("1.500000 -2.000000,0.250000")
+    );
+    let p = build(&format!(
+        "{PRAGMA}kernel void t(global const half *h, global int *o) {{
+            o[0] = printf(\"fp16 printf test: %f %v2hf\\n\", h[0], (half2)(h[1], h[0]));
+        }}"
+    ));
+    let mut h: Vec<u16> = vec![0x3e00, 0xc000];
+    let mut o = vec![-7i32];
+    run(&p, "t", &mut [buf(&mut h), buf(&mut o)], &[1], &[1]);
+    assert_eq!(o[0], 0, "printf with half arguments succeeds");
+}
+
+#[test]
+fn half_arguments_constants_and_compound_assignment() {
+    let p = build(&format!(
+        "{PRAGMA}constant half table[3] = {{ 1.0h, 2.5h, 0.1h }};
+        kernel void t(half a, half2 b, global half *o, global int *n) {{
+            half x = a;          // 3.0
+            x += b.y;            // 3.0 + 0.5
+            x *= table[1];       // 8.75
+            x++;                 // 9.75
+            --x;                 // 8.75
+            o[0] = x;
+            o[1] = table[2];
+            o[2] = -x / 0.0h;    // -inf
+            o[3] = x > 8.0h ? b.x : b.y;
+            n[0] = (int)x;
+            n[1] = (x == 8.75h) + (table[0] != 1.0h) * 10;
+            n[2] = sizeof(table);
+        }}"
+    ));
+    let mut o = vec![0u16; 4];
+    let mut n = vec![0i32; 3];
+    let b: [u16; 2] = [0x4400, 0x3800]; // (4, 0.5)
+    run(
+        &p,
+        "t",
+        &mut [val(0x4200u16), val(b), buf(&mut o), buf(&mut n)],
+        &[1],
+        &[1],
+    );
+    assert_eq!(value(o[0]), 8.75, "((3 + 0.5) * 2.5 + 1) - 1");
+    assert_eq!(
+        o[1],
+        half_of(0.1, 0),
+        "constant half 0.1h rounds once from the literal"
+    );
+    assert_eq!(o[2], SIGN | INF, "-x / 0");
+    assert_eq!(value(o[3]), 4.0, "x > 8 ? b.x : b.y");
+    assert_eq!(
+        n,
+        [8, 1, 6],
+        "(int)x, comparisons, sizeof(constant half[3])"
+    );
+}
