@@ -920,3 +920,204 @@ fn half_arguments_constants_and_compound_assignment() {
         "(int)x, comparisons, sizeof(constant half[3])"
     );
 }
+
+/// Distance from `got` (half bits) to the exact `want`, in ulps of half at
+/// `want` (0 when `got` is `want` correctly rounded, overflow included).
+fn half_ulps(got: u16, want: f64) -> f64 {
+    if same(got, half_of(want, 0)) {
+        return 0.0;
+    }
+    let g = value(got);
+    if !g.is_finite() || !want.is_finite() {
+        return f64::INFINITY;
+    }
+    let e = if want == 0.0 {
+        -14
+    } else {
+        libm::ilogb(want).max(-14)
+    };
+    (g - want).abs() / 2f64.powi(e - 10)
+}
+
+/// Every half overload of these unary built-ins, on every finite half,
+/// against core-math's correctly rounded double result: the exact ones
+/// exact, sqrt correctly rounded, the rest within 1 ulp (the spec allows
+/// 2 or more for each of them in half).
+#[test]
+fn unary_builtins_on_every_half() {
+    type F = fn(f64) -> f64;
+    let table: &[(&str, F, f64)] = &[
+        ("sqrt", f64::sqrt, 0.5),
+        ("fabs", f64::abs, 0.0),
+        ("floor", f64::floor, 0.0),
+        ("ceil", f64::ceil, 0.0),
+        ("trunc", f64::trunc, 0.0),
+        ("round", f64::round, 0.0),
+        ("rint", f64::round_ties_even, 0.0),
+        ("sin", core_math::sin, 1.0),
+        ("cos", core_math::cos, 1.0),
+        ("tan", core_math::tan, 1.0),
+        ("asin", core_math::asin, 1.0),
+        ("acos", core_math::acos, 1.0),
+        ("atan", core_math::atan, 1.0),
+        ("sinh", core_math::sinh, 1.0),
+        ("cosh", core_math::cosh, 1.0),
+        ("tanh", core_math::tanh, 1.0),
+        ("exp", core_math::exp, 1.0),
+        ("exp2", core_math::exp2, 1.0),
+        ("exp10", core_math::exp10, 1.0),
+        ("expm1", core_math::expm1, 1.0),
+        ("log", core_math::log, 1.0),
+        ("log2", core_math::log2, 1.0),
+        ("log10", core_math::log10, 1.0),
+        ("log1p", core_math::log1p, 1.0),
+        ("cbrt", core_math::cbrt, 1.0),
+        ("rsqrt", core_math::rsqrt, 1.0),
+        ("sinpi", core_math::sinpi, 1.0),
+        ("erf", core_math::erf, 1.0),
+    ];
+    let mut a: Vec<u16> = (0..0x7c00u16).chain(0x8000..0xfc00).collect();
+    let n = a.len() as u64;
+    let mut bad = Vec::new();
+    for &(name, reference, limit) in table {
+        let p = build(&format!(
+            "{PRAGMA}kernel void t(global const half *a, global half *o) {{
+                size_t i = get_global_id(0);
+                o[i] = {name}(a[i]);
+            }}"
+        ));
+        let mut o = vec![0u16; a.len()];
+        run(&p, "t", &mut [buf(&mut a), buf(&mut o)], &[n], &[64]);
+        for (&x, &got) in a.iter().zip(&o) {
+            let want = reference(value(x));
+            if want.is_nan() {
+                if !is_nan(got) {
+                    bad.push(format!("{name}({}) = {}, want NaN", value(x), value(got)));
+                }
+                continue;
+            }
+            let u = half_ulps(got, want);
+            if u > limit {
+                bad.push(format!(
+                    "{name}({}) = {}, want {want:e} ({u} ulp > {limit})",
+                    value(x),
+                    value(got)
+                ));
+            }
+        }
+    }
+    assert!(
+        bad.is_empty(),
+        "{} wrong, first:\n{}",
+        bad.len(),
+        bad[..bad.len().min(30)].join("\n")
+    );
+}
+
+/// `nextafter` by values: the neighbouring half of `x` toward `y`, found in
+/// `all`, every half value in ascending order (one zero).
+fn next_after_reference(x: u16, y: u16, all: &[f64]) -> f64 {
+    let (vx, vy) = (value(x), value(y));
+    if vx.is_nan() || vy.is_nan() {
+        return f64::NAN;
+    }
+    if vx == vy {
+        return vy;
+    }
+    let above = all.partition_point(|v| *v <= vx);
+    if vy > vx {
+        all[above]
+    } else {
+        all[all.partition_point(|v| *v < vx) - 1]
+    }
+}
+
+#[test]
+fn binary_builtins_on_half() {
+    type F = fn(f64, f64) -> f64;
+    let table: &[(&str, F, f64)] = &[
+        ("fmod", |x, y| x % y, 0.0),
+        ("remainder", libm::remainder, 0.0),
+        ("fmin", f64::min, 0.0),
+        ("fmax", f64::max, 0.0),
+        ("copysign", f64::copysign, 0.0),
+        (
+            "fdim",
+            |x, y| {
+                if x > y {
+                    x - y
+                } else if x.is_nan() || y.is_nan() {
+                    f64::NAN
+                } else {
+                    0.0
+                }
+            },
+            0.0,
+        ),
+        ("hypot", core_math::hypot, 1.0),
+        ("atan2", core_math::atan2, 1.0),
+        ("pow", core_math::pow, 1.0),
+    ];
+    let ops = operands();
+    let (mut a, mut b) = (Vec::new(), Vec::new());
+    for &x in &ops {
+        for &y in &ops {
+            a.push(x);
+            b.push(y);
+        }
+    }
+    let n = a.len() as u64;
+    let mut bad = Vec::new();
+    let mut check = |name: &str, x: u16, y: u16, got: u16, want: f64, limit: f64| {
+        let ok = if want.is_nan() {
+            is_nan(got)
+        } else if want == 0.0 {
+            value(got) == 0.0
+        } else {
+            half_ulps(got, want) <= limit
+        };
+        if !ok {
+            bad.push(format!(
+                "{name}({}, {}) = {}, want {want:e}",
+                value(x),
+                value(y),
+                value(got)
+            ));
+        }
+    };
+    let mut all: Vec<f64> = (0..0x7c01u16).map(value).collect();
+    all.extend((1..0x7c01u16).map(|h| value(h | SIGN)));
+    all.sort_by(f64::total_cmp);
+    let names: Vec<&str> = table.iter().map(|t| t.0).chain(["nextafter"]).collect();
+    for name in names {
+        let p = build(&format!(
+            "{PRAGMA}kernel void t(global const half *a, global const half *b, global half *o) {{
+                size_t i = get_global_id(0);
+                o[i] = {name}(a[i], b[i]);
+            }}"
+        ));
+        let mut o = vec![0u16; a.len()];
+        run(
+            &p,
+            "t",
+            &mut [buf(&mut a), buf(&mut b), buf(&mut o)],
+            &[n],
+            &[16],
+        );
+        for i in 0..a.len() {
+            let (x, y) = (a[i], b[i]);
+            match table.iter().find(|t| t.0 == name) {
+                Some(&(_, reference, limit)) => {
+                    check(name, x, y, o[i], reference(value(x), value(y)), limit)
+                }
+                None => check(name, x, y, o[i], next_after_reference(x, y, &all), 0.0),
+            }
+        }
+    }
+    assert!(
+        bad.is_empty(),
+        "{} wrong, first:\n{}",
+        bad.len(),
+        bad[..bad.len().min(30)].join("\n")
+    );
+}

@@ -11,13 +11,15 @@
 //! others get the float implementation's error plus at most half an ulp of
 //! half, within the spec's half limits. `fma` and `mad` are correctly
 //! rounded on their own (`host::half_fma`: rounding float's fma result again
-//! could round twice badly). `select` and `bitselect` move bits and take
-//! `half` as it is.
+//! could round twice badly). `nextafter` steps the half's bits, `nan` and
+//! `fract` keep to half's own values. `select` and `bitselect` move bits
+//! and take `half` as it is.
 
 use super::{lanes, mem, result};
 use crate::codegen::{CValue, FunctionCx};
 use crate::sema::builtins::{BuiltinFn, Family};
 use crate::sema::types::{Scalar, Type};
+use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::{types, InstBuilder, Value};
 
 /// Whether `f` is a `half` overload this module computes.
@@ -66,6 +68,10 @@ pub(super) fn emit(
             let code = fx.b.ins().band_imm_s(a[0], 0x1ff);
             Ok(fx.b.ins().bor_imm_s(code, 0x7e00))
         });
+    }
+    if f.name == "nextafter" {
+        // The next half (float's next value would round back to x).
+        return super::map_lanes(fx, &f.ret, args, |fx, a| Ok(next_after(fx, a[0], a[1])));
     }
     if matches!(f.name.as_str(), "fma" | "mad") {
         return super::map_lanes(fx, &f.ret, args, |fx, a| {
@@ -127,10 +133,19 @@ pub(super) fn emit(
     Ok(match f.ret.elem() {
         Some(Scalar::Half) => {
             let n = f.ret.width().max(1) as usize;
-            let l: Vec<Value> = lanes(&r, n)?
+            let mut l: Vec<Value> = lanes(&r, n)?
                 .into_iter()
                 .map(|v| fx.float_to_half(v, 0))
                 .collect();
+            if f.name == "fract" {
+                // fract is below 1 (at most 0x1.ffcp-1h): float's largest
+                // fraction below 1 rounds to 1 in half.
+                for v in &mut l {
+                    let one = fx.b.ins().icmp_imm_s(IntCC::Equal, *v, 0x3c00);
+                    let below = fx.b.ins().iconst(types::I16, 0x3bff);
+                    *v = fx.b.ins().select(one, below, *v);
+                }
+            }
             result(&f.ret, l)
         }
         Some(Scalar::Short) if ff.ret.elem() == Some(Scalar::Int) => {
@@ -143,4 +158,29 @@ pub(super) fn emit(
         }
         _ => r,
     })
+}
+
+/// `nextafter(x, y)` on half bits: x stepped one half toward y (a step of
+/// the bits away from or toward zero), y when they are equal, NaN when
+/// either is.
+fn next_after(fx: &mut FunctionCx<'_, '_>, x: Value, y: Value) -> Value {
+    let (fx_, fy) = (fx.half_to_float(x), fx.half_to_float(y));
+    let zero = fx.b.ins().f32const(0.0);
+    // Away from zero when y lies beyond x on x's side of zero.
+    let y_above = fx.b.ins().fcmp(FloatCC::GreaterThan, fy, fx_);
+    let x_positive = fx.b.ins().fcmp(FloatCC::GreaterThan, fx_, zero);
+    let away = fx.b.ins().icmp(IntCC::Equal, y_above, x_positive);
+    let up = fx.b.ins().iadd_imm_s(x, 1);
+    let down = fx.b.ins().iadd_imm_s(x, -1);
+    let stepped = fx.b.ins().select(away, up, down);
+    // From ±0 the smallest subnormal with y's sign.
+    let y_sign = fx.b.ins().band_imm_s(y, -0x8000);
+    let tiny = fx.b.ins().bor_imm_s(y_sign, 1);
+    let x_zero = fx.b.ins().fcmp(FloatCC::Equal, fx_, zero);
+    let r = fx.b.ins().select(x_zero, tiny, stepped);
+    let equal = fx.b.ins().fcmp(FloatCC::Equal, fx_, fy);
+    let r = fx.b.ins().select(equal, y, r);
+    let nan = fx.b.ins().fcmp(FloatCC::Unordered, fx_, fy);
+    let quiet = fx.b.ins().iconst(types::I16, 0x7e00);
+    fx.b.ins().select(nan, quiet, r)
 }
