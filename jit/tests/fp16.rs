@@ -1121,3 +1121,62 @@ fn binary_builtins_on_half() {
         bad[..bad.len().min(30)].join("\n")
     );
 }
+
+#[test]
+fn work_group_and_sub_group_collectives_on_half() {
+    let p = build(&format!(
+        "{PRAGMA}kernel void t(global const half *a, global half *o) {{
+            size_t i = get_global_id(0);
+            half x = a[i];
+            o[6 * i + 0] = work_group_reduce_add(x);
+            o[6 * i + 1] = work_group_scan_inclusive_add(x);
+            o[6 * i + 2] = work_group_reduce_max(x);
+            o[6 * i + 3] = work_group_scan_exclusive_min(x);
+            o[6 * i + 4] = work_group_broadcast(x, 3);
+            o[6 * i + 5] = sub_group_reduce_add(x) + sub_group_broadcast(x, 1u);
+        }}"
+    ));
+    let n = 32usize;
+    let local = 16usize;
+    let mut a: Vec<u16> = (0..n)
+        .map(|i| half_of((i as f64 * 0.37 - 3.0) * [1.0, 1000.0, 0.001][i % 3], 0))
+        .collect();
+    let mut o = vec![0u16; 6 * n];
+    run(
+        &p,
+        "t",
+        &mut [buf(&mut a), buf(&mut o)],
+        &[n as u64],
+        &[local as u64],
+    );
+    // Sums in local-id order, each rounded to half.
+    let add = |xs: &[u16]| xs.iter().fold(0u16, |acc, x| reference(Op::Add, acc, *x));
+    for i in 0..n {
+        let g = i / local * local;
+        let group = &a[g..g + local];
+        let lid = i - g;
+        let sub = &a[i / 4 * 4..i / 4 * 4 + 4];
+        let max = group
+            .iter()
+            .map(|h| value(*h))
+            .fold(f64::NEG_INFINITY, f64::max);
+        let min_before = group[..lid]
+            .iter()
+            .map(|h| value(*h))
+            .fold(f64::INFINITY, f64::min);
+        let want = [
+            ("work_group_reduce_add", value(add(group))),
+            ("work_group_scan_inclusive_add", value(add(&group[..=lid]))),
+            ("work_group_reduce_max", max),
+            ("work_group_scan_exclusive_min", min_before),
+            ("work_group_broadcast(x, 3)", value(group[3])),
+            (
+                "sub_group_reduce_add(x) + sub_group_broadcast(x, 1)",
+                value(reference(Op::Add, add(sub), sub[1])),
+            ),
+        ];
+        for (k, (name, w)) in want.iter().enumerate() {
+            assert_eq!(value(o[6 * i + k]), *w, "{name} at item {i}");
+        }
+    }
+}
