@@ -1180,3 +1180,44 @@ fn work_group_and_sub_group_collectives_on_half() {
         }
     }
 }
+
+#[test]
+fn float_to_half_at_every_tie_and_across_the_range() {
+    let p = build(&format!(
+        "{PRAGMA}kernel void t(global const float *f, global half *h) {{
+            size_t i = get_global_id(0);
+            h[i] = f[i];
+        }}"
+    ));
+    // Each midpoint between neighbouring halves (ties), and the floats
+    // just beside it, of both signs; then a spread of all float patterns.
+    let mut f: Vec<f32> = Vec::new();
+    for h in 0..0x7bffu16 {
+        let mid = ((value(h) + value(h + 1)) / 2.0) as f32; // exact in float
+        for x in [
+            mid,
+            f32::from_bits(mid.to_bits() - 1),
+            f32::from_bits(mid.to_bits() + 1),
+        ] {
+            f.push(x);
+            f.push(-x);
+        }
+    }
+    f.extend((0..1u32 << 20).map(|k| f32::from_bits(k.wrapping_mul(4093))));
+    let n = f.len() as u64;
+    let mut h = vec![0u16; f.len()];
+    run(&p, "t", &mut [buf(&mut f), buf(&mut h)], &[n], &[64]);
+    let mut bad = Vec::new();
+    for (x, got) in f.iter().zip(&h) {
+        let want = half_of(f64::from(*x), 0);
+        if !same(*got, want) {
+            bad.push(format!("(half){x:e}: got {got:#06x}, want {want:#06x}"));
+        }
+    }
+    assert!(
+        bad.is_empty(),
+        "{} wrong, first: {:#?}",
+        bad.len(),
+        &bad[..bad.len().min(20)]
+    );
+}

@@ -14,8 +14,10 @@
 //! the double; from an integer they go through float, which is exact below
 //! 2^24 and above it lands on float values that all overflow half anyway.
 //!
-//! Widening is inline (`half_to_float`); rounding to half is a host call
-//! (`builtins::host::float_to_half`, `double_to_half`), called by address.
+//! Widening and rounding a float to nearest even are inline
+//! (`half_to_float`, `float_to_half_rte`); rounding from double, or by
+//! another mode, is a host call (`builtins::host::float_to_half`,
+//! `double_to_half`), called by address.
 
 use super::fx::{FunctionCx, IntCC};
 use crate::builtins::host;
@@ -58,6 +60,9 @@ impl FunctionCx<'_, '_> {
     /// `x` (a `float` or `double`) rounded to half bits (`i16`) by `mode`.
     pub fn float_to_half(&mut self, x: Value, mode: i64) -> Value {
         let t = self.b.func.dfg.value_type(x);
+        if t == types::F32 && mode == ROUND_TO_NEAREST_EVEN {
+            return self.float_to_half_rte(x);
+        }
         let f = if t == types::F64 {
             host::double_to_half as *const u8
         } else {
@@ -66,6 +71,55 @@ impl FunctionCx<'_, '_> {
         let m = self.b.ins().iconst(types::I32, mode);
         let r = self.call_host(f, &[t, types::I32], &[types::I32], &[x, m])[0];
         self.b.ins().ireduce(types::I16, r)
+    }
+
+    /// A `float` rounded to half bits, to nearest even, inline (the
+    /// rounding of every half operation). By the float's magnitude bits `a`:
+    /// - NaN: a quiet NaN keeping the top of the payload;
+    /// - 65520 (half's overflow threshold) or more: infinity;
+    /// - a normal half: the 13 bits below half's last place are rounded
+    ///   by adding 0xfff plus the last place's own bit (ties go to the even
+    ///   side), shifted out, and the exponent rebiased from 127 to 15 (a
+    ///   carry out of the significand steps the exponent, as it should);
+    /// - below 2^-14 (half's subnormals and zero): `|x| + 0.5` in float has
+    ///   an ulp of 2^-24, half's subnormal step, so the float addition
+    ///   itself rounds to nearest even, and its low bits are the half's
+    ///   (0x400, rounded up to the smallest normal, is that half's encoding).
+    pub fn float_to_half_rte(&mut self, x: Value) -> Value {
+        let b = &mut self.b;
+        let bits = b.ins().bitcast(types::I32, MemFlagsData::new(), x);
+        let a = b.ins().band_imm_s(bits, 0x7fff_ffff);
+        let sign = b.ins().ushr_imm_s(bits, 16);
+        let sign = b.ins().band_imm_s(sign, 0x8000);
+        // Normal range.
+        let odd = b.ins().ushr_imm_s(a, 13);
+        let odd = b.ins().band_imm_s(odd, 1);
+        let r = b.ins().iadd_imm_s(a, 0xfff);
+        let r = b.ins().iadd(r, odd);
+        let r = b.ins().ushr_imm_s(r, 13);
+        let normal = b.ins().iadd_imm_s(r, -((127 - 15) << 10));
+        // Subnormal range.
+        let fa = b.ins().bitcast(types::F32, MemFlagsData::new(), a);
+        let half = b.ins().f32const(0.5);
+        let sum = b.ins().fadd(fa, half);
+        let sum = b.ins().bitcast(types::I32, MemFlagsData::new(), sum);
+        let small = b.ins().iadd_imm_s(sum, -(0.5f32.to_bits() as i64));
+        let is_small = b.ins().icmp_imm_s(IntCC::UnsignedLessThan, a, 0x3880_0000);
+        let r = b.ins().select(is_small, small, normal);
+        let inf = b.ins().iconst(types::I32, 0x7c00);
+        let is_big = b
+            .ins()
+            .icmp_imm_s(IntCC::UnsignedGreaterThanOrEqual, a, 0x477f_f000);
+        let r = b.ins().select(is_big, inf, r);
+        let payload = b.ins().ushr_imm_s(a, 13);
+        let payload = b.ins().band_imm_s(payload, 0x3ff);
+        let nan = b.ins().bor_imm_s(payload, 0x7e00);
+        let is_nan = b
+            .ins()
+            .icmp_imm_s(IntCC::UnsignedGreaterThan, a, 0x7f80_0000);
+        let r = b.ins().select(is_nan, nan, r);
+        let r = b.ins().bor(r, sign);
+        b.ins().ireduce(types::I16, r)
     }
 
     /// Convert a scalar to or from `half` (one of `from`, `to` is half; the
