@@ -1221,3 +1221,41 @@ fn float_to_half_at_every_tie_and_across_the_range() {
         &bad[..bad.len().min(20)]
     );
 }
+
+#[test]
+fn usual_arithmetic_conversions_with_half() {
+    // half op int is half; half op float is float; half op double is double
+    // (OpenCL C 6.3.1.8 ranks half below float).
+    let p = build(&format!(
+        "{PRAGMA}kernel void t(global const half *h, global int *o, global float *f) {{
+            half x = h[0];
+            o[0] = sizeof(x + 1);
+            o[1] = sizeof(x * 1.0f);
+            o[2] = sizeof(x - 1.0);
+            o[3] = sizeof(x < x);
+            o[4] = sizeof((half2)x < (half2)x);
+            f[0] = x + 1;        // rounded to half: 2049 is not a half
+            f[1] = x + 1.0f;     // float: 2049
+        }}"
+    ));
+    let mut h: Vec<u16> = vec![half_of(2048.0, 0)];
+    let mut o = vec![0i32; 5];
+    let mut f = vec![0f32; 2];
+    run(
+        &p,
+        "t",
+        &mut [buf(&mut h), buf(&mut o), buf(&mut f)],
+        &[1],
+        &[1],
+    );
+    assert_eq!(
+        o,
+        [2, 4, 8, 4, 4],
+        "sizeof: half+int, half*float, half-double, half<half, half2<half2"
+    );
+    assert_eq!(
+        f,
+        [2048.0, 2049.0],
+        "2048h + 1 in half (tie to even), 2048h + 1.0f in float"
+    );
+}

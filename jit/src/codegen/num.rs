@@ -11,7 +11,9 @@
 //!   integer type of the element's size for vectors;
 //! - float → integer conversions round toward zero and saturate (Cranelift's
 //!   `fcvt_to_*_sat`, which never traps; NaN gives 0);
-//! - conversion to `bool` is `!= 0`.
+//! - conversion to `bool` is `!= 0`;
+//! - `half` operations and conversions are `half.rs`'s (widened to float,
+//!   computed, rounded once to half).
 
 use super::fx::{FloatCC, FunctionCx, IntCC};
 use super::value::{clif_scalar, CValue};
