@@ -166,8 +166,10 @@ fn device_info(device: cl_device_id, param: cl_device_info, out: InfoOut) -> CLR
         CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE | CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE => {
             out.value(vector_width(8, fp64))
         }
+        // Half values are computed one at a time (widened to float and
+        // rounded back), never in SIMD registers: a vector gains nothing.
         CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF | CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF => {
-            out.value(vector_width(2, fp16))
+            out.value::<cl_uint>(u32::from(fp16))
         }
         CL_DEVICE_MAX_CLOCK_FREQUENCY => out.value::<cl_uint>(h.max_mhz),
         CL_DEVICE_ADDRESS_BITS => out.value::<cl_uint>(64),
