@@ -663,8 +663,10 @@ fn child_fp16() {
         fp16,
         "{extensions}"
     );
-    // Exactly the true bits: denormals, INF/NaN, round to nearest, fma.
-    let config = CL_FP_DENORM | CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST | CL_FP_FMA;
+    // Exactly the true bits: denormals, INF/NaN, round to nearest, fma, and
+    // emulated (no half instructions on the CPU).
+    let config =
+        CL_FP_DENORM | CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST | CL_FP_FMA | CL_FP_SOFT_FLOAT;
     let want = if fp16 { config } else { 0 };
     assert_eq!(
         s.device_ulong(CL_DEVICE_HALF_FP_CONFIG),

@@ -127,10 +127,13 @@ fn device_info(device: cl_device_id, param: cl_device_info, out: InfoOut) -> CLR
     let double_fp = CL_FP_DENORM | CL_FP_INF_NAN | rounding | CL_FP_FMA;
     // `half` arithmetic rounds each operation to nearest even (computed in
     // float, or in double for fma, and rounded once more: exact, see
-    // `cranecl_jit::fp16`), keeps denormals, and has infinities and NaNs; the
-    // rounding modifiers of the conversions to half are exact too, but no
-    // other default mode exists, so only round to nearest is claimed.
-    let half_fp = CL_FP_DENORM | CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST | CL_FP_FMA;
+    // jit/src/codegen/half.rs), keeps denormals, and has infinities and NaNs;
+    // the rounding modifiers of the conversions to half are exact too, but
+    // no other default mode exists, so only round to nearest is claimed. The
+    // CPU has no half arithmetic: each operation is a sequence of float and
+    // integer instructions, which is what CL_FP_SOFT_FLOAT says.
+    let half_fp =
+        CL_FP_DENORM | CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST | CL_FP_FMA | CL_FP_SOFT_FLOAT;
     let name_versions =
         |list: &[features::NameVersion]| list.iter().map(name_version).collect::<Vec<_>>();
     let c_features: Vec<_> = features::opencl_c_features().map(name_version).collect();
