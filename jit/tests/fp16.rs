@@ -178,6 +178,22 @@ const PRAGMA: &str = "#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n";
 
 #[test]
 fn arithmetic_is_correctly_rounded() {
+    arithmetic_with(build);
+}
+
+/// The same with one work-item per step (no lanes) and Cranelift's verifier
+/// on every function.
+#[test]
+fn arithmetic_one_item_per_step_verified() {
+    let cg = cranecl_jit::codegen::CodegenOptions {
+        lanes: false,
+        verify: true,
+        ..Default::default()
+    };
+    arithmetic_with(|src| build_cg(src, &cg));
+}
+
+fn arithmetic_with(build: impl Fn(&str) -> cranecl_jit::codegen::CompiledProgram) {
     let p = build(&format!(
         "{PRAGMA}kernel void t(global const half *a, global const half *b, global half *o,
                                global int *cmp) {{
