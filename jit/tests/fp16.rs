@@ -1275,3 +1275,56 @@ fn usual_arithmetic_conversions_with_half() {
         "2048h + 1 in half (tie to even), 2048h + 1.0f in float"
     );
 }
+
+#[test]
+fn classification_on_every_half() {
+    // half's own classes: 0x0001..0x03ff are subnormal in half though
+    // normal as floats.
+    let p = build(&format!(
+        "{PRAGMA}kernel void t(global const half *a, global int *o, global short *v) {{
+            size_t i = get_global_id(0);
+            half x = a[i];
+            o[5 * i + 0] = isnormal(x);
+            o[5 * i + 1] = isfinite(x);
+            o[5 * i + 2] = isinf(x);
+            o[5 * i + 3] = isnan(x);
+            o[5 * i + 4] = signbit(x);
+            short2 n = isnormal((half2)(x, 1.0h));
+            v[2 * i] = n.x;
+            v[2 * i + 1] = n.y;
+        }}"
+    ));
+    let mut a: Vec<u16> = (0..=u16::MAX).collect();
+    let n = a.len() as u64;
+    let mut o = vec![9i32; 5 * a.len()];
+    let mut v = vec![9i16; 2 * a.len()];
+    run(
+        &p,
+        "t",
+        &mut [buf(&mut a), buf(&mut o), buf(&mut v)],
+        &[n],
+        &[64],
+    );
+    for (i, &h) in a.iter().enumerate() {
+        let e = h >> 10 & 0x1f;
+        let want = [
+            (1..=30).contains(&e),
+            e != 31,
+            is_inf(h),
+            is_nan(h),
+            h & SIGN != 0,
+        ]
+        .map(i32::from);
+        assert_eq!(
+            o[5 * i..5 * i + 5],
+            want,
+            "isnormal, isfinite, isinf, isnan, signbit of {h:#06x}"
+        );
+        let wv = -i16::from((1..=30).contains(&e));
+        assert_eq!(
+            v[2 * i..2 * i + 2],
+            [wv, -1],
+            "isnormal((half2)({h:#06x}, 1))"
+        );
+    }
+}

@@ -11,7 +11,8 @@
 //! others get the float implementation's error plus at most half an ulp of
 //! half, within the spec's half limits. `fma` and `mad` are correctly
 //! rounded on their own (`host::half_fma`: rounding float's fma result again
-//! could round twice badly). `nextafter` steps the half's bits, `nan` and
+//! could round twice badly). `nextafter` steps the half's bits, `isnormal`
+//! reads half's exponent (half's subnormals are normal floats), `nan` and
 //! `fract` keep to half's own values. `select` and `bitselect` move bits
 //! and take `half` as it is.
 
@@ -72,6 +73,22 @@ pub(super) fn emit(
     if f.name == "nextafter" {
         // The next half (float's next value would round back to x).
         return super::map_lanes(fx, &f.ret, args, |fx, a| Ok(next_after(fx, a[0], a[1])));
+    }
+    if f.name == "isnormal" {
+        // By half's own exponent field (a half subnormal is a normal float):
+        // 1..=30. An int 1 for a scalar, a short -1 per vector lane.
+        let vector = f.ret.is_vector();
+        return super::map_lanes(fx, &f.ret, args, |fx, a| {
+            let e = fx.b.ins().ushr_imm_s(a[0], 10);
+            let e = fx.b.ins().band_imm_s(e, 0x1f);
+            let e = fx.b.ins().iadd_imm_s(e, -1);
+            let c = fx.b.ins().icmp_imm_s(IntCC::UnsignedLessThan, e, 30);
+            Ok(if vector {
+                fx.b.ins().bmask(types::I16, c)
+            } else {
+                fx.b.ins().uextend(types::I32, c)
+            })
+        });
     }
     if matches!(f.name.as_str(), "fma" | "mad") {
         return super::map_lanes(fx, &f.ret, args, |fx, a| {
