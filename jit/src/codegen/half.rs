@@ -5,7 +5,7 @@
 //! `as_half` and the lanes' per-lane fallback need nothing special. An
 //! operation widens its operands to `float` (exact: every half is a float),
 //! computes there, and rounds the result to half once, to nearest even with
-//! denormals (`builtins::host::to_half`). The float result rounded again is
+//! denormals (`float_to_half_rte`). The float result rounded again is
 //! the correctly rounded half result for `+`, `-`, `*`, `/` (float's 24 bits
 //! are at least 2·11 + 2, the bound under which rounding twice is innocuous,
 //! Figueroa 1995) and `sqrt` (at least 2·11 + 1). Comparisons are made on the
