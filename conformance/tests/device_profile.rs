@@ -640,6 +640,107 @@ fn double_needs_fp64_in_the_profile() {
 }
 
 // ---------------------------------------------------------------------------
+// Half precision.
+
+const HALF: &str = r#"
+#pragma OPENCL EXTENSION cl_khr_fp16 : enable
+kernel void k(global half *h, global float *o) {
+    half x = h[0] * 3.0h;  // 1.5 * 3 = 4.5
+    o[0] = x + HALF_EPSILON;
+}
+"#;
+
+#[test]
+#[ignore = "run by half_needs_fp16_in_the_profile"]
+fn child_fp16() {
+    let s = setup();
+    let fp16 = current_profile().is_none_or(|p| p["fp16"] == "yes");
+    let extensions =
+        info_string(|sz, v, r| call!(s.t; clGetDeviceInfo(s.dev, CL_DEVICE_EXTENSIONS, sz, v, r)))
+            .unwrap();
+    assert_eq!(
+        extensions.split(' ').any(|e| e == "cl_khr_fp16"),
+        fp16,
+        "{extensions}"
+    );
+    // Exactly the true bits: denormals, INF/NaN, round to nearest, fma, and
+    // emulated (no half instructions on the CPU).
+    let config =
+        CL_FP_DENORM | CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST | CL_FP_FMA | CL_FP_SOFT_FLOAT;
+    let want = if fp16 { config } else { 0 };
+    assert_eq!(
+        s.device_ulong(CL_DEVICE_HALF_FP_CONFIG),
+        want,
+        "CL_DEVICE_HALF_FP_CONFIG"
+    );
+    for param in [
+        CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF,
+        CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF,
+    ] {
+        let mut w: cl_uint = 99;
+        assert_code!(
+            call!(s.t; clGetDeviceInfo(s.dev, param, 4, (&mut w as *mut cl_uint).cast(), null())),
+            CL_SUCCESS
+        );
+        // 1: half is computed one value at a time.
+        assert_eq!(w, u32::from(fp16), "half vector width {param:#x}");
+    }
+    for std in ["", "-cl-std=CL3.0"] {
+        let (_, rc, log) = s.build(HALF, std);
+        if !fp16 {
+            assert_code!(rc, CL_BUILD_PROGRAM_FAILURE, "{std}");
+            assert!(
+                log.contains("unsupported OpenCL extension 'cl_khr_fp16'"),
+                "{std}:
+{log}"
+            );
+            continue;
+        }
+        assert_code!(rc, CL_SUCCESS, "{std}: {log}");
+    }
+    if !fp16 {
+        println!("fp16: half refused");
+        return;
+    }
+    let h = s.t.buffer(s.ctx, CL_MEM_READ_WRITE, 2);
+    let out = s.t.buffer(s.ctx, CL_MEM_READ_WRITE, 4);
+    let one_and_a_half: u16 = 0x3e00;
+    assert_code!(
+        call!(s.t; clEnqueueWriteBuffer(s.queue, h, CL_TRUE, 0, 2, (&one_and_a_half as *const u16).cast::<c_void>(), 0, null(), null_mut())),
+        CL_SUCCESS
+    );
+    let k = s.kernel(HALF, "k");
+    s.set_mem(k, 0, h);
+    s.set_mem(k, 1, out);
+    assert_code!(s.launch(k, 1, Some(1)), CL_SUCCESS);
+    let mut got = 0f32;
+    assert_code!(
+        call!(s.t; clEnqueueReadBuffer(s.queue, out, CL_TRUE, 0, 4, (&mut got as *mut f32).cast::<c_void>(), 0, null(), null_mut())),
+        CL_SUCCESS
+    );
+    // 4.5 + 2^-10 is not a half; in half it rounds to 4.5 (ulp 2^-8).
+    assert_eq!(got, 4.5, "(half)1.5 * 3.0h + HALF_EPSILON");
+    println!("fp16: half computes");
+}
+
+#[test]
+fn half_needs_fp16_in_the_profile() {
+    let nvidia = profile_file(&profiles_dir().join("nvidia-rtx4090.profile"));
+    assert_eq!(nvidia["fp16"], "no");
+    child_passes(
+        "child_fp16",
+        &[("CRANECL_PROFILE", "nvidia-rtx4090")],
+        "fp16: half refused",
+    );
+    child_passes(
+        "child_fp16",
+        &[("CRANECL_PROFILE", "intel-arc-a770")],
+        "fp16: half computes",
+    );
+    child_passes("child_fp16", &[], "fp16: half computes");
+}
+
+// ---------------------------------------------------------------------------
 // clinfo under each profile, and bad values.
 
 /// clinfo with only cranecl visible and `env` set; its stdout and stderr.

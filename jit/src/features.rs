@@ -7,11 +7,11 @@
 //! these tables as language features land.
 //!
 //! A device profile (`CRANECL_PROFILE`, in the `cranecl` crate) may take
-//! double precision away: [`set_fp64`], once per process before the first
-//! build, and every reader goes through [`extensions`] and
-//! [`opencl_c_features`], which leave `cl_khr_fp64` and `__opencl_c_fp64`
-//! out then — so the API's lists, the macros and the semantic checks still
-//! agree.
+//! double or half precision away: [`set_fp64`] and [`set_fp16`], once per
+//! process before the first build, and every reader goes through
+//! [`extensions`] and [`opencl_c_features`], which leave `cl_khr_fp64` and
+//! `__opencl_c_fp64` (or `cl_khr_fp16` and `__opencl_c_fp16`) out then — so
+//! the API's lists, the macros and the semantic checks still agree.
 #![forbid(unsafe_code)]
 
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -35,7 +35,7 @@ const fn nv(name: &'static str, major: u32, minor: u32) -> NameVersion {
     }
 }
 
-/// Everything the compiler supports, before a profile takes fp64 away: read
+/// Everything the compiler supports, before a profile takes fp64 or fp16 away: read
 /// [`extensions`] instead.
 pub const EXTENSIONS: &[NameVersion] = &[
     nv("cl_khr_icd", 1, 0),
@@ -47,6 +47,7 @@ pub const EXTENSIONS: &[NameVersion] = &[
     nv("cl_khr_int64_base_atomics", 1, 0),
     nv("cl_khr_int64_extended_atomics", 1, 0),
     nv("cl_khr_fp64", 1, 0),
+    nv("cl_khr_fp16", 1, 0),
     nv("cl_khr_suggested_local_work_size", 1, 0),
     nv("cl_khr_extended_bit_ops", 1, 0),
     nv("cl_khr_integer_dot_product", 2, 0),
@@ -64,6 +65,7 @@ pub const EXTENSIONS: &[NameVersion] = &[
 pub const OPENCL_C_FEATURES: &[NameVersion] = &[
     nv("__opencl_c_int64", 3, 0),
     nv("__opencl_c_fp64", 3, 0),
+    nv("__opencl_c_fp16", 3, 0),
     nv("__opencl_c_generic_address_space", 3, 0),
     nv("__opencl_c_program_scope_global_variables", 3, 0),
     // Sub-groups as OpenCL 3.0 offers them, without independent forward
@@ -123,10 +125,28 @@ pub fn fp64() -> bool {
     !NO_FP64.load(Ordering::Relaxed)
 }
 
+/// Whether half precision is taken away (a device profile without fp16).
+static NO_FP16: AtomicBool = AtomicBool::new(false);
+
+/// The names that only exist with half precision.
+const FP16_NAMES: &[&str] = &["cl_khr_fp16", "__opencl_c_fp16"];
+
+/// Offer half precision (the default) or not: called by the API layer
+/// when it reads the device profile, before any program is built.
+pub fn set_fp16(on: bool) {
+    NO_FP16.store(!on, Ordering::Relaxed);
+}
+
+/// Whether `half` arithmetic is advertised.
+pub fn fp16() -> bool {
+    !NO_FP16.load(Ordering::Relaxed)
+}
+
 fn advertised(list: &'static [NameVersion]) -> impl Iterator<Item = &'static NameVersion> {
-    let fp64 = fp64();
-    list.iter()
-        .filter(move |e| fp64 || !FP64_NAMES.contains(&e.name))
+    let (fp64, fp16) = (fp64(), fp16());
+    list.iter().filter(move |e| {
+        (fp64 || !FP64_NAMES.contains(&e.name)) && (fp16 || !FP16_NAMES.contains(&e.name))
+    })
 }
 
 /// Platform and device extensions (`CL_DEVICE_EXTENSIONS_WITH_VERSION`).

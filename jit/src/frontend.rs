@@ -57,11 +57,17 @@ pub fn compile_units(
         fast_relaxed_math: options.fast_relaxed_math,
         single_precision_constant: options.single_precision_constant,
     };
+    // `half` arithmetic needs `#pragma OPENCL EXTENSION cl_khr_fp16 : enable`
+    // (the extension's own rule, in every OpenCL C version, as clang does);
+    // a unit that enables it enables it for the program.
+    let mut fp16_enabled = false;
     let tus: Vec<_> = sources
         .iter()
         .map(|source| {
             let main = sm.add(file_name, *source);
-            let tokens = preprocess::preprocess(&mut sm, main, &pp, &mut diags);
+            let unit = preprocess::preprocess_unit(&mut sm, main, &pp, &mut diags);
+            fp16_enabled |= unit.enabled_extensions.iter().any(|e| e == "cl_khr_fp16");
+            let tokens = unit.tokens;
             parse::parse_with(
                 &tokens,
                 ParseOptions {
@@ -76,6 +82,7 @@ pub fn compile_units(
     let program = {
         let mut so = SemaOptions::for_std(std);
         so.single_precision_constant = options.single_precision_constant;
+        so.fp16 &= fp16_enabled;
         let p = sema::check_units(&tus, &so, &mut diags, Some(&sm));
         (!diags.has_errors()).then_some(p)
     };

@@ -120,7 +120,7 @@ fn two_dimensional_broadcast_and_collectives_in_loops() {
 }
 
 /// Every reduction, scan and broadcast for each type the spec lists (int,
-/// uint, long, ulong, float, double; half is not offered), as OpenCL C 3.0
+/// uint, long, ulong, float, double; half is in `fp16.rs`), as OpenCL C 3.0
 /// with the device's own features, against sequential references: the
 /// exclusive scans start at the identity (0, the type's largest value for
 /// min, its smallest for max; ±INFINITY for floating point).

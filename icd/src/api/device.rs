@@ -128,6 +128,15 @@ fn device_info(device: cl_device_id, param: cl_device_info, out: InfoOut) -> CLR
     let single_fp =
         CL_FP_DENORM | CL_FP_INF_NAN | rounding | CL_FP_FMA | CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT;
     let double_fp = CL_FP_DENORM | CL_FP_INF_NAN | rounding | CL_FP_FMA;
+    // `half` arithmetic rounds each operation to nearest even (computed in
+    // float, or in double for fma, and rounded once more: exact, see
+    // jit/src/codegen/half.rs), keeps denormals, and has infinities and NaNs;
+    // the rounding modifiers of the conversions to half are exact too, but
+    // no other default mode exists, so only round to nearest is claimed. The
+    // CPU has no half arithmetic: each operation is a sequence of float and
+    // integer instructions, which is what CL_FP_SOFT_FLOAT says.
+    let half_fp =
+        CL_FP_DENORM | CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST | CL_FP_FMA | CL_FP_SOFT_FLOAT;
     let name_versions =
         |list: &[features::NameVersion]| list.iter().map(name_version).collect::<Vec<_>>();
     let c_features: Vec<_> = features::opencl_c_features().map(name_version).collect();
@@ -171,8 +180,10 @@ fn device_info(device: cl_device_id, param: cl_device_info, out: InfoOut) -> CLR
         CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE | CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE => {
             out.value(vector_width(8, fp64))
         }
+        // Half values are computed one at a time (widened to float and
+        // rounded back), never in SIMD registers: a vector gains nothing.
         CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF | CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF => {
-            out.value(vector_width(2, fp16))
+            out.value::<cl_uint>(u32::from(fp16))
         }
         CL_DEVICE_MAX_CLOCK_FREQUENCY => out.value::<cl_uint>(h.max_mhz),
         CL_DEVICE_ADDRESS_BITS => out.value::<cl_uint>(64),
@@ -213,7 +224,7 @@ fn device_info(device: cl_device_id, param: cl_device_info, out: InfoOut) -> CLR
             out.value::<cl_device_fp_config>(if fp64 { double_fp } else { 0 })
         }
         CL_DEVICE_HALF_FP_CONFIG => {
-            out.value::<cl_device_fp_config>(if fp16 { double_fp } else { 0 })
+            out.value::<cl_device_fp_config>(if fp16 { half_fp } else { 0 })
         }
         CL_DEVICE_GLOBAL_MEM_CACHE_TYPE => {
             out.value::<cl_device_mem_cache_type>(CL_READ_WRITE_CACHE)

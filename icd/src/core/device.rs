@@ -112,6 +112,7 @@ pub fn config() -> &'static Config {
             eprintln!("cranecl: {why}");
         }
         cranecl_jit::features::set_fp64(c.limits.fp64);
+        cranecl_jit::features::set_fp16(c.limits.fp16);
         c
     })
 }

@@ -18,9 +18,9 @@
 //! more `constant` arguments than `max_constant_args` or a constant buffer
 //! above `max_constant_buffer_size` `CL_OUT_OF_RESOURCES`, all at enqueue;
 //! `fp64 = no` takes `cl_khr_fp64`/`__opencl_c_fp64` away from the compiler
-//! (`cranecl_jit::features::set_fp64`). Figures the device cannot honour are
-//! kept and documented but not reported: `fp16` (no `half` arithmetic),
-//! images (none), sub-group sizes (no sub-groups), compute units (the
+//! (`cranecl_jit::features::set_fp64`), `fp16 = no` likewise
+//! `cl_khr_fp16`/`__opencl_c_fp16` (`set_fp16`). Figures the device cannot
+//! honour are kept and documented but not reported: images (none), sub-group sizes (no sub-groups), compute units (the
 //! host's threads run the work-groups and are reported).
 
 use super::device::{LOCAL_MEM_SIZE, MAX_CONSTANT_ARGS, MAX_CONSTANT_BUFFER_SIZE};
@@ -58,6 +58,8 @@ pub struct Limits {
     pub preferred_work_group_size_multiple: usize,
     pub max_parameter_size: usize,
     pub fp64: bool,
+    /// `half` arithmetic (`cl_khr_fp16`).
+    pub fp16: bool,
     /// Caps on `CL_DEVICE_MAX_MEM_ALLOC_SIZE` and `CL_DEVICE_GLOBAL_MEM_SIZE`
     /// (the host's own figures when smaller).
     pub max_mem_alloc_size: Option<u64>,
@@ -76,6 +78,7 @@ impl Default for Limits {
             preferred_work_group_size_multiple: 8,
             max_parameter_size: MAX_PARAMETER_SIZE,
             fp64: true,
+            fp16: true,
             max_mem_alloc_size: None,
             global_mem_size: None,
         }
@@ -88,7 +91,6 @@ impl Default for Limits {
 pub struct Unreported {
     pub max_compute_units: Option<u32>,
     pub sub_group_sizes: Vec<u32>,
-    pub fp16: bool,
     pub image_support: bool,
     pub image2d_max_size: Option<[u64; 2]>,
     pub image3d_max_size: Option<[u64; 3]>,
@@ -197,7 +199,7 @@ fn set(p: &mut Profile, key: &str, v: &str) -> Result<(), String> {
         "max_mem_alloc_size" => l.max_mem_alloc_size = Some(number(key, v)?),
         "global_mem_size" => l.global_mem_size = Some(number(key, v)?),
         "fp64" => l.fp64 = yes_no(key, v)?,
-        "fp16" => u.fp16 = yes_no(key, v)?,
+        "fp16" => l.fp16 = yes_no(key, v)?,
         "sub_group_sizes" => {
             u.sub_group_sizes = v
                 .split_whitespace()
@@ -289,6 +291,9 @@ mod tests {
         let p = parse("t", "local_mem_size = 16384 # small\n\nfp64 = no").unwrap();
         assert_eq!(p.limits.local_mem_size, 16384);
         assert!(!p.limits.fp64);
+        assert!(p.limits.fp16, "a key left out keeps cranecl's own figure");
+        let p = parse("t", "fp16 = no").unwrap();
+        assert!(!p.limits.fp16);
         assert_eq!(p.limits.max_work_group_size, MAX_WORK_GROUP_SIZE);
         assert_eq!(p.device_name_shown(), "cranecl (profile t)");
     }

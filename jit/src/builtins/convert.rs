@@ -10,7 +10,9 @@
 //!   (NaN → 0), narrowed with a clamp for `_sat` to 8/16-bit types;
 //! - integer → float: round-to-nearest is Cranelift's conversion; directed
 //!   modes call a host function that corrects the nearest result;
-//! - double → float likewise; float → double is exact.
+//! - double → float likewise; float → double is exact;
+//! - `half` → anything widens to float first (exact); anything → `half`
+//!   rounds once by the mode (`to_half`).
 //!
 //! `as_<type>` stores the value to a stack temporary and loads it as the
 //! new type (a 3-vector occupies 4 lanes); scalars of equal size use
@@ -40,14 +42,20 @@ pub(super) fn convert(
                 .ok_or("internal: convert without argument")?,
         )?;
         let to = elem(&f.ret)?;
-        if from == Scalar::Half || to == Scalar::Half {
-            return Err(super::unsupported(f));
-        }
         let n = f.ret.width() as usize;
         let src = lanes(&args[0], n)?;
         let mut out = Vec::with_capacity(n);
         for x in src {
-            out.push(convert_scalar(fx, x, from, to, sat, rounding)?);
+            out.push(if from == to {
+                x
+            } else if from == Scalar::Half {
+                let x = fx.half_to_float(x);
+                convert_scalar(fx, x, Scalar::Float, to, sat, rounding)?
+            } else if to == Scalar::Half {
+                to_half(fx, x, from, rounding)?
+            } else {
+                convert_scalar(fx, x, from, to, sat, rounding)?
+            });
         }
         Ok(result(&f.ret, out))
     })())
@@ -164,6 +172,24 @@ pub(super) fn convert_scalar(
             )
         }
     }
+}
+
+/// A lane converted to `half` by `rounding`. From an integer it goes
+/// through float in the same mode: exact below 2^24, and rounding twice in
+/// one direction is rounding once (half's values are float values); larger
+/// integers overflow half either way.
+fn to_half(
+    fx: &mut FunctionCx<'_, '_>,
+    x: Value,
+    from: Scalar,
+    rounding: Rounding,
+) -> Result<Value, String> {
+    let x = if from.is_float() {
+        x
+    } else {
+        convert_scalar(fx, x, from, Scalar::Float, false, rounding)?
+    };
+    Ok(fx.float_to_half(x, mode(rounding)))
 }
 
 /// Integer → integer with saturation.

@@ -605,14 +605,23 @@ pub fn from_half(h: u16) -> f32 {
     }
 }
 
-extern "C" fn half_to_float(h: u32) -> f32 {
+pub(crate) extern "C" fn half_to_float(h: u32) -> f32 {
     from_half(h as u16)
 }
-extern "C" fn float_to_half(x: f32, mode: u32) -> u32 {
+pub(crate) extern "C" fn float_to_half(x: f32, mode: u32) -> u32 {
     u32::from(to_half(f64::from(x), mode))
 }
-extern "C" fn double_to_half(x: f64, mode: u32) -> u32 {
+pub(crate) extern "C" fn double_to_half(x: f64, mode: u32) -> u32 {
     u32::from(to_half(x, mode))
+}
+/// `fma` on half bits, correctly rounded: the product of two halves is
+/// exact in double (22 bits), and for a finite result below half's overflow
+/// the sum is exact too (its bits span at most 2^16 down to 2^-24); where
+/// the sum is not exact (an addend of 2^16 against a product near 2^-48),
+/// the tiny term cannot move the result across a half rounding boundary.
+pub(crate) extern "C" fn half_fma(a: u32, b: u32, c: u32) -> u32 {
+    let [a, b, c] = [a, b, c].map(|h| f64::from(from_half(h as u16)));
+    u32::from(to_half(a * b + c, 0))
 }
 
 /// `mad_sat` on 64-bit integers.

@@ -47,6 +47,7 @@ mod common;
 mod convert;
 mod dot_product;
 mod geometric;
+mod half;
 pub mod host;
 pub(crate) mod integer;
 pub(crate) mod math;
@@ -70,6 +71,9 @@ pub fn emit_builtin(
     args: &[CValue],
     arg_tys: &[Type],
 ) -> Result<CValue, String> {
+    if half::applies(f) {
+        return half::emit(fx, f, args, arg_tys);
+    }
     let r = match f.family {
         Family::Math => math::emit(fx, f, args),
         Family::Integer if f.name.starts_with("dot") => Some(dot_product::emit(fx, f, args)),

@@ -2,7 +2,7 @@
 //!
 //! Generated code packs the variadic arguments into 64-bit slots on the
 //! stack, one per scalar and one per vector lane: integers extended by
-//! their signedness, `float` promoted to `double` (as C's default argument
+//! their signedness, `half` and `float` promoted to `double` (as C's default argument
 //! promotions do), pointers as addresses. The host function
 //! `cranecl_printf(format, slots, count)` then walks the format string,
 //! formats each conversion with the C library's `snprintf` (so flags,
@@ -78,6 +78,10 @@ fn slot(fx: &mut FunctionCx<'_, '_>, v: Value, s: Scalar) -> Value {
         Scalar::Float => {
             let d = fx.b.ins().fpromote(types::F64, v);
             fx.b.ins().bitcast(types::I64, super::mem(), d)
+        }
+        Scalar::Half => {
+            let f = fx.half_to_float(v);
+            slot(fx, f, Scalar::Float)
         }
         Scalar::Double => fx.b.ins().bitcast(types::I64, super::mem(), v),
         Scalar::Long | Scalar::ULong => v,

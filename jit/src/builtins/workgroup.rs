@@ -10,7 +10,8 @@
 //! waits at a second barrier so that the next collective cannot overwrite
 //! the table before everyone has read it. Codegen runs kernels that call these functions
 //! with a barrier strategy (`walk::is_barrier` covers the family). Sums are
-//! taken in local-linear-id order, so results are deterministic.
+//! taken in local-linear-id order, so results are deterministic (`half`
+//! sums rounded to half at each step, as half additions in that order).
 //!
 //! The sub-group functions (`__opencl_c_subgroups`: `sub_group_barrier`,
 //! `sub_group_all`/`any`/`broadcast`/`reduce_<op>`/`scan_*_<op>`) work the
@@ -36,6 +37,8 @@ enum Kind {
     U64,
     F32,
     F64,
+    /// `half` bits, each sum rounded to half (cl_khr_fp16).
+    F16,
 }
 
 impl Kind {
@@ -46,6 +49,7 @@ impl Kind {
             2 => Kind::I64,
             3 => Kind::U64,
             4 => Kind::F32,
+            6 => Kind::F16,
             _ => Kind::F64,
         }
     }
@@ -95,6 +99,14 @@ impl Kind {
                 |r: f64| r.to_bits(),
                 |x: f64, y: f64| x + y
             ),
+            // Compared and added as float (exact), each sum rounded to half
+            // once (float's sum of two halves rounded again is the half sum).
+            Kind::F16 => by!(
+                f32,
+                |v: u64| super::host::from_half(v as u16),
+                |r: f32| u64::from(super::host::to_half(f64::from(r), 0)),
+                |x: f32, y: f32| super::host::from_half(super::host::to_half(f64::from(x + y), 0))
+            ),
         }
     }
     /// The identity of `op` (0 add, 1 min, 2 max).
@@ -116,6 +128,8 @@ impl Kind {
             (Kind::F32, _) => u64::from(f32::NEG_INFINITY.to_bits()),
             (Kind::F64, 1) => f64::INFINITY.to_bits(),
             (Kind::F64, _) => f64::NEG_INFINITY.to_bits(),
+            (Kind::F16, 1) => 0x7c00,
+            (Kind::F16, _) => 0xfc00,
         }
     }
 }
@@ -272,6 +286,7 @@ fn collective(
         Scalar::ULong => 3,
         Scalar::Float => 4,
         Scalar::Double => 5,
+        Scalar::Half => 6,
         _ => return Err(super::unsupported(f)),
     };
     let t = clif(s);
@@ -286,7 +301,7 @@ fn collective(
         }
         Scalar::Double => fx.b.ins().bitcast(types::I64, super::mem(), x),
         Scalar::Int => fx.b.ins().sextend(types::I64, x),
-        Scalar::UInt => fx.b.ins().uextend(types::I64, x),
+        Scalar::UInt | Scalar::Half => fx.b.ins().uextend(types::I64, x),
         _ => x,
     };
     let scratch = fx.group_scratch();
@@ -373,7 +388,7 @@ fn collective(
             fx.b.ins().bitcast(t, super::mem(), i)
         }
         Scalar::Double => fx.b.ins().bitcast(t, super::mem(), r),
-        Scalar::Int | Scalar::UInt => fx.b.ins().ireduce(t, r),
+        Scalar::Int | Scalar::UInt | Scalar::Half => fx.b.ins().ireduce(t, r),
         _ => r,
     };
     Ok(CValue::Scalar(v))

@@ -350,7 +350,10 @@ impl FunctionCx<'_, '_> {
         Ok(match ty {
             Type::Scalar(Scalar::Float) => CValue::Scalar(self.b.ins().f32const(f as f32)),
             Type::Scalar(Scalar::Double) => CValue::Scalar(self.b.ins().f64const(f)),
-            Type::Scalar(Scalar::Half) => return Err("'half' constants are not supported".into()),
+            Type::Scalar(Scalar::Half) => {
+                let bits = crate::builtins::host::to_half(f, 0);
+                CValue::Scalar(self.b.ins().iconst(types::I16, i64::from(bits)))
+            }
             Type::Scalar(_) => return self.const_int(f as i128, ty),
             Type::Vector(s, n) => {
                 let x = self.const_float(f, &Type::Scalar(*s))?.scalar()?;

@@ -34,6 +34,7 @@ mod explain;
 mod expr;
 mod fx;
 mod group;
+mod half;
 mod inline;
 mod lanes;
 mod num;

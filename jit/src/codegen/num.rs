@@ -11,7 +11,9 @@
 //!   integer type of the element's size for vectors;
 //! - float → integer conversions round toward zero and saturate (Cranelift's
 //!   `fcvt_to_*_sat`, which never traps; NaN gives 0);
-//! - conversion to `bool` is `!= 0`.
+//! - conversion to `bool` is `!= 0`;
+//! - `half` operations and conversions are `half.rs`'s (widened to float,
+//!   computed, rounded once to half).
 
 use super::fx::{FloatCC, FunctionCx, IntCC};
 use super::value::{clif_scalar, CValue};
@@ -19,20 +21,16 @@ use crate::sema::hir::BinOp;
 use crate::sema::types::{Scalar, Type};
 use cranelift_codegen::ir::{types, InstBuilder, Value};
 
-fn unsupported_half() -> String {
-    "arithmetic on 'half' values is not supported".into()
-}
-
 impl FunctionCx<'_, '_> {
     /// Convert one scalar value between scalar types.
     pub fn convert_scalar(&mut self, v: Value, from: Scalar, to: Scalar) -> Result<Value, String> {
         if from == to {
             return Ok(v);
         }
-        let (ft, tt) = (clif_scalar(from), clif_scalar(to));
         if from == Scalar::Half || to == Scalar::Half {
-            return Err("conversions of 'half' values are not supported".into());
+            return self.convert_half(v, from, to);
         }
+        let (ft, tt) = (clif_scalar(from), clif_scalar(to));
         Ok(match (from.is_float(), to.is_float()) {
             (_, false) if to == Scalar::Bool => {
                 let c = if from.is_float() {
@@ -202,7 +200,7 @@ impl FunctionCx<'_, '_> {
     ) -> Result<Value, String> {
         use BinOp::*;
         if s == Scalar::Half {
-            return Err(unsupported_half());
+            return self.half_binop(op, x, y);
         }
         if s.is_float() {
             return Ok(match op {
@@ -333,20 +331,20 @@ impl FunctionCx<'_, '_> {
             return Ok(CValue::Scalar(self.int_resize(c, types::I8, t, false)));
         }
         let s = ty.elem().ok_or("operator on a non-arithmetic type")?;
-        if s == Scalar::Half {
-            return Err(unsupported_half());
-        }
         let t = clif_scalar(s);
         let res_elem = res_ty.elem().map(clif_scalar).unwrap_or(types::I32);
         let mut out = Vec::new();
         for x in v.lanes()? {
             out.push(match op {
+                Neg if s == Scalar::Half => self.half_neg(x),
                 Neg if s.is_float() => self.b.ins().fneg(x),
                 Neg => self.b.ins().ineg(x),
                 BitNot if s == Scalar::Bool => self.b.ins().bxor_imm_s(x, 1),
                 BitNot => self.b.ins().bnot(x),
                 LogNot => {
-                    let c = if s.is_float() {
+                    let c = if s == Scalar::Half {
+                        self.half_is_zero(x)
+                    } else if s.is_float() {
                         let z = self.zero_scalar(t);
                         self.b.ins().fcmp(FloatCC::Equal, x, z)
                     } else {
@@ -372,6 +370,7 @@ impl FunctionCx<'_, '_> {
     pub fn truth(&mut self, v: &CValue, ty: &Type) -> Result<Value, String> {
         let x = v.scalar()?;
         Ok(match ty.elem() {
+            Some(Scalar::Half) => self.half_is_nonzero(x),
             Some(s) if s.is_float() => {
                 let z = self.zero_scalar(clif_scalar(s));
                 self.b.ins().fcmp(FloatCC::NotEqual, x, z)

@@ -4,7 +4,7 @@
 //!
 //! Representation of OpenCL C types in Cranelift:
 //! - `bool`, `char`, `uchar` → `i8` (`bool` holds 0 or 1); `short`, `ushort`
-//!   and `half` (storage only) → `i16`; `int`, `uint` → `i32`; `long`,
+//!   and `half` (its bits; arithmetic in `half.rs`) → `i16`; `int`, `uint` → `i32`; `long`,
 //!   `ulong`, `size_t` and every pointer → `i64`; `float` → `f32`; `double` → `f64`.
 //! - vectors → one value per lane (`CValue::Lanes`); in memory the lanes lie
 //!   at element-size strides (a 3-vector occupies the storage of a 4-vector).

@@ -796,6 +796,23 @@ impl Preprocessor<'_> {
                 at(0),
                 format!("{what} OpenCL extension '{name}' - ignoring"),
             );
+            return;
+        }
+        // Only `cl_khr_fp16` changes what sema accepts (its `half`
+        // arithmetic needs the pragma in every OpenCL C version); the state
+        // is kept for every advertised extension.
+        let names: Vec<String> = if name == "all" {
+            predefined::language_extensions()
+                .map(str::to_string)
+                .collect()
+        } else {
+            vec![name.to_string()]
+        };
+        for n in names {
+            self.enabled.retain(|e| *e != n);
+            if behaviour == Some("enable") {
+                self.enabled.push(n);
+            }
         }
     }
 

@@ -86,6 +86,25 @@ pub fn preprocess(
     opts: &PreprocessOptions,
     diags: &mut Diagnostics,
 ) -> Vec<Token> {
+    preprocess_unit(sm, main, opts, diags).tokens
+}
+
+/// A preprocessed translation unit.
+pub struct Unit {
+    pub tokens: Vec<Token>,
+    /// The advertised extensions `#pragma OPENCL EXTENSION` left enabled at
+    /// the end of the unit (`all : enable` enables each advertised one).
+    pub enabled_extensions: Vec<String>,
+}
+
+/// Preprocesses a translation unit, and says which extensions its pragmas
+/// enabled.
+pub fn preprocess_unit(
+    sm: &mut SourceMap,
+    main: FileId,
+    opts: &PreprocessOptions,
+    diags: &mut Diagnostics,
+) -> Unit {
     let mut pp = Preprocessor::new(sm, opts, diags);
     pp.define_predefined();
     pp.push_file(main, None);
@@ -95,7 +114,10 @@ pub fn preprocess(
         let eof = t.tok.kind == TokenKind::Eof;
         out.push(t.tok);
         if eof {
-            return out;
+            return Unit {
+                tokens: out,
+                enabled_extensions: pp.enabled,
+            };
         }
     }
 }
@@ -184,6 +206,9 @@ struct Preprocessor<'a> {
     once: HashSet<String>,
     /// The include key of each open file (for `#pragma once`).
     file_keys: HashMap<FileId, String>,
+    /// Extensions `#pragma OPENCL EXTENSION name : enable` turned on (and
+    /// `disable` has not turned off since).
+    enabled: Vec<String>,
 }
 
 impl<'a> Preprocessor<'a> {
@@ -201,6 +226,7 @@ impl<'a> Preprocessor<'a> {
             depth: 0,
             budget: MAX_EXPANDED_TOKENS,
             budget_reported: false,
+            enabled: Vec::new(),
             counter: 0,
             once: HashSet::new(),
             file_keys: HashMap::new(),

@@ -152,7 +152,8 @@ fn predefined_text(opts: &PreprocessOptions) -> String {
 /// and Limits", §6.15.2.2 math constants, §6.1.3 integer limits), which clang
 /// defines in its default header: limits of the integer and floating types,
 /// `MAXFLOAT`, `HUGE_VALF`, `INFINITY`, `NAN` and the `M_*_F` constants. The
-/// double ones only when `cl_khr_fp64` is advertised. `INFINITY`, `HUGE_VALF`
+/// double ones only when `cl_khr_fp64` is advertised, the `HALF_*` and
+/// `M_*_H` ones only with `cl_khr_fp16`. `INFINITY`, `HUGE_VALF`
 /// and `NAN` are written as constant divisions (IEEE 754: 1/0 is +inf, 0/0 a
 /// quiet NaN), which the compiler folds; no compiler built-in is needed.
 fn header_text() -> String {
@@ -229,10 +230,39 @@ fn header_text() -> String {
         ("M_SQRT2", "1.41421356237309504880"),
         ("M_SQRT1_2", "0.707106781186547524401"),
     ];
+    // cl_khr_fp16's limits and constants (its `h` constants need the
+    // extension enabled where they are used, as clang's header has them).
+    const HALF: &[(&str, &str)] = &[
+        ("HALF_DIG", "3"),
+        ("HALF_MANT_DIG", "11"),
+        ("HALF_MAX_10_EXP", "+4"),
+        ("HALF_MAX_EXP", "+16"),
+        ("HALF_MIN_10_EXP", "-4"),
+        ("HALF_MIN_EXP", "-13"),
+        ("HALF_RADIX", "2"),
+        ("HALF_MAX", "0x1.ffcp15h"),
+        ("HALF_MIN", "0x1.0p-14h"),
+        ("HALF_EPSILON", "0x1.0p-10h"),
+        ("M_E_H", "2.71828182845904523536h"),
+        ("M_LOG2E_H", "1.44269504088896340736h"),
+        ("M_LOG10E_H", "0.434294481903251827651h"),
+        ("M_LN2_H", "0.693147180559945309417h"),
+        ("M_LN10_H", "2.30258509299404568402h"),
+        ("M_PI_H", "3.14159265358979323846h"),
+        ("M_PI_2_H", "1.57079632679489661923h"),
+        ("M_PI_4_H", "0.785398163397448309616h"),
+        ("M_1_PI_H", "0.318309886183790671538h"),
+        ("M_2_PI_H", "0.636619772367581343076h"),
+        ("M_2_SQRTPI_H", "1.12837916709551257390h"),
+        ("M_SQRT2_H", "1.41421356237309504880h"),
+        ("M_SQRT1_2_H", "0.707106781186547524401h"),
+    ];
     let fp64 = language_extensions().any(|e| e == "cl_khr_fp64");
+    let fp16 = language_extensions().any(|e| e == "cl_khr_fp16");
     let mut s = String::new();
     let extra = if fp64 { DOUBLE } else { &[] };
-    for (name, value) in INTEGER_AND_FLOAT.iter().chain(extra) {
+    let half = if fp16 { HALF } else { &[] };
+    for (name, value) in INTEGER_AND_FLOAT.iter().chain(extra).chain(half) {
         let _ = writeln!(s, "#define {name} {value}");
     }
     s

@@ -38,6 +38,7 @@ pub fn wrap(v: i128, s: Scalar) -> i128 {
 fn round_float(v: f64, s: Scalar) -> f64 {
     match s {
         Scalar::Float => v as f32 as f64,
+        Scalar::Half => f64::from(crate::builtins::host::from_half(f64_to_half(v))),
         _ => v,
     }
 }
@@ -211,7 +212,7 @@ impl Checker<'_> {
         Some(match s {
             Scalar::Float => CVal::Float(f64::from(f32::from_bits(raw as u32))),
             Scalar::Double => CVal::Float(f64::from_bits(raw)),
-            Scalar::Half => return None,
+            Scalar::Half => CVal::Float(f64::from(crate::builtins::host::from_half(raw as u16))),
             s => CVal::Int(wrap(i128::from(raw), s)),
         })
     }
@@ -344,7 +345,7 @@ fn write_scalar(s: Scalar, v: &CVal, off: u64, out: &mut ConstInit) -> bool {
         (CVal::Int(v), s) if s.is_integer() => v.to_le_bytes()[..n].to_vec(),
         (CVal::Float(v), Scalar::Float) => (*v as f32).to_le_bytes().to_vec(),
         (CVal::Float(v), Scalar::Double) => v.to_le_bytes().to_vec(),
-        (CVal::Float(v), Scalar::Half) => f32_to_half(*v as f32).to_le_bytes().to_vec(),
+        (CVal::Float(v), Scalar::Half) => f64_to_half(*v).to_le_bytes().to_vec(),
         (CVal::Int(v), s) => return write_scalar(s, &CVal::Float(*v as f64), off, out),
         (CVal::Float(v), s) => return write_scalar(s, &CVal::Int(v.trunc() as i128), off, out),
         _ => return false,
@@ -395,43 +396,10 @@ fn write_val(ty: &Type, v: &CVal, off: u64, out: &mut ConstInit) -> bool {
     }
 }
 
-/// Round an `f32` to IEEE half (round to nearest even).
-fn f32_to_half(f: f32) -> u16 {
-    let x = f.to_bits();
-    let sign = ((x >> 16) & 0x8000) as u16;
-    let exp = ((x >> 23) & 0xff) as i32;
-    let man = x & 0x7f_ffff;
-    if exp == 0xff {
-        return sign | 0x7c00 | if man != 0 { 0x200 } else { 0 };
-    }
-    let e = exp - 127 + 15;
-    if e >= 0x1f {
-        return sign | 0x7c00;
-    }
-    if e <= 0 {
-        if e < -10 {
-            return sign;
-        }
-        let m = man | 0x80_0000;
-        let shift = (14 - e) as u32;
-        let half = m >> shift;
-        let rem = m & ((1 << shift) - 1);
-        let mid = 1 << (shift - 1);
-        let r = if rem > mid || (rem == mid && half & 1 == 1) {
-            half + 1
-        } else {
-            half
-        };
-        return sign | r as u16;
-    }
-    let half = ((e as u32) << 10) | (man >> 13);
-    let rem = man & 0x1fff;
-    let r = if rem > 0x1000 || (rem == 0x1000 && half & 1 == 1) {
-        half + 1
-    } else {
-        half
-    };
-    sign | r as u16
+/// `v` rounded to IEEE half (round to nearest even, straight from the
+/// double: rounding through float first could round twice).
+fn f64_to_half(v: f64) -> u16 {
+    crate::builtins::host::to_half(v, 0)
 }
 
 fn int_binop(op: BinOp, a: i128, b: i128, s: Scalar, res: Scalar) -> Option<i128> {
@@ -510,9 +478,12 @@ mod tests {
 
     #[test]
     fn half_rounding() {
-        assert_eq!(f32_to_half(1.0), 0x3c00);
-        assert_eq!(f32_to_half(-2.0), 0xc000);
-        assert_eq!(f32_to_half(65504.0), 0x7bff);
-        assert_eq!(f32_to_half(1e6), 0x7c00);
+        assert_eq!(f64_to_half(1.0), 0x3c00);
+        assert_eq!(f64_to_half(-2.0), 0xc000);
+        assert_eq!(f64_to_half(65504.0), 0x7bff);
+        assert_eq!(f64_to_half(1e6), 0x7c00);
+        // 1 + 2^-11 + 2^-40 is just above the tie between 1 and 1 + 2^-10:
+        // it rounds up, where rounding to float first makes it the tie (even: 1).
+        assert_eq!(f64_to_half(1.0 + 2f64.powi(-11) + 2f64.powi(-40)), 0x3c01);
     }
 }

@@ -96,7 +96,13 @@ impl SemaOptions {
             } else {
                 has_ext("cl_khr_fp64")
             },
-            fp16: has_ext("cl_khr_fp16"),
+            // The device's support; the front end also requires the unit's
+            // `#pragma OPENCL EXTENSION cl_khr_fp16 : enable` (frontend.rs).
+            fp16: if cl30 {
+                has_feature("__opencl_c_fp16")
+            } else {
+                has_ext("cl_khr_fp16")
+            },
             generic_address_space: cl20
                 || (cl30 && has_feature("__opencl_c_generic_address_space")),
             program_scope_globals: cl20

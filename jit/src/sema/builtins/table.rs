@@ -1094,7 +1094,7 @@ pub const SUB_GROUP: &[Entry] = &[
                 "sub_group_scan_exclusive_max",
             ],
             F::SubGroup,
-            d(INT | UINT | LONG | ULONG | FLOAT | DOUBLE, W1),
+            d(INT | UINT | LONG | ULONG | HALF | FLOAT | DOUBLE, W1),
             G,
             &[G],
         ),
@@ -1104,7 +1104,7 @@ pub const SUB_GROUP: &[Entry] = &[
         e(
             &["sub_group_broadcast"],
             F::SubGroup,
-            d(INT | UINT | LONG | ULONG | FLOAT | DOUBLE, W1),
+            d(INT | UINT | LONG | ULONG | HALF | FLOAT | DOUBLE, W1),
             G,
             &[G, X(Scalar::UInt)],
         ),
