@@ -315,7 +315,15 @@ impl Kernel {
                             ),
                         );
                     };
-                    word = (m.base() as u64).to_le_bytes();
+                    // An image argument passes its descriptor's address
+                    // (the memory object owns it; `keep` holds it).
+                    let at = match m.image() {
+                        Some(im) if ai.kind == ArgKind::Image => {
+                            &im.desc as *const cranecl_memory::image::ImageDesc as u64
+                        }
+                        _ => m.base() as u64,
+                    };
+                    word = at.to_le_bytes();
                     keep.push(m);
                     &word
                 }

@@ -382,10 +382,11 @@ fn image_fn(name: &str, args: &[Type], fp16: bool) -> Option<Resolution> {
     } else {
         let ret = match name.strip_prefix("get_image_")? {
             "width" | "channel_data_type" | "channel_order" => Type::INT,
-            "height" if cw >= 2 => Type::INT,
+            // height and dim: 2D and 3D images and 2D arrays, not 1D arrays.
+            "height" if cw >= 2 && kind != ImageKind::Image1dArray => Type::INT,
             "depth" if kind == ImageKind::Image3d => Type::INT,
-            "dim" if cw == 2 => Type::Vector(Scalar::Int, 2),
-            "dim" if cw == 4 => Type::Vector(Scalar::Int, 4),
+            "dim" if kind == ImageKind::Image3d => Type::Vector(Scalar::Int, 4),
+            "dim" if cw >= 2 && kind != ImageKind::Image1dArray => Type::Vector(Scalar::Int, 2),
             "array_size"
                 if matches!(
                     kind,
