@@ -346,8 +346,11 @@ fn image_fn(name: &str, args: &[Type], fp16: bool) -> Option<Resolution> {
                 "cannot call '{name}' on a write_only image: read_image functions need a read_only or read_write image"
             )));
         }
+        // The sampler may be a literal: an integer constant of `CLK_*` bits.
+        let int_sampler = |t: &Type| matches!(t, Type::Scalar(Scalar::Int | Scalar::UInt));
         let ok = match args {
             [_, Type::Sampler, c] => coord_ok(c, true),
+            [_, smp, c] if int_sampler(smp) => coord_ok(c, true),
             [_, c] => coord_ok(c, false),
             _ => false,
         };
@@ -404,7 +407,11 @@ fn image_fn(name: &str, args: &[Type], fp16: bool) -> Option<Resolution> {
         }
         ret
     };
-    Some(one(name, Family::Image, ret, args.to_vec()))
+    let mut params = args.to_vec();
+    if name.starts_with("read_image") && params.len() == 3 {
+        params[1] = Type::Sampler;
+    }
+    Some(one(name, Family::Image, ret, params))
 }
 
 // atomic_flag_test_and_set(volatile atomic_flag *p[, order[, scope]]) and
