@@ -83,7 +83,17 @@ fn device_info<T: Default>(t: &Cl, name: cl_device_info) -> T {
 const O: [usize; 3] = [0, 0, 0];
 
 #[track_caller]
-fn write(t: &Cl, q: cl_command_queue, m: cl_mem, origin: [usize; 3], region: [usize; 3], rp: usize, sp: usize, data: *const c_void) {
+#[allow(clippy::too_many_arguments)]
+fn write(
+    t: &Cl,
+    q: cl_command_queue,
+    m: cl_mem,
+    origin: [usize; 3],
+    region: [usize; 3],
+    rp: usize,
+    sp: usize,
+    data: *const c_void,
+) {
     assert_code!(
         call!(t; clEnqueueWriteImage(q, m, CL_TRUE, origin.as_ptr(), region.as_ptr(), rp, sp, data, 0, null(), null())),
         CL_SUCCESS,
@@ -92,7 +102,17 @@ fn write(t: &Cl, q: cl_command_queue, m: cl_mem, origin: [usize; 3], region: [us
 }
 
 #[track_caller]
-fn read(t: &Cl, q: cl_command_queue, m: cl_mem, origin: [usize; 3], region: [usize; 3], rp: usize, sp: usize, data: *mut c_void) {
+#[allow(clippy::too_many_arguments)]
+fn read(
+    t: &Cl,
+    q: cl_command_queue,
+    m: cl_mem,
+    origin: [usize; 3],
+    region: [usize; 3],
+    rp: usize,
+    sp: usize,
+    data: *mut c_void,
+) {
     assert_code!(
         call!(t; clEnqueueReadImage(q, m, CL_TRUE, origin.as_ptr(), region.as_ptr(), rp, sp, data, 0, null(), null())),
         CL_SUCCESS,
@@ -161,7 +181,13 @@ fn read_buffer<T: Copy + Default>(t: &Cl, q: cl_command_queue, m: cl_mem, n: usi
     v
 }
 
-fn sampler(t: &Cl, ctx: cl_context, norm: bool, addr: cl_addressing_mode, filter: cl_filter_mode) -> cl_sampler {
+fn sampler(
+    t: &Cl,
+    ctx: cl_context,
+    norm: bool,
+    addr: cl_addressing_mode,
+    filter: cl_filter_mode,
+) -> cl_sampler {
     let mut e = 0;
     let s = call!(t; clCreateSampler(ctx, norm as cl_bool, addr, filter, &mut e));
     assert_code!(e, CL_SUCCESS, "clCreateSampler");
@@ -248,7 +274,10 @@ fn device_limits_and_formats(t: &Cl) {
                     .any(|f| f.image_channel_order == o && f.image_channel_data_type == d)
             };
             for d in rgba_types {
-                assert!(has(CL_RGBA, d), "RGBA {d:#x} for type {ty:#x} flags {flags:#x}");
+                assert!(
+                    has(CL_RGBA, d),
+                    "RGBA {d:#x} for type {ty:#x} flags {flags:#x}"
+                );
             }
             assert!(has(CL_BGRA, CL_UNORM_INT8));
             for d in r_types {
@@ -349,10 +378,18 @@ fn write_read_with_pitches(t: &Cl) {
         // (and slice pitch where the type has slices).
         let row = full[0] * 4 + 12;
         let has_slices = ty != CL_MEM_OBJECT_IMAGE1D && ty != CL_MEM_OBJECT_IMAGE2D;
-        let rows = if ty == CL_MEM_OBJECT_IMAGE1D_ARRAY { 1 } else { full[1] };
+        let rows = if ty == CL_MEM_OBJECT_IMAGE1D_ARRAY {
+            1
+        } else {
+            full[1]
+        };
         // A slice pitch is a multiple of the row pitch.
         let slice = row * (rows + 1);
-        let layers = if ty == CL_MEM_OBJECT_IMAGE1D_ARRAY { full[1] } else { full[2] };
+        let layers = if ty == CL_MEM_OBJECT_IMAGE1D_ARRAY {
+            full[1]
+        } else {
+            full[2]
+        };
         let mut init = vec![0u8; slice * layers];
         let at = |x: usize, y: usize, z: usize| {
             if ty == CL_MEM_OBJECT_IMAGE1D_ARRAY {
@@ -369,17 +406,36 @@ fn write_read_with_pitches(t: &Cl) {
             }
         }
         let d = desc(ty, size, row, if has_slices { slice } else { 0 });
-        let m = image(t, ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, f, d, init.as_mut_ptr().cast());
+        let m = image(
+            t,
+            ctx,
+            CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+            f,
+            d,
+            init.as_mut_ptr().cast(),
+        );
         // A write of a sub-region from host memory with its own pitches.
-        let origin = [2, if full[1] > 1 { 1 } else { 0 }, if full[2] > 1 { 1 } else { 0 }];
+        let origin = [
+            2,
+            if full[1] > 1 { 1 } else { 0 },
+            if full[2] > 1 { 1 } else { 0 },
+        ];
         let region = [3, full[1].min(2), full[2].min(2)];
         let hrow = region[0] * 4 + 4;
         let hslice = if has_slices {
-            hrow * if ty == CL_MEM_OBJECT_IMAGE1D_ARRAY { 1 } else { region[1] } + 16
+            hrow * if ty == CL_MEM_OBJECT_IMAGE1D_ARRAY {
+                1
+            } else {
+                region[1]
+            } + 16
         } else {
             0
         };
-        let hlayer = if ty == CL_MEM_OBJECT_IMAGE1D_ARRAY { hslice } else { hrow };
+        let hlayer = if ty == CL_MEM_OBJECT_IMAGE1D_ARRAY {
+            hslice
+        } else {
+            hrow
+        };
         let mut src = vec![0u8; 4096];
         let new = |x: usize, y: usize, z: usize| [x as u8 + 100, y as u8 + 100, z as u8 + 100, 7];
         for z in 0..region[2] {
@@ -430,7 +486,14 @@ fn use_host_ptr_and_map(t: &Cl) {
         }
     }
     let f = fmt(CL_RGBA, CL_UNORM_INT8);
-    let m = image(t, ctx, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, f, desc(CL_MEM_OBJECT_IMAGE2D, [w, h, 0, 0], row, 0), host.as_mut_ptr().cast());
+    let m = image(
+        t,
+        ctx,
+        CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR,
+        f,
+        desc(CL_MEM_OBJECT_IMAGE2D, [w, h, 0, 0], row, 0),
+        host.as_mut_ptr().cast(),
+    );
     assert_eq!(image_info::<usize>(t, m, CL_IMAGE_ROW_PITCH), row);
     let mut e = 0;
     let (mut rp, mut sp) = (0usize, 99usize);
@@ -444,7 +507,10 @@ fn use_host_ptr_and_map(t: &Cl) {
     unsafe {
         let p = p as *mut u8;
         assert_eq!(std::slice::from_raw_parts(p, 4), &pattern(1, 1, 0));
-        assert_eq!(std::slice::from_raw_parts(p.add(rp + 4), 4), &pattern(2, 2, 0));
+        assert_eq!(
+            std::slice::from_raw_parts(p.add(rp + 4), 4),
+            &pattern(2, 2, 0)
+        );
         std::ptr::copy_nonoverlapping([9u8, 8, 7, 6].as_ptr(), p.add(rp), 4);
     }
     let mut n: cl_uint = 0;
@@ -453,23 +519,40 @@ fn use_host_ptr_and_map(t: &Cl) {
         CL_SUCCESS
     );
     assert_eq!(n, 1);
-    assert_code!(call!(t; clEnqueueUnmapMemObject(q, m, p, 0, null(), null())), CL_SUCCESS);
+    assert_code!(
+        call!(t; clEnqueueUnmapMemObject(q, m, p, 0, null(), null())),
+        CL_SUCCESS
+    );
     let mut out = [0u8; 4];
     read(t, q, m, [1, 2, 0], [1, 1, 1], 0, 0, out.as_mut_ptr().cast());
     assert_eq!(out, [9, 8, 7, 6]);
     // A 3D image's map needs image_slice_pitch.
-    let m3 = image(t, ctx, CL_MEM_READ_WRITE, f, desc(CL_MEM_OBJECT_IMAGE3D, [4, 4, 2, 0], 0, 0), null());
+    let m3 = image(
+        t,
+        ctx,
+        CL_MEM_READ_WRITE,
+        f,
+        desc(CL_MEM_OBJECT_IMAGE3D, [4, 4, 2, 0], 0, 0),
+        null(),
+    );
     let r3 = [4usize, 4, 2];
     let p = call!(t; clEnqueueMapImage(q, m3, CL_TRUE, CL_MAP_READ, O.as_ptr(), r3.as_ptr(), &mut rp, null(), 0, null(), null(), &mut e));
     assert!(p.is_null());
-    assert_code!(e, CL_INVALID_VALUE, "map of a 3D image without image_slice_pitch");
+    assert_code!(
+        e,
+        CL_INVALID_VALUE,
+        "map of a 3D image without image_slice_pitch"
+    );
     let p = call!(t; clEnqueueMapImage(q, m3, CL_TRUE, CL_MAP_READ, O.as_ptr(), r3.as_ptr(), null(), &mut sp, 0, null(), null(), &mut e));
     assert!(p.is_null());
     assert_code!(e, CL_INVALID_VALUE, "map without image_row_pitch");
     let p = call!(t; clEnqueueMapImage(q, m3, CL_TRUE, CL_MAP_READ, O.as_ptr(), r3.as_ptr(), &mut rp, &mut sp, 0, null(), null(), &mut e));
     assert_code!(e, CL_SUCCESS);
     assert_eq!((rp, sp), (16, 64));
-    assert_code!(call!(t; clEnqueueUnmapMemObject(q, m3, p, 0, null(), null())), CL_SUCCESS);
+    assert_code!(
+        call!(t; clEnqueueUnmapMemObject(q, m3, p, 0, null(), null())),
+        CL_SUCCESS
+    );
     assert_code!(call!(t; clFinish(q)), CL_SUCCESS);
     for o in [m, m3] {
         assert_code!(call!(t; clReleaseMemObject(o)), CL_SUCCESS);
@@ -494,9 +577,23 @@ fn copy_fill_and_buffers(t: &Cl) {
     let mut init: Vec<u8> = (0..h)
         .flat_map(|y| (0..w).flat_map(move |x| pattern(x, y, 0)))
         .collect();
-    let a = image(t, ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, f, desc(CL_MEM_OBJECT_IMAGE2D, [w, h, 0, 0], 0, 0), init.as_mut_ptr().cast());
+    let a = image(
+        t,
+        ctx,
+        CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+        f,
+        desc(CL_MEM_OBJECT_IMAGE2D, [w, h, 0, 0], 0, 0),
+        init.as_mut_ptr().cast(),
+    );
     // 2D → slice 1 of a 3D image at (1, 2).
-    let b = image(t, ctx, CL_MEM_READ_WRITE, f, desc(CL_MEM_OBJECT_IMAGE3D, [w, h, 3, 0], 0, 0), null());
+    let b = image(
+        t,
+        ctx,
+        CL_MEM_READ_WRITE,
+        f,
+        desc(CL_MEM_OBJECT_IMAGE3D, [w, h, 3, 0], 0, 0),
+        null(),
+    );
     let (so, d_o, region) = ([2usize, 1, 0], [1usize, 2, 1], [3usize, 2, 1]);
     assert_code!(
         call!(t; clEnqueueCopyImage(q, a, b, so.as_ptr(), d_o.as_ptr(), region.as_ptr(), 0, null(), null())),
@@ -509,7 +606,11 @@ fn copy_fill_and_buffers(t: &Cl) {
             for x in 0..w {
                 let o = ((z * h + y) * w + x) * 4;
                 let inside = z == 1 && (1..4).contains(&x) && (2..4).contains(&y);
-                let want = if inside { pattern(x - 1 + 2, y - 2 + 1, 0) } else { [0; 4] };
+                let want = if inside {
+                    pattern(x - 1 + 2, y - 2 + 1, 0)
+                } else {
+                    [0; 4]
+                };
                 assert_eq!(&out[o..o + 4], &want, "copied texel ({x}, {y}, {z})");
             }
         }
@@ -528,17 +629,35 @@ fn copy_fill_and_buffers(t: &Cl) {
             assert_eq!(&bytes[o..o + 4], &pattern(x + 1, y + 1, 0));
         }
     }
-    let c = image(t, ctx, CL_MEM_READ_WRITE, f, desc(CL_MEM_OBJECT_IMAGE1D_ARRAY, [4, 0, 0, 3], 0, 0), null());
+    let c = image(
+        t,
+        ctx,
+        CL_MEM_READ_WRITE,
+        f,
+        desc(CL_MEM_OBJECT_IMAGE1D_ARRAY, [4, 0, 0, 3], 0, 0),
+        null(),
+    );
     assert_code!(
         call!(t; clEnqueueCopyBufferToImage(q, buf, c, 16, O.as_ptr(), [4usize, 3, 1].as_ptr(), 0, null(), null())),
         CL_SUCCESS
     );
     let mut out = vec![0u8; 48];
     read(t, q, c, O, [4, 3, 1], 0, 0, out.as_mut_ptr().cast());
-    assert_eq!(&out[..], &bytes[16..64], "the 1D array's layers are the buffer's rows");
+    assert_eq!(
+        &out[..],
+        &bytes[16..64],
+        "the 1D array's layers are the buffer's rows"
+    );
     // Fill: UNORM_INT8 with a float colour (rounded to nearest even,
     // saturated), SIGNED_INT16 with an int colour (saturated).
-    let u = image(t, ctx, CL_MEM_READ_WRITE, fmt(CL_RGBA, CL_UNORM_INT8), desc(CL_MEM_OBJECT_IMAGE2D, [3, 3, 0, 0], 0, 0), null());
+    let u = image(
+        t,
+        ctx,
+        CL_MEM_READ_WRITE,
+        fmt(CL_RGBA, CL_UNORM_INT8),
+        desc(CL_MEM_OBJECT_IMAGE2D, [3, 3, 0, 0], 0, 0),
+        null(),
+    );
     let color = [0.5f32, 1.2, -0.3, 0.25];
     assert_code!(
         call!(t; clEnqueueFillImage(q, u, color.as_ptr().cast(), [1usize, 1, 0].as_ptr(), [2usize, 2, 1].as_ptr(), 0, null(), null())),
@@ -554,7 +673,14 @@ fn copy_fill_and_buffers(t: &Cl) {
             assert_eq!(&out[(y * 3 + x) * 4..(y * 3 + x) * 4 + 4], &want);
         }
     }
-    let s = image(t, ctx, CL_MEM_READ_WRITE, fmt(CL_RGBA, CL_SIGNED_INT16), desc(CL_MEM_OBJECT_IMAGE1D, [2, 0, 0, 0], 0, 0), null());
+    let s = image(
+        t,
+        ctx,
+        CL_MEM_READ_WRITE,
+        fmt(CL_RGBA, CL_SIGNED_INT16),
+        desc(CL_MEM_OBJECT_IMAGE1D, [2, 0, 0, 0], 0, 0),
+        null(),
+    );
     let icolor = [70000i32, -70000, -5, 32767];
     assert_code!(
         call!(t; clEnqueueFillImage(q, s, icolor.as_ptr().cast(), O.as_ptr(), [2usize, 1, 1].as_ptr(), 0, null(), null())),
@@ -576,23 +702,142 @@ fn creation_errors(t: &Cl) {
     let d2 = desc(CL_MEM_OBJECT_IMAGE2D, [4, 4, 0, 0], 0, 0);
     let mut host = vec![0u8; 4096];
     let hp: *mut c_void = host.as_mut_ptr().cast();
-    let cases: Vec<(&str, cl_mem_flags, cl_image_format, cl_image_desc, *mut c_void, cl_int)> = vec![
-        ("unknown channel order", CL_MEM_READ_WRITE, fmt(0x1234, CL_UNORM_INT8), d2, null(), CL_INVALID_IMAGE_FORMAT_DESCRIPTOR),
-        ("unknown data type", CL_MEM_READ_WRITE, fmt(CL_RGBA, 0x1234), d2, null(), CL_INVALID_IMAGE_FORMAT_DESCRIPTOR),
-        ("not an image type", CL_MEM_READ_WRITE, f, desc(CL_MEM_OBJECT_BUFFER, [4, 4, 0, 0], 0, 0), null(), CL_INVALID_IMAGE_DESCRIPTOR),
-        ("width 0", CL_MEM_READ_WRITE, f, desc(CL_MEM_OBJECT_IMAGE2D, [0, 4, 0, 0], 0, 0), null(), CL_INVALID_IMAGE_DESCRIPTOR),
-        ("depth 0 for 3D", CL_MEM_READ_WRITE, f, desc(CL_MEM_OBJECT_IMAGE3D, [4, 4, 0, 0], 0, 0), null(), CL_INVALID_IMAGE_DESCRIPTOR),
-        ("array size 0", CL_MEM_READ_WRITE, f, desc(CL_MEM_OBJECT_IMAGE2D_ARRAY, [4, 4, 0, 0], 0, 0), null(), CL_INVALID_IMAGE_DESCRIPTOR),
-        ("row pitch without host_ptr", CL_MEM_READ_WRITE, f, desc(CL_MEM_OBJECT_IMAGE2D, [4, 4, 0, 0], 64, 0), null(), CL_INVALID_IMAGE_DESCRIPTOR),
-        ("row pitch below the row", CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, f, desc(CL_MEM_OBJECT_IMAGE2D, [4, 4, 0, 0], 12, 0), hp, CL_INVALID_IMAGE_DESCRIPTOR),
-        ("row pitch not a multiple of the element", CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, f, desc(CL_MEM_OBJECT_IMAGE2D, [4, 4, 0, 0], 18, 0), hp, CL_INVALID_IMAGE_DESCRIPTOR),
-        ("slice pitch below a slice", CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, f, desc(CL_MEM_OBJECT_IMAGE3D, [4, 4, 2, 0], 16, 48), hp, CL_INVALID_IMAGE_DESCRIPTOR),
-        ("too wide", CL_MEM_READ_WRITE, f, desc(CL_MEM_OBJECT_IMAGE2D, [1 << 20, 1, 0, 0], 0, 0), null(), CL_INVALID_IMAGE_SIZE),
-        ("3D too deep", CL_MEM_READ_WRITE, f, desc(CL_MEM_OBJECT_IMAGE3D, [4, 4, 1 << 20, 0], 0, 0), null(), CL_INVALID_IMAGE_SIZE),
-        ("host_ptr without a flag", CL_MEM_READ_WRITE, f, d2, hp, CL_INVALID_HOST_PTR),
-        ("COPY_HOST_PTR without host_ptr", CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, f, d2, null(), CL_INVALID_HOST_PTR),
-        ("bad flags", CL_MEM_READ_ONLY | CL_MEM_WRITE_ONLY, f, d2, null(), CL_INVALID_VALUE),
-        ("unsupported format", CL_MEM_READ_WRITE, fmt(CL_RGB, CL_UNORM_INT8), d2, null(), CL_IMAGE_FORMAT_NOT_SUPPORTED),
+    let cases: Vec<(
+        &str,
+        cl_mem_flags,
+        cl_image_format,
+        cl_image_desc,
+        *mut c_void,
+        cl_int,
+    )> = vec![
+        (
+            "unknown channel order",
+            CL_MEM_READ_WRITE,
+            fmt(0x1234, CL_UNORM_INT8),
+            d2,
+            null(),
+            CL_INVALID_IMAGE_FORMAT_DESCRIPTOR,
+        ),
+        (
+            "unknown data type",
+            CL_MEM_READ_WRITE,
+            fmt(CL_RGBA, 0x1234),
+            d2,
+            null(),
+            CL_INVALID_IMAGE_FORMAT_DESCRIPTOR,
+        ),
+        (
+            "not an image type",
+            CL_MEM_READ_WRITE,
+            f,
+            desc(CL_MEM_OBJECT_BUFFER, [4, 4, 0, 0], 0, 0),
+            null(),
+            CL_INVALID_IMAGE_DESCRIPTOR,
+        ),
+        (
+            "width 0",
+            CL_MEM_READ_WRITE,
+            f,
+            desc(CL_MEM_OBJECT_IMAGE2D, [0, 4, 0, 0], 0, 0),
+            null(),
+            CL_INVALID_IMAGE_DESCRIPTOR,
+        ),
+        (
+            "depth 0 for 3D",
+            CL_MEM_READ_WRITE,
+            f,
+            desc(CL_MEM_OBJECT_IMAGE3D, [4, 4, 0, 0], 0, 0),
+            null(),
+            CL_INVALID_IMAGE_DESCRIPTOR,
+        ),
+        (
+            "array size 0",
+            CL_MEM_READ_WRITE,
+            f,
+            desc(CL_MEM_OBJECT_IMAGE2D_ARRAY, [4, 4, 0, 0], 0, 0),
+            null(),
+            CL_INVALID_IMAGE_DESCRIPTOR,
+        ),
+        (
+            "row pitch without host_ptr",
+            CL_MEM_READ_WRITE,
+            f,
+            desc(CL_MEM_OBJECT_IMAGE2D, [4, 4, 0, 0], 64, 0),
+            null(),
+            CL_INVALID_IMAGE_DESCRIPTOR,
+        ),
+        (
+            "row pitch below the row",
+            CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+            f,
+            desc(CL_MEM_OBJECT_IMAGE2D, [4, 4, 0, 0], 12, 0),
+            hp,
+            CL_INVALID_IMAGE_DESCRIPTOR,
+        ),
+        (
+            "row pitch not a multiple of the element",
+            CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+            f,
+            desc(CL_MEM_OBJECT_IMAGE2D, [4, 4, 0, 0], 18, 0),
+            hp,
+            CL_INVALID_IMAGE_DESCRIPTOR,
+        ),
+        (
+            "slice pitch below a slice",
+            CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+            f,
+            desc(CL_MEM_OBJECT_IMAGE3D, [4, 4, 2, 0], 16, 48),
+            hp,
+            CL_INVALID_IMAGE_DESCRIPTOR,
+        ),
+        (
+            "too wide",
+            CL_MEM_READ_WRITE,
+            f,
+            desc(CL_MEM_OBJECT_IMAGE2D, [1 << 20, 1, 0, 0], 0, 0),
+            null(),
+            CL_INVALID_IMAGE_SIZE,
+        ),
+        (
+            "3D too deep",
+            CL_MEM_READ_WRITE,
+            f,
+            desc(CL_MEM_OBJECT_IMAGE3D, [4, 4, 1 << 20, 0], 0, 0),
+            null(),
+            CL_INVALID_IMAGE_SIZE,
+        ),
+        (
+            "host_ptr without a flag",
+            CL_MEM_READ_WRITE,
+            f,
+            d2,
+            hp,
+            CL_INVALID_HOST_PTR,
+        ),
+        (
+            "COPY_HOST_PTR without host_ptr",
+            CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+            f,
+            d2,
+            null(),
+            CL_INVALID_HOST_PTR,
+        ),
+        (
+            "bad flags",
+            CL_MEM_READ_ONLY | CL_MEM_WRITE_ONLY,
+            f,
+            d2,
+            null(),
+            CL_INVALID_VALUE,
+        ),
+        (
+            "unsupported format",
+            CL_MEM_READ_WRITE,
+            fmt(CL_RGB, CL_UNORM_INT8),
+            d2,
+            null(),
+            CL_IMAGE_FORMAT_NOT_SUPPORTED,
+        ),
     ];
     for (what, flags, f, d, host, code) in cases {
         let (m, e) = try_image(t, ctx, flags, f, d, host);
@@ -619,24 +864,75 @@ fn command_errors(t: &Cl) {
     let ctx = t.context();
     let q = t.queue(ctx, 0);
     let f = fmt(CL_RGBA, CL_UNORM_INT8);
-    let a = image(t, ctx, CL_MEM_READ_WRITE, f, desc(CL_MEM_OBJECT_IMAGE2D, [4, 4, 0, 0], 0, 0), null());
-    let g = image(t, ctx, CL_MEM_READ_WRITE, fmt(CL_RGBA, CL_FLOAT), desc(CL_MEM_OBJECT_IMAGE2D, [4, 4, 0, 0], 0, 0), null());
-    let ho = image(t, ctx, CL_MEM_READ_WRITE | CL_MEM_HOST_NO_ACCESS, f, desc(CL_MEM_OBJECT_IMAGE2D, [4, 4, 0, 0], 0, 0), null());
+    let a = image(
+        t,
+        ctx,
+        CL_MEM_READ_WRITE,
+        f,
+        desc(CL_MEM_OBJECT_IMAGE2D, [4, 4, 0, 0], 0, 0),
+        null(),
+    );
+    let g = image(
+        t,
+        ctx,
+        CL_MEM_READ_WRITE,
+        fmt(CL_RGBA, CL_FLOAT),
+        desc(CL_MEM_OBJECT_IMAGE2D, [4, 4, 0, 0], 0, 0),
+        null(),
+    );
+    let ho = image(
+        t,
+        ctx,
+        CL_MEM_READ_WRITE | CL_MEM_HOST_NO_ACCESS,
+        f,
+        desc(CL_MEM_OBJECT_IMAGE2D, [4, 4, 0, 0], 0, 0),
+        null(),
+    );
     let buf = buffer_with(t, ctx, &[0u8; 256]);
     let mut host = vec![0u8; 4096];
     let hp: *mut c_void = host.as_mut_ptr().cast();
-    let rd = |m: cl_mem, o: [usize; 3], r: [usize; 3], rp: usize, sp: usize, p: *mut c_void| {
-        call!(t; clEnqueueReadImage(q, m, CL_TRUE, o.as_ptr(), r.as_ptr(), rp, sp, p, 0, null(), null()))
-    };
-    assert_code!(rd(a, [1, 0, 0], [4, 1, 1], 0, 0, hp), CL_INVALID_VALUE, "past the width");
-    assert_code!(rd(a, [0, 0, 1], [1, 1, 1], 0, 0, hp), CL_INVALID_VALUE, "origin[2] of a 2D image");
-    assert_code!(rd(a, O, [1, 1, 2], 0, 0, hp), CL_INVALID_VALUE, "region[2] of a 2D image");
+    let rd = |m: cl_mem, o: [usize; 3], r: [usize; 3], rp: usize, sp: usize, p: *mut c_void| call!(t; clEnqueueReadImage(q, m, CL_TRUE, o.as_ptr(), r.as_ptr(), rp, sp, p, 0, null(), null()));
+    assert_code!(
+        rd(a, [1, 0, 0], [4, 1, 1], 0, 0, hp),
+        CL_INVALID_VALUE,
+        "past the width"
+    );
+    assert_code!(
+        rd(a, [0, 0, 1], [1, 1, 1], 0, 0, hp),
+        CL_INVALID_VALUE,
+        "origin[2] of a 2D image"
+    );
+    assert_code!(
+        rd(a, O, [1, 1, 2], 0, 0, hp),
+        CL_INVALID_VALUE,
+        "region[2] of a 2D image"
+    );
     assert_code!(rd(a, O, [0, 1, 1], 0, 0, hp), CL_INVALID_VALUE, "region 0");
-    assert_code!(rd(a, O, [1, 1, 1], 0, 0, null()), CL_INVALID_VALUE, "NULL ptr");
-    assert_code!(rd(a, O, [2, 2, 1], 4, 0, hp), CL_INVALID_VALUE, "row pitch below the region's row");
-    assert_code!(rd(a, O, [2, 2, 1], 0, 64, hp), CL_INVALID_VALUE, "slice pitch of a 2D image");
-    assert_code!(rd(buf, O, [1, 1, 1], 0, 0, hp), CL_INVALID_MEM_OBJECT, "a buffer is not an image");
-    assert_code!(rd(ho, O, [1, 1, 1], 0, 0, hp), CL_INVALID_OPERATION, "HOST_NO_ACCESS");
+    assert_code!(
+        rd(a, O, [1, 1, 1], 0, 0, null()),
+        CL_INVALID_VALUE,
+        "NULL ptr"
+    );
+    assert_code!(
+        rd(a, O, [2, 2, 1], 4, 0, hp),
+        CL_INVALID_VALUE,
+        "row pitch below the region's row"
+    );
+    assert_code!(
+        rd(a, O, [2, 2, 1], 0, 64, hp),
+        CL_INVALID_VALUE,
+        "slice pitch of a 2D image"
+    );
+    assert_code!(
+        rd(buf, O, [1, 1, 1], 0, 0, hp),
+        CL_INVALID_MEM_OBJECT,
+        "a buffer is not an image"
+    );
+    assert_code!(
+        rd(ho, O, [1, 1, 1], 0, 0, hp),
+        CL_INVALID_OPERATION,
+        "HOST_NO_ACCESS"
+    );
     let r = [2usize, 2, 1];
     assert_code!(
         call!(t; clEnqueueCopyImage(q, a, g, O.as_ptr(), O.as_ptr(), r.as_ptr(), 0, null(), null())),
@@ -753,9 +1049,21 @@ fn sampler_objects(t: &Cl) {
     assert_eq!((n, back), (40, props));
     assert_code!(call!(t; clReleaseSampler(s)), CL_SUCCESS);
     for (what, props) in [
-        ("a property twice", [CL_SAMPLER_FILTER_MODE as u64, CL_FILTER_LINEAR as u64, CL_SAMPLER_FILTER_MODE as u64, CL_FILTER_LINEAR as u64, 0]),
+        (
+            "a property twice",
+            [
+                CL_SAMPLER_FILTER_MODE as u64,
+                CL_FILTER_LINEAR as u64,
+                CL_SAMPLER_FILTER_MODE as u64,
+                CL_FILTER_LINEAR as u64,
+                0,
+            ],
+        ),
         ("an unknown property", [0x9999, 1, 0, 0, 0]),
-        ("a bad addressing mode", [CL_SAMPLER_ADDRESSING_MODE as u64, 0x7777, 0, 0, 0]),
+        (
+            "a bad addressing mode",
+            [CL_SAMPLER_ADDRESSING_MODE as u64, 0x7777, 0, 0, 0],
+        ),
     ] {
         let s = call!(t; clCreateSamplerWithProperties(ctx, props.as_ptr(), &mut e));
         assert!(s.is_null(), "{what}");
@@ -786,14 +1094,34 @@ fn kernel_argument_errors(t: &Cl) {
     let buf = buffer_with(t, ctx, &[0u8; 16]);
     let s = sampler(t, ctx, false, CL_ADDRESS_NONE, CL_FILTER_NEAREST);
     assert_code!(set_arg(t, k, 0, &ro), CL_SUCCESS);
-    assert_code!(set_arg(t, k, 0, &wo), CL_INVALID_ARG_VALUE, "a write-only image for read_only");
-    assert_code!(set_arg(t, k, 1, &ro), CL_INVALID_ARG_VALUE, "a read-only image for write_only");
-    assert_code!(set_arg(t, k, 0, &buf), CL_INVALID_MEM_OBJECT, "a buffer for an image");
+    assert_code!(
+        set_arg(t, k, 0, &wo),
+        CL_INVALID_ARG_VALUE,
+        "a write-only image for read_only"
+    );
+    assert_code!(
+        set_arg(t, k, 1, &ro),
+        CL_INVALID_ARG_VALUE,
+        "a read-only image for write_only"
+    );
+    assert_code!(
+        set_arg(t, k, 0, &buf),
+        CL_INVALID_MEM_OBJECT,
+        "a buffer for an image"
+    );
     assert_code!(set_arg(t, k, 0, &0u32), CL_INVALID_ARG_SIZE);
     assert_code!(set_arg(t, k, 2, &s), CL_SUCCESS);
-    assert_code!(set_arg(t, k, 2, &buf), CL_INVALID_SAMPLER, "a buffer for a sampler");
+    assert_code!(
+        set_arg(t, k, 2, &buf),
+        CL_INVALID_SAMPLER,
+        "a buffer for a sampler"
+    );
     assert_code!(set_arg(t, k, 2, &0u32), CL_INVALID_ARG_SIZE);
-    assert_code!(set_arg(t, k, 3, &ro), CL_INVALID_MEM_OBJECT, "an image for a pointer");
+    assert_code!(
+        set_arg(t, k, 3, &ro),
+        CL_INVALID_MEM_OBJECT,
+        "an image for a pointer"
+    );
     let mut tn = [0u8; 64];
     let mut n = 0usize;
     assert_code!(
@@ -976,11 +1304,56 @@ struct Kind {
 
 fn kinds() -> Vec<Kind> {
     vec![
-        Kind { ty: CL_MEM_OBJECT_IMAGE1D, size: [5, 0, 0, 0], extent: [5, 1, 1], axes: 1, layer: None, cl: "image1d_t", coord: "float", make: "c.x" },
-        Kind { ty: CL_MEM_OBJECT_IMAGE1D_ARRAY, size: [5, 0, 0, 3], extent: [5, 1, 3], axes: 1, layer: Some(1), cl: "image1d_array_t", coord: "float2", make: "c.xy" },
-        Kind { ty: CL_MEM_OBJECT_IMAGE2D, size: [5, 4, 0, 0], extent: [5, 4, 1], axes: 2, layer: None, cl: "image2d_t", coord: "float2", make: "c.xy" },
-        Kind { ty: CL_MEM_OBJECT_IMAGE2D_ARRAY, size: [5, 4, 0, 3], extent: [5, 4, 3], axes: 2, layer: Some(2), cl: "image2d_array_t", coord: "float4", make: "c" },
-        Kind { ty: CL_MEM_OBJECT_IMAGE3D, size: [5, 4, 3, 0], extent: [5, 4, 3], axes: 3, layer: None, cl: "image3d_t", coord: "float4", make: "c" },
+        Kind {
+            ty: CL_MEM_OBJECT_IMAGE1D,
+            size: [5, 0, 0, 0],
+            extent: [5, 1, 1],
+            axes: 1,
+            layer: None,
+            cl: "image1d_t",
+            coord: "float",
+            make: "c.x",
+        },
+        Kind {
+            ty: CL_MEM_OBJECT_IMAGE1D_ARRAY,
+            size: [5, 0, 0, 3],
+            extent: [5, 1, 3],
+            axes: 1,
+            layer: Some(1),
+            cl: "image1d_array_t",
+            coord: "float2",
+            make: "c.xy",
+        },
+        Kind {
+            ty: CL_MEM_OBJECT_IMAGE2D,
+            size: [5, 4, 0, 0],
+            extent: [5, 4, 1],
+            axes: 2,
+            layer: None,
+            cl: "image2d_t",
+            coord: "float2",
+            make: "c.xy",
+        },
+        Kind {
+            ty: CL_MEM_OBJECT_IMAGE2D_ARRAY,
+            size: [5, 4, 0, 3],
+            extent: [5, 4, 3],
+            axes: 2,
+            layer: Some(2),
+            cl: "image2d_array_t",
+            coord: "float4",
+            make: "c",
+        },
+        Kind {
+            ty: CL_MEM_OBJECT_IMAGE3D,
+            size: [5, 4, 3, 0],
+            extent: [5, 4, 3],
+            axes: 3,
+            layer: None,
+            cl: "image3d_t",
+            coord: "float4",
+            make: "c",
+        },
     ]
 }
 
@@ -1012,8 +1385,24 @@ fn float_image(t: &Cl, ctx: cl_context, kind: &Kind) -> cl_mem {
 fn positions(n: i64) -> Vec<f32> {
     let n = n as f32;
     vec![
-        -2.3, -0.6, -0.1, 0.0, 0.3, 0.5, 0.8, 1.25, 1.5, 1.9, 2.6, n - 1.4, n - 0.5, n - 0.2, n,
-        n + 0.4, n + 1.7, 2.0 * n + 0.3,
+        -2.3,
+        -0.6,
+        -0.1,
+        0.0,
+        0.3,
+        0.5,
+        0.8,
+        1.25,
+        1.5,
+        1.9,
+        2.6,
+        n - 1.4,
+        n - 0.5,
+        n - 0.2,
+        n,
+        n + 0.4,
+        n + 1.7,
+        2.0 * n + 0.3,
     ]
 }
 
@@ -1099,8 +1488,8 @@ fn sampling_matrix(t: &Cl) {
                         .map(|i| {
                             let mut c = sample_coord(&kind, i);
                             if norm {
-                                for k in 0..kind.axes {
-                                    c[k] /= kind.extent[k] as f32;
+                                for (v, e) in c.iter_mut().zip(kind.extent).take(kind.axes) {
+                                    *v /= e as f32;
                                 }
                             }
                             c
@@ -1113,7 +1502,15 @@ fn sampling_matrix(t: &Cl) {
                     run(t, q, k, &[SAMPLES]);
                     let got: Vec<[f32; 4]> = read_buffer(t, q, out, SAMPLES);
                     let what = format!("normalized {norm}, addressing {am:#x}, filter {filter:#x}");
-                    check_samples(&kind, norm, am, filter == CL_FILTER_LINEAR, &coords, &got, &what);
+                    check_samples(
+                        &kind,
+                        norm,
+                        am,
+                        filter == CL_FILTER_LINEAR,
+                        &coords,
+                        &got,
+                        &what,
+                    );
                     assert_code!(call!(t; clReleaseSampler(s)), CL_SUCCESS);
                     assert_code!(call!(t; clReleaseMemObject(cb)), CL_SUCCESS);
                 }
@@ -1176,7 +1573,9 @@ fn samplers_in_source_and_queries(t: &Cl) {
     // The constant sampler reads normalized coordinates: a separate run.
     let cb = buffer_with(t, ctx, &coords);
     let ncb = buffer_with(t, ctx, &norm_coords);
-    let outs: Vec<cl_mem> = (0..4).map(|_| buffer_with(t, ctx, &[[0f32; 4]; SAMPLES])).collect();
+    let outs: Vec<cl_mem> = (0..4)
+        .map(|_| buffer_with(t, ctx, &[[0f32; 4]; SAMPLES]))
+        .collect();
     assert_code!(set_arg(t, k, 0, &im), CL_SUCCESS);
     for (i, o) in outs.iter().enumerate() {
         assert_code!(set_arg(t, k, 2 + i as u32, o), CL_SUCCESS);
@@ -1184,16 +1583,41 @@ fn samplers_in_source_and_queries(t: &Cl) {
     assert_code!(set_arg(t, k, 1, &ncb), CL_SUCCESS);
     run(t, q, k, &[SAMPLES]);
     let a: Vec<[f32; 4]> = read_buffer(t, q, outs[0], SAMPLES);
-    check_samples(kind, true, CL_ADDRESS_MIRRORED_REPEAT, true, &norm_coords, &a, "constant sampler");
+    check_samples(
+        kind,
+        true,
+        CL_ADDRESS_MIRRORED_REPEAT,
+        true,
+        &norm_coords,
+        &a,
+        "constant sampler",
+    );
     assert_code!(set_arg(t, k, 1, &cb), CL_SUCCESS);
     run(t, q, k, &[SAMPLES]);
     let b: Vec<[f32; 4]> = read_buffer(t, q, outs[1], SAMPLES);
-    check_samples(kind, false, CL_ADDRESS_CLAMP, false, &coords, &b, "literal sampler");
+    check_samples(
+        kind,
+        false,
+        CL_ADDRESS_CLAMP,
+        false,
+        &coords,
+        &b,
+        "literal sampler",
+    );
     let c: Vec<[f32; 4]> = read_buffer(t, q, outs[2], SAMPLES);
     let d: Vec<[f32; 4]> = read_buffer(t, q, outs[3], SAMPLES);
     for i in 0..SAMPLES {
         let ip = [coords[i][0].floor(), coords[i][1].floor(), 0.0, 0.0];
-        let want = reference(kind.extent, 2, None, false, CL_ADDRESS_CLAMP_TO_EDGE, false, ip).unwrap();
+        let want = reference(
+            kind.extent,
+            2,
+            None,
+            false,
+            CL_ADDRESS_CLAMP_TO_EDGE,
+            false,
+            ip,
+        )
+        .unwrap();
         assert_eq!(c[i], want, "integer coordinates {ip:?} with a sampler");
         let inside = ip[0] >= 0.0 && ip[1] >= 0.0 && ip[0] < 5.0 && ip[1] < 4.0;
         if inside {
@@ -1203,10 +1627,38 @@ fn samplers_in_source_and_queries(t: &Cl) {
     }
     // The queries.
     let kq = kernel(t, p, c"queries");
-    let a3 = image(t, ctx, CL_MEM_READ_ONLY, fmt(CL_RGBA, CL_UNORM_INT16), desc(CL_MEM_OBJECT_IMAGE3D, [6, 5, 4, 0], 0, 0), null());
-    let b2 = image(t, ctx, CL_MEM_WRITE_ONLY, fmt(CL_R, CL_HALF_FLOAT), desc(CL_MEM_OBJECT_IMAGE2D_ARRAY, [9, 8, 0, 7], 0, 0), null());
-    let c1 = image(t, ctx, CL_MEM_READ_ONLY, fmt(CL_RG, CL_FLOAT), desc(CL_MEM_OBJECT_IMAGE1D_ARRAY, [11, 0, 0, 5], 0, 0), null());
-    let e1 = image(t, ctx, CL_MEM_READ_ONLY, fmt(CL_RGBA, CL_FLOAT), desc(CL_MEM_OBJECT_IMAGE1D, [13, 0, 0, 0], 0, 0), null());
+    let a3 = image(
+        t,
+        ctx,
+        CL_MEM_READ_ONLY,
+        fmt(CL_RGBA, CL_UNORM_INT16),
+        desc(CL_MEM_OBJECT_IMAGE3D, [6, 5, 4, 0], 0, 0),
+        null(),
+    );
+    let b2 = image(
+        t,
+        ctx,
+        CL_MEM_WRITE_ONLY,
+        fmt(CL_R, CL_HALF_FLOAT),
+        desc(CL_MEM_OBJECT_IMAGE2D_ARRAY, [9, 8, 0, 7], 0, 0),
+        null(),
+    );
+    let c1 = image(
+        t,
+        ctx,
+        CL_MEM_READ_ONLY,
+        fmt(CL_RG, CL_FLOAT),
+        desc(CL_MEM_OBJECT_IMAGE1D_ARRAY, [11, 0, 0, 5], 0, 0),
+        null(),
+    );
+    let e1 = image(
+        t,
+        ctx,
+        CL_MEM_READ_ONLY,
+        fmt(CL_RGBA, CL_FLOAT),
+        desc(CL_MEM_OBJECT_IMAGE1D, [13, 0, 0, 0], 0, 0),
+        null(),
+    );
     let out = buffer_with(t, ctx, &[0i32; 16]);
     let sizes = buffer_with(t, ctx, &[0i64; 2]);
     for (i, m) in [a3, b2, c1, e1, out, sizes].iter().enumerate() {
@@ -1216,11 +1668,30 @@ fn samplers_in_source_and_queries(t: &Cl) {
     let o: Vec<i32> = read_buffer(t, q, out, 15);
     assert_eq!(
         o,
-        vec![6, 5, 4, 6, 5, 4, 0, 9, 8, 11, 13, CL_RGBA as i32, CL_UNORM_INT16 as i32, 1, 1]
+        vec![
+            6,
+            5,
+            4,
+            6,
+            5,
+            4,
+            0,
+            9,
+            8,
+            11,
+            13,
+            CL_RGBA as i32,
+            CL_UNORM_INT16 as i32,
+            1,
+            1
+        ]
     );
     let s: Vec<i64> = read_buffer(t, q, sizes, 2);
     assert_eq!(s, vec![7, 5]);
-    for m in [im, cb, ncb, a3, b2, c1, e1, out, sizes].iter().chain(&outs) {
+    for m in [im, cb, ncb, a3, b2, c1, e1, out, sizes]
+        .iter()
+        .chain(&outs)
+    {
         assert_code!(call!(t; clReleaseMemObject(*m)), CL_SUCCESS);
     }
     for kk in [k, kq] {
@@ -1290,7 +1761,14 @@ fn conversions(t: &Cl) {
         [0.75, 0.2, 0.6, 0.9],
     ];
     let vb = buffer_with(t, ctx, &fv);
-    let u8im = image(t, ctx, CL_MEM_READ_WRITE, fmt(CL_RGBA, CL_UNORM_INT8), d1, null());
+    let u8im = image(
+        t,
+        ctx,
+        CL_MEM_READ_WRITE,
+        fmt(CL_RGBA, CL_UNORM_INT8),
+        d1,
+        null(),
+    );
     launch(c"wf", u8im, vb);
     let mut got = vec![0u8; n * 4];
     read(t, q, u8im, O, [n, 1, 1], 0, 0, got.as_mut_ptr().cast());
@@ -1303,17 +1781,34 @@ fn conversions(t: &Cl) {
     for (i, px) in back.iter().enumerate() {
         for ch in 0..4 {
             let want = want[i * 4 + ch] as f32 / 255.0;
-            assert!((px[ch] - want).abs() <= want * 2.0 * f32::EPSILON, "read_imagef of UNORM_INT8 {}", want * 255.0);
+            assert!(
+                (px[ch] - want).abs() <= want * 2.0 * f32::EPSILON,
+                "read_imagef of UNORM_INT8 {}",
+                want * 255.0
+            );
         }
     }
-    let s8im = image(t, ctx, CL_MEM_READ_WRITE, fmt(CL_RGBA, CL_SNORM_INT8), d1, null());
+    let s8im = image(
+        t,
+        ctx,
+        CL_MEM_READ_WRITE,
+        fmt(CL_RGBA, CL_SNORM_INT8),
+        d1,
+        null(),
+    );
     launch(c"wf", s8im, vb);
     let mut got = vec![0i8; n * 4];
     read(t, q, s8im, O, [n, 1, 1], 0, 0, got.as_mut_ptr().cast());
     let want: Vec<i8> = fv
         .iter()
         .flatten()
-        .map(|&f| if f.is_nan() { 0 } else { (f * 127.0).round_ties_even().clamp(-128.0, 127.0) as i8 })
+        .map(|&f| {
+            if f.is_nan() {
+                0
+            } else {
+                (f * 127.0).round_ties_even().clamp(-128.0, 127.0) as i8
+            }
+        })
         .collect();
     assert_eq!(got, want, "write_imagef to SNORM_INT8");
     launch(c"rf", s8im, fo);
@@ -1328,13 +1823,25 @@ fn conversions(t: &Cl) {
     let one = 1.0f32;
     let ulp = f32::powi(2.0, -10);
     let hv: Vec<[f32; 4]> = vec![
-        [one + ulp / 2.0, one + 1.5 * ulp, one + 0.75 * ulp, -2.0 - ulp / 2.0],
+        [
+            one + ulp / 2.0,
+            one + 1.5 * ulp,
+            one + 0.75 * ulp,
+            -2.0 - ulp / 2.0,
+        ],
         [1000.3, 0.1, 3.0e-3, -7.7],
         [65504.0, 1.0e-2, 2.0, 0.5],
         [123.456, -0.333, 42.0, 1.0 / 3.0],
     ];
     let hb = buffer_with(t, ctx, &hv);
-    let him = image(t, ctx, CL_MEM_READ_WRITE, fmt(CL_RGBA, CL_HALF_FLOAT), d1, null());
+    let him = image(
+        t,
+        ctx,
+        CL_MEM_READ_WRITE,
+        fmt(CL_RGBA, CL_HALF_FLOAT),
+        d1,
+        null(),
+    );
     launch(c"wf", him, hb);
     let mut got = vec![0u16; n * 4];
     read(t, q, him, O, [n, 1, 1], 0, 0, got.as_mut_ptr().cast());
@@ -1343,22 +1850,54 @@ fn conversions(t: &Cl) {
     assert_eq!(got[0], 0x3c00, "1 + ulp/2 is a tie: to even");
     assert_eq!(got[1], 0x3c02, "1 + 1.5 ulp is a tie: to even");
     // Integers: saturation.
-    let iv: Vec<[i32; 4]> = vec![[200, -200, 5, -5], [127, -128, 128, -129], [0, 1, -1, 1000000], [i32::MIN, i32::MAX, 3, 4]];
+    let iv: Vec<[i32; 4]> = vec![
+        [200, -200, 5, -5],
+        [127, -128, 128, -129],
+        [0, 1, -1, 1000000],
+        [i32::MIN, i32::MAX, 3, 4],
+    ];
     let ib = buffer_with(t, ctx, &iv);
-    let i8im = image(t, ctx, CL_MEM_READ_WRITE, fmt(CL_RGBA, CL_SIGNED_INT8), d1, null());
+    let i8im = image(
+        t,
+        ctx,
+        CL_MEM_READ_WRITE,
+        fmt(CL_RGBA, CL_SIGNED_INT8),
+        d1,
+        null(),
+    );
     launch(c"wi", i8im, ib);
     let mut got = vec![0i8; n * 4];
     read(t, q, i8im, O, [n, 1, 1], 0, 0, got.as_mut_ptr().cast());
-    let want: Vec<i8> = iv.iter().flatten().map(|&v| v.clamp(-128, 127) as i8).collect();
+    let want: Vec<i8> = iv
+        .iter()
+        .flatten()
+        .map(|&v| v.clamp(-128, 127) as i8)
+        .collect();
     assert_eq!(got, want, "write_imagei to SIGNED_INT8");
     let io = buffer_with(t, ctx, &[[0i32; 4]; 4]);
     launch(c"ri", i8im, io);
     let back: Vec<[i32; 4]> = read_buffer(t, q, io, n);
     let back: Vec<i32> = back.into_iter().flatten().collect();
-    assert_eq!(back, want.iter().map(|&v| v as i32).collect::<Vec<_>>(), "read_imagei sign-extends");
-    let uv: Vec<[u32; 4]> = vec![[70000, 65535, 65536, 0], [1, 2, 3, u32::MAX], [40000, 5, 6, 7], [8, 9, 10, 11]];
+    assert_eq!(
+        back,
+        want.iter().map(|&v| v as i32).collect::<Vec<_>>(),
+        "read_imagei sign-extends"
+    );
+    let uv: Vec<[u32; 4]> = vec![
+        [70000, 65535, 65536, 0],
+        [1, 2, 3, u32::MAX],
+        [40000, 5, 6, 7],
+        [8, 9, 10, 11],
+    ];
     let ub = buffer_with(t, ctx, &uv);
-    let u16im = image(t, ctx, CL_MEM_READ_WRITE, fmt(CL_RGBA, CL_UNSIGNED_INT16), d1, null());
+    let u16im = image(
+        t,
+        ctx,
+        CL_MEM_READ_WRITE,
+        fmt(CL_RGBA, CL_UNSIGNED_INT16),
+        d1,
+        null(),
+    );
     launch(c"wu", u16im, ub);
     let mut got = vec![0u16; n * 4];
     read(t, q, u16im, O, [n, 1, 1], 0, 0, got.as_mut_ptr().cast());
@@ -1366,24 +1905,53 @@ fn conversions(t: &Cl) {
     assert_eq!(got, want, "write_imageui to UNSIGNED_INT16");
     // Missing channels: R reads as (r, 0, 0, 1), RG as (r, g, 0, 1).
     let mut r = [3u32, 4, 5, 6];
-    let rim = image(t, ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, fmt(CL_R, CL_UNSIGNED_INT32), d1, r.as_mut_ptr().cast());
+    let rim = image(
+        t,
+        ctx,
+        CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+        fmt(CL_R, CL_UNSIGNED_INT32),
+        d1,
+        r.as_mut_ptr().cast(),
+    );
     let uo = buffer_with(t, ctx, &[[0u32; 4]; 4]);
     launch(c"ru", rim, uo);
     let back: Vec<[u32; 4]> = read_buffer(t, q, uo, n);
-    assert_eq!(back, vec![[3, 0, 0, 1], [4, 0, 0, 1], [5, 0, 0, 1], [6, 0, 0, 1]]);
+    assert_eq!(
+        back,
+        vec![[3, 0, 0, 1], [4, 0, 0, 1], [5, 0, 0, 1], [6, 0, 0, 1]]
+    );
     let mut rg = [0.5f32, -2.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0];
-    let rgim = image(t, ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, fmt(CL_RG, CL_FLOAT), d1, rg.as_mut_ptr().cast());
+    let rgim = image(
+        t,
+        ctx,
+        CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+        fmt(CL_RG, CL_FLOAT),
+        d1,
+        rg.as_mut_ptr().cast(),
+    );
     launch(c"rf", rgim, fo);
     let back: Vec<[f32; 4]> = read_buffer(t, q, fo, n);
     assert_eq!(back[0], [0.5, -2.0, 0.0, 1.0]);
     assert_eq!(back[3], [5.0, 6.0, 0.0, 1.0]);
     // BGRA UNORM_INT8: memory order b, g, r, a.
     let mut bgra = [10u8, 20, 30, 40, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
-    let bim = image(t, ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, fmt(CL_BGRA, CL_UNORM_INT8), d1, bgra.as_mut_ptr().cast());
+    let bim = image(
+        t,
+        ctx,
+        CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+        fmt(CL_BGRA, CL_UNORM_INT8),
+        d1,
+        bgra.as_mut_ptr().cast(),
+    );
     launch(c"rf", bim, fo);
     let back: Vec<[f32; 4]> = read_buffer(t, q, fo, 1);
-    assert_eq!(back[0], [30.0 / 255.0, 20.0 / 255.0, 10.0 / 255.0, 40.0 / 255.0]);
-    for m in [vb, u8im, fo, s8im, hb, him, ib, i8im, io, ub, u16im, rim, uo, rgim, bim] {
+    assert_eq!(
+        back[0],
+        [30.0 / 255.0, 20.0 / 255.0, 10.0 / 255.0, 40.0 / 255.0]
+    );
+    for m in [
+        vb, u8im, fo, s8im, hb, him, ib, i8im, io, ub, u16im, rim, uo, rgim, bim,
+    ] {
         assert_code!(call!(t; clReleaseMemObject(m)), CL_SUCCESS);
     }
     assert_code!(call!(t; clReleaseProgram(p)), CL_SUCCESS);
@@ -1410,16 +1978,34 @@ fn read_write_and_3d_writes(t: &Cl) {
     let p = build(t, ctx, src, c"-cl-std=CL3.0");
     let (w, h) = (9usize, 5usize);
     let mut data: Vec<u32> = (0..w * h * 4).map(|i| i as u32).collect();
-    let im = image(t, ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, fmt(CL_RGBA, CL_UNSIGNED_INT32), desc(CL_MEM_OBJECT_IMAGE2D, [w, h, 0, 0], 0, 0), data.as_mut_ptr().cast());
+    let im = image(
+        t,
+        ctx,
+        CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+        fmt(CL_RGBA, CL_UNSIGNED_INT32),
+        desc(CL_MEM_OBJECT_IMAGE2D, [w, h, 0, 0], 0, 0),
+        data.as_mut_ptr().cast(),
+    );
     let k = kernel(t, p, c"inc");
     assert_code!(set_arg(t, k, 0, &im), CL_SUCCESS);
     run(t, q, k, &[w, h]);
     let mut got = vec![0u32; w * h * 4];
     read(t, q, im, O, [w, h, 1], 0, 0, got.as_mut_ptr().cast());
-    let want: Vec<u32> = data.iter().enumerate().map(|(i, v)| v * 2 + (i % 4) as u32 + 1).collect();
+    let want: Vec<u32> = data
+        .iter()
+        .enumerate()
+        .map(|(i, v)| v * 2 + (i % 4) as u32 + 1)
+        .collect();
     assert_eq!(got, want);
     let k3 = kernel(t, p, c"fill3d");
-    let im3 = image(t, ctx, CL_MEM_WRITE_ONLY, fmt(CL_RGBA, CL_FLOAT), desc(CL_MEM_OBJECT_IMAGE3D, [4, 3, 2, 0], 0, 0), null());
+    let im3 = image(
+        t,
+        ctx,
+        CL_MEM_WRITE_ONLY,
+        fmt(CL_RGBA, CL_FLOAT),
+        desc(CL_MEM_OBJECT_IMAGE3D, [4, 3, 2, 0], 0, 0),
+        null(),
+    );
     assert_code!(set_arg(t, k3, 0, &im3), CL_SUCCESS);
     run(t, q, k3, &[4, 3, 2]);
     let mut got = vec![0f32; 4 * 3 * 2 * 4];

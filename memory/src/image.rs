@@ -104,7 +104,14 @@ pub fn supported_formats() -> Vec<(u32, u32)> {
         v.push((order::ABGR, t));
     }
     for o in [order::INTENSITY, order::LUMINANCE] {
-        for t in [UNORM_INT8, UNORM_INT16, SNORM_INT8, SNORM_INT16, HALF_FLOAT, FLOAT] {
+        for t in [
+            UNORM_INT8,
+            UNORM_INT16,
+            SNORM_INT8,
+            SNORM_INT16,
+            HALF_FLOAT,
+            FLOAT,
+        ] {
             v.push((o, t));
         }
     }
@@ -270,7 +277,13 @@ pub fn f32_to_half(f: f32) -> u16 {
     let exp = ((x >> 23) & 0xff) as i32;
     let man = x & 0x7f_ffff;
     if exp == 0xff {
-        return sign | 0x7c00 | if man != 0 { 0x200 | (man >> 13) as u16 } else { 0 };
+        return sign
+            | 0x7c00
+            | if man != 0 {
+                0x200 | (man >> 13) as u16
+            } else {
+                0
+            };
     }
     let e = exp - 112;
     if e >= 0x1f {
@@ -411,8 +424,9 @@ unsafe fn store_channel(t: u32, kind: Texel, v: u32, p: *mut u8) {
             (Texel::Float, UNORM_INT16) => {
                 (p as *mut u16).write_unaligned(sat_rte(f * 65535.0, 0.0, 65535.0) as u16)
             }
-            (Texel::Float, SNORM_INT16) => (p as *mut i16)
-                .write_unaligned(sat_rte(f * 32767.0, -32768.0, 32767.0) as i16),
+            (Texel::Float, SNORM_INT16) => {
+                (p as *mut i16).write_unaligned(sat_rte(f * 32767.0, -32768.0, 32767.0) as i16)
+            }
             (Texel::Float, HALF_FLOAT) => (p as *mut u16).write_unaligned(f32_to_half(f)),
             (Texel::Float, FLOAT) => (p as *mut f32).write_unaligned(f),
             // Integers: saturated to the channel's range.
@@ -669,7 +683,15 @@ mod tests {
         let mut b = [0u8; 4];
         let c = [0.5f32, 2.0, -1.0, 0.0].map(f32::to_bits);
         // SAFETY: `b` holds one RGBA UNORM_INT8 texel.
-        unsafe { store(order::RGBA, data_type::UNORM_INT8, Texel::Float, c, b.as_mut_ptr()) };
+        unsafe {
+            store(
+                order::RGBA,
+                data_type::UNORM_INT8,
+                Texel::Float,
+                c,
+                b.as_mut_ptr(),
+            )
+        };
         assert_eq!(b, [128, 255, 0, 0]);
     }
 }

@@ -181,7 +181,9 @@ fn device_info(device: cl_device_id, param: cl_device_info, out: InfoOut) -> CLR
         }
         CL_DEVICE_IMAGE3D_MAX_WIDTH
         | CL_DEVICE_IMAGE3D_MAX_HEIGHT
-        | CL_DEVICE_IMAGE3D_MAX_DEPTH => out.value::<usize>(images(img::IMAGE3D_MAX as u32) as usize),
+        | CL_DEVICE_IMAGE3D_MAX_DEPTH => {
+            out.value::<usize>(images(img::IMAGE3D_MAX as u32) as usize)
+        }
         CL_DEVICE_IMAGE_MAX_BUFFER_SIZE => {
             out.value::<usize>(images(img::IMAGE_MAX_BUFFER_SIZE as u32) as usize)
         }

@@ -78,11 +78,7 @@ fn bad_desc<T>(msg: impl Into<String>) -> CLResult<T> {
 /// CL_INVALID_IMAGE_DESCRIPTOR if values specified in image_desc are not
 /// valid or if image_desc is NULL; CL_INVALID_IMAGE_SIZE if the dimensions
 /// exceed the device's maximums.
-fn read_desc(
-    desc: *const cl_image_desc,
-    elem: usize,
-    host_ptr: *mut c_void,
-) -> CLResult<Geometry> {
+fn read_desc(desc: *const cl_image_desc, elem: usize, host_ptr: *mut c_void) -> CLResult<Geometry> {
     if desc.is_null() {
         return bad_desc("image_desc is NULL");
     }
@@ -229,13 +225,21 @@ fn create_image(
     // The store's pitches: the user's with USE_HOST_PTR, else tight.
     let use_host = flags & CL_MEM_USE_HOST_PTR != 0;
     let (row_pitch, slice_pitch) = if use_host {
-        let r = if g.host_row_pitch == 0 { tight_row } else { g.host_row_pitch };
+        let r = if g.host_row_pitch == 0 {
+            tight_row
+        } else {
+            g.host_row_pitch
+        };
         let plane = if g.image_type == CL_MEM_OBJECT_IMAGE1D_ARRAY {
             r
         } else {
             r * g.height
         };
-        let s = if g.host_slice_pitch == 0 { plane } else { g.host_slice_pitch };
+        let s = if g.host_slice_pitch == 0 {
+            plane
+        } else {
+            g.host_slice_pitch
+        };
         (r, s)
     } else {
         (tight_row, tight_slice)
@@ -285,7 +289,11 @@ fn create_image(
             g.height
         };
         let region = [tight_row, rows, layers];
-        let hr = if g.host_row_pitch == 0 { tight_row } else { g.host_row_pitch };
+        let hr = if g.host_row_pitch == 0 {
+            tight_row
+        } else {
+            g.host_row_pitch
+        };
         let hs = if g.host_slice_pitch == 0 {
             hr * rows
         } else {
@@ -310,7 +318,14 @@ pub unsafe extern "C" fn clCreateImage(
     errcode_ret: *mut cl_int,
 ) -> cl_mem {
     api_create(errcode_ret, ptr::null_mut(), || {
-        create_image(context, ptr::null(), flags, image_format, image_desc, host_ptr)
+        create_image(
+            context,
+            ptr::null(),
+            flags,
+            image_format,
+            image_desc,
+            host_ptr,
+        )
     })
 }
 
@@ -325,7 +340,14 @@ pub unsafe extern "C" fn clCreateImageWithProperties(
     errcode_ret: *mut cl_int,
 ) -> cl_mem {
     api_create(errcode_ret, ptr::null_mut(), || {
-        create_image(context, properties, flags, image_format, image_desc, host_ptr)
+        create_image(
+            context,
+            properties,
+            flags,
+            image_format,
+            image_desc,
+            host_ptr,
+        )
     })
 }
 
@@ -519,7 +541,10 @@ fn image_info(image: cl_mem, param: cl_image_info, out: InfoOut) -> CLResult<()>
         CL_IMAGE_BUFFER => out.value(i.buffer.as_ref().map_or(ptr::null_mut(), Obj::handle)),
         CL_IMAGE_NUM_MIP_LEVELS | CL_IMAGE_NUM_SAMPLES => out.value::<cl_uint>(0),
         // CL_INVALID_VALUE if param_name is not valid.
-        _ => err(CL_INVALID_VALUE, format!("unknown cl_image_info {param:#x}")),
+        _ => err(
+            CL_INVALID_VALUE,
+            format!("unknown cl_image_info {param:#x}"),
+        ),
     }
 }
 

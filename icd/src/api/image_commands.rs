@@ -9,9 +9,7 @@
 //! the texel; a map is zero copy. Checks follow the order of each command's
 //! error list, as in `mem_commands`, whose `Command` they share.
 
-use super::mem_commands::{
-    buffer_of, host_access, kind_for, mem_of, queue, triple, Command,
-};
+use super::mem_commands::{buffer_of, host_access, kind_for, mem_of, queue, triple, Command};
 use super::prelude::*;
 use crate::core::image::Image;
 use crate::core::mem::Mem;
@@ -82,19 +80,24 @@ pub fn read_write_image(
     let cmd = cmd.using(&mem, side.offset, side.end - side.offset, usage, "");
     let bytes = [im.row_bytes(region), region[1], region[2]];
     let p = SendPtr::new(ptr as *mut u8);
-    cmd.enqueue(event, blocking, kind_for(bytes.iter().product()), move || {
-        // SAFETY: the image rectangle is within the store (checked), which
-        // `mem` keeps alive; the user keeps the host rectangle valid until
-        // the command completes.
-        unsafe {
-            if write {
-                transfer::copy_rect(mem.base(), &side, p.get(), &host, bytes)
-            } else {
-                transfer::copy_rect(p.get(), &host, mem.base(), &side, bytes)
+    cmd.enqueue(
+        event,
+        blocking,
+        kind_for(bytes.iter().product()),
+        move || {
+            // SAFETY: the image rectangle is within the store (checked), which
+            // `mem` keeps alive; the user keeps the host rectangle valid until
+            // the command completes.
+            unsafe {
+                if write {
+                    transfer::copy_rect(mem.base(), &side, p.get(), &host, bytes)
+                } else {
+                    transfer::copy_rect(p.get(), &host, mem.base(), &side, bytes)
+                }
             }
-        }
-        Ok(())
-    })
+            Ok(())
+        },
+    )
 }
 
 /// `clEnqueueCopyImage`.
@@ -143,14 +146,31 @@ pub fn copy_image(
         );
     }
     let cmd = cmd
-        .using(&src, s_side.offset, s_side.end - s_side.offset, Usage::Read, "src")
-        .using(&dst, d_side.offset, d_side.end - d_side.offset, Usage::Write, "dst");
-    cmd.enqueue(event, CL_FALSE, kind_for(bytes.iter().product()), move || {
-        // SAFETY: both rectangles are within their stores (checked), kept
-        // alive by `src` and `dst`; they do not overlap.
-        unsafe { transfer::copy_rect(dst.base(), &d_side, src.base(), &s_side, bytes) };
-        Ok(())
-    })
+        .using(
+            &src,
+            s_side.offset,
+            s_side.end - s_side.offset,
+            Usage::Read,
+            "src",
+        )
+        .using(
+            &dst,
+            d_side.offset,
+            d_side.end - d_side.offset,
+            Usage::Write,
+            "dst",
+        );
+    cmd.enqueue(
+        event,
+        CL_FALSE,
+        kind_for(bytes.iter().product()),
+        move || {
+            // SAFETY: both rectangles are within their stores (checked), kept
+            // alive by `src` and `dst`; they do not overlap.
+            unsafe { transfer::copy_rect(dst.base(), &d_side, src.base(), &s_side, bytes) };
+            Ok(())
+        },
+    )
 }
 
 /// The tight rectangle of a buffer at `offset` holding `region` of `im`;
@@ -195,7 +215,10 @@ pub fn copy_image_buffer(
     // CL_INVALID_MEM_OBJECT if the image is not a valid image object or the
     // buffer not a valid buffer object.
     let (mem, buf) = if to_buffer {
-        (image_of(&q, image_obj, im_what)?, buffer_of(&q, buffer, buf_what)?)
+        (
+            image_of(&q, image_obj, im_what)?,
+            buffer_of(&q, buffer, buf_what)?,
+        )
     } else {
         let b = buffer_of(&q, buffer, buf_what)?;
         (image_of(&q, image_obj, im_what)?, b)
@@ -221,19 +244,30 @@ pub fn copy_image_buffer(
     };
     let cmd = cmd
         .using(&mem, side.offset, side.end - side.offset, iu, im_what)
-        .using(&buf, b_side.offset, b_side.end - b_side.offset, bu, buf_what);
-    cmd.enqueue(event, CL_FALSE, kind_for(bytes.iter().product()), move || {
-        // SAFETY: both rectangles are within their stores (checked), kept
-        // alive by `mem` and `buf`.
-        unsafe {
-            if to_buffer {
-                transfer::copy_rect(buf.base(), &b_side, mem.base(), &side, bytes)
-            } else {
-                transfer::copy_rect(mem.base(), &side, buf.base(), &b_side, bytes)
+        .using(
+            &buf,
+            b_side.offset,
+            b_side.end - b_side.offset,
+            bu,
+            buf_what,
+        );
+    cmd.enqueue(
+        event,
+        CL_FALSE,
+        kind_for(bytes.iter().product()),
+        move || {
+            // SAFETY: both rectangles are within their stores (checked), kept
+            // alive by `mem` and `buf`.
+            unsafe {
+                if to_buffer {
+                    transfer::copy_rect(buf.base(), &b_side, mem.base(), &side, bytes)
+                } else {
+                    transfer::copy_rect(mem.base(), &side, buf.base(), &b_side, bytes)
+                }
             }
-        }
-        Ok(())
-    })
+            Ok(())
+        },
+    )
 }
 
 /// `clEnqueueFillImage`.
@@ -252,7 +286,11 @@ pub fn fill_image(
     let mem = image_of(&q, image_obj, "image")?;
     let im = image(&mem);
     // CL_INVALID_VALUE if fill_color is NULL.
-    check(!fill_color.is_null(), CL_INVALID_VALUE, "fill_color is NULL")?;
+    check(
+        !fill_color.is_null(),
+        CL_INVALID_VALUE,
+        "fill_color is NULL",
+    )?;
     // CL_INVALID_VALUE if the region being filled as specified by origin and
     // region is out of bounds, or breaks the type's rules.
     let origin = triple(origin, "origin")?;
@@ -260,7 +298,10 @@ pub fn fill_image(
     let side = im.rect("fill", origin, region)?;
     // The colour: float4 for normalized, half and float channels, int4 for
     // signed and uint4 for unsigned integer channels; converted once.
-    let (o, t) = (im.format.image_channel_order, im.format.image_channel_data_type);
+    let (o, t) = (
+        im.format.image_channel_order,
+        im.format.image_channel_data_type,
+    );
     let kind = if img::is_signed_int(t) {
         Texel::Int
     } else if img::is_unsigned_int(t) {
@@ -291,9 +332,7 @@ pub fn fill_image(
                 for x in (0..row).step_by(es) {
                     // SAFETY: each texel of the rectangle is within the
                     // store (checked), kept alive by `mem`.
-                    unsafe {
-                        std::ptr::copy_nonoverlapping(texel.as_ptr(), base.add(at + x), es)
-                    };
+                    unsafe { std::ptr::copy_nonoverlapping(texel.as_ptr(), base.add(at + x), es) };
                 }
             }
         }

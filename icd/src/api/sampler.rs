@@ -68,7 +68,13 @@ pub unsafe extern "C" fn clCreateSampler(
     errcode_ret: *mut cl_int,
 ) -> cl_sampler {
     api_create(errcode_ret, ptr::null_mut(), || {
-        create_sampler(context, normalized_coords, addressing_mode, filter_mode, None)
+        create_sampler(
+            context,
+            normalized_coords,
+            addressing_mode,
+            filter_mode,
+            None,
+        )
     })
 }
 
@@ -155,7 +161,10 @@ fn sampler_info(sampler: cl_sampler, param: cl_sampler_info, out: InfoOut) -> CL
         CL_SAMPLER_FILTER_MODE => out.value::<cl_filter_mode>(s.filter_mode),
         CL_SAMPLER_PROPERTIES => out.slice(s.properties.as_deref().unwrap_or(&[])),
         // CL_INVALID_VALUE if param_name is not one of the supported values.
-        _ => err(CL_INVALID_VALUE, format!("unknown cl_sampler_info {param:#x}")),
+        _ => err(
+            CL_INVALID_VALUE,
+            format!("unknown cl_sampler_info {param:#x}"),
+        ),
     }
 }
 

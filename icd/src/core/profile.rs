@@ -20,7 +20,7 @@
 //! `fp64 = no` takes `cl_khr_fp64`/`__opencl_c_fp64` away from the compiler
 //! (`cranecl_jit::features::set_fp64`). Figures the device cannot honour are
 //! kept and documented but not reported: `fp16` (no `half` arithmetic),
-//! images (none), sub-group sizes (no sub-groups), compute units (the
+//! image limits (the device's own are reported), sub-group sizes (no sub-groups), compute units (the
 //! host's threads run the work-groups and are reported).
 
 use super::device::{LOCAL_MEM_SIZE, MAX_CONSTANT_ARGS, MAX_CONSTANT_BUFFER_SIZE};

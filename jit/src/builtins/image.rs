@@ -214,15 +214,16 @@ fn query(
             // int2 for 2D images and 2D arrays (3D: `dim3`).
             CValue::Lanes(vec![w, h])
         }
-        _ => return Err(format!("the built-in function 'get_image_{what}' is not supported yet")),
+        _ => {
+            return Err(format!(
+                "the built-in function 'get_image_{what}' is not supported yet"
+            ))
+        }
     })
 }
 
 /// `get_image_dim` of a 3D image: (width, height, depth, 0).
-fn dim3(
-    fx: &mut FunctionCx<'_, '_>,
-    img: cranelift_codegen::ir::Value,
-) -> CValue {
+fn dim3(fx: &mut FunctionCx<'_, '_>, img: cranelift_codegen::ir::Value) -> CValue {
     let load = |fx: &mut FunctionCx<'_, '_>, off: usize| {
         let v = fx.b.ins().load(types::I64, super::mem(), img, off as i32);
         fx.b.ins().ireduce(types::I32, v)
