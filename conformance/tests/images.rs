@@ -252,6 +252,7 @@ fn device_limits_and_formats(t: &Cl) {
     ] {
         for ty in [
             CL_MEM_OBJECT_IMAGE1D,
+            CL_MEM_OBJECT_IMAGE1D_BUFFER,
             CL_MEM_OBJECT_IMAGE1D_ARRAY,
             CL_MEM_OBJECT_IMAGE2D,
             CL_MEM_OBJECT_IMAGE2D_ARRAY,
@@ -2029,6 +2030,104 @@ fn read_write_and_3d_writes(t: &Cl) {
     assert_code!(call!(t; clReleaseContext(ctx)), CL_SUCCESS);
 }
 
+/// A 1D image buffer: its texels are its buffer's bytes (a sub-buffer's
+/// too), read and written by kernels and commands; its errors.
+fn image1d_buffer(t: &Cl) {
+    let ctx = t.context();
+    let q = t.queue(ctx, 0);
+    let mut bytes: Vec<u8> = (0..64u8).collect();
+    let mut e = 0;
+    let buf = call!(t; clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, 64, bytes.as_mut_ptr().cast(), &mut e));
+    assert_code!(e, CL_SUCCESS);
+    let f = fmt(CL_RGBA, CL_UNSIGNED_INT8);
+    let mut d = desc(CL_MEM_OBJECT_IMAGE1D_BUFFER, [12, 0, 0, 0], 0, 0);
+    d.buffer = buf;
+    let im = image(t, ctx, 0, f, d, null());
+    assert_eq!(image_info::<cl_mem>(t, im, CL_IMAGE_BUFFER), buf);
+    let mut assoc: cl_mem = null();
+    assert_code!(
+        call!(t; clGetMemObjectInfo(im, CL_MEM_ASSOCIATED_MEMOBJECT, 8, (&mut assoc as *mut cl_mem).cast(), null())),
+        CL_SUCCESS
+    );
+    assert_eq!(assoc, buf);
+    let mut texel = [0u8; 4];
+    read(
+        t,
+        q,
+        im,
+        [3, 0, 0],
+        [1, 1, 1],
+        0,
+        0,
+        texel.as_mut_ptr().cast(),
+    );
+    assert_eq!(
+        texel,
+        [12, 13, 14, 15],
+        "texel 3 is bytes 12..16 of the buffer"
+    );
+    let src = "kernel void k(read_only image1d_buffer_t a, write_only image1d_buffer_t b) {
+        int i = get_global_id(0);
+        write_imageui(b, i, read_imageui(a, i) + (uint4)(100) + (uint4)(get_image_width(a)));
+    }";
+    let p = build(t, ctx, src, c"-cl-std=CL3.0");
+    let k = kernel(t, p, c"k");
+    // The destination: a 1D image buffer on a sub-buffer of another buffer.
+    let out = buffer_with(t, ctx, &[0u8; 256]);
+    let region = cl_buffer_region {
+        origin: 128,
+        size: 64,
+    };
+    let sub = call!(t; clCreateSubBuffer(out, CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, (&region as *const cl_buffer_region).cast(), &mut e));
+    assert_code!(e, CL_SUCCESS);
+    let mut d2 = d;
+    d2.buffer = sub;
+    d2.image_width = 16;
+    let im2 = image(t, ctx, CL_MEM_WRITE_ONLY, f, d2, null());
+    assert_code!(set_arg(t, k, 0, &im), CL_SUCCESS);
+    assert_code!(set_arg(t, k, 1, &im2), CL_SUCCESS);
+    run(t, q, k, &[12]);
+    let got: Vec<u8> = read_buffer(t, q, out, 256);
+    assert!(
+        got[..128].iter().all(|&b| b == 0),
+        "the bytes before the sub-buffer"
+    );
+    for (i, &b) in got[128..128 + 48].iter().enumerate() {
+        assert_eq!(b, (i + 112) as u8, "byte {i} of the sub-buffer");
+    }
+    // Errors: too small a buffer, an image as the buffer, contradicting flags.
+    let mut bad = d;
+    bad.image_width = 17;
+    let (m, e) = try_image(t, ctx, 0, f, bad, null());
+    assert!(m.is_null());
+    assert_code!(e, CL_INVALID_IMAGE_DESCRIPTOR, "a buffer too small");
+    let mut bad = d;
+    bad.buffer = im;
+    let (m, e) = try_image(t, ctx, 0, f, bad, null());
+    assert!(m.is_null());
+    assert_code!(e, CL_INVALID_IMAGE_DESCRIPTOR, "an image as the buffer");
+    let mut e2 = 0;
+    let ro = call!(t; clCreateBuffer(ctx, CL_MEM_READ_ONLY, 64, null(), &mut e2));
+    assert_code!(e2, CL_SUCCESS);
+    let mut bad = d;
+    bad.buffer = ro;
+    let (m, e) = try_image(t, ctx, CL_MEM_READ_WRITE, f, bad, null());
+    assert!(m.is_null());
+    assert_code!(e, CL_INVALID_VALUE, "READ_WRITE on a READ_ONLY buffer");
+    let mut bad = d;
+    bad.buffer = null();
+    let (m, e) = try_image(t, ctx, 0, f, bad, null());
+    assert!(m.is_null());
+    assert_code!(e, CL_INVALID_IMAGE_DESCRIPTOR, "no buffer");
+    for m in [im, im2, sub, out, buf, ro] {
+        assert_code!(call!(t; clReleaseMemObject(m)), CL_SUCCESS);
+    }
+    assert_code!(call!(t; clReleaseKernel(k)), CL_SUCCESS);
+    assert_code!(call!(t; clReleaseProgram(p)), CL_SUCCESS);
+    assert_code!(call!(t; clReleaseCommandQueue(q)), CL_SUCCESS);
+    assert_code!(call!(t; clReleaseContext(ctx)), CL_SUCCESS);
+}
+
 /// The kernels run through the loader only (the direct table is the same
 /// code, and each build takes a while).
 mod kernels {
@@ -2043,6 +2142,10 @@ mod kernels {
     #[test]
     fn conversions() {
         super::conversions(cranecl_conformance::cl())
+    }
+    #[test]
+    fn image1d_buffer() {
+        super::image1d_buffer(cranecl_conformance::cl())
     }
     #[test]
     fn read_write_and_3d_writes() {

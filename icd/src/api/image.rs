@@ -6,8 +6,8 @@
 //! errors, the spec's sentence above each check. An image's data store is
 //! made like a buffer's (`core::mem`): a fresh zeroed allocation with tight
 //! pitches, a copy of the user's data (with the user's pitches), or the
-//! user's memory itself with its pitches (`CL_MEM_USE_HOST_PTR`).
-//! 1D image buffers are not offered: no format is listed for that type.
+//! user's memory itself with its pitches (`CL_MEM_USE_HOST_PTR`); a 1D
+//! image buffer's store is its buffer's (`Mem::new_image_on_buffer`).
 
 #![allow(non_snake_case, clippy::missing_safety_doc)]
 
@@ -15,8 +15,11 @@ use super::mem::{check_mem_flags, mem_properties};
 use super::prelude::*;
 use crate::core::context::Context;
 use crate::core::device::device;
-use crate::core::image::{Image, IMAGE2D_MAX, IMAGE3D_MAX, IMAGE_MAX_ARRAY_SIZE};
+use crate::core::image::{
+    Image, IMAGE2D_MAX, IMAGE3D_MAX, IMAGE_MAX_ARRAY_SIZE, IMAGE_MAX_BUFFER_SIZE,
+};
 use crate::core::mem::{Mem, Store};
+use crate::core::mem::{ACCESS_FLAGS, HOST_ACCESS_FLAGS, HOST_PTR_FLAGS};
 use crate::core::transfer::{self, RectSide};
 use cranecl_memory::image::{self as img, ImageDesc};
 
@@ -30,11 +33,9 @@ const IMAGE_TYPES: [cl_mem_object_type; 6] = [
     CL_MEM_OBJECT_IMAGE2D_ARRAY,
 ];
 
-/// The formats offered for `image_type` (the same for every access flag).
-fn formats_for(image_type: cl_mem_object_type) -> Vec<(u32, u32)> {
-    if image_type == CL_MEM_OBJECT_IMAGE1D_BUFFER {
-        return Vec::new();
-    }
+/// The formats offered for `image_type` (the same for every type and
+/// access flag).
+fn formats_for(_image_type: cl_mem_object_type) -> Vec<(u32, u32)> {
     img::supported_formats()
 }
 
@@ -69,6 +70,8 @@ struct Geometry {
     /// The pitches of the host data (0 given: tight), for COPY/USE_HOST_PTR.
     host_row_pitch: usize,
     host_slice_pitch: usize,
+    /// `image_desc->buffer` of a 1D image buffer.
+    buffer: cl_mem,
 }
 
 fn bad_desc<T>(msg: impl Into<String>) -> CLResult<T> {
@@ -120,7 +123,13 @@ fn read_desc(desc: *const cl_image_desc, elem: usize, host_ptr: *mut c_void) -> 
     );
     // CL_INVALID_IMAGE_SIZE if image dimensions specified in image_desc
     // exceed the maximum image dimensions for all devices in context.
-    let max = if has_d { IMAGE3D_MAX } else { IMAGE2D_MAX };
+    let max = if has_d {
+        IMAGE3D_MAX
+    } else if t == CL_MEM_OBJECT_IMAGE1D_BUFFER {
+        IMAGE_MAX_BUFFER_SIZE
+    } else {
+        IMAGE2D_MAX
+    };
     if w > max || h > max || dd > IMAGE3D_MAX || a > IMAGE_MAX_ARRAY_SIZE {
         return err(
             CL_INVALID_IMAGE_SIZE,
@@ -162,6 +171,7 @@ fn read_desc(desc: *const cl_image_desc, elem: usize, host_ptr: *mut c_void) -> 
         array_size: a,
         host_row_pitch: rp,
         host_slice_pitch: if has_d || has_a { sp } else { 0 },
+        buffer: mem_object,
     })
 }
 
@@ -215,6 +225,9 @@ fn create_image(
         CL_INVALID_OPERATION,
         "no device in the context supports images",
     )?;
+    if g.image_type == CL_MEM_OBJECT_IMAGE1D_BUFFER {
+        return image_on_buffer(&context, flags, format, elem, &g);
+    }
     let layers = g.depth * g.array_size;
     let tight_row = g.width * elem;
     let tight_slice = if g.image_type == CL_MEM_OBJECT_IMAGE1D_ARRAY {
@@ -305,6 +318,81 @@ fn create_image(
         // these pitches; the store holds `size` bytes with its own.
         unsafe { transfer::copy_rect(mem.base(), &dst, host_ptr as *const u8, &src, region) };
     }
+    Ok(Obj::into_handle(mem))
+}
+
+/// A 1D image buffer: checks of the buffer and of the flags against its
+/// own, then a window on its store.
+fn image_on_buffer(
+    context: &Arc<Obj<Context>>,
+    flags: cl_mem_flags,
+    format: cl_image_format,
+    elem: usize,
+    g: &Geometry,
+) -> CLResult<cl_mem> {
+    // CL_INVALID_IMAGE_DESCRIPTOR: image_desc->buffer must be a valid
+    // buffer object of the context, holding width × element size bytes.
+    let buffer = match Obj::<Mem>::get(g.buffer) {
+        Ok(b) if b.image().is_none() && Arc::ptr_eq(b.context(), context) => b,
+        _ => return bad_desc("image_desc->buffer is not a buffer object of the context"),
+    };
+    let size = g.width * elem;
+    if size > buffer.size() {
+        return bad_desc(format!(
+            "the image needs {size} bytes; image_desc->buffer has {}",
+            buffer.size()
+        ));
+    }
+    // CL_INVALID_VALUE if an image is being created from a buffer and: the
+    // buffer was created with CL_MEM_WRITE_ONLY and flags specify
+    // CL_MEM_READ_WRITE or CL_MEM_READ_ONLY; with CL_MEM_READ_ONLY and flags
+    // specify CL_MEM_READ_WRITE or CL_MEM_WRITE_ONLY; flags specify
+    // CL_MEM_USE_HOST_PTR, CL_MEM_ALLOC_HOST_PTR or CL_MEM_COPY_HOST_PTR; the
+    // buffer was created with CL_MEM_HOST_WRITE_ONLY and flags specify
+    // CL_MEM_HOST_READ_ONLY, with CL_MEM_HOST_READ_ONLY and flags specify
+    // CL_MEM_HOST_WRITE_ONLY, or with CL_MEM_HOST_NO_ACCESS and flags
+    // specify CL_MEM_HOST_READ_ONLY or CL_MEM_HOST_WRITE_ONLY.
+    let bf = buffer.flags();
+    let clash = (bf & CL_MEM_WRITE_ONLY != 0
+        && flags & (CL_MEM_READ_WRITE | CL_MEM_READ_ONLY) != 0)
+        || (bf & CL_MEM_READ_ONLY != 0 && flags & (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY) != 0)
+        || flags & HOST_PTR_FLAGS != 0
+        || (bf & CL_MEM_HOST_WRITE_ONLY != 0 && flags & CL_MEM_HOST_READ_ONLY != 0)
+        || (bf & CL_MEM_HOST_READ_ONLY != 0 && flags & CL_MEM_HOST_WRITE_ONLY != 0)
+        || (bf & CL_MEM_HOST_NO_ACCESS != 0
+            && flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_WRITE_ONLY) != 0);
+    check(
+        !clash,
+        CL_INVALID_VALUE,
+        "flags contradict the flags of image_desc->buffer",
+    )?;
+    // Access and host-access flags not given are the buffer's.
+    let mut flags = flags;
+    if flags & ACCESS_FLAGS == 0 {
+        flags |= bf & ACCESS_FLAGS;
+    }
+    if flags & HOST_ACCESS_FLAGS == 0 {
+        flags |= bf & HOST_ACCESS_FLAGS;
+    }
+    let image = Image {
+        format,
+        image_type: CL_MEM_OBJECT_IMAGE1D_BUFFER,
+        desc: ImageDesc {
+            data: ptr::null_mut(),
+            width: g.width as u64,
+            height: 1,
+            depth: 1,
+            array_size: 1,
+            row_pitch: size as u64,
+            slice_pitch: size as u64,
+            elem_size: elem as u32,
+            order: format.image_channel_order,
+            data_type: format.image_channel_data_type,
+            image_type: CL_MEM_OBJECT_IMAGE1D_BUFFER,
+        },
+        buffer: Some(buffer.clone()),
+    };
+    let mem = Mem::new_image_on_buffer(&buffer, flags, size, image);
     Ok(Obj::into_handle(mem))
 }
 

@@ -342,12 +342,19 @@ fn mem_object_info(memobj: cl_mem, param: cl_mem_info, out: InfoOut) -> CLResult
         CL_MEM_MAP_COUNT => out.value::<cl_uint>(mem.map_count()),
         CL_MEM_REFERENCE_COUNT => out.value::<cl_uint>(mem.ref_count()),
         CL_MEM_CONTEXT => out.value(Obj::handle(mem.context())),
+        // A 1D image buffer's is its buffer (its store is a window on the
+        // buffer's root, at offset 0 of the buffer).
         CL_MEM_ASSOCIATED_MEMOBJECT => out.value(
-            mem.parent()
-                .or_else(|| mem.image().and_then(|i| i.buffer.as_ref()))
+            mem.image()
+                .and_then(|i| i.buffer.as_ref())
+                .or(mem.parent())
                 .map_or(ptr::null_mut(), Obj::handle),
         ),
-        CL_MEM_OFFSET => out.value::<usize>(mem.offset()),
+        CL_MEM_OFFSET => out.value::<usize>(if mem.image().is_some() {
+            0
+        } else {
+            mem.offset()
+        }),
         // CL_TRUE if memobj is a buffer object (or a sub-buffer of one)
         // that was created with CL_MEM_USE_HOST_PTR on an SVM pointer.
         CL_MEM_USES_SVM_POINTER => {

@@ -212,6 +212,33 @@ impl Mem {
         origin: usize,
         size: usize,
     ) -> Arc<Obj<Mem>> {
+        Self::new_window(parent, flags, origin, size, None)
+    }
+
+    /// A 1D image buffer on `buffer`'s data store (a buffer or sub-buffer,
+    /// validated by the caller): a window on the buffer's root, like a
+    /// sub-buffer, so that mappings and checked uses of either are seen by
+    /// both; `image` gets the store's address.
+    pub fn new_image_on_buffer(
+        buffer: &Arc<Obj<Mem>>,
+        flags: cl_mem_flags,
+        size: usize,
+        image: Image,
+    ) -> Arc<Obj<Mem>> {
+        let (root, origin) = match &buffer.parent {
+            Some(p) => (p, buffer.offset),
+            None => (buffer, 0),
+        };
+        Self::new_window(root, flags, origin, size, Some(image))
+    }
+
+    fn new_window(
+        parent: &Arc<Obj<Mem>>,
+        flags: cl_mem_flags,
+        origin: usize,
+        size: usize,
+        mut image: Option<Image>,
+    ) -> Arc<Obj<Mem>> {
         let host_ptr = if parent.host_ptr != 0 {
             parent.host_ptr + origin
         } else {
@@ -224,6 +251,9 @@ impl Mem {
             parent_size: parent.size,
         };
         let registered = registry::register_child(&parent.registered, kind, base as usize, size);
+        if let Some(i) = &mut image {
+            i.desc.data = base;
+        }
         Obj::new(Mem {
             context: parent.context.clone(),
             flags,
@@ -239,7 +269,7 @@ impl Mem {
             uses: Mutex::new(Vec::new()),
             destructors: Mutex::new(Vec::new()),
             race_shadow: std::sync::OnceLock::new(),
-            image: None,
+            image,
         })
     }
 
