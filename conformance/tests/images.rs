@@ -920,6 +920,11 @@ fn command_errors(t: &Cl) {
         "row pitch below the region's row"
     );
     assert_code!(
+        rd(a, O, [2, 2, 1], usize::MAX / 2 + 1, 0, hp),
+        CL_INVALID_VALUE,
+        "a row pitch whose rectangle overflows"
+    );
+    assert_code!(
         rd(a, O, [2, 2, 1], 0, 64, hp),
         CL_INVALID_VALUE,
         "slice pitch of a 2D image"

@@ -246,7 +246,7 @@ fn create_image(
         let plane = if g.image_type == CL_MEM_OBJECT_IMAGE1D_ARRAY {
             r
         } else {
-            r * g.height
+            r.saturating_mul(g.height)
         };
         let s = if g.host_slice_pitch == 0 {
             plane
@@ -308,7 +308,7 @@ fn create_image(
             g.host_row_pitch
         };
         let hs = if g.host_slice_pitch == 0 {
-            hr * rows
+            hr.saturating_mul(rows)
         } else {
             g.host_slice_pitch
         };

@@ -158,7 +158,14 @@ impl Image {
             );
         }
         let array1d = self.image_type == CL_MEM_OBJECT_IMAGE1D_ARRAY;
-        let plane = if array1d { row } else { row * region[1] };
+        let overflow = || err(CL_INVALID_VALUE, "the host rectangle overflows");
+        let Some(plane) = (if array1d {
+            Some(row)
+        } else {
+            row.checked_mul(region[1])
+        }) else {
+            return overflow();
+        };
         if slice_pitch != 0 && slice_pitch < plane {
             return err(
                 CL_INVALID_VALUE,
@@ -168,11 +175,18 @@ impl Image {
         let slice = if slice_pitch == 0 { plane } else { slice_pitch };
         // A 1D array's layers (the API's y) are a slice pitch apart.
         let ys = if array1d { slice } else { row };
+        let end = (region[2] - 1)
+            .checked_mul(slice)
+            .and_then(|z| z.checked_add((region[1] - 1).checked_mul(ys)?))
+            .and_then(|e| e.checked_add(bytes));
+        let Some(end) = end else {
+            return overflow();
+        };
         Ok(RectSide {
             offset: 0,
             row_pitch: ys,
             slice_pitch: slice,
-            end: (region[2] - 1) * slice + (region[1] - 1) * ys + bytes,
+            end,
         })
     }
 }
