@@ -1966,7 +1966,7 @@ fn conversions(t: &Cl) {
 }
 
 /// A `read_write` image read and written by one kernel (each work-item its
-/// own texel), and 3D image writes.
+/// own texel), images in a kernel with a barrier, and 3D image writes.
 fn read_write_and_3d_writes(t: &Cl) {
     let ctx = t.context();
     let q = t.queue(ctx, 0);
@@ -1976,6 +1976,15 @@ fn read_write_and_3d_writes(t: &Cl) {
             uint4 v = read_imageui(im, p);
             atomic_work_item_fence(CLK_IMAGE_MEM_FENCE, memory_order_acq_rel, memory_scope_work_item);
             write_imageui(im, p, v * 2u + (uint4)(1, 2, 3, 4));
+        }
+        kernel void tile(read_only image2d_t src, write_only image2d_t dst, local float4 *t) {
+            int2 p = (int2)(get_global_id(0), get_global_id(1));
+            int l = get_local_id(0);
+            t[l] = read_imagef(src, p);
+            barrier(CLK_LOCAL_MEM_FENCE);
+            // Each work-item writes its right neighbour's texel (wrapping
+            // in the work-group): the values cross work-items.
+            write_imagef(dst, p, t[(l + 1) % get_local_size(0)] + (float4)(get_image_width(src)));
         }
         kernel void fill3d(write_only image3d_t im) {
             int4 p = (int4)(get_global_id(0), get_global_id(1), get_global_id(2), 0);
@@ -2003,6 +2012,52 @@ fn read_write_and_3d_writes(t: &Cl) {
         .map(|(i, v)| v * 2 + (i % 4) as u32 + 1)
         .collect();
     assert_eq!(got, want);
+    // Images in a kernel with a barrier (the region strategy).
+    let src_data: Vec<f32> = (0..8 * 2 * 4).map(|i| i as f32).collect();
+    let mut sd = src_data.clone();
+    let src_im = image(
+        t,
+        ctx,
+        CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+        fmt(CL_RGBA, CL_FLOAT),
+        desc(CL_MEM_OBJECT_IMAGE2D, [8, 2, 0, 0], 0, 0),
+        sd.as_mut_ptr().cast(),
+    );
+    let dst_im = image(
+        t,
+        ctx,
+        CL_MEM_WRITE_ONLY,
+        fmt(CL_RGBA, CL_FLOAT),
+        desc(CL_MEM_OBJECT_IMAGE2D, [8, 2, 0, 0], 0, 0),
+        null(),
+    );
+    let kt = kernel(t, p, c"tile");
+    assert_code!(set_arg(t, kt, 0, &src_im), CL_SUCCESS);
+    assert_code!(set_arg(t, kt, 1, &dst_im), CL_SUCCESS);
+    assert_code!(call!(t; clSetKernelArg(kt, 2, 4 * 16, null())), CL_SUCCESS);
+    let (global, local) = ([8usize, 2], [4usize, 1]);
+    assert_code!(
+        call!(t; clEnqueueNDRangeKernel(q, kt, 2, null(), global.as_ptr(), local.as_ptr(), 0, null(), null())),
+        CL_SUCCESS
+    );
+    let mut got = vec![0f32; 8 * 2 * 4];
+    read(t, q, dst_im, O, [8, 2, 1], 0, 0, got.as_mut_ptr().cast());
+    for y in 0..2 {
+        for x in 0..8 {
+            let from = x / 4 * 4 + (x % 4 + 1) % 4;
+            for c in 0..4 {
+                assert_eq!(
+                    got[(y * 8 + x) * 4 + c],
+                    src_data[(y * 8 + from) * 4 + c] + 8.0,
+                    "tile ({x}, {y})"
+                );
+            }
+        }
+    }
+    for m in [src_im, dst_im] {
+        assert_code!(call!(t; clReleaseMemObject(m)), CL_SUCCESS);
+    }
+    assert_code!(call!(t; clReleaseKernel(kt)), CL_SUCCESS);
     let k3 = kernel(t, p, c"fill3d");
     let im3 = image(
         t,
