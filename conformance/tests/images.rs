@@ -855,6 +855,20 @@ fn creation_errors(t: &Cl) {
     let m = call!(t; clCreateImage2D(ctx, CL_MEM_READ_WRITE, &f, 0, 4, 0, null(), &mut e));
     assert!(m.is_null());
     assert_code!(e, CL_INVALID_IMAGE_SIZE, "clCreateImage2D of width 0");
+    let m = call!(t; clCreateImage2D(ctx, CL_MEM_READ_WRITE, &f, 4, 4, 64, null(), &mut e));
+    assert!(m.is_null());
+    assert_code!(
+        e,
+        CL_INVALID_IMAGE_SIZE,
+        "clCreateImage2D with a row pitch and no host_ptr"
+    );
+    let m = call!(t; clCreateImage3D(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, &f, 4, 4, 2, 16, 40, hp, &mut e));
+    assert!(m.is_null());
+    assert_code!(
+        e,
+        CL_INVALID_IMAGE_SIZE,
+        "clCreateImage3D with a slice pitch below a slice"
+    );
     let m = call!(t; clCreateImage(null(), CL_MEM_READ_WRITE, &f, &d2, null(), &mut e));
     assert!(m.is_null());
     assert_code!(e, CL_INVALID_CONTEXT);

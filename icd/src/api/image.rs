@@ -466,6 +466,19 @@ fn legacy_sizes(size: &[usize]) -> CLResult<()> {
     )
 }
 
+/// The 1.x calls: "CL_INVALID_IMAGE_SIZE if ... values specified by
+/// image_row_pitch [and image_slice_pitch] do not follow rules described in
+/// the argument description": what `clCreateImage` calls a bad descriptor.
+fn legacy_codes(r: CLResult<cl_mem>) -> CLResult<cl_mem> {
+    r.map_err(|e| {
+        if e.code == CL_INVALID_IMAGE_DESCRIPTOR {
+            ClError::new(CL_INVALID_IMAGE_SIZE, e.message)
+        } else {
+            e
+        }
+    })
+}
+
 #[no_mangle]
 pub unsafe extern "C" fn clCreateImage2D(
     context: cl_context,
@@ -488,7 +501,14 @@ pub unsafe extern "C" fn clCreateImage2D(
             image_row_pitch,
             0,
         );
-        create_image(context, ptr::null(), flags, image_format, &d, host_ptr)
+        legacy_codes(create_image(
+            context,
+            ptr::null(),
+            flags,
+            image_format,
+            &d,
+            host_ptr,
+        ))
     })
 }
 
@@ -522,7 +542,14 @@ pub unsafe extern "C" fn clCreateImage3D(
             image_row_pitch,
             image_slice_pitch,
         );
-        create_image(context, ptr::null(), flags, image_format, &d, host_ptr)
+        legacy_codes(create_image(
+            context,
+            ptr::null(),
+            flags,
+            image_format,
+            &d,
+            host_ptr,
+        ))
     })
 }
 
