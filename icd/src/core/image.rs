@@ -86,21 +86,24 @@ impl Image {
         if region.contains(&0) {
             return err(CL_INVALID_VALUE, "a region element is 0");
         }
-        let e = self.api_extent();
-        for k in 0..3 {
-            if e[k] == 1 && (origin[k] != 0 || region[k] != 1) {
-                let used = match self.image_type {
-                    CL_MEM_OBJECT_IMAGE1D | CL_MEM_OBJECT_IMAGE1D_BUFFER => 1,
-                    CL_MEM_OBJECT_IMAGE1D_ARRAY | CL_MEM_OBJECT_IMAGE2D => 2,
-                    _ => 3,
-                };
-                if k >= used {
-                    return err(
-                        CL_INVALID_VALUE,
-                        format!("the {what} origin[{k}] must be 0 and region[{k}] 1 for this image type"),
-                    );
-                }
+        // Coordinates past the type's own must be origin 0, region 1.
+        let used = match self.image_type {
+            CL_MEM_OBJECT_IMAGE1D | CL_MEM_OBJECT_IMAGE1D_BUFFER => 1,
+            CL_MEM_OBJECT_IMAGE1D_ARRAY | CL_MEM_OBJECT_IMAGE2D => 2,
+            _ => 3,
+        };
+        for k in used..3 {
+            if origin[k] != 0 || region[k] != 1 {
+                return err(
+                    CL_INVALID_VALUE,
+                    format!(
+                        "the {what} origin[{k}] must be 0 and region[{k}] 1 for this image type"
+                    ),
+                );
             }
+        }
+        let e = self.api_extent();
+        for k in 0..used {
             let inside = origin[k]
                 .checked_add(region[k])
                 .is_some_and(|end| end <= e[k]);
