@@ -2105,7 +2105,8 @@ fn read_write_and_3d_writes(t: &Cl) {
 }
 
 /// A 1D image buffer: its texels are its buffer's bytes (a sub-buffer's
-/// too), read and written by kernels and commands; its errors.
+/// too), read and written by kernels and commands; a 2D image from a
+/// buffer; their errors.
 fn image1d_buffer(t: &Cl) {
     let ctx = t.context();
     let q = t.queue(ctx, 0);
@@ -2193,7 +2194,59 @@ fn image1d_buffer(t: &Cl) {
     let (m, e) = try_image(t, ctx, 0, f, bad, null());
     assert!(m.is_null());
     assert_code!(e, CL_INVALID_IMAGE_DESCRIPTOR, "no buffer");
-    for m in [im, im2, sub, out, buf, ro] {
+    // A 2D image from a buffer (cl_khr_image2d_from_buffer), with a row
+    // pitch: its texels are the buffer's bytes at that pitch.
+    assert_eq!(
+        device_info::<cl_uint>(t, CL_DEVICE_IMAGE_PITCH_ALIGNMENT),
+        1
+    );
+    let mut d2d = desc(CL_MEM_OBJECT_IMAGE2D, [3, 4, 0, 0], 16, 0);
+    d2d.buffer = buf;
+    let im2d = image(t, ctx, CL_MEM_READ_ONLY, f, d2d, null());
+    assert_eq!(image_info::<usize>(t, im2d, CL_IMAGE_ROW_PITCH), 16);
+    let mut texels = [0u8; 12 * 4];
+    read(t, q, im2d, O, [3, 4, 1], 0, 0, texels.as_mut_ptr().cast());
+    for y in 0..4 {
+        for x in 0..3 {
+            let o = (y * 3 + x) * 4;
+            let b = (y * 16 + x * 4) as u8;
+            assert_eq!(
+                &texels[o..o + 4],
+                &[b, b + 1, b + 2, b + 3],
+                "2D texel ({x}, {y})"
+            );
+        }
+    }
+    let mut bad = d2d;
+    bad.image_height = 5;
+    let (m, e) = try_image(t, ctx, CL_MEM_READ_ONLY, f, bad, null());
+    assert!(m.is_null());
+    assert_code!(
+        e,
+        CL_INVALID_IMAGE_DESCRIPTOR,
+        "a 2D image larger than its buffer"
+    );
+    let mut bad = d2d;
+    bad.image_row_pitch = 14;
+    let (m, e) = try_image(t, ctx, CL_MEM_READ_ONLY, f, bad, null());
+    assert!(m.is_null());
+    assert_code!(
+        e,
+        CL_INVALID_IMAGE_DESCRIPTOR,
+        "a row pitch not a whole number of pixels"
+    );
+    let mut bad = d2d;
+    bad.buffer = im;
+    let (m, e) = try_image(t, ctx, CL_MEM_READ_ONLY, f, bad, null());
+    assert!(m.is_null());
+    assert_code!(e, CL_INVALID_IMAGE_DESCRIPTOR, "a 2D image from an image");
+    let mut bad = d2d;
+    bad.image_type = CL_MEM_OBJECT_IMAGE3D;
+    bad.image_depth = 1;
+    let (m, e) = try_image(t, ctx, CL_MEM_READ_ONLY, f, bad, null());
+    assert!(m.is_null());
+    assert_code!(e, CL_INVALID_IMAGE_DESCRIPTOR, "a 3D image from a buffer");
+    for m in [im, im2, im2d, sub, out, buf, ro] {
         assert_code!(call!(t; clReleaseMemObject(m)), CL_SUCCESS);
     }
     assert_code!(call!(t; clReleaseKernel(k)), CL_SUCCESS);

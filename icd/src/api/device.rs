@@ -190,10 +190,12 @@ fn device_info(device: cl_device_id, param: cl_device_info, out: InfoOut) -> CLR
         CL_DEVICE_IMAGE_MAX_ARRAY_SIZE => {
             out.value::<usize>(images(img::IMAGE_MAX_ARRAY_SIZE as u32) as usize)
         }
-        // No cl_khr_image2d_from_buffer: both are 0.
-        CL_DEVICE_IMAGE_PITCH_ALIGNMENT
-        | CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT
-        | CL_DEVICE_MAX_PIPE_ARGS
+        // cl_khr_image2d_from_buffer: any row pitch and base address that
+        // is a whole number of pixels.
+        CL_DEVICE_IMAGE_PITCH_ALIGNMENT | CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT => {
+            out.value::<cl_uint>(images(1))
+        }
+        CL_DEVICE_MAX_PIPE_ARGS
         | CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS
         | CL_DEVICE_PIPE_MAX_PACKET_SIZE
         | CL_DEVICE_MAX_ON_DEVICE_QUEUES

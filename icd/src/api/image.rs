@@ -7,7 +7,8 @@
 //! made like a buffer's (`core::mem`): a fresh zeroed allocation with tight
 //! pitches, a copy of the user's data (with the user's pitches), or the
 //! user's memory itself with its pitches (`CL_MEM_USE_HOST_PTR`); a 1D
-//! image buffer's store is its buffer's (`Mem::new_image_on_buffer`).
+//! image buffer's store, and a 2D image's made from a buffer
+//! (`cl_khr_image2d_from_buffer`), is its buffer's (`Mem::new_image_on_buffer`).
 
 #![allow(non_snake_case, clippy::missing_safety_doc)]
 
@@ -95,9 +96,9 @@ fn read_desc(desc: *const cl_image_desc, elem: usize, host_ptr: *mut c_void) -> 
         return bad_desc("num_mip_levels and num_samples must be 0");
     }
     let mem_object = d.buffer;
-    if t != CL_MEM_OBJECT_IMAGE1D_BUFFER && !mem_object.is_null() {
-        // Images from other memory objects (cl_khr_image2d_from_buffer) are
-        // not offered.
+    // A memory object only for a 1D image buffer and a 2D image from a
+    // buffer (cl_khr_image2d_from_buffer).
+    if !matches!(t, CL_MEM_OBJECT_IMAGE1D_BUFFER | CL_MEM_OBJECT_IMAGE2D) && !mem_object.is_null() {
         return bad_desc("image_desc->buffer must be NULL for this image type");
     }
     let (w, h, dd, a) = (
@@ -136,10 +137,13 @@ fn read_desc(desc: *const cl_image_desc, elem: usize, host_ptr: *mut c_void) -> 
             format!("image of {w} x {h} x {dd} (array {a}) exceeds the device's maximums"),
         );
     }
-    // image_row_pitch: 0 if host_ptr is NULL; else 0 or ≥ width × element
-    // size, and a multiple of the element size.
+    // image_row_pitch: 0 if host_ptr is NULL (unless the image is made from
+    // a buffer); else 0 or ≥ width × element size, and a multiple of the
+    // element size (for a 2D image from a buffer, of
+    // CL_DEVICE_IMAGE_PITCH_ALIGNMENT, 1, pixels).
     let (rp, sp) = (d.image_row_pitch, d.image_slice_pitch);
-    if host_ptr.is_null() && (rp != 0 || sp != 0) {
+    let from_buffer = t == CL_MEM_OBJECT_IMAGE2D && !mem_object.is_null();
+    if host_ptr.is_null() && !from_buffer && (rp != 0 || sp != 0) {
         return bad_desc("image_row_pitch and image_slice_pitch must be 0 when host_ptr is NULL");
     }
     let Some(row) = w.checked_mul(elem) else {
@@ -225,7 +229,7 @@ fn create_image(
         CL_INVALID_OPERATION,
         "no device in the context supports images",
     )?;
-    if g.image_type == CL_MEM_OBJECT_IMAGE1D_BUFFER {
+    if g.image_type == CL_MEM_OBJECT_IMAGE1D_BUFFER || !g.buffer.is_null() {
         return image_on_buffer(&context, flags, format, elem, &g);
     }
     let layers = g.depth * g.array_size;
@@ -321,8 +325,8 @@ fn create_image(
     Ok(Obj::into_handle(mem))
 }
 
-/// A 1D image buffer: checks of the buffer and of the flags against its
-/// own, then a window on its store.
+/// A 1D image buffer, or a 2D image from a buffer: checks of the buffer and
+/// of the flags against its own, then a window on its store.
 fn image_on_buffer(
     context: &Arc<Obj<Context>>,
     flags: cl_mem_flags,
@@ -331,12 +335,21 @@ fn image_on_buffer(
     g: &Geometry,
 ) -> CLResult<cl_mem> {
     // CL_INVALID_IMAGE_DESCRIPTOR: image_desc->buffer must be a valid
-    // buffer object of the context, holding width × element size bytes.
+    // buffer object of the context (images from other images are not
+    // offered), holding the image: width × element size bytes for a 1D
+    // image buffer, row pitch × height for a 2D image.
     let buffer = match Obj::<Mem>::get(g.buffer) {
         Ok(b) if b.image().is_none() && Arc::ptr_eq(b.context(), context) => b,
         _ => return bad_desc("image_desc->buffer is not a buffer object of the context"),
     };
-    let size = g.width * elem;
+    let row = if g.host_row_pitch == 0 {
+        g.width * elem
+    } else {
+        g.host_row_pitch
+    };
+    let Some(size) = row.checked_mul(g.height) else {
+        return err(CL_INVALID_IMAGE_SIZE, "image size overflows");
+    };
     if size > buffer.size() {
         return bad_desc(format!(
             "the image needs {size} bytes; image_desc->buffer has {}",
@@ -376,19 +389,19 @@ fn image_on_buffer(
     }
     let image = Image {
         format,
-        image_type: CL_MEM_OBJECT_IMAGE1D_BUFFER,
+        image_type: g.image_type,
         desc: ImageDesc {
             data: ptr::null_mut(),
             width: g.width as u64,
-            height: 1,
+            height: g.height as u64,
             depth: 1,
             array_size: 1,
-            row_pitch: size as u64,
+            row_pitch: row as u64,
             slice_pitch: size as u64,
             elem_size: elem as u32,
             order: format.image_channel_order,
             data_type: format.image_channel_data_type,
-            image_type: CL_MEM_OBJECT_IMAGE1D_BUFFER,
+            image_type: g.image_type,
         },
         buffer: Some(buffer.clone()),
     };
