@@ -329,7 +329,7 @@ unsafe fn channel_f(t: u32, p: *const u8) -> f32 {
     // SAFETY: the caller's contract; reads unaligned.
     unsafe {
         match t {
-            UNORM_INT8 => f32::from(*p) / 255.0,
+            UNORM_INT8 => UNORM8[*p as usize],
             UNORM_INT16 => f32::from((p as *const u16).read_unaligned()) / 65535.0,
             SNORM_INT8 => (f32::from(*p as i8) / 127.0).max(-1.0),
             SNORM_INT16 => (f32::from((p as *const i16).read_unaligned()) / 32767.0).max(-1.0),
@@ -379,6 +379,41 @@ fn one(kind: Texel) -> u32 {
     }
 }
 
+/// `c / 255` for every UNORM_INT8 value (the same division, done once).
+static UNORM8: [f32; 256] = {
+    let mut t = [0f32; 256];
+    let mut i = 0;
+    while i < 256 {
+        t[i] = i as f32 / 255.0;
+        i += 1;
+    }
+    t
+};
+
+/// The common formats' float reads without the general per-channel path:
+/// RGBA and BGRA UNORM_INT8, RGBA FLOAT. `None` for the others.
+///
+/// # Safety
+/// `p` readable for one texel of the format.
+#[inline]
+unsafe fn load_float_fast(o: u32, t: u32, p: *const u8) -> Option<[u32; 4]> {
+    Some(match (o, t) {
+        (order::RGBA, data_type::UNORM_INT8) => {
+            // SAFETY: a texel of four bytes (the caller's contract).
+            let b = unsafe { (p as *const [u8; 4]).read_unaligned() };
+            b.map(|c| UNORM8[c as usize].to_bits())
+        }
+        (order::BGRA, data_type::UNORM_INT8) => {
+            // SAFETY: as above.
+            let b = unsafe { (p as *const [u8; 4]).read_unaligned() };
+            [b[2], b[1], b[0], b[3]].map(|c| UNORM8[c as usize].to_bits())
+        }
+        // SAFETY: a texel of sixteen bytes.
+        (order::RGBA, data_type::FLOAT) => unsafe { (p as *const [u32; 4]).read_unaligned() },
+        _ => return None,
+    })
+}
+
 /// Read the texel at `p` of format `(o, t)` as four words of `kind`, missing
 /// channels filled as the spec says ((0, 0, 0, 1), INTENSITY replicated,
 /// LUMINANCE in r, g, b).
@@ -386,6 +421,12 @@ fn one(kind: Texel) -> u32 {
 /// # Safety
 /// `p` readable for one texel of the format.
 pub unsafe fn load(o: u32, t: u32, kind: Texel, p: *const u8) -> [u32; 4] {
+    if kind == Texel::Float {
+        // SAFETY: the caller's contract.
+        if let Some(v) = unsafe { load_float_fast(o, t, p) } {
+            return v;
+        }
+    }
     let mut out = [0, 0, 0, one(kind)];
     let size = channel_size(t);
     for (k, &c) in channels(o).iter().enumerate() {
@@ -555,12 +596,17 @@ fn axes(d: &ImageDesc) -> (usize, Option<usize>) {
 ///
 /// # Safety
 /// `d` describes a live data store.
-unsafe fn fetch(d: &ImageDesc, kind: Texel, p: [i64; 3]) -> [u32; 4] {
-    match d.at(p) {
-        // SAFETY: `at` checked the position against the extent.
-        Some(q) => unsafe { load(d.order, d.data_type, kind, q) },
-        None if has_alpha(d.order) => [0; 4],
-        None => [0, 0, 0, one(kind)],
+#[inline]
+unsafe fn fetch(d: &ImageDesc, e: [u64; 3], kind: Texel, p: [i64; 3]) -> [u32; 4] {
+    let inside = (0..3).all(|k| (p[k] as u64) < e[k]); // negative: huge
+    if inside {
+        let q = d.texel([p[0] as u64, p[1] as u64, p[2] as u64]);
+        // SAFETY: the position is inside the extent.
+        unsafe { load(d.order, d.data_type, kind, q) }
+    } else if has_alpha(d.order) {
+        [0; 4]
+    } else {
+        [0, 0, 0, one(kind)]
     }
 }
 
@@ -611,7 +657,7 @@ pub unsafe fn read(
             };
         }
         // SAFETY: the caller's contract.
-        return unsafe { fetch(d, kind, p) };
+        return unsafe { fetch(d, e, kind, p) };
     }
     let mut ax = [(0i64, 0i64, 0f32); 3];
     for (k, a) in ax.iter_mut().enumerate().take(n) {
@@ -631,7 +677,7 @@ pub unsafe fn read(
             }
         }
         // SAFETY: the caller's contract.
-        let t = unsafe { fetch(d, kind, p) };
+        let t = unsafe { fetch(d, e, kind, p) };
         for (s, w) in acc.iter_mut().zip(t) {
             *s += weight * f32::from_bits(w);
         }
