@@ -1979,6 +1979,152 @@ fn conversions(t: &Cl) {
     assert_code!(call!(t; clReleaseContext(ctx)), CL_SUCCESS);
 }
 
+/// sRGB to linear and back, from the sRGB standard's curve.
+fn srgb_to_linear(c: f32) -> f32 {
+    if c <= 0.04045 {
+        c / 12.92
+    } else {
+        ((c + 0.055) / 1.055).powf(2.4)
+    }
+}
+
+fn linear_to_srgb(l: f32) -> f32 {
+    if l <= 0.0031308 {
+        l * 12.92
+    } else {
+        1.055 * l.powf(1.0 / 2.4) - 0.055
+    }
+}
+
+/// Packed RGB formats (565, 555, 101010) and sRGBA: reads unpack and
+/// normalize (and linearize), writes round to nearest even and pack (and
+/// encode the sRGB curve, `cl_khr_srgb_image_writes`).
+fn packed_and_srgb(t: &Cl) {
+    let ctx = t.context();
+    let q = t.queue(ctx, 0);
+    let src = "
+        kernel void wf(write_only image1d_t im, global const float4 *v) {
+            int i = get_global_id(0); write_imagef(im, i, v[i]);
+        }
+        kernel void rf(read_only image1d_t im, global float4 *o) {
+            int i = get_global_id(0); o[i] = read_imagef(im, i);
+        }";
+    let p = build(t, ctx, src, c"-cl-std=CL3.0");
+    let n = 4usize;
+    let d1 = desc(CL_MEM_OBJECT_IMAGE1D, [n, 0, 0, 0], 0, 0);
+    let launch = |name: &std::ffi::CStr, im: cl_mem, buf: cl_mem| {
+        let k = kernel(t, p, name);
+        assert_code!(set_arg(t, k, 0, &im), CL_SUCCESS);
+        assert_code!(set_arg(t, k, 1, &buf), CL_SUCCESS);
+        run(t, q, k, &[n]);
+        assert_code!(call!(t; clReleaseKernel(k)), CL_SUCCESS);
+    };
+    let fo = buffer_with(t, ctx, &[[0f32; 4]; 4]);
+    let fv: Vec<[f32; 4]> = vec![
+        [0.5, 0.25, 1.0, 1.0],
+        [0.1, 0.9, 0.0, 0.3],
+        [2.0, -1.0, 0.75, 0.0],
+        [0.33, 0.66, 0.99, 1.0],
+    ];
+    let vb = buffer_with(t, ctx, &fv);
+    // (order, type, bits of r g b, shifts, bytes)
+    for (o, ty, bits, shifts, bytes) in [
+        (
+            CL_RGB,
+            CL_UNORM_SHORT_565,
+            [5u32, 6, 5],
+            [11u32, 5, 0],
+            2usize,
+        ),
+        (CL_RGB, CL_UNORM_SHORT_555, [5, 5, 5], [10, 5, 0], 2),
+        (CL_RGBx, CL_UNORM_INT_101010, [10, 10, 10], [20, 10, 0], 4),
+    ] {
+        let im = image(t, ctx, CL_MEM_READ_WRITE, fmt(o, ty), d1, null());
+        assert_eq!(image_info::<usize>(t, im, CL_IMAGE_ELEMENT_SIZE), bytes);
+        launch(c"wf", im, vb);
+        let mut raw = vec![0u8; n * bytes];
+        read(t, q, im, O, [n, 1, 1], 0, 0, raw.as_mut_ptr().cast());
+        for (i, px) in fv.iter().enumerate() {
+            let word = if bytes == 2 {
+                u32::from(u16::from_le_bytes([raw[2 * i], raw[2 * i + 1]]))
+            } else {
+                u32::from_le_bytes(raw[4 * i..4 * i + 4].try_into().unwrap())
+            };
+            for k in 0..3 {
+                let max = (1u32 << bits[k]) - 1;
+                let want = (px[k] * max as f32)
+                    .round_ties_even()
+                    .clamp(0.0, max as f32) as u32;
+                assert_eq!(
+                    (word >> shifts[k]) & max,
+                    want,
+                    "{ty:#x} texel {i} channel {k}"
+                );
+            }
+        }
+        launch(c"rf", im, fo);
+        let back: Vec<[f32; 4]> = read_buffer(t, q, fo, n);
+        for (i, px) in back.iter().enumerate() {
+            for k in 0..3 {
+                let max = ((1u32 << bits[k]) - 1) as f32;
+                let want = (fv[i][k] * max).round_ties_even().clamp(0.0, max) / max;
+                assert!(
+                    (px[k] - want).abs() <= 1e-6,
+                    "{ty:#x} read {i}.{k}: {} vs {want}",
+                    px[k]
+                );
+            }
+            assert_eq!(px[3], 1.0, "alpha of a packed RGB format");
+        }
+        assert_code!(call!(t; clReleaseMemObject(im)), CL_SUCCESS);
+    }
+    // sRGBA: reads linearize r, g, b; writes encode them.
+    let mut bytes = [
+        0u8, 10, 128, 255, 60, 200, 255, 7, 1, 2, 3, 4, 250, 100, 50, 25,
+    ];
+    let s = image(
+        t,
+        ctx,
+        CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+        fmt(CL_sRGBA, CL_UNORM_INT8),
+        d1,
+        bytes.as_mut_ptr().cast(),
+    );
+    launch(c"rf", s, fo);
+    let back: Vec<[f32; 4]> = read_buffer(t, q, fo, n);
+    for (i, px) in back.iter().enumerate() {
+        for k in 0..4 {
+            let c = bytes[i * 4 + k] as f32 / 255.0;
+            let want = if k < 3 { srgb_to_linear(c) } else { c };
+            assert!(
+                (px[k] - want).abs() <= 1e-6,
+                "sRGBA read {i}.{k}: {} vs {want}",
+                px[k]
+            );
+        }
+    }
+    launch(c"wf", s, vb);
+    let mut raw = [0u8; 16];
+    read(t, q, s, O, [n, 1, 1], 0, 0, raw.as_mut_ptr().cast());
+    for (i, px) in fv.iter().enumerate() {
+        for k in 0..4 {
+            let v = px[k].clamp(0.0, 1.0);
+            let want = unorm8(if k < 3 { linear_to_srgb(v) } else { v });
+            assert!(
+                raw[i * 4 + k].abs_diff(want) <= 1,
+                "sRGBA write {i}.{k}: {} vs {want}",
+                raw[i * 4 + k]
+            );
+        }
+    }
+    for m in [fo, vb, s] {
+        assert_code!(call!(t; clReleaseMemObject(m)), CL_SUCCESS);
+    }
+    assert_code!(call!(t; clReleaseProgram(p)), CL_SUCCESS);
+    assert_code!(call!(t; clReleaseCommandQueue(q)), CL_SUCCESS);
+    assert_code!(call!(t; clReleaseContext(ctx)), CL_SUCCESS);
+}
+
 /// A `read_write` image read and written by one kernel (each work-item its
 /// own texel), images in a kernel with a barrier, and 3D image writes.
 fn read_write_and_3d_writes(t: &Cl) {
@@ -2273,6 +2419,10 @@ mod kernels {
     #[test]
     fn image1d_buffer() {
         super::image1d_buffer(cranecl_conformance::cl())
+    }
+    #[test]
+    fn packed_and_srgb() {
+        super::packed_and_srgb(cranecl_conformance::cl())
     }
     #[test]
     fn read_write_and_3d_writes() {

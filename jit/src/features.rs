@@ -52,6 +52,7 @@ pub const EXTENSIONS: &[NameVersion] = &[
     nv("cl_khr_integer_dot_product", 2, 0),
     nv("cl_khr_3d_image_writes", 1, 0),
     nv("cl_khr_image2d_from_buffer", 1, 0),
+    nv("cl_khr_srgb_image_writes", 1, 0),
 ];
 
 /// Optional OpenCL C 3.0 features the compiler supports (read

@@ -19,11 +19,15 @@ pub mod order {
     pub const A: u32 = 0x10B1;
     pub const RG: u32 = 0x10B2;
     pub const RA: u32 = 0x10B3;
+    pub const RGB: u32 = 0x10B4;
     pub const RGBA: u32 = 0x10B5;
     pub const BGRA: u32 = 0x10B6;
     pub const ARGB: u32 = 0x10B7;
     pub const INTENSITY: u32 = 0x10B8;
     pub const LUMINANCE: u32 = 0x10B9;
+    pub const RGBX: u32 = 0x10BC;
+    pub const SRGBA: u32 = 0x10C1;
+    pub const SBGRA: u32 = 0x10C2;
     pub const ABGR: u32 = 0x10C3;
 }
 
@@ -33,6 +37,9 @@ pub mod data_type {
     pub const SNORM_INT16: u32 = 0x10D1;
     pub const UNORM_INT8: u32 = 0x10D2;
     pub const UNORM_INT16: u32 = 0x10D3;
+    pub const UNORM_SHORT_565: u32 = 0x10D4;
+    pub const UNORM_SHORT_555: u32 = 0x10D5;
+    pub const UNORM_INT_101010: u32 = 0x10D6;
     pub const SIGNED_INT8: u32 = 0x10D7;
     pub const SIGNED_INT16: u32 = 0x10D8;
     pub const SIGNED_INT32: u32 = 0x10D9;
@@ -115,7 +122,48 @@ pub fn supported_formats() -> Vec<(u32, u32)> {
             v.push((o, t));
         }
     }
+    // Packed RGB (the order's x bits unused).
+    for o in [order::RGB, order::RGBX] {
+        for t in [UNORM_SHORT_565, UNORM_SHORT_555, UNORM_INT_101010] {
+            v.push((o, t));
+        }
+    }
+    // sRGB, read and (cl_khr_srgb_image_writes) written.
+    v.push((order::SRGBA, UNORM_INT8));
+    v.push((order::SBGRA, UNORM_INT8));
     v
+}
+
+/// The packed types: the widths and shifts of r, g, b, and the texel's
+/// bytes.
+fn packed(t: u32) -> Option<([u32; 3], [u32; 3], usize)> {
+    use data_type::*;
+    match t {
+        UNORM_SHORT_565 => Some(([5, 6, 5], [11, 5, 0], 2)),
+        UNORM_SHORT_555 => Some(([5, 5, 5], [10, 5, 0], 2)),
+        UNORM_INT_101010 => Some(([10, 10, 10], [20, 10, 0], 4)),
+        _ => None,
+    }
+}
+
+/// sRGB to linear (the sRGB standard's curve, as the OpenCL spec gives it).
+fn srgb_to_linear(c: f32) -> f32 {
+    if c <= 0.04045 {
+        c / 12.92
+    } else {
+        ((c + 0.055) / 1.055).powf(2.4)
+    }
+}
+
+/// Linear to sRGB (`cl_khr_srgb_image_writes`).
+fn linear_to_srgb(c: f32) -> f32 {
+    if c.is_nan() {
+        0.0
+    } else if c <= 0.003_130_8 {
+        12.92 * c
+    } else {
+        1.055 * c.powf(1.0 / 2.4) - 0.055
+    }
 }
 
 /// Whether `(order, data_type)` is a supported format.
@@ -155,6 +203,8 @@ fn channels(o: u32) -> &'static [usize] {
         order::BGRA => &[2, 1, 0, 3],
         order::ARGB => &[3, 0, 1, 2],
         order::ABGR => &[3, 2, 1, 0],
+        order::SBGRA => &[2, 1, 0, 3],
+        order::RGB | order::RGBX => &[0, 1, 2],
         _ => &[0, 1, 2, 3],
     }
 }
@@ -166,7 +216,13 @@ pub fn channel_count(o: u32) -> usize {
 
 /// Bytes of one texel (`CL_IMAGE_ELEMENT_SIZE`); 0 for an unsupported format.
 pub fn element_size(o: u32, t: u32) -> usize {
-    channel_count(o) * channel_size(t)
+    let rgb = matches!(o, order::RGB | order::RGBX);
+    match packed(t) {
+        Some((_, _, bytes)) if rgb => bytes,
+        Some(_) => 0,
+        None if rgb => 0,
+        None => channel_count(o) * channel_size(t),
+    }
 }
 
 /// Whether the data type holds signed integers (read with `read_imagei`).
@@ -193,6 +249,9 @@ fn has_alpha(o: u32) -> bool {
             | order::ARGB
             | order::ABGR
             | order::INTENSITY
+            | order::RGBX
+            | order::SRGBA
+            | order::SBGRA
     )
 }
 
@@ -427,6 +486,26 @@ pub unsafe fn load(o: u32, t: u32, kind: Texel, p: *const u8) -> [u32; 4] {
             return v;
         }
     }
+    if let Some((widths, shifts, bytes)) = packed(t) {
+        // SAFETY: a texel of `bytes` bytes (the caller's contract).
+        let v = unsafe {
+            if bytes == 2 {
+                u32::from((p as *const u16).read_unaligned())
+            } else {
+                (p as *const u32).read_unaligned()
+            }
+        };
+        let mut out = [0, 0, 0, one(kind)];
+        for k in 0..3 {
+            let max = (1u32 << widths[k]) - 1;
+            let c = (v >> shifts[k]) & max;
+            out[k] = match kind {
+                Texel::Float => (c as f32 / max as f32).to_bits(),
+                _ => c,
+            };
+        }
+        return out;
+    }
     let mut out = [0, 0, 0, one(kind)];
     let size = channel_size(t);
     for (k, &c) in channels(o).iter().enumerate() {
@@ -440,6 +519,11 @@ pub unsafe fn load(o: u32, t: u32, kind: Texel, p: *const u8) -> [u32; 4] {
         };
     }
     match o {
+        order::SRGBA | order::SBGRA if kind == Texel::Float => {
+            for c in &mut out[..3] {
+                *c = srgb_to_linear(f32::from_bits(*c)).to_bits();
+            }
+        }
         order::INTENSITY => out = [out[0]; 4],
         order::LUMINANCE => {
             out[1] = out[0];
@@ -492,6 +576,34 @@ unsafe fn store_channel(t: u32, kind: Texel, v: u32, p: *mut u8) {
 /// # Safety
 /// `p` writable for one texel of the format.
 pub unsafe fn store(o: u32, t: u32, kind: Texel, color: [u32; 4], p: *mut u8) {
+    if let Some((widths, shifts, bytes)) = packed(t) {
+        let mut v = 0u32;
+        for k in 0..3 {
+            let max = (1u32 << widths[k]) - 1;
+            let c = match kind {
+                Texel::Float => {
+                    sat_rte(f32::from_bits(color[k]) * max as f32, 0.0, max as f32) as u32
+                }
+                _ => color[k].min(max),
+            };
+            v |= c << shifts[k];
+        }
+        // SAFETY: a texel of `bytes` bytes (the caller's contract).
+        unsafe {
+            if bytes == 2 {
+                (p as *mut u16).write_unaligned(v as u16)
+            } else {
+                (p as *mut u32).write_unaligned(v)
+            }
+        }
+        return;
+    }
+    let mut color = color;
+    if matches!(o, order::SRGBA | order::SBGRA) && kind == Texel::Float {
+        for c in &mut color[..3] {
+            *c = linear_to_srgb(f32::from_bits(*c)).to_bits();
+        }
+    }
     let size = channel_size(t);
     for (k, &c) in channels(o).iter().enumerate() {
         // INTENSITY and LUMINANCE store the colour's x.
