@@ -7,6 +7,8 @@
 //! function per work-item (per lane in the lanes), which converts and
 //! samples with `cranecl_memory::image` — the same code the host commands
 //! use — through two small stack buffers for the coordinates and the texel.
+//! `read_imageh`/`write_imageh` (offered by sema only with `cl_khr_fp16`)
+//! go through the float path, converted to and from `half` on the host.
 
 use crate::codegen::{CValue, FunctionCx};
 use crate::sema::builtins::BuiltinFn;
@@ -16,8 +18,11 @@ use cranelift_codegen::ir::{types, InstBuilder};
 use std::mem::offset_of;
 
 /// Flags of the read and write host functions: the result kind in bits 0–1,
-/// bit 2 float coordinates.
+/// bit 2 float coordinates, bit 3 `half` colours (`read_imageh`,
+/// `write_imageh`: floats converted, to nearest even, in the low 16 bits
+/// of each word).
 const FLOAT_COORDS: u32 = 4;
+const HALF: u32 = 8;
 
 fn texel_kind(bits: u32) -> Texel {
     match bits & 3 {
@@ -49,6 +54,11 @@ extern "C" fn read_image(
             flags & FLOAT_COORDS != 0,
             coord.read(),
         );
+        let r = if flags & HALF != 0 {
+            r.map(|w| u32::from(image::f32_to_half(f32::from_bits(w))))
+        } else {
+            r
+        };
         out.write(r);
     }
 }
@@ -64,12 +74,21 @@ extern "C" fn write_image(
         return;
     }
     // SAFETY: as in `read_image`.
-    unsafe { image::write(&*img, texel_kind(flags), coord.read(), color.read()) }
+    unsafe {
+        let c = color.read();
+        let c = if flags & HALF != 0 {
+            c.map(|w| image::half_to_f32(w as u16).to_bits())
+        } else {
+            c
+        };
+        image::write(&*img, texel_kind(flags), coord.read(), c)
+    }
 }
 
 fn kind_bits(s: Scalar) -> Option<u32> {
     match s {
         Scalar::Float => Some(0),
+        Scalar::Half => Some(HALF),
         Scalar::Int => Some(1),
         Scalar::UInt => Some(2),
         _ => None,
@@ -111,6 +130,8 @@ pub(super) fn emit(
             "f" => Scalar::Float,
             "i" => Scalar::Int,
             "ui" => Scalar::UInt,
+            // With cl_khr_fp16 (sema offers them only then).
+            "h" => Scalar::Half,
             _ => return None,
         };
         return Some(read(fx, s, img, args, arg_tys));
@@ -120,6 +141,8 @@ pub(super) fn emit(
             "f" => Scalar::Float,
             "i" => Scalar::Int,
             "ui" => Scalar::UInt,
+            // With cl_khr_fp16 (sema offers them only then).
+            "h" => Scalar::Half,
             _ => return None,
         };
         return Some(write(fx, s, img, args));
