@@ -346,6 +346,13 @@ fn image_fn(name: &str, args: &[Type], fp16: bool) -> Option<Resolution> {
                 "cannot call '{name}' on a write_only image: read_image functions need a read_only or read_write image"
             )));
         }
+        // Reads through a sampler are for read_only images only ("a
+        // compilation error" on read_write ones: OpenCL C 6.13.14.1).
+        if args.len() == 3 && *access == Access::ReadWrite {
+            return Some(Resolution::NoMatch(vec![format!(
+                "{name}(read_only image, sampler, coordinates)"
+            )]));
+        }
         // The sampler may be a literal: an integer constant of `CLK_*` bits.
         let int_sampler = |t: &Type| matches!(t, Type::Scalar(Scalar::Int | Scalar::UInt));
         let ok = match args {
