@@ -15,6 +15,8 @@ echo "== vector_add: 1M floats added by an OpenCL C kernel, every sum checked"
 ./target/release/vector_add
 echo "== mandelbrot: rendered by a kernel, written to target/mandelbrot.png"
 ./target/release/mandelbrot target/mandelbrot.png
+echo "== blur: a Gaussian blur of it with images and a sampler, checked, written to target/mandelbrot-blur.png"
+./target/release/blur target/mandelbrot.png target/mandelbrot-blur.png 3
 echo "== sgemm: 1024^3 with 16x16 local tiles"
 ./target/release/sgemm
 echo "== cranecl run: one kernel from an Oclgrind simulation file, no host program"

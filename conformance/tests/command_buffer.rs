@@ -848,7 +848,7 @@ fn recording_and_state_errors(t: &Cl) {
                 null()
             ),
             CL_INVALID_MEM_OBJECT,
-            "no image support"
+            "a buffer is not an image"
         );
     }
     let k = fx.kernel(t, c"set");

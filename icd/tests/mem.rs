@@ -429,7 +429,7 @@ fn destructor_callbacks_run_in_reverse_after_the_last_command() {
 }
 
 #[test]
-fn images_pipes_samplers_svm_and_native_kernels_are_refused() {
+fn pipes_and_native_kernels_are_refused_images_samplers_and_svm_checked() {
     let env = Env::new();
     let m = buffer(env.ctx, 64);
     let fmt = cl_image_format {
@@ -441,14 +441,17 @@ fn images_pipes_samplers_svm_and_native_kernels_are_refused() {
     let o = [0usize; 3];
     // SAFETY: valid or NULL arguments throughout.
     unsafe {
-        clCreateImage2D(env.ctx, 0, &fmt, 4, 4, 0, ptr::null_mut(), &mut rc);
-        assert_eq!(rc, CL_INVALID_OPERATION);
+        // The device has images (conformance/tests/images.rs tests them).
+        let im = clCreateImage2D(env.ctx, 0, &fmt, 4, 4, 0, ptr::null_mut(), &mut rc);
+        assert_eq!(rc, CL_SUCCESS);
+        assert_eq!(clReleaseMemObject(im), CL_SUCCESS);
         clCreateImage2D(ptr::null_mut(), 0, &fmt, 4, 4, 0, ptr::null_mut(), &mut rc);
         assert_eq!(rc, CL_INVALID_CONTEXT);
-        clCreateImage3D(env.ctx, 0, &fmt, 4, 4, 4, 0, 0, ptr::null_mut(), &mut rc);
-        assert_eq!(rc, CL_INVALID_OPERATION);
+        let im = clCreateImage3D(env.ctx, 0, &fmt, 4, 4, 4, 0, 0, ptr::null_mut(), &mut rc);
+        assert_eq!(rc, CL_SUCCESS);
+        assert_eq!(clReleaseMemObject(im), CL_SUCCESS);
         clCreateImage(env.ctx, 0, &fmt, ptr::null(), ptr::null_mut(), &mut rc);
-        assert_eq!(rc, CL_INVALID_OPERATION);
+        assert_eq!(rc, CL_INVALID_IMAGE_DESCRIPTOR);
         clCreateImageWithProperties(
             env.ctx,
             ptr::null(),
@@ -458,7 +461,7 @@ fn images_pipes_samplers_svm_and_native_kernels_are_refused() {
             ptr::null_mut(),
             &mut rc,
         );
-        assert_eq!(rc, CL_INVALID_OPERATION);
+        assert_eq!(rc, CL_INVALID_IMAGE_DESCRIPTOR);
         let r = clGetSupportedImageFormats(
             env.ctx,
             CL_MEM_READ_WRITE,
@@ -467,7 +470,8 @@ fn images_pipes_samplers_svm_and_native_kernels_are_refused() {
             ptr::null_mut(),
             &mut n,
         );
-        assert_eq!((r, n), (CL_SUCCESS, 0));
+        assert_eq!(r, CL_SUCCESS);
+        assert!(n >= 13, "the minimum formats: {n}");
         let r = clGetSupportedImageFormats(
             env.ctx,
             0,
@@ -494,14 +498,15 @@ fn images_pipes_samplers_svm_and_native_kernels_are_refused() {
         assert_eq!(rc, CL_INVALID_CONTEXT);
         let r = clGetPipeInfo(m, CL_PIPE_PACKET_SIZE, 0, ptr::null_mut(), ptr::null_mut());
         assert_eq!(r, CL_INVALID_MEM_OBJECT);
-        clCreateSampler(
+        let smp = clCreateSampler(
             env.ctx,
             CL_FALSE,
             CL_ADDRESS_CLAMP,
             CL_FILTER_NEAREST,
             &mut rc,
         );
-        assert_eq!(rc, CL_INVALID_OPERATION);
+        assert_eq!(rc, CL_SUCCESS);
+        assert_eq!(clReleaseSampler(smp), CL_SUCCESS);
         clCreateSamplerWithProperties(ptr::null_mut(), ptr::null(), &mut rc);
         assert_eq!(rc, CL_INVALID_CONTEXT);
         assert_eq!(clRetainSampler(ptr::null_mut()), CL_INVALID_SAMPLER);

@@ -56,6 +56,9 @@ pub const EXTENSIONS: &[NameVersion] = &[
         name: "cl_khr_command_buffer",
         version: cl_make_version(0, 9, 8),
     },
+    nv("cl_khr_3d_image_writes", 1, 0),
+    nv("cl_khr_image2d_from_buffer", 1, 0),
+    nv("cl_khr_srgb_image_writes", 1, 0),
 ];
 
 /// Optional OpenCL C 3.0 features the compiler supports (read
@@ -81,6 +84,10 @@ pub const OPENCL_C_FEATURES: &[NameVersion] = &[
     nv("__opencl_c_work_group_collective_functions", 3, 0),
     nv("__opencl_c_integer_dot_product_input_4x8bit", 2, 0),
     nv("__opencl_c_integer_dot_product_input_4x8bit_packed", 2, 0),
+    // Images: the built-ins call `cranecl_memory::image` (builtins/image.rs).
+    nv("__opencl_c_images", 3, 0),
+    nv("__opencl_c_read_write_images", 3, 0),
+    nv("__opencl_c_3d_image_writes", 3, 0),
 ];
 
 /// Feature macros an extension brings in every OpenCL C version (under

@@ -28,7 +28,12 @@ pub enum ArgKind {
     LocalPtr,
     /// A value passed by copy (scalar, vector, struct): `size` bytes at the offset.
     Value { size: u32, align: u32 },
-    /// Sampler and image arguments (the device has no images: never accepted).
+    /// An image (`image2d_t`, ...): the argument block holds the address of
+    /// the image's `cranecl_memory::image::ImageDesc` (8 bytes).
+    Image,
+    /// A `sampler_t`: the argument block holds its `CLK_*` bits (4 bytes).
+    Sampler,
+    /// Arguments no kernel can be given (events, pointers to private memory).
     Unsupported,
 }
 

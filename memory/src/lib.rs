@@ -8,11 +8,13 @@
 //! - `local`: the per-worker local arena (work-group local memory);
 //! - `private`: the per-worker private arena (work-item frames);
 //! - `svm`: shared virtual memory allocations (`clSVMAlloc`);
+//! - `image`: image formats, texel conversions and sampling;
 //! - `registry`: which allocation an address belongs to, for messages
 //!   (and checked mode).
 
 pub mod alloc;
 pub mod global;
+pub mod image;
 pub mod local;
 pub mod private;
 pub mod registry;

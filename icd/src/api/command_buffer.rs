@@ -427,7 +427,14 @@ fn buffer_of(
     mem: cl_mem,
     what: &str,
 ) -> CLResult<Arc<Obj<crate::core::mem::Mem>>> {
-    mem_in_context(cb.context(), mem, what)
+    let m = mem_in_context(cb.context(), mem, what)?;
+    if m.image().is_some() {
+        return err(
+            CL_INVALID_MEM_OBJECT,
+            format!("{what} is an image, not a buffer object"),
+        );
+    }
+    Ok(m)
 }
 
 #[no_mangle]
@@ -542,18 +549,32 @@ pub unsafe extern "C" fn clCommandFillBufferKHR(
     })
 }
 
-/// The image commands, while the device has no images: the shared checks,
-/// then CL_INVALID_MEM_OBJECT (no memory object is an image). Where images
-/// come, each records its `clEnqueue*Image*` twin's work like the buffer
-/// commands above.
+/// The image commands: the shared checks, then CL_INVALID_OPERATION — images
+/// came after command-buffers, and their commands are not recorded yet
+/// (each will record its `clEnqueue*Image*` twin's work like the buffer
+/// commands above).
 fn image_command(
     command_buffer: cl_command_buffer_khr,
     command_queue: cl_command_queue,
     properties: *const cl_command_properties_khr,
     mutable_handle: *mut cl_mutable_command_khr,
+    images: &[(cl_mem, &str)],
 ) -> CLResult<()> {
-    recording(command_buffer, command_queue, properties, mutable_handle)?;
-    mc::no_image()
+    let cb = recording(command_buffer, command_queue, properties, mutable_handle)?;
+    // CL_INVALID_MEM_OBJECT if an image argument is not a valid image.
+    for &(image, what) in images {
+        let m = mem_in_context(cb.context(), image, what)?;
+        if m.image().is_none() {
+            return err(
+                CL_INVALID_MEM_OBJECT,
+                format!("{what} is not an image object"),
+            );
+        }
+    }
+    err(
+        CL_INVALID_OPERATION,
+        "image commands are not recorded in command-buffers yet",
+    )
 }
 
 #[no_mangle]
@@ -572,7 +593,15 @@ pub unsafe extern "C" fn clCommandCopyBufferToImageKHR(
     sync_point: *mut cl_sync_point_khr,
     mutable_handle: *mut cl_mutable_command_khr,
 ) -> cl_int {
-    api_call(|| image_command(command_buffer, command_queue, properties, mutable_handle))
+    api_call(|| {
+        image_command(
+            command_buffer,
+            command_queue,
+            properties,
+            mutable_handle,
+            &[(dst_image, "dst_image")],
+        )
+    })
 }
 
 #[no_mangle]
@@ -591,7 +620,15 @@ pub unsafe extern "C" fn clCommandCopyImageToBufferKHR(
     sync_point: *mut cl_sync_point_khr,
     mutable_handle: *mut cl_mutable_command_khr,
 ) -> cl_int {
-    api_call(|| image_command(command_buffer, command_queue, properties, mutable_handle))
+    api_call(|| {
+        image_command(
+            command_buffer,
+            command_queue,
+            properties,
+            mutable_handle,
+            &[(src_image, "src_image")],
+        )
+    })
 }
 
 #[no_mangle]
@@ -610,7 +647,15 @@ pub unsafe extern "C" fn clCommandCopyImageKHR(
     sync_point: *mut cl_sync_point_khr,
     mutable_handle: *mut cl_mutable_command_khr,
 ) -> cl_int {
-    api_call(|| image_command(command_buffer, command_queue, properties, mutable_handle))
+    api_call(|| {
+        image_command(
+            command_buffer,
+            command_queue,
+            properties,
+            mutable_handle,
+            &[(src_image, "src_image"), (dst_image, "dst_image")],
+        )
+    })
 }
 
 #[no_mangle]
@@ -628,7 +673,15 @@ pub unsafe extern "C" fn clCommandFillImageKHR(
     sync_point: *mut cl_sync_point_khr,
     mutable_handle: *mut cl_mutable_command_khr,
 ) -> cl_int {
-    api_call(|| image_command(command_buffer, command_queue, properties, mutable_handle))
+    api_call(|| {
+        image_command(
+            command_buffer,
+            command_queue,
+            properties,
+            mutable_handle,
+            &[(image, "image")],
+        )
+    })
 }
 
 #[no_mangle]

@@ -8,6 +8,7 @@
 use super::platform::{name_version, platform_or_default};
 use super::prelude::*;
 use crate::core::device::{self as dev, device, Device};
+use crate::core::image as img;
 use crate::core::partition::{self, Topology};
 use crate::core::platform::{self as plat, platform};
 use cranecl_jit::features;
@@ -149,6 +150,8 @@ fn device_info(device: cl_device_id, param: cl_device_info, out: InfoOut) -> CLR
         }
         _ => 0,
     };
+    // An image limit, or 0 when the device offers no images.
+    let images = |v: u32| if d.image_support() { v } else { 0 };
     match param {
         CL_DEVICE_TYPE => out.value::<cl_device_type>(config.device_type),
         CL_DEVICE_VENDOR_ID => out.value::<cl_uint>(h.vendor_id),
@@ -188,14 +191,33 @@ fn device_info(device: cl_device_id, param: cl_device_info, out: InfoOut) -> CLR
         CL_DEVICE_MAX_CLOCK_FREQUENCY => out.value::<cl_uint>(h.max_mhz),
         CL_DEVICE_ADDRESS_BITS => out.value::<cl_uint>(64),
         CL_DEVICE_MAX_MEM_ALLOC_SIZE => out.value::<cl_ulong>(d.max_mem_alloc_size()),
-        CL_DEVICE_IMAGE_SUPPORT => out.boolean(false),
-        CL_DEVICE_MAX_READ_IMAGE_ARGS
-        | CL_DEVICE_MAX_WRITE_IMAGE_ARGS
-        | CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS
-        | CL_DEVICE_MAX_SAMPLERS
-        | CL_DEVICE_IMAGE_PITCH_ALIGNMENT
-        | CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT
-        | CL_DEVICE_MAX_PIPE_ARGS
+        CL_DEVICE_IMAGE_SUPPORT => out.boolean(d.image_support()),
+        CL_DEVICE_MAX_READ_IMAGE_ARGS => out.value::<cl_uint>(images(img::MAX_READ_IMAGE_ARGS)),
+        CL_DEVICE_MAX_WRITE_IMAGE_ARGS => out.value::<cl_uint>(images(img::MAX_WRITE_IMAGE_ARGS)),
+        CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS => {
+            out.value::<cl_uint>(images(img::MAX_READ_WRITE_IMAGE_ARGS))
+        }
+        CL_DEVICE_MAX_SAMPLERS => out.value::<cl_uint>(images(img::MAX_SAMPLERS)),
+        CL_DEVICE_IMAGE2D_MAX_WIDTH | CL_DEVICE_IMAGE2D_MAX_HEIGHT => {
+            out.value::<usize>(images(img::IMAGE2D_MAX as u32) as usize)
+        }
+        CL_DEVICE_IMAGE3D_MAX_WIDTH
+        | CL_DEVICE_IMAGE3D_MAX_HEIGHT
+        | CL_DEVICE_IMAGE3D_MAX_DEPTH => {
+            out.value::<usize>(images(img::IMAGE3D_MAX as u32) as usize)
+        }
+        CL_DEVICE_IMAGE_MAX_BUFFER_SIZE => {
+            out.value::<usize>(images(img::IMAGE_MAX_BUFFER_SIZE as u32) as usize)
+        }
+        CL_DEVICE_IMAGE_MAX_ARRAY_SIZE => {
+            out.value::<usize>(images(img::IMAGE_MAX_ARRAY_SIZE as u32) as usize)
+        }
+        // cl_khr_image2d_from_buffer: any row pitch and base address that
+        // is a whole number of pixels.
+        CL_DEVICE_IMAGE_PITCH_ALIGNMENT | CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT => {
+            out.value::<cl_uint>(images(1))
+        }
+        CL_DEVICE_MAX_PIPE_ARGS
         | CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS
         | CL_DEVICE_PIPE_MAX_PACKET_SIZE
         | CL_DEVICE_MAX_ON_DEVICE_QUEUES
@@ -205,13 +227,6 @@ fn device_info(device: cl_device_id, param: cl_device_info, out: InfoOut) -> CLR
         | CL_DEVICE_PREFERRED_PLATFORM_ATOMIC_ALIGNMENT
         | CL_DEVICE_PREFERRED_GLOBAL_ATOMIC_ALIGNMENT
         | CL_DEVICE_PREFERRED_LOCAL_ATOMIC_ALIGNMENT => out.value::<cl_uint>(0),
-        CL_DEVICE_IMAGE2D_MAX_WIDTH
-        | CL_DEVICE_IMAGE2D_MAX_HEIGHT
-        | CL_DEVICE_IMAGE3D_MAX_WIDTH
-        | CL_DEVICE_IMAGE3D_MAX_HEIGHT
-        | CL_DEVICE_IMAGE3D_MAX_DEPTH
-        | CL_DEVICE_IMAGE_MAX_BUFFER_SIZE
-        | CL_DEVICE_IMAGE_MAX_ARRAY_SIZE => out.value::<usize>(0),
         CL_DEVICE_MAX_PARAMETER_SIZE => out.value(limits.max_parameter_size),
         CL_DEVICE_MEM_BASE_ADDR_ALIGN => {
             out.value::<cl_uint>(dev::MEM_BASE_ADDR_ALIGN as cl_uint * 8)

@@ -2,6 +2,7 @@
 
 #![allow(non_snake_case, clippy::missing_safety_doc, unused_variables)]
 
+use super::image_commands as ic;
 use super::mem_commands as mc;
 use super::prelude::*;
 use crate::core::queue::Queue;
@@ -104,7 +105,22 @@ pub unsafe extern "C" fn clEnqueueReadImage(
     event_wait_list: *const cl_event,
     event: *mut cl_event,
 ) -> cl_int {
-    api_call(|| mc::image_command(command_queue))
+    api_call(|| {
+        ic::read_write_image(
+            false,
+            command_queue,
+            image,
+            blocking_read,
+            origin,
+            region,
+            row_pitch,
+            slice_pitch,
+            ptr,
+            num_events_in_wait_list,
+            event_wait_list,
+            event,
+        )
+    })
 }
 
 #[no_mangle]
@@ -121,7 +137,22 @@ pub unsafe extern "C" fn clEnqueueWriteImage(
     event_wait_list: *const cl_event,
     event: *mut cl_event,
 ) -> cl_int {
-    api_call(|| mc::image_command(command_queue))
+    api_call(|| {
+        ic::read_write_image(
+            true,
+            command_queue,
+            image,
+            blocking_write,
+            origin,
+            region,
+            input_row_pitch,
+            input_slice_pitch,
+            ptr as *mut c_void,
+            num_events_in_wait_list,
+            event_wait_list,
+            event,
+        )
+    })
 }
 
 #[no_mangle]
@@ -136,7 +167,19 @@ pub unsafe extern "C" fn clEnqueueCopyImage(
     event_wait_list: *const cl_event,
     event: *mut cl_event,
 ) -> cl_int {
-    api_call(|| mc::image_command(command_queue))
+    api_call(|| {
+        ic::copy_image(
+            command_queue,
+            src_image,
+            dst_image,
+            src_origin,
+            dst_origin,
+            region,
+            num_events_in_wait_list,
+            event_wait_list,
+            event,
+        )
+    })
 }
 
 #[no_mangle]
@@ -151,7 +194,20 @@ pub unsafe extern "C" fn clEnqueueCopyImageToBuffer(
     event_wait_list: *const cl_event,
     event: *mut cl_event,
 ) -> cl_int {
-    api_call(|| mc::image_command(command_queue))
+    api_call(|| {
+        ic::copy_image_buffer(
+            true,
+            command_queue,
+            src_image,
+            dst_buffer,
+            src_origin,
+            region,
+            dst_offset,
+            num_events_in_wait_list,
+            event_wait_list,
+            event,
+        )
+    })
 }
 
 #[no_mangle]
@@ -166,7 +222,20 @@ pub unsafe extern "C" fn clEnqueueCopyBufferToImage(
     event_wait_list: *const cl_event,
     event: *mut cl_event,
 ) -> cl_int {
-    api_call(|| mc::image_command(command_queue))
+    api_call(|| {
+        ic::copy_image_buffer(
+            false,
+            command_queue,
+            dst_image,
+            src_buffer,
+            dst_origin,
+            region,
+            src_offset,
+            num_events_in_wait_list,
+            event_wait_list,
+            event,
+        )
+    })
 }
 
 #[no_mangle]
@@ -213,7 +282,19 @@ pub unsafe extern "C" fn clEnqueueMapImage(
     errcode_ret: *mut cl_int,
 ) -> *mut c_void {
     api_create(errcode_ret, std::ptr::null_mut(), || {
-        mc::image_command(command_queue).map(|()| ptr::null_mut())
+        ic::map_image(
+            command_queue,
+            image,
+            blocking_map,
+            map_flags,
+            origin,
+            region,
+            image_row_pitch,
+            image_slice_pitch,
+            num_events_in_wait_list,
+            event_wait_list,
+            event,
+        )
     })
 }
 
@@ -463,7 +544,18 @@ pub unsafe extern "C" fn clEnqueueFillImage(
     event_wait_list: *const cl_event,
     event: *mut cl_event,
 ) -> cl_int {
-    api_call(|| mc::image_command(command_queue))
+    api_call(|| {
+        ic::fill_image(
+            command_queue,
+            image,
+            fill_color,
+            origin,
+            region,
+            num_events_in_wait_list,
+            event_wait_list,
+            event,
+        )
+    })
 }
 
 #[no_mangle]

@@ -156,6 +156,13 @@ fn set_kernel_arg(
                     // associated with kernel and an OpenCL object pointed to
                     // by arg_value are not the same.
                     let m = mem_in_context(k.context(), h, "the argument's memory object")?;
+                    // A pointer argument takes a buffer, not an image.
+                    if m.image().is_some() {
+                        return err(
+                            CL_INVALID_MEM_OBJECT,
+                            format!("argument {i} is a pointer, and the memory object given is an image"),
+                        );
+                    }
                     ArgValue::Mem(Some(std::sync::Arc::downgrade(&m)))
                 }
             }
@@ -201,17 +208,71 @@ fn set_kernel_arg(
             k.set_bytes(i, b);
             return Ok(());
         }
-        // Images and samplers: the device has none, so no value is valid.
+        ArgKind::Image => {
+            // CL_INVALID_ARG_SIZE if arg_size is not sizeof(cl_mem) for an
+            // argument that is a memory object.
+            check(
+                arg_size == std::mem::size_of::<cl_mem>(),
+                CL_INVALID_ARG_SIZE,
+                "an image argument's size must be sizeof(cl_mem)",
+            )?;
+            // CL_INVALID_ARG_VALUE if arg_value is NULL for an image.
+            check(
+                !arg_value.is_null(),
+                CL_INVALID_ARG_VALUE,
+                "arg_value is NULL for an image argument",
+            )?;
+            // SAFETY: arg_value points at sizeof(cl_mem) readable bytes.
+            let h = unsafe { (arg_value as *const cl_mem).read_unaligned() };
+            // CL_INVALID_MEM_OBJECT if arg_value is not a valid image object.
+            let m = mem_in_context(k.context(), h, "the argument's image")?;
+            if m.image().is_none() {
+                return err(
+                    CL_INVALID_MEM_OBJECT,
+                    format!("argument {i} is an image, and the memory object given is a buffer"),
+                );
+            }
+            // CL_INVALID_ARG_VALUE if the image argument is declared
+            // read_only and the image was created with CL_MEM_WRITE_ONLY, or
+            // declared write_only and created with CL_MEM_READ_ONLY.
+            let f = m.flags();
+            let clash = (arg.access_qualifier == CL_KERNEL_ARG_ACCESS_READ_ONLY
+                && f & CL_MEM_WRITE_ONLY != 0)
+                || (arg.access_qualifier == CL_KERNEL_ARG_ACCESS_WRITE_ONLY
+                    && f & CL_MEM_READ_ONLY != 0);
+            check(
+                !clash,
+                CL_INVALID_ARG_VALUE,
+                "the image's CL_MEM_READ_ONLY/WRITE_ONLY flag contradicts the argument's access qualifier",
+            )?;
+            ArgValue::Mem(Some(std::sync::Arc::downgrade(&m)))
+        }
+        ArgKind::Sampler => {
+            // CL_INVALID_ARG_SIZE if arg_size is not sizeof(cl_sampler).
+            check(
+                arg_size == std::mem::size_of::<cl_sampler>(),
+                CL_INVALID_ARG_SIZE,
+                "a sampler argument's size must be sizeof(cl_sampler)",
+            )?;
+            // CL_INVALID_SAMPLER if arg_value is not a valid sampler object.
+            check(
+                !arg_value.is_null(),
+                CL_INVALID_SAMPLER,
+                "arg_value is NULL for a sampler argument",
+            )?;
+            // SAFETY: arg_value points at sizeof(cl_sampler) readable bytes.
+            let h = unsafe { (arg_value as *const cl_sampler).read_unaligned() };
+            let smp = Obj::<crate::core::objects::Sampler>::get(h)?;
+            // The kernel receives the sampler's CLK_* bits by value.
+            k.set_bytes(i, &smp.bits().to_le_bytes());
+            return Ok(());
+        }
+        // Events and other kinds a kernel cannot take.
         ArgKind::Unsupported => {
-            let code = if arg.type_name.contains("sampler") {
-                CL_INVALID_SAMPLER
-            } else {
-                CL_INVALID_MEM_OBJECT
-            };
             return err(
-                code,
+                CL_INVALID_ARG_VALUE,
                 format!(
-                    "argument {i} is a {}: the device has no images",
+                    "argument {i} is a {}, which a kernel cannot be given",
                     arg.type_name
                 ),
             );

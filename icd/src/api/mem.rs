@@ -1,5 +1,6 @@
-//! Memory objects: buffers, sub-buffers, info, destructor callbacks; images and
-//! pipes (the device supports neither: the spec's errors for that case).
+//! Memory objects: buffers, sub-buffers, info, destructor callbacks; pipes
+//! (the device does not support them: the spec's errors for that case).
+//! Images are created in `image`.
 //!
 //! Each entry point checks its arguments in the order the spec lists the
 //! errors, the spec's sentence above each check, then asks `core::mem` for
@@ -45,7 +46,7 @@ fn several(flags: cl_mem_flags, set: cl_mem_flags) -> bool {
 
 /// The rules of the memory-flags table: known bits only, and the mutually
 /// exclusive groups.
-fn check_mem_flags(flags: cl_mem_flags) -> CLResult<()> {
+pub(crate) fn check_mem_flags(flags: cl_mem_flags) -> CLResult<()> {
     // CL_INVALID_VALUE if values specified in flags are not valid as defined
     // in the Memory Flags table.
     check(
@@ -79,7 +80,7 @@ fn check_mem_flags(flags: cl_mem_flags) -> CLResult<()> {
 /// The `properties` of `clCreate*WithProperties`: OpenCL 3.0 defines no
 /// property for memory objects, so only NULL or an empty list is valid.
 /// Returns the list to answer `CL_MEM_PROPERTIES` with.
-fn mem_properties(
+pub(crate) fn mem_properties(
     properties: *const cl_mem_properties,
 ) -> CLResult<Option<Vec<cl_mem_properties>>> {
     if properties.is_null() {
@@ -332,15 +333,28 @@ fn mem_object_info(memobj: cl_mem, param: cl_mem_info, out: InfoOut) -> CLResult
     // CL_INVALID_MEM_OBJECT if memobj is a not a valid memory object.
     let mem = Obj::<Mem>::get(memobj)?;
     match param {
-        CL_MEM_TYPE => out.value::<cl_mem_object_type>(CL_MEM_OBJECT_BUFFER),
+        CL_MEM_TYPE => out.value::<cl_mem_object_type>(
+            mem.image().map_or(CL_MEM_OBJECT_BUFFER, |i| i.image_type),
+        ),
         CL_MEM_FLAGS => out.value::<cl_mem_flags>(mem.flags()),
         CL_MEM_SIZE => out.value::<usize>(mem.size()),
         CL_MEM_HOST_PTR => out.value(mem.host_ptr()),
         CL_MEM_MAP_COUNT => out.value::<cl_uint>(mem.map_count()),
         CL_MEM_REFERENCE_COUNT => out.value::<cl_uint>(mem.ref_count()),
         CL_MEM_CONTEXT => out.value(Obj::handle(mem.context())),
-        CL_MEM_ASSOCIATED_MEMOBJECT => out.value(mem.parent().map_or(ptr::null_mut(), Obj::handle)),
-        CL_MEM_OFFSET => out.value::<usize>(mem.offset()),
+        // A 1D image buffer's is its buffer (its store is a window on the
+        // buffer's root, at offset 0 of the buffer).
+        CL_MEM_ASSOCIATED_MEMOBJECT => out.value(
+            mem.image()
+                .and_then(|i| i.buffer.as_ref())
+                .or(mem.parent())
+                .map_or(ptr::null_mut(), Obj::handle),
+        ),
+        CL_MEM_OFFSET => out.value::<usize>(if mem.image().is_some() {
+            0
+        } else {
+            mem.offset()
+        }),
         // CL_TRUE if memobj is a buffer object (or a sub-buffer of one)
         // that was created with CL_MEM_USE_HOST_PTR on an SVM pointer.
         CL_MEM_USES_SVM_POINTER => {
@@ -376,168 +390,6 @@ pub unsafe extern "C" fn clSetMemObjectDestructorCallback(
         mem.add_destructor(f, UserData(user_data));
         Ok(())
     })
-}
-
-// ---------------------------------------------------------------------------
-// Images: no device of ours supports them (CL_DEVICE_IMAGE_SUPPORT is false).
-
-const IMAGE_TYPES: [cl_mem_object_type; 6] = [
-    CL_MEM_OBJECT_IMAGE1D,
-    CL_MEM_OBJECT_IMAGE1D_BUFFER,
-    CL_MEM_OBJECT_IMAGE2D,
-    CL_MEM_OBJECT_IMAGE3D,
-    CL_MEM_OBJECT_IMAGE1D_ARRAY,
-    CL_MEM_OBJECT_IMAGE2D_ARRAY,
-];
-
-fn no_images(
-    context: cl_context,
-    properties: *const cl_mem_properties,
-    flags: cl_mem_flags,
-) -> CLResult<cl_mem> {
-    // CL_INVALID_CONTEXT if context is not a valid context.
-    Obj::<Context>::get(context)?;
-    // CL_INVALID_PROPERTY if a property name in properties is not a supported
-    // property name, ...
-    mem_properties(properties)?;
-    // CL_INVALID_VALUE if values specified in flags are not valid.
-    check_mem_flags(flags)?;
-    // CL_INVALID_OPERATION if there are no devices in context that support images.
-    err(
-        CL_INVALID_OPERATION,
-        "no device in the context supports images",
-    )
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn clCreateImage(
-    context: cl_context,
-    flags: cl_mem_flags,
-    _image_format: *const cl_image_format,
-    _image_desc: *const cl_image_desc,
-    _host_ptr: *mut c_void,
-    errcode_ret: *mut cl_int,
-) -> cl_mem {
-    api_create(errcode_ret, ptr::null_mut(), || {
-        no_images(context, ptr::null(), flags)
-    })
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn clCreateImageWithProperties(
-    context: cl_context,
-    properties: *const cl_mem_properties,
-    flags: cl_mem_flags,
-    _image_format: *const cl_image_format,
-    _image_desc: *const cl_image_desc,
-    _host_ptr: *mut c_void,
-    errcode_ret: *mut cl_int,
-) -> cl_mem {
-    api_create(errcode_ret, ptr::null_mut(), || {
-        no_images(context, properties, flags)
-    })
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn clCreateImage2D(
-    context: cl_context,
-    flags: cl_mem_flags,
-    _image_format: *const cl_image_format,
-    _image_width: size_t,
-    _image_height: size_t,
-    _image_row_pitch: size_t,
-    _host_ptr: *mut c_void,
-    errcode_ret: *mut cl_int,
-) -> cl_mem {
-    api_create(errcode_ret, ptr::null_mut(), || {
-        no_images(context, ptr::null(), flags)
-    })
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn clCreateImage3D(
-    context: cl_context,
-    flags: cl_mem_flags,
-    _image_format: *const cl_image_format,
-    _image_width: size_t,
-    _image_height: size_t,
-    _image_depth: size_t,
-    _image_row_pitch: size_t,
-    _image_slice_pitch: size_t,
-    _host_ptr: *mut c_void,
-    errcode_ret: *mut cl_int,
-) -> cl_mem {
-    api_create(errcode_ret, ptr::null_mut(), || {
-        no_images(context, ptr::null(), flags)
-    })
-}
-
-fn supported_image_formats(
-    context: cl_context,
-    flags: cl_mem_flags,
-    image_type: cl_mem_object_type,
-    num_entries: cl_uint,
-    image_formats: *mut cl_image_format,
-    num_image_formats: *mut cl_uint,
-) -> CLResult<()> {
-    // CL_INVALID_CONTEXT if context is not a valid context.
-    Obj::<Context>::get(context)?;
-    // CL_INVALID_VALUE if flags or image_type are not valid, or if
-    // num_entries is 0 and image_formats is not NULL.
-    check(
-        flags & !(MEM_FLAGS | CL_MEM_KERNEL_READ_AND_WRITE) == 0,
-        CL_INVALID_VALUE,
-        "unknown bits in flags",
-    )?;
-    check_mem_flags(flags & !CL_MEM_KERNEL_READ_AND_WRITE)?;
-    check(
-        IMAGE_TYPES.contains(&image_type),
-        CL_INVALID_VALUE,
-        "image_type is not an image type",
-    )?;
-    check(
-        num_entries != 0 || image_formats.is_null(),
-        CL_INVALID_VALUE,
-        "num_entries is 0 and image_formats is not NULL",
-    )?;
-    // No device supports images: the list is empty.
-    if !num_image_formats.is_null() {
-        // SAFETY: a non-NULL num_image_formats points at a cl_uint.
-        unsafe { num_image_formats.write(0) };
-    }
-    Ok(())
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn clGetSupportedImageFormats(
-    context: cl_context,
-    flags: cl_mem_flags,
-    image_type: cl_mem_object_type,
-    num_entries: cl_uint,
-    image_formats: *mut cl_image_format,
-    num_image_formats: *mut cl_uint,
-) -> cl_int {
-    api_call(|| {
-        supported_image_formats(
-            context,
-            flags,
-            image_type,
-            num_entries,
-            image_formats,
-            num_image_formats,
-        )
-    })
-}
-
-fn image_info(image: cl_mem, _param: cl_image_info, _out: InfoOut) -> CLResult<()> {
-    // CL_INVALID_MEM_OBJECT if image is not a valid image object: every
-    // memory object here is a buffer.
-    Obj::<Mem>::get(image)?;
-    err(CL_INVALID_MEM_OBJECT, "not an image object")
-}
-
-info_entry_points! {
-    fn clGetImageInfo(image: cl_mem, param_name: cl_image_info) = image_info;
 }
 
 // ---------------------------------------------------------------------------

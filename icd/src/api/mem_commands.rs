@@ -1,8 +1,8 @@
 //! The buffer commands behind `clEnqueue{Read,Write,Copy}Buffer[Rect]`,
 //! `clEnqueueFillBuffer`, `clEnqueueMapBuffer`, `clEnqueueUnmapMemObject` and
 //! `clEnqueueMigrateMemObjects` (the `extern "C"` stubs are in `enqueue`),
-//! and the answers for the image and native-kernel commands the device does
-//! not support (the SVM commands are in `svm`).
+//! and the answer for native kernels, which the device does not support
+//! (the image commands are in `image_commands`, the SVM ones in `svm`).
 //!
 //! Each command is checked in the order of the spec's error list: the queue;
 //! the memory objects and their context; the values (regions with
@@ -33,7 +33,7 @@ use crate::exec::{self, validate_wait_list, Kind, Replay};
 /// Transfers up to this many bytes run inline (`Kind::Small`).
 const SMALL_TRANSFER: usize = 64 << 10;
 
-fn kind_for(bytes: usize) -> Kind {
+pub(super) fn kind_for(bytes: usize) -> Kind {
     if bytes <= SMALL_TRANSFER {
         Kind::Small
     } else {
@@ -42,7 +42,7 @@ fn kind_for(bytes: usize) -> Kind {
 }
 
 /// CL_INVALID_COMMAND_QUEUE if command_queue is not a valid host command-queue.
-fn queue(command_queue: cl_command_queue) -> CLResult<Arc<Obj<Queue>>> {
+pub(super) fn queue(command_queue: cl_command_queue) -> CLResult<Arc<Obj<Queue>>> {
     Obj::get(command_queue)
 }
 
@@ -50,7 +50,20 @@ fn queue(command_queue: cl_command_queue) -> CLResult<Arc<Obj<Queue>>> {
 /// buffer is not a valid buffer object; CL_INVALID_CONTEXT if the context
 /// associated with command_queue and buffer are not the same.
 pub fn buffer_of(queue: &Queue, buffer: cl_mem, what: &str) -> CLResult<Arc<Obj<Mem>>> {
-    mem_in_context(queue.context(), buffer, what)
+    let m = mem_of(queue, buffer, what)?;
+    if m.image().is_some() {
+        return err(
+            CL_INVALID_MEM_OBJECT,
+            format!("{what} is an image, not a buffer object"),
+        );
+    }
+    Ok(m)
+}
+
+/// A memory object of any kind used by a command of `queue` (unmap,
+/// migrate): CL_INVALID_MEM_OBJECT / CL_INVALID_CONTEXT as for a buffer.
+pub(super) fn mem_of(queue: &Queue, memobj: cl_mem, what: &str) -> CLResult<Arc<Obj<Mem>>> {
+    mem_in_context(queue.context(), memobj, what)
 }
 
 /// CL_INVALID_VALUE if the region specified by offset and size is out of
@@ -67,7 +80,7 @@ fn check_range(mem: &Mem, offset: usize, size: usize, what: &str) -> CLResult<()
 }
 
 /// A `const size_t[3]` argument; CL_INVALID_VALUE if NULL.
-fn triple(p: *const usize, what: &str) -> CLResult<[usize; 3]> {
+pub(super) fn triple(p: *const usize, what: &str) -> CLResult<[usize; 3]> {
     if p.is_null() {
         return err(CL_INVALID_VALUE, format!("{what} is NULL"));
     }
@@ -77,7 +90,7 @@ fn triple(p: *const usize, what: &str) -> CLResult<[usize; 3]> {
 }
 
 /// The queue's order plus the wait list, and the command's work.
-struct Command {
+pub(super) struct Command {
     queue: Arc<Obj<Queue>>,
     command_type: cl_command_type,
     wait: Vec<Arc<Obj<crate::core::event::Event>>>,
@@ -87,7 +100,7 @@ struct Command {
 
 impl Command {
     /// CL_INVALID_EVENT_WAIT_LIST / CL_INVALID_CONTEXT for the wait list.
-    fn new(
+    pub(super) fn new(
         queue: Arc<Obj<Queue>>,
         command_type: cl_command_type,
         num_events: cl_uint,
@@ -104,7 +117,7 @@ impl Command {
 
     /// Checked mode (`api`): the command uses `size` bytes at `offset` of
     /// `mem` (`what` names the use when it has two). Nothing without `api`.
-    fn using(
+    pub(super) fn using(
         mut self,
         mem: &Arc<Obj<Mem>>,
         offset: usize,
@@ -124,7 +137,7 @@ impl Command {
         self
     }
 
-    fn enqueue(
+    pub(super) fn enqueue(
         self,
         event: *mut cl_event,
         blocking: cl_bool,
@@ -146,7 +159,7 @@ impl Command {
     /// A command that moves nothing (the host sees the buffers' own bytes):
     /// it only orders, and holds `keep` (the memory objects it names) until
     /// it is done.
-    fn enqueue_holding(
+    pub(super) fn enqueue_holding(
         self,
         event: *mut cl_event,
         blocking: cl_bool,
@@ -227,7 +240,7 @@ pub fn read_write_buffer(
 /// CL_INVALID_OPERATION for host reads (writes) of a buffer created with
 /// CL_MEM_HOST_WRITE_ONLY or CL_MEM_HOST_NO_ACCESS (CL_MEM_HOST_READ_ONLY or
 /// CL_MEM_HOST_NO_ACCESS).
-fn host_access(mem: &Mem, read: bool, write: bool) -> CLResult<()> {
+pub(super) fn host_access(mem: &Mem, read: bool, write: bool) -> CLResult<()> {
     check(
         !read || mem.host_readable(),
         CL_INVALID_OPERATION,
@@ -650,7 +663,7 @@ pub fn unmap_mem_object(
     event: *mut cl_event,
 ) -> CLResult<()> {
     let q = queue(command_queue)?;
-    let mem = buffer_of(&q, memobj, "memobj")?;
+    let mem = mem_of(&q, memobj, "memobj")?;
     // CL_INVALID_VALUE if mapped_ptr is not a valid pointer returned by
     // clEnqueueMapBuffer or clEnqueueMapImage for memobj.
     check(
@@ -691,7 +704,7 @@ pub fn migrate_mem_objects(
     let handles = unsafe { std::slice::from_raw_parts(mem_objects, num_mem_objects as usize) };
     let mems = handles
         .iter()
-        .map(|&m| buffer_of(&q, m, "mem_objects"))
+        .map(|&m| mem_of(&q, m, "mem_objects"))
         .collect::<CLResult<Vec<_>>>()?;
     // CL_INVALID_VALUE if flags is not 0 or is not any of the values described
     // in the table above.
@@ -702,23 +715,6 @@ pub fn migrate_mem_objects(
     )?;
     let cmd = Command::new(q, CL_COMMAND_MIGRATE_MEM_OBJECTS, num_events, wait_list)?;
     cmd.enqueue_holding(event, CL_FALSE, mems)
-}
-
-/// The image commands: no image can exist, so after the queue every image
-/// argument is an invalid memory object.
-pub fn image_command(command_queue: cl_command_queue) -> CLResult<()> {
-    queue(command_queue)?;
-    no_image()
-}
-
-/// CL_INVALID_MEM_OBJECT if image is not a valid image object: without image
-/// support no memory object is one (the queue's commands and a
-/// command-buffer's `clCommand*ImageKHR` answer this).
-pub fn no_image() -> CLResult<()> {
-    err(
-        CL_INVALID_MEM_OBJECT,
-        "not an image object (the device has no image support)",
-    )
 }
 
 /// `clEnqueueNativeKernel`: the device lacks `CL_EXEC_NATIVE_KERNEL`.

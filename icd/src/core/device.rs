@@ -262,6 +262,12 @@ impl Device {
     /// max(1/4 of global memory, 128 MiB); a CPU can give more), or a
     /// profile's figure when the host can give it (a GPU often allows one
     /// buffer of all its memory; the host's half is the most we promise).
+    /// `CL_DEVICE_IMAGE_SUPPORT`: images, samplers and the image built-ins
+    /// (`core::image`, `cranecl_memory::image`).
+    pub fn image_support(&self) -> bool {
+        super::image::IMAGE_SUPPORT
+    }
+
     pub fn max_mem_alloc_size(&self) -> u64 {
         let half = |m: u64| (m / 2).max(128 << 20);
         match limits().max_mem_alloc_size {

@@ -190,9 +190,9 @@ impl Kernel {
             .position(|a| matches!(a, ArgValue::Unset))
     }
 
-    /// The buffers set as `global` or `constant` pointer arguments now: each
-    /// with its argument's name and whether the kernel may write through it
-    /// (a `global` pointer to non-`const`).
+    /// The buffers set as `global` or `constant` pointer arguments now, and
+    /// the images: each with its argument's name and whether the kernel may
+    /// write it (a `global` pointer to non-`const`, an image not `read_only`).
     pub fn buffer_args(&self) -> Vec<(Arc<Obj<Mem>>, String, bool)> {
         let info = self.info();
         let args = self.args.lock();
@@ -201,8 +201,13 @@ impl Kernel {
             .filter_map(|(a, ai)| match a {
                 ArgValue::Mem(Some(m)) => {
                     let m = m.upgrade()?;
-                    let writes = ai.kind == ArgKind::GlobalPtr
-                        && ai.type_qualifier & u64::from(CL_KERNEL_ARG_TYPE_CONST) == 0;
+                    let writes = match ai.kind {
+                        ArgKind::GlobalPtr => {
+                            ai.type_qualifier & u64::from(CL_KERNEL_ARG_TYPE_CONST) == 0
+                        }
+                        ArgKind::Image => ai.access_qualifier != CL_KERNEL_ARG_ACCESS_READ_ONLY,
+                        _ => false,
+                    };
                     Some((m, ai.name.clone(), writes))
                 }
                 _ => None,
@@ -315,7 +320,15 @@ impl Kernel {
                             ),
                         );
                     };
-                    word = (m.base() as u64).to_le_bytes();
+                    // An image argument passes its descriptor's address
+                    // (the memory object owns it; `keep` holds it).
+                    let at = match m.image() {
+                        Some(im) if ai.kind == ArgKind::Image => {
+                            &im.desc as *const cranecl_memory::image::ImageDesc as u64
+                        }
+                        _ => m.base() as u64,
+                    };
+                    word = at.to_le_bytes();
                     keep.push(m);
                     &word
                 }

@@ -33,6 +33,7 @@
 
 use super::context::{run_destructors, Context, UserData};
 use super::handle::Obj;
+use super::image::Image;
 use crate::error::{err, CLResult};
 use crate::exec::api_check::RecordedUse;
 use cranecl_memory::registry::{self, Kind, Registration};
@@ -101,6 +102,8 @@ pub struct Mem {
     /// Checked `races`: the shadow of the data store (buffers only; made at
     /// the first checked launch that may write it).
     race_shadow: std::sync::OnceLock<Arc<cranecl_jit::runtime::check::Shadow>>,
+    /// For an image: its format and geometry (`core::image`).
+    image: Option<Image>,
 }
 crate::cl_object!(Mem, cl_mem, CL_INVALID_MEM_OBJECT, "memory object");
 
@@ -127,6 +130,36 @@ impl Mem {
         store: Store,
         properties: Option<Vec<cl_mem_properties>>,
     ) -> CLResult<Arc<Obj<Mem>>> {
+        // SAFETY: the caller's contract, passed on.
+        unsafe { Self::new_store(context, flags, size, store, properties, None) }
+    }
+
+    /// A new image of `size` bytes whose data store is made as for a buffer
+    /// (`CopyFrom` is not used: the caller copies with the pitches); `image`
+    /// gets the store's address.
+    ///
+    /// # Safety
+    /// As [`Self::new_buffer`].
+    pub unsafe fn new_image(
+        context: Arc<Obj<Context>>,
+        flags: cl_mem_flags,
+        size: usize,
+        store: Store,
+        properties: Option<Vec<cl_mem_properties>>,
+        image: Image,
+    ) -> CLResult<Arc<Obj<Mem>>> {
+        // SAFETY: the caller's contract, passed on.
+        unsafe { Self::new_store(context, flags, size, store, properties, Some(image)) }
+    }
+
+    unsafe fn new_store(
+        context: Arc<Obj<Context>>,
+        flags: cl_mem_flags,
+        size: usize,
+        store: Store,
+        properties: Option<Vec<cl_mem_properties>>,
+        mut image: Option<Image>,
+    ) -> CLResult<Arc<Obj<Mem>>> {
         let (base, alloc, host_ptr, registered) = match store {
             Store::Use(p) => {
                 let r = registry::register(Kind::HostBuffer, p as usize, size, 0);
@@ -149,6 +182,9 @@ impl Mem {
                 (a.as_ptr(), Some(a), 0, r)
             }
         };
+        if let Some(i) = &mut image {
+            i.desc.data = base;
+        }
         Ok(Obj::new(Mem {
             context,
             flags,
@@ -164,6 +200,7 @@ impl Mem {
             uses: Mutex::new(Vec::new()),
             destructors: Mutex::new(Vec::new()),
             race_shadow: std::sync::OnceLock::new(),
+            image,
         }))
     }
 
@@ -174,6 +211,33 @@ impl Mem {
         flags: cl_mem_flags,
         origin: usize,
         size: usize,
+    ) -> Arc<Obj<Mem>> {
+        Self::new_window(parent, flags, origin, size, None)
+    }
+
+    /// A 1D image buffer on `buffer`'s data store (a buffer or sub-buffer,
+    /// validated by the caller): a window on the buffer's root, like a
+    /// sub-buffer, so that mappings and checked uses of either are seen by
+    /// both; `image` gets the store's address.
+    pub fn new_image_on_buffer(
+        buffer: &Arc<Obj<Mem>>,
+        flags: cl_mem_flags,
+        size: usize,
+        image: Image,
+    ) -> Arc<Obj<Mem>> {
+        let (root, origin) = match &buffer.parent {
+            Some(p) => (p, buffer.offset),
+            None => (buffer, 0),
+        };
+        Self::new_window(root, flags, origin, size, Some(image))
+    }
+
+    fn new_window(
+        parent: &Arc<Obj<Mem>>,
+        flags: cl_mem_flags,
+        origin: usize,
+        size: usize,
+        mut image: Option<Image>,
     ) -> Arc<Obj<Mem>> {
         let host_ptr = if parent.host_ptr != 0 {
             parent.host_ptr + origin
@@ -187,6 +251,9 @@ impl Mem {
             parent_size: parent.size,
         };
         let registered = registry::register_child(&parent.registered, kind, base as usize, size);
+        if let Some(i) = &mut image {
+            i.desc.data = base;
+        }
         Obj::new(Mem {
             context: parent.context.clone(),
             flags,
@@ -202,6 +269,7 @@ impl Mem {
             uses: Mutex::new(Vec::new()),
             destructors: Mutex::new(Vec::new()),
             race_shadow: std::sync::OnceLock::new(),
+            image,
         })
     }
 
@@ -242,6 +310,11 @@ impl Mem {
     /// The address of the first byte of the data store.
     pub fn base(&self) -> *mut u8 {
         self.base
+    }
+
+    /// The image part of an image object (`None` for a buffer).
+    pub fn image(&self) -> Option<&Image> {
+        self.image.as_ref()
     }
 
     /// The buffer whose data store this object uses (itself for a buffer).

@@ -10,6 +10,7 @@ pub mod context;
 pub mod device;
 pub mod event;
 pub mod handle;
+pub mod image;
 pub mod kernel;
 pub mod mem;
 pub mod objects;

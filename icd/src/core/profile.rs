@@ -20,7 +20,8 @@
 //! `fp64 = no` takes `cl_khr_fp64`/`__opencl_c_fp64` away from the compiler
 //! (`cranecl_jit::features::set_fp64`), `fp16 = no` likewise
 //! `cl_khr_fp16`/`__opencl_c_fp16` (`set_fp16`). Figures the device cannot
-//! honour are kept and documented but not reported: images (none), sub-group sizes (no sub-groups), compute units (the
+//! honour are kept and documented but not reported: image limits (the
+//! device's own are reported), sub-group sizes (no sub-groups), compute units (the
 //! host's threads run the work-groups and are reported).
 
 use super::device::{LOCAL_MEM_SIZE, MAX_CONSTANT_ARGS, MAX_CONSTANT_BUFFER_SIZE};

@@ -157,6 +157,13 @@ pub fn api_name(command_type: cl_command_type) -> &'static str {
         CL_COMMAND_COPY_BUFFER_RECT => "clEnqueueCopyBufferRect",
         CL_COMMAND_FILL_BUFFER => "clEnqueueFillBuffer",
         CL_COMMAND_MAP_BUFFER => "clEnqueueMapBuffer",
+        CL_COMMAND_READ_IMAGE => "clEnqueueReadImage",
+        CL_COMMAND_WRITE_IMAGE => "clEnqueueWriteImage",
+        CL_COMMAND_COPY_IMAGE => "clEnqueueCopyImage",
+        CL_COMMAND_COPY_IMAGE_TO_BUFFER => "clEnqueueCopyImageToBuffer",
+        CL_COMMAND_COPY_BUFFER_TO_IMAGE => "clEnqueueCopyBufferToImage",
+        CL_COMMAND_FILL_IMAGE => "clEnqueueFillImage",
+        CL_COMMAND_MAP_IMAGE => "clEnqueueMapImage",
         CL_COMMAND_UNMAP_MEM_OBJECT => "clEnqueueUnmapMemObject",
         CL_COMMAND_MIGRATE_MEM_OBJECTS => "clEnqueueMigrateMemObjects",
         CL_COMMAND_MARKER => "clEnqueueMarkerWithWaitList",
@@ -201,6 +208,12 @@ fn reaches(from: &Arc<Obj<Event>>, to: &Arc<Obj<Event>>) -> bool {
 /// Describe `size` bytes at `offset` of `mem` ("4096 bytes at offset 0 of a
 /// buffer of 4096 bytes").
 fn describe_bytes(mem: &Mem, offset: usize, size: usize) -> String {
+    if mem.image().is_some() && mem.parent().is_none() {
+        return format!(
+            "{size} bytes at offset {offset} of an image of {} bytes",
+            mem.size()
+        );
+    }
     match mem.parent() {
         Some(p) => format!(
             "{size} bytes at offset {offset} of a sub-buffer ({} bytes at offset {} of a buffer of {} bytes)",
@@ -244,11 +257,20 @@ fn reports(ev: &Arc<Obj<Event>>, name: &str, accesses: &[Access], started: bool)
                 a.mem.conflicting_map(a.offset, a.size, a.usage.writes())
             {
                 out.push(format!(
-                    "error: {this} {} {bytes} while {len} bytes at offset {start} of {} are mapped for {} (clEnqueueMapBuffer, not unmapped yet)\n\
+                    "error: {this} {} {bytes} while {len} bytes at offset {start} of {} are mapped for {} ({}, not unmapped yet)\n\
                      note: the spec makes a command that {} a mapped memory object undefined: enqueue clEnqueueUnmapMemObject before it, and make it wait for the unmap\n",
                     verb(a.usage),
-                    if a.mem.parent().is_some() { "its parent buffer" } else { "the buffer" },
+                    match (a.mem.parent().is_some(), a.mem.image().is_some()) {
+                        (true, _) => "its parent buffer",
+                        (false, true) => "the image",
+                        (false, false) => "the buffer",
+                    },
                     if write { "writing" } else { "reading" },
+                    if a.mem.image().is_some() && a.mem.parent().is_none() {
+                        "clEnqueueMapImage"
+                    } else {
+                        "clEnqueueMapBuffer"
+                    },
                     if write { "reads or writes" } else { "writes" },
                 ));
             }

@@ -49,6 +49,7 @@ mod dot_product;
 mod geometric;
 mod half;
 pub mod host;
+mod image;
 pub(crate) mod integer;
 pub(crate) mod math;
 pub(crate) mod packed;
@@ -91,6 +92,7 @@ pub fn emit_builtin(
         Family::Printf => printf::emit(fx, args, arg_tys),
         Family::WorkGroup => workgroup::emit(fx, f, args),
         Family::SubGroup => workgroup::emit_sub_group(fx, f, args),
+        Family::Image => image::emit(fx, f, args, arg_tys),
         _ => None,
     };
     r.unwrap_or_else(|| Err(unsupported(f)))

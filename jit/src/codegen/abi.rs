@@ -126,7 +126,9 @@ fn arg_info(records: &Records, p: &crate::sema::hir::Param, offset: &mut u32) ->
             };
             (k, 8, 8)
         }
-        Type::Image(..) | Type::Sampler | Type::Event | Type::Error => (ArgKind::Unsupported, 8, 8),
+        Type::Image(..) => (ArgKind::Image, 8, 8),
+        Type::Sampler => (ArgKind::Sampler, 4, 4),
+        Type::Event | Type::Error => (ArgKind::Unsupported, 8, 8),
         t => {
             let size = records.size_of(t).unwrap_or(0) as u32;
             let align = records.align_of(t).max(1) as u32;
@@ -242,9 +244,10 @@ pub(crate) fn unpack_args(
     for (p, a) in f.params.iter().zip(args) {
         let off = a.offset as i32;
         match a.kind {
-            ArgKind::GlobalPtr | ArgKind::ConstantPtr => {
+            ArgKind::GlobalPtr | ArgKind::ConstantPtr | ArgKind::Image => {
                 vals.push(b.ins().load(types::I64, flags(), block, off))
             }
+            ArgKind::Sampler => vals.push(b.ins().load(types::I32, flags(), block, off)),
             ArgKind::LocalPtr => {
                 let base = *local_mem.get_or_insert_with(|| {
                     let g = b.ins().load(types::I64, flags(), item, offsets::ITEM_GROUP);

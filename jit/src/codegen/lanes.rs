@@ -1369,7 +1369,7 @@ impl LaneCx {
         );
         if self.plan.serial(s) {
             let why = if !is_loop {
-                "per-work-item effects: an atomic, printf, a call, or a switch"
+                "per-work-item effects: an atomic, printf, an image access, a call, or a switch"
             } else if self.loop_needs_serial(s) {
                 "a loop whose condition or step has per-work-item effects"
             } else if !self.plan.masked_memory && self.loop_touches_lane_memory(s) {

@@ -131,6 +131,10 @@ fn predefined_text(opts: &PreprocessOptions) -> String {
     def("__STDC_VERSION__", "199901L");
     def("__STDC_HOSTED__", "0");
     def("__CRANECL__", "1");
+    // "__IMAGE_SUPPORT__ is defined to 1 if images are supported".
+    if features::opencl_c_features().any(|f| f.name == "__opencl_c_images") {
+        def("__IMAGE_SUPPORT__", "1");
+    }
     for ext in language_extensions() {
         def(ext, "1");
     }

@@ -23,8 +23,8 @@ taken_4
 taken_5
 #endif
 #endif
-#if defined(__ENDIAN_LITTLE__) && !defined(__IMAGE_SUPPORT__) == 0
-images_advertised
+#if defined(__ENDIAN_LITTLE__) && !defined(NEVER_DEFINED) == 0
+never_defined_is_defined
 #endif
 #if 0xffffffffffffffff == -1
 not_taken_128_bit_intmax

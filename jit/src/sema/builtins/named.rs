@@ -346,8 +346,18 @@ fn image_fn(name: &str, args: &[Type], fp16: bool) -> Option<Resolution> {
                 "cannot call '{name}' on a write_only image: read_image functions need a read_only or read_write image"
             )));
         }
+        // Reads through a sampler are for read_only images only ("a
+        // compilation error" on read_write ones: OpenCL C 6.13.14.1).
+        if args.len() == 3 && *access == Access::ReadWrite {
+            return Some(Resolution::NoMatch(vec![format!(
+                "{name}(read_only image, sampler, coordinates)"
+            )]));
+        }
+        // The sampler may be a literal: an integer constant of `CLK_*` bits.
+        let int_sampler = |t: &Type| matches!(t, Type::Scalar(Scalar::Int | Scalar::UInt));
         let ok = match args {
             [_, Type::Sampler, c] => coord_ok(c, true),
+            [_, smp, c] if int_sampler(smp) => coord_ok(c, true),
             [_, c] => coord_ok(c, false),
             _ => false,
         };
@@ -382,10 +392,11 @@ fn image_fn(name: &str, args: &[Type], fp16: bool) -> Option<Resolution> {
     } else {
         let ret = match name.strip_prefix("get_image_")? {
             "width" | "channel_data_type" | "channel_order" => Type::INT,
-            "height" if cw >= 2 => Type::INT,
+            // height and dim: 2D and 3D images and 2D arrays, not 1D arrays.
+            "height" if cw >= 2 && kind != ImageKind::Image1dArray => Type::INT,
             "depth" if kind == ImageKind::Image3d => Type::INT,
-            "dim" if cw == 2 => Type::Vector(Scalar::Int, 2),
-            "dim" if cw == 4 => Type::Vector(Scalar::Int, 4),
+            "dim" if kind == ImageKind::Image3d => Type::Vector(Scalar::Int, 4),
+            "dim" if cw >= 2 && kind != ImageKind::Image1dArray => Type::Vector(Scalar::Int, 2),
             "array_size"
                 if matches!(
                     kind,
@@ -403,7 +414,11 @@ fn image_fn(name: &str, args: &[Type], fp16: bool) -> Option<Resolution> {
         }
         ret
     };
-    Some(one(name, Family::Image, ret, args.to_vec()))
+    let mut params = args.to_vec();
+    if name.starts_with("read_image") && params.len() == 3 {
+        params[1] = Type::Sampler;
+    }
+    Some(one(name, Family::Image, ret, params))
 }
 
 // atomic_flag_test_and_set(volatile atomic_flag *p[, order[, scope]]) and

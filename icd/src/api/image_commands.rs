@@ -1,0 +1,422 @@
+//! The image commands behind `clEnqueue{Read,Write,Copy,Fill,Map}Image`,
+//! `clEnqueueCopyImageToBuffer` and `clEnqueueCopyBufferToImage` (the
+//! `extern "C"` stubs are in `enqueue`).
+//!
+//! An image's store is host memory with pitches, so every command is a
+//! rectangle copy (`transfer::copy_rect`) between byte rectangles made by
+//! `core::image::Image::rect` from the API's origin and region; a fill
+//! converts the colour once (`cranecl_memory::image::store`) and repeats
+//! the texel; a map is zero copy. Checks follow the order of each command's
+//! error list, as in `mem_commands`, whose `Command` they share.
+
+use super::mem_commands::{buffer_of, host_access, kind_for, mem_of, queue, triple, Command};
+use super::prelude::*;
+use crate::core::image::Image;
+use crate::core::mem::Mem;
+use crate::core::queue::Queue;
+use crate::core::transfer::{self, rects_overlap, RectSide, SendPtr};
+use crate::exec::api_check::Usage;
+use cranecl_memory::image::{self as img, Texel};
+
+/// CL_INVALID_MEM_OBJECT if `image` is not a valid image object;
+/// CL_INVALID_CONTEXT if its context is not the queue's.
+fn image_of(q: &Queue, image: cl_mem, what: &str) -> CLResult<Arc<Obj<Mem>>> {
+    let m = mem_of(q, image, what)?;
+    if m.image().is_none() {
+        return err(
+            CL_INVALID_MEM_OBJECT,
+            format!("{what} is not an image object"),
+        );
+    }
+    Ok(m)
+}
+
+fn image(m: &Mem) -> &Image {
+    // `image_of` made sure it is one.
+    m.image().expect("an image object")
+}
+
+/// `clEnqueueReadImage` and `clEnqueueWriteImage`.
+#[allow(clippy::too_many_arguments)]
+pub fn read_write_image(
+    write: bool,
+    command_queue: cl_command_queue,
+    image_obj: cl_mem,
+    blocking: cl_bool,
+    origin: *const usize,
+    region: *const usize,
+    row_pitch: usize,
+    slice_pitch: usize,
+    ptr: *mut c_void,
+    num_events: cl_uint,
+    wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> CLResult<()> {
+    let q = queue(command_queue)?;
+    let mem = image_of(&q, image_obj, "image")?;
+    let im = image(&mem);
+    // CL_INVALID_VALUE if the region being read or written specified by
+    // origin and region is out of bounds, or if the values in origin and
+    // region do not follow the rules for the image type.
+    let origin = triple(origin, "origin")?;
+    let region = triple(region, "region")?;
+    let side = im.rect("image", origin, region)?;
+    // CL_INVALID_VALUE if ptr is NULL.
+    check(!ptr.is_null(), CL_INVALID_VALUE, "ptr is NULL")?;
+    // The pitch rules of row_pitch and slice_pitch (CL_INVALID_VALUE).
+    let host = im.host_side(region, row_pitch, slice_pitch)?;
+    let command_type = if write {
+        CL_COMMAND_WRITE_IMAGE
+    } else {
+        CL_COMMAND_READ_IMAGE
+    };
+    let cmd = Command::new(q, command_type, num_events, wait_list)?;
+    // CL_INVALID_OPERATION if clEnqueueReadImage is called on an image
+    // created with CL_MEM_HOST_WRITE_ONLY or CL_MEM_HOST_NO_ACCESS, or
+    // clEnqueueWriteImage on one created with CL_MEM_HOST_READ_ONLY or
+    // CL_MEM_HOST_NO_ACCESS.
+    host_access(&mem, !write, write)?;
+    let usage = if write { Usage::Write } else { Usage::HostRead };
+    let cmd = cmd.using(&mem, side.offset, side.end - side.offset, usage, "");
+    let bytes = [im.row_bytes(region), region[1], region[2]];
+    let p = SendPtr::new(ptr as *mut u8);
+    cmd.enqueue(
+        event,
+        blocking,
+        kind_for(bytes.iter().product()),
+        move || {
+            // SAFETY: the image rectangle is within the store (checked), which
+            // `mem` keeps alive; the user keeps the host rectangle valid until
+            // the command completes.
+            unsafe {
+                if write {
+                    transfer::copy_rect(mem.base(), &side, p.get(), &host, bytes)
+                } else {
+                    transfer::copy_rect(p.get(), &host, mem.base(), &side, bytes)
+                }
+            }
+            Ok(())
+        },
+    )
+}
+
+/// `clEnqueueCopyImage`.
+#[allow(clippy::too_many_arguments)]
+pub fn copy_image(
+    command_queue: cl_command_queue,
+    src_image: cl_mem,
+    dst_image: cl_mem,
+    src_origin: *const usize,
+    dst_origin: *const usize,
+    region: *const usize,
+    num_events: cl_uint,
+    wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> CLResult<()> {
+    let q = queue(command_queue)?;
+    let src = image_of(&q, src_image, "src_image")?;
+    let dst = image_of(&q, dst_image, "dst_image")?;
+    let (si, di) = (image(&src), image(&dst));
+    // CL_IMAGE_FORMAT_MISMATCH if src_image and dst_image do not use the
+    // same image format.
+    let (sf, df) = (si.format, di.format);
+    check(
+        sf.image_channel_order == df.image_channel_order
+            && sf.image_channel_data_type == df.image_channel_data_type,
+        CL_IMAGE_FORMAT_MISMATCH,
+        "src_image and dst_image have different image formats",
+    )?;
+    // CL_INVALID_VALUE if the 2D or 3D rectangular region specified by
+    // src_origin and src_origin + region refers to a region outside
+    // src_image, or if dst_origin and dst_origin + region refers to a region
+    // outside dst_image; or the origins and region break the type's rules.
+    let so = triple(src_origin, "src_origin")?;
+    let d_o = triple(dst_origin, "dst_origin")?;
+    let region = triple(region, "region")?;
+    let s_side = si.rect("src", so, region)?;
+    let d_side = di.rect("dst", d_o, region)?;
+    let bytes = [si.row_bytes(region), region[1], region[2]];
+    let cmd = Command::new(q, CL_COMMAND_COPY_IMAGE, num_events, wait_list)?;
+    // CL_MEM_COPY_OVERLAP if src_image and dst_image are the same image
+    // object and the source and destination regions overlap.
+    if src.same_store(&dst) && rects_overlap(&s_side, &d_side, bytes) {
+        return err(
+            CL_MEM_COPY_OVERLAP,
+            "the source and destination regions overlap",
+        );
+    }
+    let cmd = cmd
+        .using(
+            &src,
+            s_side.offset,
+            s_side.end - s_side.offset,
+            Usage::Read,
+            "src",
+        )
+        .using(
+            &dst,
+            d_side.offset,
+            d_side.end - d_side.offset,
+            Usage::Write,
+            "dst",
+        );
+    cmd.enqueue(
+        event,
+        CL_FALSE,
+        kind_for(bytes.iter().product()),
+        move || {
+            // SAFETY: both rectangles are within their stores (checked), kept
+            // alive by `src` and `dst`; they do not overlap.
+            unsafe { transfer::copy_rect(dst.base(), &d_side, src.base(), &s_side, bytes) };
+            Ok(())
+        },
+    )
+}
+
+/// The tight rectangle of a buffer at `offset` holding `region` of `im`;
+/// CL_INVALID_VALUE if it runs past the buffer's end.
+fn buffer_side(im: &Image, buf: &Mem, offset: usize, region: [usize; 3]) -> CLResult<RectSide> {
+    let row = im.row_bytes(region);
+    let slice = row * region[1];
+    let len = slice * region[2];
+    check(
+        transfer::in_bounds(offset, len, buf.size()),
+        CL_INVALID_VALUE,
+        "the buffer region is out of bounds",
+    )?;
+    Ok(RectSide {
+        offset,
+        row_pitch: row,
+        slice_pitch: slice,
+        end: offset + len,
+    })
+}
+
+/// `clEnqueueCopyImageToBuffer` (`to_buffer`) and `clEnqueueCopyBufferToImage`.
+#[allow(clippy::too_many_arguments)]
+pub fn copy_image_buffer(
+    to_buffer: bool,
+    command_queue: cl_command_queue,
+    image_obj: cl_mem,
+    buffer: cl_mem,
+    origin: *const usize,
+    region: *const usize,
+    offset: usize,
+    num_events: cl_uint,
+    wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> CLResult<()> {
+    let q = queue(command_queue)?;
+    let (im_what, buf_what) = if to_buffer {
+        ("src_image", "dst_buffer")
+    } else {
+        ("dst_image", "src_buffer")
+    };
+    // CL_INVALID_MEM_OBJECT if the image is not a valid image object or the
+    // buffer not a valid buffer object.
+    let (mem, buf) = if to_buffer {
+        (
+            image_of(&q, image_obj, im_what)?,
+            buffer_of(&q, buffer, buf_what)?,
+        )
+    } else {
+        let b = buffer_of(&q, buffer, buf_what)?;
+        (image_of(&q, image_obj, im_what)?, b)
+    };
+    let im = image(&mem);
+    // CL_INVALID_VALUE if the image region is outside the image, or the
+    // buffer region (offset + region × element size) outside the buffer.
+    let origin = triple(origin, "origin")?;
+    let region = triple(region, "region")?;
+    let side = im.rect(im_what, origin, region)?;
+    let b_side = buffer_side(im, &buf, offset, region)?;
+    let bytes = [im.row_bytes(region), region[1], region[2]];
+    let command_type = if to_buffer {
+        CL_COMMAND_COPY_IMAGE_TO_BUFFER
+    } else {
+        CL_COMMAND_COPY_BUFFER_TO_IMAGE
+    };
+    let cmd = Command::new(q, command_type, num_events, wait_list)?;
+    let (iu, bu) = if to_buffer {
+        (Usage::Read, Usage::Write)
+    } else {
+        (Usage::Write, Usage::Read)
+    };
+    let cmd = cmd
+        .using(&mem, side.offset, side.end - side.offset, iu, im_what)
+        .using(
+            &buf,
+            b_side.offset,
+            b_side.end - b_side.offset,
+            bu,
+            buf_what,
+        );
+    cmd.enqueue(
+        event,
+        CL_FALSE,
+        kind_for(bytes.iter().product()),
+        move || {
+            // SAFETY: both rectangles are within their stores (checked), kept
+            // alive by `mem` and `buf`.
+            unsafe {
+                if to_buffer {
+                    transfer::copy_rect(buf.base(), &b_side, mem.base(), &side, bytes)
+                } else {
+                    transfer::copy_rect(mem.base(), &side, buf.base(), &b_side, bytes)
+                }
+            }
+            Ok(())
+        },
+    )
+}
+
+/// `clEnqueueFillImage`.
+#[allow(clippy::too_many_arguments)]
+pub fn fill_image(
+    command_queue: cl_command_queue,
+    image_obj: cl_mem,
+    fill_color: *const c_void,
+    origin: *const usize,
+    region: *const usize,
+    num_events: cl_uint,
+    wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> CLResult<()> {
+    let q = queue(command_queue)?;
+    let mem = image_of(&q, image_obj, "image")?;
+    let im = image(&mem);
+    // CL_INVALID_VALUE if fill_color is NULL.
+    check(
+        !fill_color.is_null(),
+        CL_INVALID_VALUE,
+        "fill_color is NULL",
+    )?;
+    // CL_INVALID_VALUE if the region being filled as specified by origin and
+    // region is out of bounds, or breaks the type's rules.
+    let origin = triple(origin, "origin")?;
+    let region = triple(region, "region")?;
+    let side = im.rect("fill", origin, region)?;
+    // The colour: float4 for normalized, half and float channels, int4 for
+    // signed and uint4 for unsigned integer channels; converted once.
+    let (o, t) = (
+        im.format.image_channel_order,
+        im.format.image_channel_data_type,
+    );
+    let kind = if img::is_signed_int(t) {
+        Texel::Int
+    } else if img::is_unsigned_int(t) {
+        Texel::UInt
+    } else {
+        Texel::Float
+    };
+    // SAFETY: the user gives a four-component colour of 16 bytes.
+    let color = unsafe { (fill_color as *const [u32; 4]).read_unaligned() };
+    let es = im.element_size();
+    let mut texel = [0u8; 16];
+    // SAFETY: `texel` holds the largest element (16 bytes).
+    unsafe { img::store(o, t, kind, color, texel.as_mut_ptr()) };
+    let cmd = Command::new(q, CL_COMMAND_FILL_IMAGE, num_events, wait_list)?.using(
+        &mem,
+        side.offset,
+        side.end - side.offset,
+        Usage::Write,
+        "",
+    );
+    let row = im.row_bytes(region);
+    let [_, h, d] = region;
+    cmd.enqueue(event, CL_FALSE, kind_for(row * h * d), move || {
+        let base = mem.base();
+        for z in 0..d {
+            for y in 0..h {
+                let at = side.offset + z * side.slice_pitch + y * side.row_pitch;
+                for x in (0..row).step_by(es) {
+                    // SAFETY: each texel of the rectangle is within the
+                    // store (checked), kept alive by `mem`.
+                    unsafe { std::ptr::copy_nonoverlapping(texel.as_ptr(), base.add(at + x), es) };
+                }
+            }
+        }
+        Ok(())
+    })
+}
+
+/// `clEnqueueMapImage`: zero copy, the pointer is into the image's store;
+/// the pitches are the image's own.
+#[allow(clippy::too_many_arguments)]
+pub fn map_image(
+    command_queue: cl_command_queue,
+    image_obj: cl_mem,
+    blocking: cl_bool,
+    map_flags: cl_map_flags,
+    origin: *const usize,
+    region: *const usize,
+    row_pitch: *mut usize,
+    slice_pitch: *mut usize,
+    num_events: cl_uint,
+    wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> CLResult<*mut c_void> {
+    let q = queue(command_queue)?;
+    let mem = image_of(&q, image_obj, "image")?;
+    let im = image(&mem);
+    // CL_INVALID_VALUE if the region being mapped given by (origin,
+    // origin + region) is out of bounds or if values specified in map_flags
+    // are not valid.
+    let origin = triple(origin, "origin")?;
+    let region = triple(region, "region")?;
+    let side = im.rect("mapped", origin, region)?;
+    let all = CL_MAP_READ | CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION;
+    check(
+        map_flags & !all == 0,
+        CL_INVALID_VALUE,
+        "unknown bits in map_flags",
+    )?;
+    check(
+        !(map_flags & CL_MAP_WRITE_INVALIDATE_REGION != 0
+            && map_flags & (CL_MAP_READ | CL_MAP_WRITE) != 0),
+        CL_INVALID_VALUE,
+        "CL_MAP_WRITE_INVALIDATE_REGION excludes CL_MAP_READ and CL_MAP_WRITE",
+    )?;
+    // CL_INVALID_VALUE if image_row_pitch is NULL; if image is a 3D image,
+    // 1D or 2D image array object and image_slice_pitch is NULL.
+    check(
+        !row_pitch.is_null(),
+        CL_INVALID_VALUE,
+        "image_row_pitch is NULL",
+    )?;
+    let needs_slice = matches!(
+        im.image_type,
+        CL_MEM_OBJECT_IMAGE3D | CL_MEM_OBJECT_IMAGE1D_ARRAY | CL_MEM_OBJECT_IMAGE2D_ARRAY
+    );
+    check(
+        !(needs_slice && slice_pitch.is_null()),
+        CL_INVALID_VALUE,
+        "image_slice_pitch is NULL for a 3D image or an image array",
+    )?;
+    let cmd = Command::new(q, CL_COMMAND_MAP_IMAGE, num_events, wait_list)?;
+    // CL_INVALID_OPERATION for the host-access flags, as for a buffer.
+    let write = map_flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION) != 0;
+    host_access(&mem, map_flags & CL_MAP_READ != 0, write)?;
+    let len = side.end - side.offset;
+    let mapped = mem.map(side.offset, len, write)?;
+    // SAFETY: both pointers were checked (or are optional and non-NULL).
+    unsafe {
+        row_pitch.write_unaligned(im.desc.row_pitch as usize);
+        if !slice_pitch.is_null() {
+            let s = if needs_slice {
+                im.desc.slice_pitch as usize
+            } else {
+                0
+            };
+            slice_pitch.write_unaligned(s);
+        }
+    }
+    let cmd = cmd.using(&mem, side.offset, len, Usage::HostMap, "");
+    match cmd.enqueue_holding(event, blocking, mem.clone()) {
+        Ok(()) => Ok(mapped as *mut c_void),
+        Err(e) => {
+            let _ = mem.unmap(mapped as *mut c_void);
+            Err(e)
+        }
+    }
+}

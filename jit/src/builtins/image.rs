@@ -1,0 +1,259 @@
+//! Image built-ins (spec 6.15.15): `read_image{f,i,ui}` with and without a
+//! sampler, `write_image{f,i,ui}` and the `get_image_*` queries.
+//!
+//! An image argument is the address of its [`ImageDesc`] (the memory
+//! object owns it); a sampler is its `CLK_*` bits (an `int`). The queries
+//! are loads from the descriptor. A read or write is a call of a host
+//! function per work-item (per lane in the lanes), which converts and
+//! samples with `cranecl_memory::image` — the same code the host commands
+//! use — through two small stack buffers for the coordinates and the texel.
+//! `read_imageh`/`write_imageh` (offered by sema only with `cl_khr_fp16`)
+//! go through the float path, converted to and from `half` on the host.
+
+use crate::codegen::{CValue, FunctionCx};
+use crate::sema::builtins::BuiltinFn;
+use crate::sema::types::{ImageKind, Scalar, Type};
+use cranecl_memory::image::{self, ImageDesc, Texel};
+use cranelift_codegen::ir::{types, InstBuilder};
+use std::mem::offset_of;
+
+/// Flags of the read and write host functions: the result kind in bits 0–1,
+/// bit 2 float coordinates, bit 3 `half` colours (`read_imageh`,
+/// `write_imageh`: floats converted, to nearest even, in the low 16 bits
+/// of each word).
+const FLOAT_COORDS: u32 = 4;
+const HALF: u32 = 8;
+
+fn texel_kind(bits: u32) -> Texel {
+    match bits & 3 {
+        0 => Texel::Float,
+        1 => Texel::Int,
+        _ => Texel::UInt,
+    }
+}
+
+/// `read_image*`: four words at `out` from the coordinates at `coord`.
+extern "C" fn read_image(
+    img: *const ImageDesc,
+    sampler: u32,
+    flags: u32,
+    coord: *const [u32; 4],
+    out: *mut [u32; 4],
+) {
+    if img.is_null() {
+        return;
+    }
+    // SAFETY: generated code passes the descriptor of an image argument
+    // (kept alive by the launch) and two 16-byte stack buffers.
+    unsafe {
+        let d = &*img;
+        let r = image::read(
+            d,
+            sampler,
+            texel_kind(flags),
+            flags & FLOAT_COORDS != 0,
+            coord.read(),
+        );
+        let r = if flags & HALF != 0 {
+            r.map(|w| u32::from(image::f32_to_half(f32::from_bits(w))))
+        } else {
+            r
+        };
+        out.write(r);
+    }
+}
+
+/// `write_image*`: the colour at `color` to the texel at `coord`.
+extern "C" fn write_image(
+    img: *const ImageDesc,
+    flags: u32,
+    coord: *const [i32; 4],
+    color: *const [u32; 4],
+) {
+    if img.is_null() {
+        return;
+    }
+    // SAFETY: as in `read_image`.
+    unsafe {
+        let c = color.read();
+        let c = if flags & HALF != 0 {
+            c.map(|w| image::half_to_f32(w as u16).to_bits())
+        } else {
+            c
+        };
+        image::write(&*img, texel_kind(flags), coord.read(), c)
+    }
+}
+
+fn kind_bits(s: Scalar) -> Option<u32> {
+    match s {
+        Scalar::Float => Some(0),
+        Scalar::Half => Some(HALF),
+        Scalar::Int => Some(1),
+        Scalar::UInt => Some(2),
+        _ => None,
+    }
+}
+
+/// Store up to four lanes at a fresh 16-byte stack buffer.
+fn spill(fx: &mut FunctionCx<'_, '_>, v: &CValue) -> Result<cranelift_codegen::ir::Value, String> {
+    let at = fx.stack_temp(16, 16);
+    let zero = fx.b.ins().iconst(types::I32, 0);
+    let lanes = v.lanes()?;
+    for k in 0..4 {
+        let x = lanes.get(k).copied().unwrap_or(zero);
+        fx.b.ins().store(super::mem(), x, at, (k * 4) as i32);
+    }
+    Ok(at)
+}
+
+pub(super) fn emit(
+    fx: &mut FunctionCx<'_, '_>,
+    f: &BuiltinFn,
+    args: &[CValue],
+    arg_tys: &[Type],
+) -> Option<Result<CValue, String>> {
+    let kind = match arg_tys.first() {
+        Some(Type::Image(k, _)) => *k,
+        _ => return None,
+    };
+    // Depth images are not offered (no cl_khr_depth_images).
+    if matches!(kind, ImageKind::Image2dDepth | ImageKind::Image2dArrayDepth) {
+        return None;
+    }
+    let img = match args[0].scalar() {
+        Ok(v) => v,
+        Err(e) => return Some(Err(e)),
+    };
+    if let Some(sfx) = f.name.strip_prefix("read_image") {
+        let s = match sfx {
+            "f" => Scalar::Float,
+            "i" => Scalar::Int,
+            "ui" => Scalar::UInt,
+            // With cl_khr_fp16 (sema offers them only then).
+            "h" => Scalar::Half,
+            _ => return None,
+        };
+        return Some(read(fx, s, img, args, arg_tys));
+    }
+    if let Some(sfx) = f.name.strip_prefix("write_image") {
+        let s = match sfx {
+            "f" => Scalar::Float,
+            "i" => Scalar::Int,
+            "ui" => Scalar::UInt,
+            // With cl_khr_fp16 (sema offers them only then).
+            "h" => Scalar::Half,
+            _ => return None,
+        };
+        return Some(write(fx, s, img, args));
+    }
+    let query = f.name.strip_prefix("get_image_")?;
+    if query == "dim" && f.ret.width() == 4 {
+        return Some(Ok(dim3(fx, img)));
+    }
+    Some(self::query(fx, query, img))
+}
+
+fn read(
+    fx: &mut FunctionCx<'_, '_>,
+    s: Scalar,
+    img: cranelift_codegen::ir::Value,
+    args: &[CValue],
+    arg_tys: &[Type],
+) -> Result<CValue, String> {
+    let (sampler, coord, coord_ty) = match (args, arg_tys) {
+        ([_, smp, c], [_, _, ct]) => (smp.scalar()?, c, ct),
+        ([_, c], [_, ct]) => (fx.b.ins().iconst(types::I32, 0), c, ct),
+        _ => return Err("internal: read_image arguments".into()),
+    };
+    let mut flags = kind_bits(s).ok_or("internal: read_image kind")?;
+    if coord_ty.elem() == Some(Scalar::Float) {
+        flags |= FLOAT_COORDS;
+    }
+    let at = spill(fx, coord)?;
+    let out = fx.stack_temp(16, 16);
+    let flags = fx.b.ins().iconst(types::I32, i64::from(flags));
+    fx.call_host(
+        read_image as *const u8,
+        &[types::I64, types::I32, types::I32, types::I64, types::I64],
+        &[],
+        &[img, sampler, flags, at, out],
+    );
+    let t = super::clif(s);
+    let lanes = (0..4)
+        .map(|k| fx.b.ins().load(t, super::mem(), out, k * 4))
+        .collect();
+    Ok(CValue::Lanes(lanes))
+}
+
+fn write(
+    fx: &mut FunctionCx<'_, '_>,
+    s: Scalar,
+    img: cranelift_codegen::ir::Value,
+    args: &[CValue],
+) -> Result<CValue, String> {
+    let [_, coord, color] = args else {
+        return Err("internal: write_image arguments".into());
+    };
+    let flags = kind_bits(s).ok_or("internal: write_image kind")?;
+    let at = spill(fx, coord)?;
+    let col = spill(fx, color)?;
+    let flags = fx.b.ins().iconst(types::I32, i64::from(flags));
+    fx.call_host(
+        write_image as *const u8,
+        &[types::I64, types::I32, types::I64, types::I64],
+        &[],
+        &[img, flags, at, col],
+    );
+    Ok(CValue::Void)
+}
+
+/// `get_image_*`: loads from the descriptor.
+fn query(
+    fx: &mut FunctionCx<'_, '_>,
+    what: &str,
+    img: cranelift_codegen::ir::Value,
+) -> Result<CValue, String> {
+    let field64 = |fx: &mut FunctionCx<'_, '_>, off: usize| {
+        fx.b.ins().load(types::I64, super::mem(), img, off as i32)
+    };
+    let int = |fx: &mut FunctionCx<'_, '_>, off: usize| {
+        let v = field64(fx, off);
+        fx.b.ins().ireduce(types::I32, v)
+    };
+    let word = |fx: &mut FunctionCx<'_, '_>, off: usize| {
+        fx.b.ins().load(types::I32, super::mem(), img, off as i32)
+    };
+    Ok(match what {
+        "width" => CValue::Scalar(int(fx, offset_of!(ImageDesc, width))),
+        "height" => CValue::Scalar(int(fx, offset_of!(ImageDesc, height))),
+        "depth" => CValue::Scalar(int(fx, offset_of!(ImageDesc, depth))),
+        "array_size" => CValue::Scalar(field64(fx, offset_of!(ImageDesc, array_size))),
+        "channel_order" => CValue::Scalar(word(fx, offset_of!(ImageDesc, order))),
+        "channel_data_type" => CValue::Scalar(word(fx, offset_of!(ImageDesc, data_type))),
+        "dim" => {
+            let w = int(fx, offset_of!(ImageDesc, width));
+            let h = int(fx, offset_of!(ImageDesc, height));
+            // int2 for 2D images and 2D arrays (3D: `dim3`).
+            CValue::Lanes(vec![w, h])
+        }
+        _ => {
+            return Err(format!(
+                "the built-in function 'get_image_{what}' is not supported yet"
+            ))
+        }
+    })
+}
+
+/// `get_image_dim` of a 3D image: (width, height, depth, 0).
+fn dim3(fx: &mut FunctionCx<'_, '_>, img: cranelift_codegen::ir::Value) -> CValue {
+    let load = |fx: &mut FunctionCx<'_, '_>, off: usize| {
+        let v = fx.b.ins().load(types::I64, super::mem(), img, off as i32);
+        fx.b.ins().ireduce(types::I32, v)
+    };
+    let w = load(fx, offset_of!(ImageDesc, width));
+    let h = load(fx, offset_of!(ImageDesc, height));
+    let d = load(fx, offset_of!(ImageDesc, depth));
+    let z = fx.b.ins().iconst(types::I32, 0);
+    CValue::Lanes(vec![w, h, d, z])
+}

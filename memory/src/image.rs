@@ -1,0 +1,855 @@
+//! Images on the host: the image formats cranecl supports, the layout of an
+//! image's data store ([`ImageDesc`], which generated code receives for an
+//! image kernel argument), the conversions between texels and the values
+//! kernels and commands see, and sampling (addressing and filtering).
+//!
+//! Everything follows the OpenCL C specification's words: "Conversion
+//! Rules" for normalized integer, half and integer channels (round to
+//! nearest even, saturation) and "Image Addressing and Filtering" for the
+//! sampler's addressing modes and its nearest and linear filters. The host
+//! commands (`clEnqueueFillImage`, format checks) and the kernel built-ins
+//! (`read_image*`, `write_image*`) share this one module.
+//!
+//! The numbers are the spec's enumerant values (`CL_RGBA` = 0x10B5, ...):
+//! this crate does not depend on the API headers.
+
+/// `cl_channel_order` values.
+pub mod order {
+    pub const R: u32 = 0x10B0;
+    pub const A: u32 = 0x10B1;
+    pub const RG: u32 = 0x10B2;
+    pub const RA: u32 = 0x10B3;
+    pub const RGB: u32 = 0x10B4;
+    pub const RGBA: u32 = 0x10B5;
+    pub const BGRA: u32 = 0x10B6;
+    pub const ARGB: u32 = 0x10B7;
+    pub const INTENSITY: u32 = 0x10B8;
+    pub const LUMINANCE: u32 = 0x10B9;
+    pub const RGBX: u32 = 0x10BC;
+    pub const SRGBA: u32 = 0x10C1;
+    pub const SBGRA: u32 = 0x10C2;
+    pub const ABGR: u32 = 0x10C3;
+}
+
+/// `cl_channel_type` values.
+pub mod data_type {
+    pub const SNORM_INT8: u32 = 0x10D0;
+    pub const SNORM_INT16: u32 = 0x10D1;
+    pub const UNORM_INT8: u32 = 0x10D2;
+    pub const UNORM_INT16: u32 = 0x10D3;
+    pub const UNORM_SHORT_565: u32 = 0x10D4;
+    pub const UNORM_SHORT_555: u32 = 0x10D5;
+    pub const UNORM_INT_101010: u32 = 0x10D6;
+    pub const SIGNED_INT8: u32 = 0x10D7;
+    pub const SIGNED_INT16: u32 = 0x10D8;
+    pub const SIGNED_INT32: u32 = 0x10D9;
+    pub const UNSIGNED_INT8: u32 = 0x10DA;
+    pub const UNSIGNED_INT16: u32 = 0x10DB;
+    pub const UNSIGNED_INT32: u32 = 0x10DC;
+    pub const HALF_FLOAT: u32 = 0x10DD;
+    pub const FLOAT: u32 = 0x10DE;
+}
+
+/// `cl_mem_object_type` values of images.
+pub mod image_type {
+    pub const IMAGE2D: u32 = 0x10F1;
+    pub const IMAGE3D: u32 = 0x10F2;
+    pub const IMAGE2D_ARRAY: u32 = 0x10F3;
+    pub const IMAGE1D: u32 = 0x10F4;
+    pub const IMAGE1D_ARRAY: u32 = 0x10F5;
+    pub const IMAGE1D_BUFFER: u32 = 0x10F6;
+}
+
+/// The sampler bits generated code carries (`CLK_*` of the OpenCL C header):
+/// bit 0 normalized coordinates, bits 1–3 the addressing mode, 0x10/0x20
+/// the filter.
+pub mod sampler {
+    pub const NORMALIZED_COORDS_TRUE: u32 = 1;
+    pub const ADDRESS_MASK: u32 = 0xE;
+    pub const ADDRESS_NONE: u32 = 0;
+    pub const ADDRESS_CLAMP_TO_EDGE: u32 = 2;
+    pub const ADDRESS_CLAMP: u32 = 4;
+    pub const ADDRESS_REPEAT: u32 = 6;
+    pub const ADDRESS_MIRRORED_REPEAT: u32 = 8;
+    pub const FILTER_NEAREST: u32 = 0x10;
+    pub const FILTER_LINEAR: u32 = 0x20;
+}
+
+/// The channel orders offered, with the data types each takes.
+const NORMAL_TYPES: [u32; 12] = {
+    use data_type::*;
+    [
+        SNORM_INT8,
+        SNORM_INT16,
+        UNORM_INT8,
+        UNORM_INT16,
+        SIGNED_INT8,
+        SIGNED_INT16,
+        SIGNED_INT32,
+        UNSIGNED_INT8,
+        UNSIGNED_INT16,
+        UNSIGNED_INT32,
+        HALF_FLOAT,
+        FLOAT,
+    ]
+};
+
+/// Every `(channel order, channel data type)` pair an image may have: the
+/// OpenCL 3.0 full profile's minimum list (RGBA with every type, BGRA with
+/// UNORM_INT8, R and RG for read-write images) and a few more.
+pub fn supported_formats() -> Vec<(u32, u32)> {
+    use data_type::*;
+    let mut v = Vec::new();
+    for o in [order::R, order::A, order::RG, order::RA, order::RGBA] {
+        for t in NORMAL_TYPES {
+            v.push((o, t));
+        }
+    }
+    for t in [UNORM_INT8, SNORM_INT8, SIGNED_INT8, UNSIGNED_INT8] {
+        v.push((order::BGRA, t));
+        v.push((order::ARGB, t));
+        v.push((order::ABGR, t));
+    }
+    for o in [order::INTENSITY, order::LUMINANCE] {
+        for t in [
+            UNORM_INT8,
+            UNORM_INT16,
+            SNORM_INT8,
+            SNORM_INT16,
+            HALF_FLOAT,
+            FLOAT,
+        ] {
+            v.push((o, t));
+        }
+    }
+    // Packed RGB (the order's x bits unused).
+    for o in [order::RGB, order::RGBX] {
+        for t in [UNORM_SHORT_565, UNORM_SHORT_555, UNORM_INT_101010] {
+            v.push((o, t));
+        }
+    }
+    // sRGB, read and (cl_khr_srgb_image_writes) written.
+    v.push((order::SRGBA, UNORM_INT8));
+    v.push((order::SBGRA, UNORM_INT8));
+    v
+}
+
+/// The packed types: the widths and shifts of r, g, b, and the texel's
+/// bytes.
+fn packed(t: u32) -> Option<([u32; 3], [u32; 3], usize)> {
+    use data_type::*;
+    match t {
+        UNORM_SHORT_565 => Some(([5, 6, 5], [11, 5, 0], 2)),
+        UNORM_SHORT_555 => Some(([5, 5, 5], [10, 5, 0], 2)),
+        UNORM_INT_101010 => Some(([10, 10, 10], [20, 10, 0], 4)),
+        _ => None,
+    }
+}
+
+/// sRGB to linear (the sRGB standard's curve, as the OpenCL spec gives it).
+fn srgb_to_linear(c: f32) -> f32 {
+    if c <= 0.04045 {
+        c / 12.92
+    } else {
+        ((c + 0.055) / 1.055).powf(2.4)
+    }
+}
+
+/// Linear to sRGB (`cl_khr_srgb_image_writes`).
+fn linear_to_srgb(c: f32) -> f32 {
+    if c.is_nan() {
+        0.0
+    } else if c <= 0.003_130_8 {
+        12.92 * c
+    } else {
+        1.055 * c.powf(1.0 / 2.4) - 0.055
+    }
+}
+
+/// Whether `(order, data_type)` is a supported format.
+pub fn is_supported(order: u32, data_type: u32) -> bool {
+    supported_formats().contains(&(order, data_type))
+}
+
+/// Whether `order` is a channel order the spec defines (so an unsupported
+/// pair is `CL_IMAGE_FORMAT_NOT_SUPPORTED`, not `CL_INVALID_IMAGE_FORMAT_DESCRIPTOR`).
+pub fn known_order(o: u32) -> bool {
+    (0x10B0..=0x10BD).contains(&o) || (0x10BF..=0x10C3).contains(&o)
+}
+
+/// Whether `t` is a channel data type the spec defines.
+pub fn known_data_type(t: u32) -> bool {
+    (0x10D0..=0x10DF).contains(&t) || (0x10E0..=0x10E1).contains(&t)
+}
+
+/// Bytes of one channel of `data_type` (0 for types not supported here).
+pub fn channel_size(t: u32) -> usize {
+    use data_type::*;
+    match t {
+        SNORM_INT8 | UNORM_INT8 | SIGNED_INT8 | UNSIGNED_INT8 => 1,
+        SNORM_INT16 | UNORM_INT16 | SIGNED_INT16 | UNSIGNED_INT16 | HALF_FLOAT => 2,
+        SIGNED_INT32 | UNSIGNED_INT32 | FLOAT => 4,
+        _ => 0,
+    }
+}
+
+/// Which of r, g, b, a (0–3) each stored channel holds, in memory order.
+fn channels(o: u32) -> &'static [usize] {
+    match o {
+        order::R | order::INTENSITY | order::LUMINANCE => &[0],
+        order::A => &[3],
+        order::RG => &[0, 1],
+        order::RA => &[0, 3],
+        order::BGRA => &[2, 1, 0, 3],
+        order::ARGB => &[3, 0, 1, 2],
+        order::ABGR => &[3, 2, 1, 0],
+        order::SBGRA => &[2, 1, 0, 3],
+        order::RGB | order::RGBX => &[0, 1, 2],
+        _ => &[0, 1, 2, 3],
+    }
+}
+
+/// The number of channels of `order`.
+pub fn channel_count(o: u32) -> usize {
+    channels(o).len()
+}
+
+/// Bytes of one texel (`CL_IMAGE_ELEMENT_SIZE`); 0 for an unsupported format.
+pub fn element_size(o: u32, t: u32) -> usize {
+    let rgb = matches!(o, order::RGB | order::RGBX);
+    match packed(t) {
+        Some((_, _, bytes)) if rgb => bytes,
+        Some(_) => 0,
+        None if rgb => 0,
+        None => channel_count(o) * channel_size(t),
+    }
+}
+
+/// Whether the data type holds signed integers (read with `read_imagei`).
+pub fn is_signed_int(t: u32) -> bool {
+    use data_type::*;
+    matches!(t, SIGNED_INT8 | SIGNED_INT16 | SIGNED_INT32)
+}
+
+/// Whether the data type holds unsigned integers (read with `read_imageui`).
+pub fn is_unsigned_int(t: u32) -> bool {
+    use data_type::*;
+    matches!(t, UNSIGNED_INT8 | UNSIGNED_INT16 | UNSIGNED_INT32)
+}
+
+/// Whether the order has an alpha channel that a border colour leaves 0
+/// (the spec's border colour is (0,0,0,0) then, (0,0,0,1) otherwise).
+fn has_alpha(o: u32) -> bool {
+    matches!(
+        o,
+        order::A
+            | order::RA
+            | order::RGBA
+            | order::BGRA
+            | order::ARGB
+            | order::ABGR
+            | order::INTENSITY
+            | order::RGBX
+            | order::SRGBA
+            | order::SBGRA
+    )
+}
+
+/// One image's data store as generated code and the commands see it: the
+/// address of texel (x, y, z) is `data + z * slice_pitch + y * row_pitch +
+/// x * elem_size`. A 1D image array keeps its layers in z (its row pitch
+/// equals its slice pitch); a 2D image array keeps them in z too.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct ImageDesc {
+    pub data: *mut u8,
+    pub width: u64,
+    pub height: u64,
+    pub depth: u64,
+    pub array_size: u64,
+    pub row_pitch: u64,
+    pub slice_pitch: u64,
+    pub elem_size: u32,
+    pub order: u32,
+    pub data_type: u32,
+    pub image_type: u32,
+}
+
+// SAFETY: the descriptor is an address and numbers; the memory object that
+// owns it keeps `data` valid, and programs order accesses with events.
+unsafe impl Send for ImageDesc {}
+// SAFETY: as above; the descriptor is never written after creation.
+unsafe impl Sync for ImageDesc {}
+
+impl ImageDesc {
+    /// Width, height and depth in texels along x, y, z of the store (an
+    /// array's layers count as z).
+    pub fn extent(&self) -> [u64; 3] {
+        use image_type::*;
+        match self.image_type {
+            IMAGE1D | IMAGE1D_BUFFER => [self.width, 1, 1],
+            IMAGE1D_ARRAY => [self.width, 1, self.array_size],
+            IMAGE2D => [self.width, self.height, 1],
+            IMAGE2D_ARRAY => [self.width, self.height, self.array_size],
+            _ => [self.width, self.height, self.depth],
+        }
+    }
+
+    /// Address of texel `p` (in range).
+    fn texel(&self, p: [u64; 3]) -> *mut u8 {
+        let off = p[2] * self.slice_pitch + p[1] * self.row_pitch + p[0] * self.elem_size as u64;
+        self.data.wrapping_add(off as usize)
+    }
+
+    /// Texel `p` given as signed store coordinates, `None` when outside.
+    fn at(&self, p: [i64; 3]) -> Option<*mut u8> {
+        let e = self.extent();
+        let inside = (0..3).all(|k| p[k] >= 0 && (p[k] as u64) < e[k]);
+        inside.then(|| self.texel([p[0] as u64, p[1] as u64, p[2] as u64]))
+    }
+}
+
+// ------------------------------------------------------------ conversions
+
+/// `half` bits to `float` (exact).
+pub fn half_to_f32(h: u16) -> f32 {
+    let sign = u32::from(h & 0x8000) << 16;
+    let exp = u32::from((h >> 10) & 0x1f);
+    let man = u32::from(h & 0x3ff);
+    let bits = match exp {
+        0 if man == 0 => sign,
+        0 => {
+            // Subnormal: man * 2^-24, exact in f32.
+            let v = man as f32 * f32::from_bits(0x3380_0000);
+            return if sign != 0 { -v } else { v };
+        }
+        0x1f => sign | 0x7f80_0000 | (man << 13),
+        _ => sign | ((exp + 112) << 23) | (man << 13),
+    };
+    f32::from_bits(bits)
+}
+
+/// `float` to `half` bits, rounded to nearest even (overflow gives infinity).
+pub fn f32_to_half(f: f32) -> u16 {
+    let x = f.to_bits();
+    let sign = ((x >> 16) & 0x8000) as u16;
+    let exp = ((x >> 23) & 0xff) as i32;
+    let man = x & 0x7f_ffff;
+    if exp == 0xff {
+        return sign
+            | 0x7c00
+            | if man != 0 {
+                0x200 | (man >> 13) as u16
+            } else {
+                0
+            };
+    }
+    let e = exp - 112;
+    if e >= 0x1f {
+        return sign | 0x7c00;
+    }
+    if e <= 0 {
+        // A half subnormal: k units of 2^-24, k = m * 2^(exp - 126).
+        let m = man | 0x80_0000;
+        let shift = (126 - exp) as u32;
+        if shift >= 32 {
+            return sign;
+        }
+        let mut k = m >> shift;
+        let rem = m & ((1 << shift) - 1);
+        let half = 1 << (shift - 1);
+        if rem > half || (rem == half && k & 1 == 1) {
+            k += 1;
+        }
+        return sign | k as u16;
+    }
+    let mut h = ((e as u32) << 10) | (man >> 13);
+    let rem = man & 0x1fff;
+    if rem > 0x1000 || (rem == 0x1000 && h & 1 == 1) {
+        h += 1;
+    }
+    sign | h as u16
+}
+
+/// `convert_<int>_sat_rte(v)` into `lo..=hi` (NaN gives 0).
+fn sat_rte(v: f32, lo: f32, hi: f32) -> i64 {
+    if v.is_nan() {
+        return 0;
+    }
+    v.round_ties_even().clamp(lo, hi) as i64
+}
+
+/// Read one channel of type `t` at `p` as the spec's float value.
+///
+/// # Safety
+/// `p` readable for the channel's size.
+unsafe fn channel_f(t: u32, p: *const u8) -> f32 {
+    use data_type::*;
+    // SAFETY: the caller's contract; reads unaligned.
+    unsafe {
+        match t {
+            UNORM_INT8 => UNORM8[*p as usize],
+            UNORM_INT16 => f32::from((p as *const u16).read_unaligned()) / 65535.0,
+            SNORM_INT8 => (f32::from(*p as i8) / 127.0).max(-1.0),
+            SNORM_INT16 => (f32::from((p as *const i16).read_unaligned()) / 32767.0).max(-1.0),
+            HALF_FLOAT => half_to_f32((p as *const u16).read_unaligned()),
+            FLOAT => (p as *const f32).read_unaligned(),
+            // read_imagef of an integer format is undefined: the value.
+            _ => channel_i(t, p) as f32,
+        }
+    }
+}
+
+/// Read one channel of type `t` at `p` as a 32-bit integer (sign- or
+/// zero-extended as the type says).
+///
+/// # Safety
+/// `p` readable for the channel's size.
+unsafe fn channel_i(t: u32, p: *const u8) -> i32 {
+    use data_type::*;
+    // SAFETY: the caller's contract; reads unaligned.
+    unsafe {
+        match t {
+            SIGNED_INT8 | SNORM_INT8 => i32::from(*p as i8),
+            UNSIGNED_INT8 | UNORM_INT8 => i32::from(*p),
+            SIGNED_INT16 | SNORM_INT16 => i32::from((p as *const i16).read_unaligned()),
+            UNSIGNED_INT16 | UNORM_INT16 | HALF_FLOAT => {
+                i32::from((p as *const u16).read_unaligned())
+            }
+            _ => (p as *const i32).read_unaligned(),
+        }
+    }
+}
+
+/// What a read returns: `float4`, `int4` or `uint4`, as four 32-bit words.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Texel {
+    Float,
+    Int,
+    UInt,
+}
+
+/// The default of missing channels and the border colour's alpha, in the
+/// result's representation.
+fn one(kind: Texel) -> u32 {
+    match kind {
+        Texel::Float => 1.0f32.to_bits(),
+        _ => 1,
+    }
+}
+
+/// `c / 255` for every UNORM_INT8 value (the same division, done once).
+static UNORM8: [f32; 256] = {
+    let mut t = [0f32; 256];
+    let mut i = 0;
+    while i < 256 {
+        t[i] = i as f32 / 255.0;
+        i += 1;
+    }
+    t
+};
+
+/// The common formats' float reads without the general per-channel path:
+/// RGBA and BGRA UNORM_INT8, RGBA FLOAT. `None` for the others.
+///
+/// # Safety
+/// `p` readable for one texel of the format.
+#[inline]
+unsafe fn load_float_fast(o: u32, t: u32, p: *const u8) -> Option<[u32; 4]> {
+    Some(match (o, t) {
+        (order::RGBA, data_type::UNORM_INT8) => {
+            // SAFETY: a texel of four bytes (the caller's contract).
+            let b = unsafe { (p as *const [u8; 4]).read_unaligned() };
+            b.map(|c| UNORM8[c as usize].to_bits())
+        }
+        (order::BGRA, data_type::UNORM_INT8) => {
+            // SAFETY: as above.
+            let b = unsafe { (p as *const [u8; 4]).read_unaligned() };
+            [b[2], b[1], b[0], b[3]].map(|c| UNORM8[c as usize].to_bits())
+        }
+        // SAFETY: a texel of sixteen bytes.
+        (order::RGBA, data_type::FLOAT) => unsafe { (p as *const [u32; 4]).read_unaligned() },
+        _ => return None,
+    })
+}
+
+/// Read the texel at `p` of format `(o, t)` as four words of `kind`, missing
+/// channels filled as the spec says ((0, 0, 0, 1), INTENSITY replicated,
+/// LUMINANCE in r, g, b).
+///
+/// # Safety
+/// `p` readable for one texel of the format.
+pub unsafe fn load(o: u32, t: u32, kind: Texel, p: *const u8) -> [u32; 4] {
+    if kind == Texel::Float {
+        // SAFETY: the caller's contract.
+        if let Some(v) = unsafe { load_float_fast(o, t, p) } {
+            return v;
+        }
+    }
+    if let Some((widths, shifts, bytes)) = packed(t) {
+        // SAFETY: a texel of `bytes` bytes (the caller's contract).
+        let v = unsafe {
+            if bytes == 2 {
+                u32::from((p as *const u16).read_unaligned())
+            } else {
+                (p as *const u32).read_unaligned()
+            }
+        };
+        let mut out = [0, 0, 0, one(kind)];
+        for k in 0..3 {
+            let max = (1u32 << widths[k]) - 1;
+            let c = (v >> shifts[k]) & max;
+            out[k] = match kind {
+                Texel::Float => (c as f32 / max as f32).to_bits(),
+                _ => c,
+            };
+        }
+        return out;
+    }
+    let mut out = [0, 0, 0, one(kind)];
+    let size = channel_size(t);
+    for (k, &c) in channels(o).iter().enumerate() {
+        let q = p.wrapping_add(k * size);
+        // SAFETY: inside the texel (the caller's contract).
+        out[c] = unsafe {
+            match kind {
+                Texel::Float => channel_f(t, q).to_bits(),
+                _ => channel_i(t, q) as u32,
+            }
+        };
+    }
+    match o {
+        order::SRGBA | order::SBGRA if kind == Texel::Float => {
+            for c in &mut out[..3] {
+                *c = srgb_to_linear(f32::from_bits(*c)).to_bits();
+            }
+        }
+        order::INTENSITY => out = [out[0]; 4],
+        order::LUMINANCE => {
+            out[1] = out[0];
+            out[2] = out[0];
+        }
+        _ => {}
+    }
+    out
+}
+
+/// Convert one value to channel type `t` by the spec's rules and store it.
+///
+/// # Safety
+/// `p` writable for the channel's size.
+unsafe fn store_channel(t: u32, kind: Texel, v: u32, p: *mut u8) {
+    use data_type::*;
+    let f = f32::from_bits(v);
+    // SAFETY: the caller's contract; writes unaligned.
+    unsafe {
+        match (kind, t) {
+            (Texel::Float, UNORM_INT8) => *p = sat_rte(f * 255.0, 0.0, 255.0) as u8,
+            (Texel::Float, SNORM_INT8) => *p = sat_rte(f * 127.0, -128.0, 127.0) as i8 as u8,
+            (Texel::Float, UNORM_INT16) => {
+                (p as *mut u16).write_unaligned(sat_rte(f * 65535.0, 0.0, 65535.0) as u16)
+            }
+            (Texel::Float, SNORM_INT16) => {
+                (p as *mut i16).write_unaligned(sat_rte(f * 32767.0, -32768.0, 32767.0) as i16)
+            }
+            (Texel::Float, HALF_FLOAT) => (p as *mut u16).write_unaligned(f32_to_half(f)),
+            (Texel::Float, FLOAT) => (p as *mut f32).write_unaligned(f),
+            // Integers: saturated to the channel's range.
+            (Texel::Int, SIGNED_INT8) => *p = (v as i32).clamp(-128, 127) as i8 as u8,
+            (Texel::Int, SIGNED_INT16) => {
+                (p as *mut i16).write_unaligned((v as i32).clamp(-32768, 32767) as i16)
+            }
+            (Texel::UInt, UNSIGNED_INT8) => *p = v.min(255) as u8,
+            (Texel::UInt, UNSIGNED_INT16) => (p as *mut u16).write_unaligned(v.min(65535) as u16),
+            // A mismatched write is undefined: the bits, truncated.
+            _ => match channel_size(t) {
+                1 => *p = v as u8,
+                2 => (p as *mut u16).write_unaligned(v as u16),
+                _ => (p as *mut u32).write_unaligned(v),
+            },
+        }
+    }
+}
+
+/// Store `color` (four words of `kind`) as a texel of format `(o, t)` at `p`.
+///
+/// # Safety
+/// `p` writable for one texel of the format.
+pub unsafe fn store(o: u32, t: u32, kind: Texel, color: [u32; 4], p: *mut u8) {
+    if let Some((widths, shifts, bytes)) = packed(t) {
+        let mut v = 0u32;
+        for k in 0..3 {
+            let max = (1u32 << widths[k]) - 1;
+            let c = match kind {
+                Texel::Float => {
+                    sat_rte(f32::from_bits(color[k]) * max as f32, 0.0, max as f32) as u32
+                }
+                _ => color[k].min(max),
+            };
+            v |= c << shifts[k];
+        }
+        // SAFETY: a texel of `bytes` bytes (the caller's contract).
+        unsafe {
+            if bytes == 2 {
+                (p as *mut u16).write_unaligned(v as u16)
+            } else {
+                (p as *mut u32).write_unaligned(v)
+            }
+        }
+        return;
+    }
+    let mut color = color;
+    if matches!(o, order::SRGBA | order::SBGRA) && kind == Texel::Float {
+        for c in &mut color[..3] {
+            *c = linear_to_srgb(f32::from_bits(*c)).to_bits();
+        }
+    }
+    let size = channel_size(t);
+    for (k, &c) in channels(o).iter().enumerate() {
+        // INTENSITY and LUMINANCE store the colour's x.
+        let c = if matches!(o, order::INTENSITY | order::LUMINANCE) {
+            0
+        } else {
+            c
+        };
+        // SAFETY: inside the texel (the caller's contract).
+        unsafe { store_channel(t, kind, color[c], p.wrapping_add(k * size)) };
+    }
+}
+
+// ------------------------------------------------------------ sampling
+
+/// The nearest filter's texel index along one axis of `size` texels (the
+/// spec's formulas; `CLAMP` may give -1 or `size`, `NONE` anything).
+fn nearest(s: f32, size: i64, norm: bool, addr: u32) -> i64 {
+    use sampler::*;
+    let w = size as f32;
+    match addr {
+        ADDRESS_REPEAT if norm => {
+            let u = (s - s.floor()) * w;
+            let i = u.floor() as i64;
+            if i > size - 1 {
+                i - size
+            } else {
+                i
+            }
+        }
+        ADDRESS_MIRRORED_REPEAT if norm => {
+            let sp = 2.0 * (0.5 * s).round_ties_even();
+            let u = (s - sp).abs() * w;
+            (u.floor() as i64).min(size - 1)
+        }
+        _ => {
+            let u = if norm { s * w } else { s };
+            let i = u.floor() as i64;
+            clamp_index(i, size, addr)
+        }
+    }
+}
+
+fn clamp_index(i: i64, size: i64, addr: u32) -> i64 {
+    match addr {
+        sampler::ADDRESS_CLAMP_TO_EDGE => i.clamp(0, size - 1),
+        sampler::ADDRESS_CLAMP => i.clamp(-1, size),
+        _ => i,
+    }
+}
+
+/// The linear filter's two indices and weight along one axis.
+fn linear(s: f32, size: i64, norm: bool, addr: u32) -> (i64, i64, f32) {
+    use sampler::*;
+    let w = size as f32;
+    let frac = |x: f32| x - x.floor();
+    match addr {
+        ADDRESS_REPEAT if norm => {
+            let u = (s - s.floor()) * w;
+            let mut i0 = (u - 0.5).floor() as i64;
+            let mut i1 = i0 + 1;
+            if i0 < 0 {
+                i0 += size;
+            }
+            if i1 > size - 1 {
+                i1 -= size;
+            }
+            (i0, i1, frac(u - 0.5))
+        }
+        ADDRESS_MIRRORED_REPEAT if norm => {
+            let sp = 2.0 * (0.5 * s).round_ties_even();
+            let u = (s - sp).abs() * w;
+            let i0 = (u - 0.5).floor() as i64;
+            ((i0).max(0), (i0 + 1).min(size - 1), frac(u - 0.5))
+        }
+        _ => {
+            let u = if norm { s * w } else { s };
+            let t = (u - 0.5).floor() as i64;
+            (
+                clamp_index(t, size, addr),
+                clamp_index(t + 1, size, addr),
+                frac(u - 0.5),
+            )
+        }
+    }
+}
+
+/// How many coordinates address texels (1, 2 or 3), and which coordinate
+/// (if any) is an array layer.
+fn axes(d: &ImageDesc) -> (usize, Option<usize>) {
+    use image_type::*;
+    match d.image_type {
+        IMAGE1D | IMAGE1D_BUFFER => (1, None),
+        IMAGE1D_ARRAY => (1, Some(1)),
+        IMAGE2D => (2, None),
+        IMAGE2D_ARRAY => (2, Some(2)),
+        _ => (3, None),
+    }
+}
+
+/// The texel words at store position `p`, or the border colour outside.
+///
+/// # Safety
+/// `d` describes a live data store.
+#[inline]
+unsafe fn fetch(d: &ImageDesc, e: [u64; 3], kind: Texel, p: [i64; 3]) -> [u32; 4] {
+    let inside = (0..3).all(|k| (p[k] as u64) < e[k]); // negative: huge
+    if inside {
+        let q = d.texel([p[0] as u64, p[1] as u64, p[2] as u64]);
+        // SAFETY: the position is inside the extent.
+        unsafe { load(d.order, d.data_type, kind, q) }
+    } else if has_alpha(d.order) {
+        [0; 4]
+    } else {
+        [0, 0, 0, one(kind)]
+    }
+}
+
+/// `read_image{f,i,ui}(image, [sampler,] coord)`. `coord` holds the
+/// coordinate words (floats if `float_coords`, else ints), x first; a read
+/// without a sampler is one with unnormalized coordinates, no addressing
+/// and the nearest filter. Positions outside the image (where the spec
+/// leaves the result undefined) read the border colour, never memory.
+///
+/// # Safety
+/// `d` describes a live data store.
+pub unsafe fn read(
+    d: &ImageDesc,
+    sampler_bits: u32,
+    kind: Texel,
+    float_coords: bool,
+    coord: [u32; 4],
+) -> [u32; 4] {
+    let c: [f32; 4] = if float_coords {
+        coord.map(f32::from_bits)
+    } else {
+        coord.map(|v| v as i32 as f32)
+    };
+    let norm = sampler_bits & sampler::NORMALIZED_COORDS_TRUE != 0;
+    let addr = sampler_bits & sampler::ADDRESS_MASK;
+    // Linear filtering applies to float reads only (the spec requires the
+    // nearest filter for read_image{i,ui}).
+    let linear_filter = sampler_bits & sampler::FILTER_LINEAR != 0 && kind == Texel::Float;
+    let (n, layer_at) = axes(d);
+    let e = d.extent();
+    let mut base = [0i64; 3];
+    if let Some(l) = layer_at {
+        // layer = clamp(rint(v), 0, array_size - 1)
+        let v = if float_coords {
+            c[l].round_ties_even() as i64
+        } else {
+            coord[l] as i32 as i64
+        };
+        base[2] = v.clamp(0, e[2] as i64 - 1);
+    }
+    if !linear_filter {
+        let mut p = base;
+        for k in 0..n {
+            p[k] = if float_coords {
+                nearest(c[k], e[k] as i64, norm, addr)
+            } else {
+                clamp_index(coord[k] as i32 as i64, e[k] as i64, addr)
+            };
+        }
+        // SAFETY: the caller's contract.
+        return unsafe { fetch(d, e, kind, p) };
+    }
+    let mut ax = [(0i64, 0i64, 0f32); 3];
+    for (k, a) in ax.iter_mut().enumerate().take(n) {
+        *a = linear(c[k], e[k] as i64, norm, addr);
+    }
+    let mut acc = [0f32; 4];
+    for corner in 0..(1usize << n) {
+        let mut p = base;
+        let mut weight = 1f32;
+        for (k, &(i0, i1, a)) in ax.iter().enumerate().take(n) {
+            if corner >> k & 1 == 1 {
+                p[k] = i1;
+                weight *= a;
+            } else {
+                p[k] = i0;
+                weight *= 1.0 - a;
+            }
+        }
+        // SAFETY: the caller's contract.
+        let t = unsafe { fetch(d, e, kind, p) };
+        for (s, w) in acc.iter_mut().zip(t) {
+            *s += weight * f32::from_bits(w);
+        }
+    }
+    acc.map(f32::to_bits)
+}
+
+/// `write_image{f,i,ui}(image, coord, color)`: a write outside the image
+/// (undefined by the spec) is dropped.
+///
+/// # Safety
+/// `d` describes a live data store.
+pub unsafe fn write(d: &ImageDesc, kind: Texel, coord: [i32; 4], color: [u32; 4]) {
+    let (n, layer_at) = axes(d);
+    let mut p = [0i64; 3];
+    for (k, q) in p.iter_mut().enumerate().take(n) {
+        *q = i64::from(coord[k]);
+    }
+    if let Some(l) = layer_at {
+        p[2] = i64::from(coord[l]);
+    }
+    if let Some(q) = d.at(p) {
+        // SAFETY: `at` checked the position against the extent.
+        unsafe { store(d.order, d.data_type, kind, color, q) };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn half_round_trip_and_rounding() {
+        assert_eq!(f32_to_half(1.0), 0x3c00);
+        assert_eq!(f32_to_half(65504.0), 0x7bff);
+        assert_eq!(f32_to_half(65520.0), 0x7c00);
+        // 1 + 2^-11 is halfway between 1 and 1 + 2^-10: even is 1.
+        assert_eq!(f32_to_half(1.0 + f32::powi(2.0, -11)), 0x3c00);
+        assert_eq!(f32_to_half(f32::powi(2.0, -24)), 1);
+        assert_eq!(f32_to_half(f32::powi(2.0, -25)), 0);
+        assert_eq!(f32_to_half(1.5 * f32::powi(2.0, -25)), 1);
+        for h in 0..0x7c00u16 {
+            assert_eq!(f32_to_half(half_to_f32(h)), h);
+        }
+    }
+
+    #[test]
+    fn unorm8_write_rounds_to_even_and_saturates() {
+        let mut b = [0u8; 4];
+        let c = [0.5f32, 2.0, -1.0, 0.0].map(f32::to_bits);
+        // SAFETY: `b` holds one RGBA UNORM_INT8 texel.
+        unsafe {
+            store(
+                order::RGBA,
+                data_type::UNORM_INT8,
+                Texel::Float,
+                c,
+                b.as_mut_ptr(),
+            )
+        };
+        assert_eq!(b, [128, 255, 0, 0]);
+    }
+}
