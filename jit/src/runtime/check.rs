@@ -256,8 +256,8 @@ pub struct LaunchCheck {
     groups: Mutex<Vec<(u64, u64)>>,
     /// Release operations on global memory: per address, the value the last
     /// one left there and the serial ranges it publishes
-    /// (`cranecl_check_sync`).
-    releases: [Mutex<HashMap<u64, Release>>; RELEASE_SHARDS],
+    /// (`cranecl_check_sync`); made at the launch's first.
+    releases: std::sync::OnceLock<Box<[Mutex<HashMap<u64, Release>>; RELEASE_SHARDS]>>,
     id: u64,
 }
 
@@ -298,7 +298,7 @@ impl LaunchCheck {
             serial: AtomicU64::new(0),
             system_memory: false,
             groups: Mutex::new(Vec::new()),
-            releases: std::array::from_fn(|_| Mutex::new(HashMap::new())),
+            releases: std::sync::OnceLock::new(),
             id: IDS.fetch_add(1, Ordering::Relaxed),
         }
     }
@@ -1783,7 +1783,10 @@ pub unsafe extern "C" fn cranecl_check_sync(
     // memory_order_consume 1, acquire 2, release 3, acq_rel 4, seq_cst 5.
     let acquire = kind != SYNC_STORE && matches!(order, 1 | 2 | 4 | 5);
     let release = kind != SYNC_LOAD && matches!(order, 3..=5);
-    let shard = &launch.releases[(addr as usize >> 2) % RELEASE_SHARDS];
+    let shards = launch
+        .releases
+        .get_or_init(|| Box::new(std::array::from_fn(|_| Mutex::new(HashMap::new()))));
+    let shard = &shards[(addr as usize >> 2) % RELEASE_SHARDS];
     let mut releases = shard.lock().unwrap_or_else(|p| p.into_inner());
     if acquire {
         if let Some(r) = releases.get(&addr).filter(|r| r.value == old) {
