@@ -257,12 +257,13 @@ pub struct LaunchCheck {
     /// Release operations on global memory: per address, the value the last
     /// one left there and the serial ranges it publishes
     /// (`cranecl_check_sync`); made at the launch's first.
-    releases: std::sync::OnceLock<Box<[Mutex<HashMap<u64, Release>>; RELEASE_SHARDS]>>,
+    releases: std::sync::OnceLock<Box<ReleaseShards>>,
     id: u64,
 }
 
 /// The release map's shards (by address: operations on one word share one).
 const RELEASE_SHARDS: usize = 64;
+type ReleaseShards = [Mutex<HashMap<u64, Release>>; RELEASE_SHARDS];
 
 /// What a release operation published: the value it left at its address
 /// (an acquire that reads it synchronises with it) and the serials of the
