@@ -305,6 +305,44 @@ impl FunctionCx<'_, '_> {
         super::walk::counted_loop(self.func, init, cond, step, body)
     }
 
+    /// Checked `bounds` alone: the loads of a `for` condition at the same
+    /// address every time (`walk::invariant_cond_loads`) have their address
+    /// computed and tested here, before the loop (the condition reads them
+    /// at least once), and used as tested at every evaluation. Returns the
+    /// keys to forget after the loop.
+    pub(crate) fn hoist_cond_checks(
+        &mut self,
+        cond: Option<&Expr>,
+        step: Option<&Expr>,
+        body: &crate::sema::hir::Stmt,
+    ) -> Result<Vec<*const Expr>, String> {
+        let Some(cond) = cond else {
+            return Ok(Vec::new());
+        };
+        if !self.pcx.check.bounds || self.pcx.check.tracks() || self.prechecked {
+            return Ok(Vec::new());
+        }
+        let mut keys = Vec::new();
+        for p in super::walk::invariant_cond_loads(self.func, cond, step, body) {
+            let outer = std::mem::replace(&mut self.cur_span, p.span);
+            let a = self.expr(p).and_then(|v| v.scalar());
+            let a = match a {
+                Ok(a) => a,
+                Err(e) => {
+                    self.cur_span = outer;
+                    return Err(e);
+                }
+            };
+            let size = self.pointee_size(&p.ty);
+            let (a, _) = self.checked_addr(a, 0, size, false, None);
+            self.cur_span = outer;
+            self.in_object.insert(a, size);
+            self.hoisted_addrs.insert(p as *const Expr, a);
+            keys.push(p as *const Expr);
+        }
+        Ok(keys)
+    }
+
     /// Under `bounds` alone: whether an access of `size` bytes at `addr +
     /// offset` is known to stay inside its object (`FunctionCx::in_object`).
     /// `races`/`uninit` test every access: their fast path needs the

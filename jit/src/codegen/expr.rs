@@ -207,6 +207,9 @@ impl FunctionCx<'_, '_> {
                 Ok(CPlace::Addr(self.b.ins().iconst(types::I64, addr as i64)))
             }
             ExprKind::Deref(p) => {
+                if let Some(&a) = self.hoisted_addrs.get(&(&**p as *const Expr)) {
+                    return Ok(CPlace::Addr(a));
+                }
                 if self.pcx.check.bounds || self.pcx.check.uninit {
                     if let Some(a) = self.checked_subscript(p)? {
                         return Ok(CPlace::Addr(a));

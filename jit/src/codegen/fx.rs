@@ -100,6 +100,10 @@ pub struct FunctionCx<'a, 'p> {
     /// a local and the range `[lo, hi)` its value lies in
     /// (`walk::counted_loop`).
     pub(crate) counted: Vec<(u32, i128, i128)>,
+    /// Checked `bounds`: the addresses of a loop condition's loads, computed
+    /// and tested once before the loop (`walk::invariant_cond_loads`), by
+    /// the pointer expression they dereference.
+    pub(crate) hoisted_addrs: HashMap<*const crate::sema::hir::Expr, Value>,
     /// Region strategy, checked races/uninit: the piece being compiled is
     /// alone in its barrier interval and writes no local memory, so its
     /// reads of local memory need no read tag (`check.rs`, `full_read`).
@@ -401,6 +405,7 @@ impl<'a, 'p> FunctionCx<'a, 'p> {
             in_object: HashMap::new(),
             in_object_lanes: Default::default(),
             counted: Vec::new(),
+            hoisted_addrs: HashMap::new(),
             local_read_only: false,
             check_state: None,
             reading_for_write: false,

@@ -88,6 +88,7 @@ impl FunctionCx<'_, '_> {
                 if let Some(i) = init {
                     self.stmt(i)?;
                 }
+                let hoisted = self.hoist_cond_checks(c.as_ref(), step.as_ref(), body)?;
                 let (head, body_b, cont, end) = (
                     self.b.create_block(),
                     self.b.create_block(),
@@ -108,6 +109,9 @@ impl FunctionCx<'_, '_> {
                 }
                 self.jump(head);
                 self.enter(end);
+                for p in hoisted {
+                    self.hoisted_addrs.remove(&p);
+                }
                 Ok(())
             }
             StmtKind::Switch(c, body) => self.switch(c, body),

@@ -455,3 +455,74 @@ pub fn int_value(e: &Expr) -> Option<i128> {
         _ => None,
     }
 }
+
+/// The loads of a `for` loop's condition whose address is the same at every
+/// evaluation: `*p` (a subscript `a[i]` too) as a direct operand of the
+/// condition's comparison (so it is read at every evaluation, the first
+/// included, never skipped by `&&`, `||` or `?:`), with `p` built only from
+/// constants and locals that neither the loop (condition, step, body) writes
+/// nor anyone takes the address of. Returns the `p`s. Checked `bounds` tests
+/// such an address once before the loop: the loads themselves still happen
+/// at every evaluation.
+pub fn invariant_cond_loads<'e>(
+    f: &Function,
+    cond: &'e Expr,
+    step: Option<&Expr>,
+    body: &Stmt,
+) -> Vec<&'e Expr> {
+    use crate::sema::hir::{BinOp, CastKind};
+    let ExprKind::Binary(
+        BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::Eq | BinOp::Ne,
+        a,
+        b,
+    ) = &cond.kind
+    else {
+        return Vec::new();
+    };
+    let mut written = HashSet::new();
+    let mut note = |e: &Expr| {
+        if let ExprKind::Assign { lhs: x, .. } | ExprKind::IncDec { operand: x, .. } = &e.kind {
+            if let Some(l) = root_local(x) {
+                written.insert(l);
+            }
+        }
+    };
+    stmt_exprs(body, &mut note);
+    expr_tree(cond, &mut note);
+    if let Some(s) = step {
+        expr_tree(s, &mut note);
+    }
+    let addressed = address_taken_locals(f);
+    let invariant = |p: &Expr| {
+        let mut ok = true;
+        expr_tree(p, &mut |e| match &e.kind {
+            ExprKind::IntConst(_) | ExprKind::Binary(..) | ExprKind::PtrAdd(..) => {}
+            ExprKind::Cast(
+                CastKind::LvalueToRvalue | CastKind::IntToInt | CastKind::Bitcast,
+                _,
+            ) => {}
+            ExprKind::Var(VarRef::Local(l)) => {
+                let local = f.locals.get(l.0 as usize);
+                ok &= local.is_some_and(|v| {
+                    v.space == crate::sema::addrspace::AddrSpace::Private && !v.address_taken
+                }) && !written.contains(&l.0)
+                    && !addressed.contains(&l.0);
+            }
+            _ => ok = false,
+        });
+        ok
+    };
+    let mut out = Vec::new();
+    for side in [a, b] {
+        let mut e: &Expr = side;
+        while let ExprKind::Cast(CastKind::LvalueToRvalue | CastKind::IntToInt, x) = &e.kind {
+            e = x;
+        }
+        if let ExprKind::Deref(p) = &e.kind {
+            if invariant(p) && crate::sema::types::Type::is_scalar(&e.ty) {
+                out.push(&**p);
+            }
+        }
+    }
+    out
+}
