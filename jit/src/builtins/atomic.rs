@@ -4,18 +4,29 @@
 //! `atomic_load`/`store`/`exchange`/`compare_exchange_*`/`fetch_*`
 //! (`_explicit` forms included) and `atomic_flag_*`.
 //!
-//! Every operation is one Cranelift atomic instruction (`atomic_rmw`,
-//! `atomic_cas`, `atomic_load`, `atomic_store`), which are sequentially
-//! consistent: stronger than any memory order or scope a kernel can ask
-//! for, so those arguments are ignored. Floating-point objects are accessed
-//! as integers of the same size.
+//! An operation whose scope reaches past the work-group is one Cranelift
+//! atomic instruction (`atomic_rmw`, `atomic_cas`, `atomic_load`,
+//! `atomic_store`), which are sequentially consistent: stronger than any
+//! memory order a kernel can ask for, so the order arguments are ignored.
+//! An operation that need be atomic only with respect to the work-items of
+//! its own work-group — its object is in `local` memory, or its scope is
+//! `memory_scope_work_group` (or narrower: sub-group, work-item) — is a plain
+//! load, the operation and a plain store ([`group_only`]): a work-group runs
+//! on one host thread, its work-items one after another (between barriers,
+//! or resumed as coroutines on that thread), so no other work-item of the
+//! group can come between the load and the store, and program order on that
+//! thread keeps every memory order among them. A locked x86-64 instruction
+//! costs some twenty cycles even uncontended; this is what a loop of local
+//! or work-group-scope atomics costs instead. Floating-point objects are
+//! accessed as integers of the same size.
 
 use super::{bitcast, clif, mem, pointee};
 use crate::codegen::{CValue, FunctionCx};
+use crate::sema::addrspace::AddrSpace;
 use crate::sema::builtins::BuiltinFn;
 use crate::sema::types::{Scalar, Type};
 use cranelift_codegen::ir::condcodes::IntCC;
-use cranelift_codegen::ir::{types, AtomicRmwOp, InstBuilder, Value};
+use cranelift_codegen::ir::{types, AtomicRmwOp, InstBuilder, InstructionData, Opcode, Value};
 
 pub(super) fn emit(
     fx: &mut FunctionCx<'_, '_>,
@@ -45,17 +56,16 @@ fn emit_atomic(
     // Checked mode: bounds only (atomics never race with atomics).
     let p = fx.checked_atomic(p, fx.size_of(obj).max(1));
     let name = f.name.as_str();
+    let group = group_only(fx, name, args, arg_tys);
     if name.starts_with("atomic_flag_") {
         if name.contains("test_and_set") {
             let one = fx.b.ins().iconst(types::I32, 1);
-            let old =
-                fx.b.ins()
-                    .atomic_rmw(types::I32, mem(), AtomicRmwOp::Xchg, p, one);
+            let old = read_modify_write(fx, group, types::I32, AtomicRmwOp::Xchg, p, one);
             let set = fx.b.ins().icmp_imm_s(IntCC::NotEqual, old, 0);
             return Ok(CValue::Scalar(set));
         }
         let zero = fx.b.ins().iconst(types::I32, 0);
-        fx.b.ins().atomic_store(mem(), zero, p);
+        store(fx, group, zero, p);
         return Ok(CValue::Void);
     }
     let s = match obj {
@@ -107,7 +117,7 @@ fn emit_atomic(
     let op = base.strip_prefix("fetch_").unwrap_or(base);
     if let Some(op) = rmw(op) {
         let x = int_arg(fx, 1)?;
-        let old = fx.b.ins().atomic_rmw(it, mem(), op, p, x);
+        let old = read_modify_write(fx, group, it, op, p, x);
         return Ok(back(fx, old));
     }
     Ok(match base {
@@ -118,18 +128,18 @@ fn emit_atomic(
             } else {
                 AtomicRmwOp::Sub
             };
-            let old = fx.b.ins().atomic_rmw(it, mem(), op, p, one);
+            let old = read_modify_write(fx, group, it, op, p, one);
             back(fx, old)
         }
         "cmpxchg" => {
             let cmp = int_arg(fx, 1)?;
             let val = int_arg(fx, 2)?;
-            let old = fx.b.ins().atomic_cas(mem(), p, cmp, val);
+            let old = cas(fx, group, it, p, cmp, val);
             back(fx, old)
         }
         "init" | "store" => {
             let x = int_arg(fx, 1)?;
-            fx.b.ins().atomic_store(mem(), x, p);
+            store(fx, group, x, p);
             CValue::Void
         }
         "load" => {
@@ -143,7 +153,7 @@ fn emit_atomic(
                 .scalar()?;
             let expected = fx.b.ins().load(it, mem(), expected_ptr, 0);
             let desired = int_arg(fx, 2)?;
-            let old = fx.b.ins().atomic_cas(mem(), p, expected, desired);
+            let old = cas(fx, group, it, p, expected, desired);
             let ok = fx.b.ins().icmp(IntCC::Equal, old, expected);
             // On failure *expected receives the current value (on success
             // it already holds it).
@@ -152,4 +162,126 @@ fn emit_atomic(
         }
         _ => return Err(super::unsupported(f)),
     })
+}
+
+/// Whether the operation need be atomic only with respect to the work-items
+/// of its own work-group (see the module comment): its object is `local`
+/// (only the group's work-items can reach it), or the `_explicit` form names
+/// a constant scope of `memory_scope_work_group` or narrower. Two atomic
+/// operations of different work-groups on one object are then not
+/// inclusive, a data race by the memory model, so nothing else must see
+/// them as one indivisible step.
+fn group_only(fx: &FunctionCx<'_, '_>, name: &str, args: &[CValue], arg_tys: &[Type]) -> bool {
+    if arg_tys
+        .first()
+        .and_then(Type::pointee)
+        .is_some_and(|p| p.space == AddrSpace::Local)
+    {
+        return true;
+    }
+    let Some(base) = name.strip_suffix("_explicit") else {
+        return false;
+    };
+    let base = base.trim_start_matches("atomic_");
+    // The operands before the memory orders, and how many orders.
+    let (operands, orders) = match base {
+        "load" | "flag_test_and_set" | "flag_clear" => (1, 1),
+        "compare_exchange_strong" | "compare_exchange_weak" => (3, 2),
+        _ => (2, 1),
+    };
+    if args.len() <= operands + orders {
+        return false; // no scope: memory_scope_device
+    }
+    let Some(Ok(scope)) = args.last().map(CValue::scalar) else {
+        return false;
+    };
+    // The values of `memory_scope_work_group`, `_work_item` and
+    // `_sub_group` in `sema::decl`.
+    matches!(constant(fx, scope), Some(1 | 4 | 5))
+}
+
+/// The value of `v` when it is an integer constant (through extensions and
+/// truncations).
+fn constant(fx: &FunctionCx<'_, '_>, v: Value) -> Option<i64> {
+    let dfg = &fx.b.func.dfg;
+    let inst = dfg.value_def(v).inst()?;
+    match dfg.insts[inst] {
+        InstructionData::UnaryImm {
+            opcode: Opcode::Iconst,
+            imm,
+        } => Some(imm.bits()),
+        InstructionData::Unary {
+            opcode: Opcode::Sextend | Opcode::Uextend | Opcode::Ireduce,
+            arg,
+        } => constant(fx, arg),
+        _ => None,
+    }
+}
+
+/// Read-modify-write of the `it` at `p` with `x`; the old value.
+fn read_modify_write(
+    fx: &mut FunctionCx<'_, '_>,
+    group: bool,
+    it: types::Type,
+    op: AtomicRmwOp,
+    p: Value,
+    x: Value,
+) -> Value {
+    if !group {
+        return fx.b.ins().atomic_rmw(it, mem(), op, p, x);
+    }
+    let old = fx.b.ins().load(it, mem(), p, 0);
+    let new = match op {
+        AtomicRmwOp::Xchg => x,
+        AtomicRmwOp::Add => fx.b.ins().iadd(old, x),
+        AtomicRmwOp::Sub => fx.b.ins().isub(old, x),
+        AtomicRmwOp::And => fx.b.ins().band(old, x),
+        AtomicRmwOp::Or => fx.b.ins().bor(old, x),
+        AtomicRmwOp::Xor => fx.b.ins().bxor(old, x),
+        AtomicRmwOp::Nand => {
+            let a = fx.b.ins().band(old, x);
+            fx.b.ins().bnot(a)
+        }
+        AtomicRmwOp::Smin | AtomicRmwOp::Umin | AtomicRmwOp::Smax | AtomicRmwOp::Umax => {
+            let cc = match op {
+                AtomicRmwOp::Smin => IntCC::SignedLessThan,
+                AtomicRmwOp::Umin => IntCC::UnsignedLessThan,
+                AtomicRmwOp::Smax => IntCC::SignedGreaterThan,
+                _ => IntCC::UnsignedGreaterThan,
+            };
+            let keep = fx.b.ins().icmp(cc, old, x);
+            fx.b.ins().select(keep, old, x)
+        }
+    };
+    fx.b.ins().store(mem(), new, p, 0);
+    old
+}
+
+/// Compare-and-swap of the `it` at `p`: `desired` replaces it when it
+/// equals `expected`; the old value.
+fn cas(
+    fx: &mut FunctionCx<'_, '_>,
+    group: bool,
+    it: types::Type,
+    p: Value,
+    expected: Value,
+    desired: Value,
+) -> Value {
+    if !group {
+        return fx.b.ins().atomic_cas(mem(), p, expected, desired);
+    }
+    let old = fx.b.ins().load(it, mem(), p, 0);
+    let equal = fx.b.ins().icmp(IntCC::Equal, old, expected);
+    let new = fx.b.ins().select(equal, desired, old);
+    fx.b.ins().store(mem(), new, p, 0);
+    old
+}
+
+/// Store `x` at `p`.
+fn store(fx: &mut FunctionCx<'_, '_>, group: bool, x: Value, p: Value) {
+    if group {
+        fx.b.ins().store(mem(), x, p, 0);
+    } else {
+        fx.b.ins().atomic_store(mem(), x, p);
+    }
 }
