@@ -273,7 +273,8 @@ kernel void t(global int *data, global atomic_int *flag, global int *seen, globa
 /// objects, and `_explicit` forms of `memory_scope_work_group` on global
 /// ones — are plain loads and stores (the group runs on one host thread):
 /// loops of them from every work-item of a group keep every value, under
-/// each strategy (regions, coroutines, the lanes and one item per step).
+/// each strategy (regions, coroutines, the lanes and one item per step);
+/// through a generic pointer, local or global as it points at run time.
 const GROUP_ATOMICS: &str = "
 void bits(local atomic_int *w, int t, int iters, global int *errs) {
     int bad = 0, m = 1 << (t % 32);
@@ -316,6 +317,21 @@ kernel void loc(global int *r, global int *fin, global int *errs, local atomic_i
         for (int k = 0; k < 5; k++) fin[k] = atomic_load(&l[k]);
         for (int k = 0; k < 3; k++) fin[5 + k] = c[k];
     }
+}
+int chain(atomic_int *d, int t, int iters) {
+    int v = atomic_exchange(d, t);
+    for (int i = 0; i < iters; i++)
+        v = atomic_exchange_explicit(d, v, memory_order_acq_rel);
+    return v;
+}
+kernel void gen(global atomic_int *g, global int *r, local atomic_int *l, global int *fin, int iters) {
+    int t = get_local_id(0), n = get_local_size(0);
+    if (t == 0) atomic_init(&l[0], -1);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    r[t] = chain(&l[0], t, iters);
+    r[n + t] = chain(&g[0], t, iters);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (t == 0) fin[0] = atomic_load(&l[0]);
 }
 kernel void wg(global atomic_int *g, global int *r, global int *errs, int iters) {
     int t = get_global_id(0);

@@ -9,16 +9,17 @@
 //! `atomic_store`), which are sequentially consistent: stronger than any
 //! memory order a kernel can ask for, so the order arguments are ignored.
 //! An operation that need be atomic only with respect to the work-items of
-//! its own work-group — its object is in `local` memory, or its scope is
-//! `memory_scope_work_group` (or narrower: sub-group, work-item) — is a plain
-//! load, the operation and a plain store ([`group_only`]): a work-group runs
-//! on one host thread, its work-items one after another (between barriers,
-//! or resumed as coroutines on that thread), so no other work-item of the
-//! group can come between the load and the store, and program order on that
-//! thread keeps every memory order among them. A locked x86-64 instruction
-//! costs some twenty cycles even uncontended; this is what a loop of local
-//! or work-group-scope atomics costs instead. Floating-point objects are
-//! accessed as integers of the same size.
+//! its own work-group — its object is `local` (or `private`), or its scope
+//! is `memory_scope_work_group` (or narrower: sub-group, work-item) — is a
+//! plain load, the operation and a plain store ([`Reach`]): a work-group
+//! runs on one host thread, its work-items one after another (between
+//! barriers, or resumed as coroutines on that thread), so no other
+//! work-item of the group can come between the load and the store, and
+//! program order on that thread keeps every memory order among them. Through
+//! a generic pointer, the address is tested against the group's local arena
+//! at run time. A locked x86-64 instruction costs some twenty cycles even
+//! uncontended, the plain form a few. Floating-point objects are accessed
+//! as integers of the same size.
 
 use super::{bitcast, clif, mem, pointee};
 use crate::codegen::{CValue, FunctionCx};
@@ -56,7 +57,7 @@ fn emit_atomic(
     // Checked mode: bounds only (atomics never race with atomics).
     let p = fx.checked_atomic(p, fx.size_of(obj).max(1));
     let name = f.name.as_str();
-    let group = group_only(fx, name, args, arg_tys);
+    let group = reach(fx, name, args, arg_tys);
     if name.starts_with("atomic_flag_") {
         if name.contains("test_and_set") {
             let one = fx.b.ins().iconst(types::I32, 1);
@@ -164,23 +165,35 @@ fn emit_atomic(
     })
 }
 
-/// Whether the operation need be atomic only with respect to the work-items
-/// of its own work-group (see the module comment): its object is `local`
-/// (only the group's work-items can reach it), or the `_explicit` form names
-/// a constant scope of `memory_scope_work_group` or narrower. Two atomic
-/// operations of different work-groups on one object are then not
-/// inclusive, a data race by the memory model, so nothing else must see
-/// them as one indivisible step.
-fn group_only(fx: &FunctionCx<'_, '_>, name: &str, args: &[CValue], arg_tys: &[Type]) -> bool {
-    if arg_tys
-        .first()
-        .and_then(Type::pointee)
-        .is_some_and(|p| p.space == AddrSpace::Local)
-    {
-        return true;
+/// How far the operation must be indivisible (see the module comment).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Reach {
+    /// Only within its work-group: its object is `local` or `private`
+    /// (only the group's work-items can reach it), or the `_explicit` form
+    /// names a constant scope of `memory_scope_work_group` or narrower. Two
+    /// atomic operations of different work-groups on one object are then
+    /// not inclusive, a data race by the memory model, so nothing else
+    /// must see them as one indivisible step.
+    Group,
+    /// Past the work-group.
+    Shared,
+    /// A generic pointer of a wider scope: [`Reach::Group`] when it points
+    /// into the group's local arena at run time, else [`Reach::Shared`].
+    Generic,
+}
+
+fn reach(fx: &FunctionCx<'_, '_>, name: &str, args: &[CValue], arg_tys: &[Type]) -> Reach {
+    let space = arg_tys.first().and_then(Type::pointee).map(|p| p.space);
+    if matches!(space, Some(AddrSpace::Local | AddrSpace::Private)) {
+        return Reach::Group;
     }
+    let wider = if space == Some(AddrSpace::Generic) {
+        Reach::Generic
+    } else {
+        Reach::Shared
+    };
     let Some(base) = name.strip_suffix("_explicit") else {
-        return false;
+        return wider;
     };
     let base = base.trim_start_matches("atomic_");
     // The operands before the memory orders, and how many orders.
@@ -190,14 +203,93 @@ fn group_only(fx: &FunctionCx<'_, '_>, name: &str, args: &[CValue], arg_tys: &[T
         _ => (2, 1),
     };
     if args.len() <= operands + orders {
-        return false; // no scope: memory_scope_device
+        return wider; // no scope: memory_scope_device
     }
     let Some(Ok(scope)) = args.last().map(CValue::scalar) else {
-        return false;
+        return wider;
     };
     // The values of `memory_scope_work_group`, `_work_item` and
     // `_sub_group` in `sema::decl`.
-    matches!(constant(fx, scope), Some(1 | 4 | 5))
+    if matches!(constant(fx, scope), Some(1 | 4 | 5)) {
+        Reach::Group
+    } else {
+        wider
+    }
+}
+
+/// The operation `emit` (plain when its flag is true) for `reach`; with
+/// [`Reach::Generic`], both forms, chosen by whether `p` is in the group's
+/// local arena, their results (of type `ty`) joined.
+fn by_reach(
+    fx: &mut FunctionCx<'_, '_>,
+    reach: Reach,
+    p: Value,
+    ty: Option<types::Type>,
+    emit: impl Fn(&mut FunctionCx<'_, '_>, bool) -> Option<Value>,
+) -> Option<Value> {
+    match reach {
+        Reach::Group => return emit(fx, true),
+        Reach::Shared => return emit(fx, false),
+        Reach::Generic => {}
+    }
+    let (lo, hi) = fx.local_range();
+    let above = fx.b.ins().icmp(IntCC::UnsignedGreaterThanOrEqual, p, lo);
+    let below = fx.b.ins().icmp(IntCC::UnsignedLessThan, p, hi);
+    let local = fx.b.ins().band(above, below);
+    let (plain, locked, done) = (
+        fx.b.create_block(),
+        fx.b.create_block(),
+        fx.b.create_block(),
+    );
+    if let Some(t) = ty {
+        fx.b.append_block_param(done, t);
+    }
+    fx.b.ins().brif(local, plain, &[], locked, &[]);
+    fx.terminated();
+    for (block, group) in [(plain, true), (locked, false)] {
+        fx.enter(block);
+        let v = emit(fx, group);
+        let args: Vec<_> = v.into_iter().map(Into::into).collect();
+        fx.b.ins().jump(done, &args);
+        fx.terminated();
+    }
+    fx.enter(done);
+    fx.b.block_params(done).first().copied()
+}
+
+/// Read-modify-write of the `it` at `p` with `x`; the old value.
+fn read_modify_write(
+    fx: &mut FunctionCx<'_, '_>,
+    reach: Reach,
+    it: types::Type,
+    op: AtomicRmwOp,
+    p: Value,
+    x: Value,
+) -> Value {
+    let f = |fx: &mut FunctionCx<'_, '_>, g| Some(read_modify_write_as(fx, g, it, op, p, x));
+    by_reach(fx, reach, p, Some(it), f).expect("a value")
+}
+
+/// Compare-and-swap of the `it` at `p`: `desired` replaces it when it
+/// equals `expected`; the old value.
+fn cas(
+    fx: &mut FunctionCx<'_, '_>,
+    reach: Reach,
+    it: types::Type,
+    p: Value,
+    expected: Value,
+    desired: Value,
+) -> Value {
+    let f = |fx: &mut FunctionCx<'_, '_>, g| Some(cas_as(fx, g, it, p, expected, desired));
+    by_reach(fx, reach, p, Some(it), f).expect("a value")
+}
+
+/// Store `x` at `p`.
+fn store(fx: &mut FunctionCx<'_, '_>, reach: Reach, x: Value, p: Value) {
+    by_reach(fx, reach, p, None, |fx, g| {
+        store_as(fx, g, x, p);
+        None
+    });
 }
 
 /// The value of `v` when it is an integer constant (through extensions and
@@ -218,8 +310,9 @@ fn constant(fx: &FunctionCx<'_, '_>, v: Value) -> Option<i64> {
     }
 }
 
-/// Read-modify-write of the `it` at `p` with `x`; the old value.
-fn read_modify_write(
+/// Read-modify-write of the `it` at `p` with `x`, plain when `group`; the
+/// old value.
+fn read_modify_write_as(
     fx: &mut FunctionCx<'_, '_>,
     group: bool,
     it: types::Type,
@@ -257,9 +350,9 @@ fn read_modify_write(
     old
 }
 
-/// Compare-and-swap of the `it` at `p`: `desired` replaces it when it
-/// equals `expected`; the old value.
-fn cas(
+/// Compare-and-swap of the `it` at `p`, plain when `group`: `desired`
+/// replaces it when it equals `expected`; the old value.
+fn cas_as(
     fx: &mut FunctionCx<'_, '_>,
     group: bool,
     it: types::Type,
@@ -277,8 +370,8 @@ fn cas(
     old
 }
 
-/// Store `x` at `p`.
-fn store(fx: &mut FunctionCx<'_, '_>, group: bool, x: Value, p: Value) {
+/// Store `x` at `p`, plain when `group`.
+fn store_as(fx: &mut FunctionCx<'_, '_>, group: bool, x: Value, p: Value) {
     if group {
         fx.b.ins().store(mem(), x, p, 0);
     } else {
