@@ -57,16 +57,16 @@ fn emit_atomic(
     // Checked mode: bounds only (atomics never race with atomics).
     let p = fx.checked_atomic(p, fx.size_of(obj).max(1));
     let name = f.name.as_str();
-    let group = reach(fx, name, args, arg_tys);
+    let reach = reach(fx, name, args, arg_tys);
     if name.starts_with("atomic_flag_") {
         if name.contains("test_and_set") {
             let one = fx.b.ins().iconst(types::I32, 1);
-            let old = read_modify_write(fx, group, types::I32, AtomicRmwOp::Xchg, p, one);
+            let old = read_modify_write(fx, reach, types::I32, AtomicRmwOp::Xchg, p, one);
             let set = fx.b.ins().icmp_imm_s(IntCC::NotEqual, old, 0);
             return Ok(CValue::Scalar(set));
         }
         let zero = fx.b.ins().iconst(types::I32, 0);
-        store(fx, group, zero, p);
+        store(fx, reach, zero, p);
         return Ok(CValue::Void);
     }
     let s = match obj {
@@ -118,7 +118,7 @@ fn emit_atomic(
     let op = base.strip_prefix("fetch_").unwrap_or(base);
     if let Some(op) = rmw(op) {
         let x = int_arg(fx, 1)?;
-        let old = read_modify_write(fx, group, it, op, p, x);
+        let old = read_modify_write(fx, reach, it, op, p, x);
         return Ok(back(fx, old));
     }
     Ok(match base {
@@ -129,18 +129,18 @@ fn emit_atomic(
             } else {
                 AtomicRmwOp::Sub
             };
-            let old = read_modify_write(fx, group, it, op, p, one);
+            let old = read_modify_write(fx, reach, it, op, p, one);
             back(fx, old)
         }
         "cmpxchg" => {
             let cmp = int_arg(fx, 1)?;
             let val = int_arg(fx, 2)?;
-            let old = cas(fx, group, it, p, cmp, val);
+            let old = cas(fx, reach, it, p, cmp, val);
             back(fx, old)
         }
         "init" | "store" => {
             let x = int_arg(fx, 1)?;
-            store(fx, group, x, p);
+            store(fx, reach, x, p);
             CValue::Void
         }
         "load" => {
@@ -154,7 +154,7 @@ fn emit_atomic(
                 .scalar()?;
             let expected = fx.b.ins().load(it, mem(), expected_ptr, 0);
             let desired = int_arg(fx, 2)?;
-            let old = cas(fx, group, it, p, expected, desired);
+            let old = cas(fx, reach, it, p, expected, desired);
             let ok = fx.b.ins().icmp(IntCC::Equal, old, expected);
             // On failure *expected receives the current value (on success
             // it already holds it).
