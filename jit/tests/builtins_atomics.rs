@@ -7,6 +7,7 @@
 //! Built with the device's own feature set (no feature forced on here).
 
 mod run_common;
+use cranecl_jit::codegen::CodegenOptions;
 use run_common::*;
 
 const ORDERS: [&str; 5] = [
@@ -266,4 +267,191 @@ kernel void t(global int *data, global atomic_int *flag, global int *seen, globa
         assert_eq!(*v, g as i32 * 10 + 1, "message of group {g}");
     }
     assert_eq!(ticket[0], groups as i32);
+}
+
+/// Atomics that need be indivisible only within one work-group — on `local`
+/// objects, and `_explicit` forms of `memory_scope_work_group` on global
+/// ones — are plain loads and stores (the group runs on one host thread):
+/// loops of them from every work-item of a group keep every value, under
+/// each strategy (regions, coroutines, the lanes and one item per step);
+/// through a generic pointer, local or global as it points at run time.
+const GROUP_ATOMICS: &str = "
+void bits(local atomic_int *w, int t, int iters, global int *errs) {
+    int bad = 0, m = 1 << (t % 32);
+    for (int i = 0; i < iters; i++) {
+        if (atomic_fetch_or(&w[t / 32], m) & m) bad++;
+        if (!(atomic_fetch_and_explicit(&w[t / 32], ~m, memory_order_acq_rel) & m)) bad++;
+    }
+    errs[t] = bad;
+}
+kernel void loc(global int *r, global int *fin, global int *errs, local atomic_int *l,
+                local atomic_int *w, local int *c, int iters) {
+    int t = get_local_id(0), n = get_local_size(0);
+    if (t == 0) {
+        atomic_init(&l[0], -1);
+        for (int k = 1; k < 5; k++) atomic_init(&l[k], 0);
+        for (int b = 0; b < (n + 31) / 32; b++) atomic_init(&w[b], 0);
+        c[0] = 0; c[1] = 1000; c[2] = 0;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    int v = atomic_exchange(&l[0], t);
+    for (int i = 0; i < iters; i++)
+        v = atomic_exchange_explicit(&l[0], v, memory_order_seq_cst, memory_scope_work_group);
+    r[t] = v;
+    for (int i = 0; i < iters; i++) {
+        int e = atomic_load(&l[1]);
+        while (!atomic_compare_exchange_weak(&l[1], &e, e + 1))
+            ;
+        e = -1 - t; // never the count
+        if (atomic_compare_exchange_strong(&l[1], &e, 0)) errs[n + t] = 1;
+    }
+    bits(w, t, iters, errs);
+    atomic_fetch_add(&l[2], t);
+    atomic_fetch_max(&l[3], t * 3);
+    atomic_fetch_sub_explicit(&l[4], t, memory_order_relaxed);
+    atomic_inc(&c[0]);
+    atomic_min(&c[1], t + 7);
+    atomic_add(&c[2], 2);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (t == 0) {
+        for (int k = 0; k < 5; k++) fin[k] = atomic_load(&l[k]);
+        for (int k = 0; k < 3; k++) fin[5 + k] = c[k];
+    }
+}
+int chain(atomic_int *d, int t, int iters) {
+    int v = atomic_exchange(d, t);
+    for (int i = 0; i < iters; i++)
+        v = atomic_exchange_explicit(d, v, memory_order_acq_rel);
+    return v;
+}
+kernel void gen(global atomic_int *g, global int *r, local atomic_int *l, global int *fin, int iters) {
+    int t = get_local_id(0), n = get_local_size(0);
+    if (t == 0) atomic_init(&l[0], -1);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    r[t] = chain(&l[0], t, iters);
+    r[n + t] = chain(&g[0], t, iters);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (t == 0) fin[0] = atomic_load(&l[0]);
+}
+kernel void wg(global atomic_int *g, global int *r, global int *errs, int iters) {
+    int t = get_global_id(0);
+    int v = atomic_exchange_explicit(&g[0], t, memory_order_relaxed, memory_scope_work_group);
+    for (int i = 0; i < iters; i++)
+        v = atomic_exchange_explicit(&g[0], v, memory_order_acquire, memory_scope_work_group);
+    r[t] = v;
+    int bad = 0, m = 1 << (t % 32);
+    for (int i = 0; i < iters; i++) {
+        if (atomic_fetch_or_explicit(&g[2 + t / 32], m, memory_order_release, memory_scope_work_group) & m) bad++;
+        if (!(atomic_fetch_xor_explicit(&g[2 + t / 32], m, memory_order_relaxed, memory_scope_work_group) & m)) bad++;
+        int e = atomic_load_explicit(&g[1], memory_order_relaxed, memory_scope_work_group);
+        while (!atomic_compare_exchange_strong_explicit(&g[1], &e, e + 1, memory_order_acq_rel,
+                                                        memory_order_relaxed, memory_scope_work_group))
+            ;
+    }
+    errs[t] = bad;
+}";
+
+/// `values` and `last` hold `-1` and every id below `n` once.
+fn assert_exchange_chain(values: &[i32], last: i32, n: usize, what: &str) {
+    let mut all: Vec<i32> = values[..n].to_vec();
+    all.push(last);
+    all.sort_unstable();
+    let want: Vec<i32> = (-1..n as i32).collect();
+    assert_eq!(
+        all, want,
+        "{what}: the exchanged values are not a permutation"
+    );
+}
+
+#[test]
+fn work_group_atomics_in_loops_keep_every_value() {
+    let cgs = [
+        ("regions, lanes", CodegenOptions::default()),
+        (
+            "coroutines",
+            CodegenOptions {
+                barrier_regions: false,
+                ..CodegenOptions::default()
+            },
+        ),
+        (
+            "one item per step",
+            CodegenOptions {
+                lanes: false,
+                ..CodegenOptions::default()
+            },
+        ),
+    ];
+    let iters = 41;
+    for (what, cg) in &cgs {
+        let p = build_cg(GROUP_ATOMICS, cg);
+        for n in [64usize, 62] {
+            let mut r = vec![0i32; n];
+            let mut fin = vec![0i32; 8];
+            let mut errs = vec![0i32; 2 * n];
+            let words = n.div_ceil(32) as u64;
+            run(
+                &p,
+                "loc",
+                &mut [
+                    buf(&mut r),
+                    buf(&mut fin),
+                    buf(&mut errs),
+                    Arg::Local(5 * 4),
+                    Arg::Local(words * 4),
+                    Arg::Local(3 * 4),
+                    val(iters),
+                ],
+                &[n as u64],
+                &[n as u64],
+            );
+            let what = format!("local, {what}, {n} work-items");
+            assert_exchange_chain(&r, fin[0], n, &what);
+            let ids: i32 = (0..n as i32).sum();
+            assert_eq!(
+                fin[1],
+                (n as i32) * iters,
+                "{what}: compare-exchange increments"
+            );
+            assert!(
+                errs.iter().all(|&e| e == 0),
+                "{what}: lost or/and updates: {errs:?}"
+            );
+            assert_eq!(fin[2], ids, "{what}: fetch_add");
+            assert_eq!(fin[3], 3 * (n as i32 - 1), "{what}: fetch_max");
+            assert_eq!(fin[4], -ids, "{what}: fetch_sub");
+            assert_eq!(
+                fin[5..],
+                [n as i32, 7, 2 * n as i32],
+                "{what}: atomic_inc/min/add"
+            );
+
+            let mut g = vec![0i32; 2 + n.div_ceil(32)];
+            g[0] = -1;
+            let mut r = vec![0i32; n];
+            let mut errs = vec![0i32; n];
+            run(
+                &p,
+                "wg",
+                &mut [buf(&mut g), buf(&mut r), buf(&mut errs), val(iters)],
+                &[n as u64],
+                &[n as u64],
+            );
+            let what = what.replace("local", "global, work-group scope");
+            assert_exchange_chain(&r, g[0], n, &what);
+            assert_eq!(
+                g[1],
+                (n as i32) * iters,
+                "{what}: compare-exchange increments"
+            );
+            assert!(
+                errs.iter().all(|&e| e == 0),
+                "{what}: lost or/xor updates: {errs:?}"
+            );
+            assert!(
+                g[2..].iter().all(|&w| w == 0),
+                "{what}: bits left set: {g:?}"
+            );
+        }
+    }
 }
