@@ -2265,6 +2265,13 @@ fn image1d_buffer(t: &Cl) {
     d.buffer = buf;
     let im = image(t, ctx, 0, f, d, null());
     assert_eq!(image_info::<cl_mem>(t, im, CL_IMAGE_BUFFER), buf);
+    // A row pitch of one row with no host pointer is accepted for an image
+    // made from a buffer (the Khronos CTS's kernel_image_methods gives one).
+    let mut d2 = desc(CL_MEM_OBJECT_IMAGE1D_BUFFER, [12, 0, 0, 0], 48, 0);
+    d2.buffer = buf;
+    let im2 = image(t, ctx, 0, f, d2, null());
+    assert_eq!(image_info::<usize>(t, im2, CL_IMAGE_ROW_PITCH), 48);
+    assert_code!(call!(t; clReleaseMemObject(im2)), CL_SUCCESS);
     let mut assoc: cl_mem = null();
     assert_code!(
         call!(t; clGetMemObjectInfo(im, CL_MEM_ASSOCIATED_MEMOBJECT, 8, (&mut assoc as *mut cl_mem).cast(), null())),

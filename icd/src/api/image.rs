@@ -138,11 +138,13 @@ fn read_desc(desc: *const cl_image_desc, elem: usize, host_ptr: *mut c_void) -> 
         );
     }
     // image_row_pitch: 0 if host_ptr is NULL (unless the image is made from
-    // a buffer); else 0 or ≥ width × element size, and a multiple of the
-    // element size (for a 2D image from a buffer, of
-    // CL_DEVICE_IMAGE_PITCH_ALIGNMENT, 1, pixels).
+    // a buffer: a 2D image's row pitch in it, a 1D image buffer's one row);
+    // else 0 or ≥ width × element size, and a multiple of the element size
+    // (for a 2D image from a buffer, of CL_DEVICE_IMAGE_PITCH_ALIGNMENT, 1,
+    // pixels).
     let (rp, sp) = (d.image_row_pitch, d.image_slice_pitch);
-    let from_buffer = t == CL_MEM_OBJECT_IMAGE2D && !mem_object.is_null();
+    let from_buffer =
+        (t == CL_MEM_OBJECT_IMAGE2D || t == CL_MEM_OBJECT_IMAGE1D_BUFFER) && !mem_object.is_null();
     if host_ptr.is_null() && !from_buffer && (rp != 0 || sp != 0) {
         return bad_desc("image_row_pitch and image_slice_pitch must be 0 when host_ptr is NULL");
     }
@@ -173,7 +175,12 @@ fn read_desc(desc: *const cl_image_desc, elem: usize, host_ptr: *mut c_void) -> 
         height: h,
         depth: dd,
         array_size: a,
-        host_row_pitch: rp,
+        // A 1D image buffer is one row: its pitch says nothing more.
+        host_row_pitch: if t == CL_MEM_OBJECT_IMAGE1D_BUFFER {
+            0
+        } else {
+            rp
+        },
         host_slice_pitch: if has_d || has_a { sp } else { 0 },
         buffer: mem_object,
     })
