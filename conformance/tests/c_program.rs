@@ -10,14 +10,15 @@ use std::sync::OnceLock;
 /// Builds the program once per test process (both tests share the binary).
 fn build_buffers_c() -> PathBuf {
     static EXE: OnceLock<PathBuf> = OnceLock::new();
-    EXE.get_or_init(build).clone()
+    EXE.get_or_init(|| build("buffers")).clone()
 }
 
-fn build() -> PathBuf {
-    let src = workspace_root().join("conformance/c/buffers.c");
+/// `conformance/c/NAME.c` built with gcc and `-lOpenCL`.
+fn build(name: &str) -> PathBuf {
+    let src = workspace_root().join(format!("conformance/c/{name}.c"));
     let dir = profile_dir().join("conformance-c");
     std::fs::create_dir_all(&dir).expect("create the C build folder");
-    let exe = dir.join("buffers");
+    let exe = dir.join(name);
     let out = Command::new("gcc")
         .args(["-std=c11", "-Wall", "-Wextra", "-Werror", "-O1", "-o"])
         .arg(&exe)
@@ -80,18 +81,7 @@ fn c_buffers_chain_model_holds_on_pocl() {
 /// exits normally (it aborted on a thread-local read once).
 #[test]
 fn releases_at_exit_succeed() {
-    let src = workspace_root().join("conformance/c/exit_release.c");
-    let dir = profile_dir().join("conformance-c");
-    std::fs::create_dir_all(&dir).expect("create the C build folder");
-    let exe = dir.join("exit_release");
-    let out = Command::new("gcc")
-        .args(["-std=c11", "-Wall", "-Wextra", "-Werror", "-O1", "-o"])
-        .arg(&exe)
-        .arg(&src)
-        .arg("-lOpenCL")
-        .output()
-        .expect("gcc runs");
-    assert!(out.status.success(), "gcc failed: {}", report(&out));
+    let exe = build("exit_release");
     let out = Command::new(&exe)
         .env("OCL_ICD_VENDORS", vendors_cranecl())
         .output()
