@@ -934,3 +934,42 @@ fn packed_min_max_clamp_mad() {
         assert_eq!(of[4 * i + 3].to_bits(), (x * y + 0.25).to_bits(), "mad {i}");
     }
 }
+
+#[test]
+fn masked_loop_packed_accesses_whole_and_partial_steps() {
+    // A loop whose trip count differs between the lanes (run masked where
+    // masked memory loops are on) and an `if` arm: their consecutive
+    // accesses are one vector access in the steps where all four lanes
+    // take part, lane by lane in the others (a masked-off lane must neither
+    // read nor write its element).
+    let src = "kernel void grow(global int *out, global const int *in) {
+        int g = get_global_id(0);
+        for (int i = 0; i < g % 7; i++)
+            out[g] += in[g] + i;
+        if (in[g] % 3 != 0)
+            out[g] += 100000;
+    }";
+    for p in masked_memory_all(src, "grow") {
+        for l in LOCALS {
+            let n = 203usize;
+            let input: Vec<i32> = (0..n as i32).map(|i| i * 5 - 40).collect();
+            let start: Vec<i32> = (0..n as i32).map(|i| 1000 - i).collect();
+            let (mut out, mut in2) = (start.clone(), input.clone());
+            run(
+                &p,
+                "grow",
+                &mut [buf(&mut out), buf(&mut in2)],
+                &[n as u64],
+                &[l],
+            );
+            for g in 0..n {
+                let t = (g % 7) as i32;
+                let mut want = start[g] + t * input[g] + t * (t - 1) / 2;
+                if input[g] % 3 != 0 {
+                    want += 100000;
+                }
+                assert_eq!(out[g], want, "out[{g}] local {l}");
+            }
+        }
+    }
+}

@@ -2412,32 +2412,73 @@ impl LaneCx {
         ty: &Type,
         new: &LVal,
     ) -> Result<(), String> {
-        match addr {
-            LVal::Aff { base, step: 4 }
-                if !self.masked()
-                    && packed_type(ty).is_some()
-                    && matches!(new, LVal::Vec(_) | LVal::Uni(_)) =>
-            {
-                let vt = packed_type(ty).ok_or(FALLBACK)?;
+        if let (LVal::Aff { base, step: 4 }, Some(vt)) = (&addr, packed_type(ty)) {
+            if matches!(new, LVal::Vec(_) | LVal::Uni(_)) {
                 let v = Self::pack(fx, new, vt).ok_or(FALLBACK)?;
-                let base = fx.checked_addr_lanes(base, true, Some(v));
-                fx.b.ins().store(super::value::flags(), v, base, 0);
-            }
-            addr => {
-                let (addrs, prechecked) = self.lane_addrs(fx, &addr, ty, Some(new))?;
-                for k in fx.lane_order() {
-                    let a = *addrs.get(k).ok_or(FALLBACK)?;
-                    let v = Self::lane(fx, new, k);
-                    let saved = at_lane(fx, k);
-                    fx.prechecked = prechecked;
-                    let r = fx.store(a, ty, &v);
-                    fx.prechecked = false;
-                    fx.check_me = saved;
-                    r?;
-                }
+                let Some(all) = self.all_active(fx) else {
+                    let base = fx.checked_addr_lanes(*base, true, Some(v));
+                    fx.b.ins().store(super::value::flags(), v, base, 0);
+                    return Ok(());
+                };
+                // Masked: one vector store when every lane takes part.
+                let (part, join) = Self::whole_or_part(fx, all);
+                let b = fx.checked_addr_lanes(*base, true, Some(v));
+                fx.b.ins().store(super::value::flags(), v, b, 0);
+                fx.b.ins().jump(join, &[]);
+                fx.b.seal_block(part);
+                fx.b.switch_to_block(part);
+                self.store_lanes(fx, &addr, ty, new)?;
+                fx.b.ins().jump(join, &[]);
+                fx.b.seal_block(join);
+                fx.b.switch_to_block(join);
+                return Ok(());
             }
         }
+        self.store_lanes(fx, &addr, ty, new)
+    }
+
+    /// Store `new` at each lane's address, lane by lane.
+    fn store_lanes(
+        &mut self,
+        fx: &mut FunctionCx<'_, '_>,
+        addr: &LVal,
+        ty: &Type,
+        new: &LVal,
+    ) -> Result<(), String> {
+        let (addrs, prechecked) = self.lane_addrs(fx, addr, ty, Some(new))?;
+        for k in fx.lane_order() {
+            let a = *addrs.get(k).ok_or(FALLBACK)?;
+            let v = Self::lane(fx, new, k);
+            let saved = at_lane(fx, k);
+            fx.prechecked = prechecked;
+            let r = fx.store(a, ty, &v);
+            fx.prechecked = false;
+            fx.check_me = saved;
+            r?;
+        }
         Ok(())
+    }
+
+    /// Inside a masked loop or arm: whether every lane is active now (an
+    /// `i8`); `None` outside one.
+    fn all_active(&self, fx: &mut FunctionCx<'_, '_>) -> Option<Value> {
+        let m = self.cur_mask(fx)?;
+        Some(fx.b.ins().vall_true(m))
+    }
+
+    /// Branch on `all` to a new block (made current) for the whole step,
+    /// or to the returned `part` block; both end at the returned `join`.
+    fn whole_or_part(
+        fx: &mut FunctionCx<'_, '_>,
+        all: Value,
+    ) -> (cranelift_codegen::ir::Block, cranelift_codegen::ir::Block) {
+        let whole = fx.b.create_block();
+        let part = fx.b.create_block();
+        let join = fx.b.create_block();
+        fx.b.ins().brif(all, whole, &[], part, &[]);
+        fx.b.seal_block(whole);
+        fx.b.switch_to_block(whole);
+        (part, join)
     }
 
     /// `mad`, `min`, `max`, `fmin`, `fmax` and `clamp` of scalar
@@ -2559,14 +2600,39 @@ impl LaneCx {
         if let LVal::Uni(a) = addr {
             return Ok(LVal::Uni(fx.load(a.scalar()?, ty)?));
         }
-        if !self.masked() {
-            if let (LVal::Aff { base, step: 4 }, Some(vt)) = (addr, packed_type(ty)) {
-                // Four consecutive elements: one unaligned vector load.
+        if let (LVal::Aff { base, step: 4 }, Some(vt)) = (addr, packed_type(ty)) {
+            // Four consecutive elements: one unaligned vector load.
+            let Some(all) = self.all_active(fx) else {
                 let base = fx.checked_addr_lanes(*base, false, None);
                 let v = fx.b.ins().load(vt, super::value::flags(), base, 0);
                 return Ok(LVal::Vec(v));
-            }
+            };
+            // Masked: the vector load when every lane takes part, else
+            // lane by lane (a masked-off lane may not read its address).
+            let (part, join) = Self::whole_or_part(fx, all);
+            fx.b.append_block_param(join, vt);
+            let b = fx.checked_addr_lanes(*base, false, None);
+            let v = fx.b.ins().load(vt, super::value::flags(), b, 0);
+            fx.b.ins().jump(join, &[v.into()]);
+            fx.b.seal_block(part);
+            fx.b.switch_to_block(part);
+            let lanes = self.load_lanes(fx, addr, ty)?;
+            let v = Self::pack(fx, &lanes, vt).ok_or(FALLBACK)?;
+            fx.b.ins().jump(join, &[v.into()]);
+            fx.b.seal_block(join);
+            fx.b.switch_to_block(join);
+            return Ok(LVal::Vec(fx.b.block_params(join)[0]));
         }
+        self.load_lanes(fx, addr, ty)
+    }
+
+    /// Load `ty` at each lane's address, lane by lane.
+    fn load_lanes(
+        &mut self,
+        fx: &mut FunctionCx<'_, '_>,
+        addr: &LVal,
+        ty: &Type,
+    ) -> Result<LVal, String> {
         // A masked-off lane reads the dummy (its address may be past the
         // end of a buffer).
         let (addrs, prechecked) = self.lane_addrs(fx, addr, ty, None)?;
@@ -2769,6 +2835,21 @@ impl FunctionCx<'_, '_> {
         if self.pcx.schedule.is_some() {
             return self.scheduled_lanes_loop(geo, plan, lanes_body, item_body);
         }
+        self.lanes_item_loop_to(geo, None, plan, lanes_body, item_body)
+    }
+
+    /// `lanes_item_loop` over the items whose local id x is below `x_end`
+    /// in each row (`None`: the whole row; at most the row's size), in
+    /// order (not for schedule fuzzing).
+    pub(crate) fn lanes_item_loop_to(
+        &mut self,
+        geo: Geometry,
+        x_end: Option<Value>,
+        plan: Plan,
+        lanes_body: impl FnOnce(&mut Self, &mut LaneCx, Value) -> Result<(), String>,
+        item_body: impl FnOnce(&mut Self, Block, Value) -> Result<(), String>,
+    ) -> Result<(), String> {
+        let row_end = x_end.unwrap_or(geo.sizes[0]);
         let i64t = types::I64;
         let exit = self.b.create_block();
         let hz = self.b.create_block();
@@ -2797,10 +2878,10 @@ impl FunctionCx<'_, '_> {
         let fits = self
             .b
             .ins()
-            .icmp(IntCC::UnsignedLessThanOrEqual, x4, geo.sizes[0]);
+            .icmp(IntCC::UnsignedLessThanOrEqual, x4, row_end);
         self.b
             .ins()
-            .brif(fits, vbody, &[], hs, &[xv.into(), geo.sizes[0].into()]);
+            .brif(fits, vbody, &[], hs, &[xv.into(), row_end.into()]);
         self.terminated();
         self.enter(vbody);
         self.lanes_step(geo, plan, [xv, y, z], hs, lanes_body)?;
@@ -2814,7 +2895,7 @@ impl FunctionCx<'_, '_> {
         self.b.ins().brif(more, sbody, &[], done, &[]);
         self.terminated();
         self.enter(done);
-        let row_left = self.b.ins().icmp(IntCC::UnsignedLessThan, xs, geo.sizes[0]);
+        let row_left = self.b.ins().icmp(IntCC::UnsignedLessThan, xs, row_end);
         self.b.ins().brif(row_left, hv, &[xs.into()], latch_y, &[]);
         self.terminated();
         self.enter(sbody);

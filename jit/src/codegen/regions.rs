@@ -985,11 +985,32 @@ impl FunctionCx<'_, '_> {
                 v
             };
             let end = self.b.ins().umin(v, em.geo.sizes[0]);
-            self.item_loop_to(em.geo, Some(end), |fx, _, lin, _| {
-                let (promoted, _) = fx.enter_piece(em, piece, Some(lin));
-                fx.stmt(then)?;
-                fx.leave_piece(&promoted)
-            })?;
+            match &em.lanes {
+                // Four at a time while four are below the bound: the
+                // condition holds for every lane, so `then` runs unmasked.
+                Some(lanes) if self.pcx.schedule.is_none() => {
+                    self.lanes_item_loop_to(
+                        em.geo,
+                        Some(end),
+                        lanes.clone(),
+                        |fx, lc, lin0| {
+                            let back = fx.enter_piece_lanes(em, piece, lc, lin0)?;
+                            lc.stmts(fx, &[then])?;
+                            fx.leave_piece_lanes(lc, &back)
+                        },
+                        |fx, _, lin| {
+                            let (promoted, _) = fx.enter_piece(em, piece, Some(lin));
+                            fx.stmt(then)?;
+                            fx.leave_piece(&promoted)
+                        },
+                    )?;
+                }
+                _ => self.item_loop_to(em.geo, Some(end), |fx, _, lin, _| {
+                    let (promoted, _) = fx.enter_piece(em, piece, Some(lin));
+                    fx.stmt(then)?;
+                    fx.leave_piece(&promoted)
+                })?,
+            }
             return Ok(None);
         }
         if let Some(lanes) = &em.lanes {
