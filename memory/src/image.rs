@@ -797,6 +797,79 @@ pub unsafe fn read(
     acc.map(f32::to_bits)
 }
 
+/// The coordinates an access of `d` uses: how many address texels (x,
+/// then y, then z), and the index of the array layer's, if any.
+pub fn coord_layout(d: &ImageDesc) -> (usize, Option<usize>) {
+    axes(d)
+}
+
+/// Checked mode: the first coordinate (its index in the coordinate
+/// vector) of a `read_image*` that leaves the result undefined, `None`
+/// when the spec defines it. `sampler` tells a read with a sampler
+/// (`sampler_bits`) from a sampler-less one. The spec's words:
+/// - a sampler-less read behaves as one with `CLK_ADDRESS_NONE`
+///   ("Built-in Image Sampler-less Read Functions"), whose coordinates the
+///   programmer guarantees to be inside the image, "otherwise the results
+///   are undefined" (the sampler's addressing modes); its array layer must
+///   be one of 0 … layers − 1 ("Selecting an Image From an Image Array");
+/// - with a sampler, `CLK_ADDRESS_NONE` likewise: the texel axes' image
+///   coordinates (normalized ones multiplied by the size) must lie in
+///   `[0, size)`; the other addressing modes define every finite
+///   coordinate, and the layer is clamped;
+/// - float coordinates that are INF or NaN are undefined whatever the
+///   addressing ("Addressing and Filter Modes").
+pub fn read_outside(
+    d: &ImageDesc,
+    sampler: bool,
+    sampler_bits: u32,
+    float_coords: bool,
+    coord: [u32; 4],
+) -> Option<usize> {
+    let (n, layer_at) = axes(d);
+    let e = d.extent();
+    let norm = sampler && sampler_bits & sampler::NORMALIZED_COORDS_TRUE != 0;
+    let none = !sampler || sampler_bits & sampler::ADDRESS_MASK == sampler::ADDRESS_NONE;
+    let used = (0..n).chain(layer_at);
+    if float_coords {
+        if let Some(k) = used
+            .clone()
+            .find(|&k| !f32::from_bits(coord[k]).is_finite())
+        {
+            return Some(k);
+        }
+    }
+    for k in 0..n {
+        let size = e[k] as f64;
+        let inside = if float_coords {
+            let s = f64::from(f32::from_bits(coord[k]));
+            let u = if norm { s * size } else { s };
+            (0.0..size).contains(&u)
+        } else {
+            (0..e[k] as i64).contains(&i64::from(coord[k] as i32))
+        };
+        if none && !inside {
+            return Some(k);
+        }
+    }
+    match layer_at {
+        // Without a sampler the layer is an int that must name a layer.
+        Some(l) if !sampler && !(0..e[2] as i64).contains(&i64::from(coord[l] as i32)) => Some(l),
+        _ => None,
+    }
+}
+
+/// Checked mode: the first coordinate of a `write_image*` outside the
+/// image (every texel axis and the array layer must be in range; the
+/// spec leaves any other write undefined).
+pub fn write_outside(d: &ImageDesc, coord: [i32; 4]) -> Option<usize> {
+    let (n, layer_at) = axes(d);
+    let e = d.extent();
+    let size = |k: usize| if Some(k) == layer_at { e[2] } else { e[k] };
+    (0..n)
+        .chain(layer_at)
+        .find(|&k| !(0..size(k) as i64).contains(&i64::from(coord[k])))
+}
+
 /// `write_image{f,i,ui}(image, coord, color)`: a write outside the image
 /// (undefined by the spec) is dropped.
 ///
@@ -834,6 +907,70 @@ mod tests {
         for h in 0..0x7c00u16 {
             assert_eq!(f32_to_half(half_to_f32(h)), h);
         }
+    }
+
+    fn desc(image_type: u32, w: u64, h: u64, d: u64, a: u64) -> ImageDesc {
+        ImageDesc {
+            data: std::ptr::null_mut(),
+            width: w,
+            height: h,
+            depth: d,
+            array_size: a,
+            row_pitch: 0,
+            slice_pitch: 0,
+            elem_size: 16,
+            order: order::RGBA,
+            data_type: data_type::FLOAT,
+            image_type,
+        }
+    }
+
+    #[test]
+    fn undefined_coordinates_by_the_spec() {
+        use sampler::*;
+        let d2 = desc(image_type::IMAGE2D, 16, 8, 1, 0);
+        let ints = |x: i32, y: i32| [x as u32, y as u32, 0, 0];
+        let floats = |x: f32, y: f32| [x.to_bits(), y.to_bits(), 0, 0];
+        // Sampler-less reads and CLK_ADDRESS_NONE: inside only.
+        assert_eq!(read_outside(&d2, false, 0, false, ints(15, 7)), None);
+        assert_eq!(read_outside(&d2, false, 0, false, ints(16, 7)), Some(0));
+        assert_eq!(read_outside(&d2, false, 0, false, ints(0, -1)), Some(1));
+        let none = NORMALIZED_COORDS_TRUE | ADDRESS_NONE | FILTER_LINEAR;
+        assert_eq!(read_outside(&d2, true, none, true, floats(0.99, 0.5)), None);
+        assert_eq!(
+            read_outside(&d2, true, none, true, floats(1.0, 0.5)),
+            Some(0)
+        );
+        assert_eq!(
+            read_outside(&d2, true, FILTER_NEAREST, true, floats(15.9, -0.1)),
+            Some(1)
+        );
+        // Clamping and repeating samplers define every finite coordinate.
+        for addr in [ADDRESS_CLAMP, ADDRESS_CLAMP_TO_EDGE] {
+            assert_eq!(read_outside(&d2, true, addr, false, ints(-5, 100)), None);
+        }
+        let rep = NORMALIZED_COORDS_TRUE | ADDRESS_REPEAT;
+        assert_eq!(read_outside(&d2, true, rep, true, floats(7.25, -3.0)), None);
+        assert_eq!(
+            read_outside(&d2, true, rep, true, floats(f32::NAN, 0.0)),
+            Some(0)
+        );
+        // A layer: clamped with a sampler, in range without one.
+        let a1 = desc(image_type::IMAGE1D_ARRAY, 8, 0, 0, 4);
+        assert_eq!(
+            read_outside(&a1, true, ADDRESS_NONE, false, ints(3, 9)),
+            None
+        );
+        assert_eq!(read_outside(&a1, false, 0, false, ints(3, 4)), Some(1));
+        assert_eq!(read_outside(&a1, false, 0, false, ints(3, 3)), None);
+        // Writes: every axis and the layer.
+        let a2 = desc(image_type::IMAGE2D_ARRAY, 4, 4, 0, 2);
+        assert_eq!(write_outside(&a2, [3, 3, 1, 0]), None);
+        assert_eq!(write_outside(&a2, [3, 3, 2, 0]), Some(2));
+        assert_eq!(write_outside(&a2, [4, 0, 0, 0]), Some(0));
+        let d3 = desc(image_type::IMAGE3D, 4, 4, 4, 0);
+        assert_eq!(write_outside(&d3, [0, 0, -1, 0]), Some(2));
+        assert_eq!(read_outside(&d3, false, 0, false, [1, 2, 4, 9]), Some(2));
     }
 
     #[test]
