@@ -371,6 +371,33 @@ pub fn f32_to_half(f: f32) -> u16 {
     sign | h as u16
 }
 
+/// A finite `f64` in [-1, 1] to `half` bits, rounded to nearest even (the
+/// normalized integer reads of `read_imageh`: `c / 255` in `f64` is
+/// within half an `f64` unit of the exact quotient, and a quotient of
+/// that kind is never a `half` tie, so this rounds it once).
+pub fn f64_to_half(v: f64) -> u16 {
+    let sign = if v.is_sign_negative() { 0x8000u16 } else { 0 };
+    let a = v.abs();
+    if a == 0.0 || a.is_nan() {
+        return sign;
+    }
+    let exp = ((a.to_bits() >> 52) & 0x7ff) as i32 - 1023;
+    // The unit in the last place: 2^(e - 10) for normal halves, 2^-24 below.
+    let unit = exp.max(-14) - 10;
+    let k = (a * f64::powi(2.0, -unit)).round_ties_even();
+    let r = k * f64::powi(2.0, unit);
+    if r >= 65520.0 {
+        return sign | 0x7c00;
+    }
+    if unit == -24 {
+        // Subnormal (k = 1024 is the smallest normal's bits).
+        return sign | k as u16;
+    }
+    let e = ((r.to_bits() >> 52) & 0x7ff) as i32 - 1023;
+    let man = ((r * f64::powi(2.0, -e) - 1.0) * 1024.0) as u16;
+    sign | (((e + 15) as u16) << 10) | man
+}
+
 /// `convert_<int>_sat_rte(v)` into `lo..=hi` (NaN gives 0).
 fn sat_rte(v: f32, lo: f32, hi: f32) -> i64 {
     if v.is_nan() {
@@ -421,12 +448,39 @@ unsafe fn channel_i(t: u32, p: *const u8) -> i32 {
     }
 }
 
-/// What a read returns: `float4`, `int4` or `uint4`, as four 32-bit words.
+/// Read one channel of type `t` at `p` as `read_imageh` returns it.
+///
+/// # Safety
+/// `p` readable for the channel's size.
+unsafe fn channel_h(t: u32, p: *const u8) -> u16 {
+    use data_type::*;
+    // SAFETY: the caller's contract; reads unaligned.
+    unsafe {
+        match t {
+            UNORM_INT8 => f64_to_half(f64::from(*p) / 255.0),
+            UNORM_INT16 => f64_to_half(f64::from((p as *const u16).read_unaligned()) / 65535.0),
+            SNORM_INT8 => f64_to_half((f64::from(*p as i8) / 127.0).max(-1.0)),
+            SNORM_INT16 => {
+                f64_to_half((f64::from((p as *const i16).read_unaligned()) / 32767.0).max(-1.0))
+            }
+            HALF_FLOAT => (p as *const u16).read_unaligned(),
+            _ => f32_to_half(channel_f(t, p)),
+        }
+    }
+}
+
+/// What a read returns: `float4`, `int4` or `uint4`, as four 32-bit words;
+/// or `half4` (`read_imageh`), each `half` in the low 16 bits of its word.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Texel {
     Float,
     Int,
     UInt,
+    /// Reads only: normalized integers rounded once, from the integer, to
+    /// the nearest `half` (`round_to_half(c / 255)`, not through a `float`,
+    /// which would round twice), `HALF_FLOAT` as stored, `FLOAT` rounded
+    /// to nearest even.
+    Half,
 }
 
 /// The default of missing channels and the border colour's alpha, in the
@@ -434,6 +488,7 @@ pub enum Texel {
 fn one(kind: Texel) -> u32 {
     match kind {
         Texel::Float => 1.0f32.to_bits(),
+        Texel::Half => 0x3c00,
         _ => 1,
     }
 }
@@ -501,6 +556,7 @@ pub unsafe fn load(o: u32, t: u32, kind: Texel, p: *const u8) -> [u32; 4] {
             let c = (v >> shifts[k]) & max;
             out[k] = match kind {
                 Texel::Float => (c as f32 / max as f32).to_bits(),
+                Texel::Half => u32::from(f64_to_half(f64::from(c) / f64::from(max))),
                 _ => c,
             };
         }
@@ -514,6 +570,11 @@ pub unsafe fn load(o: u32, t: u32, kind: Texel, p: *const u8) -> [u32; 4] {
         out[c] = unsafe {
             match kind {
                 Texel::Float => channel_f(t, q).to_bits(),
+                // sRGB: the curve in float first (below).
+                Texel::Half if !matches!(o, order::SRGBA | order::SBGRA) => {
+                    u32::from(channel_h(t, q))
+                }
+                Texel::Half => channel_f(t, q).to_bits(),
                 _ => channel_i(t, q) as u32,
             }
         };
@@ -523,6 +584,12 @@ pub unsafe fn load(o: u32, t: u32, kind: Texel, p: *const u8) -> [u32; 4] {
             for c in &mut out[..3] {
                 *c = srgb_to_linear(f32::from_bits(*c)).to_bits();
             }
+        }
+        order::SRGBA | order::SBGRA if kind == Texel::Half => {
+            for c in &mut out[..3] {
+                *c = u32::from(f32_to_half(srgb_to_linear(f32::from_bits(*c))));
+            }
+            out[3] = u32::from(f32_to_half(f32::from_bits(out[3])));
         }
         order::INTENSITY => out = [out[0]; 4],
         order::LUMINANCE => {
@@ -746,7 +813,8 @@ pub unsafe fn read(
     let addr = sampler_bits & sampler::ADDRESS_MASK;
     // Linear filtering applies to float reads only (the spec requires the
     // nearest filter for read_image{i,ui}).
-    let linear_filter = sampler_bits & sampler::FILTER_LINEAR != 0 && kind == Texel::Float;
+    let linear_filter =
+        sampler_bits & sampler::FILTER_LINEAR != 0 && matches!(kind, Texel::Float | Texel::Half);
     let (n, layer_at) = axes(d);
     let e = d.extent();
     let mut base = [0i64; 3];
@@ -788,13 +856,17 @@ pub unsafe fn read(
                 weight *= 1.0 - a;
             }
         }
-        // SAFETY: the caller's contract.
-        let t = unsafe { fetch(d, e, kind, p) };
+        // SAFETY: the caller's contract (filtered in float, also for
+        // `read_imageh`).
+        let t = unsafe { fetch(d, e, Texel::Float, p) };
         for (s, w) in acc.iter_mut().zip(t) {
             *s += weight * f32::from_bits(w);
         }
     }
-    acc.map(f32::to_bits)
+    match kind {
+        Texel::Half => acc.map(|v| u32::from(f32_to_half(v))),
+        _ => acc.map(f32::to_bits),
+    }
 }
 
 /// The coordinates an access of `d` uses: how many address texels (x,
@@ -906,7 +978,16 @@ mod tests {
         assert_eq!(f32_to_half(1.5 * f32::powi(2.0, -25)), 1);
         for h in 0..0x7c00u16 {
             assert_eq!(f32_to_half(half_to_f32(h)), h);
+            assert_eq!(f64_to_half(f64::from(half_to_f32(h))), h);
+            assert_eq!(f64_to_half(-f64::from(half_to_f32(h))), h | 0x8000);
         }
+        // 65455 / 65535 lies just below a half tie that its float rounds
+        // to: rounded once it goes down.
+        assert_eq!(f64_to_half(65455.0 / 65535.0), 0x3bfd);
+        assert_eq!(f32_to_half(65455.0f32 / 65535.0), 0x3bfe);
+        assert_eq!(f64_to_half(65520.0), 0x7c00);
+        assert_eq!(f64_to_half(f64::powi(2.0, -25)), 0);
+        assert_eq!(f64_to_half(1.5 * f64::powi(2.0, -24)), 2);
     }
 
     fn desc(image_type: u32, w: u64, h: u64, d: u64, a: u64) -> ImageDesc {

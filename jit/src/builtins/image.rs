@@ -7,8 +7,9 @@
 //! function per work-item (per lane in the lanes), which converts and
 //! samples with `cranecl_memory::image` — the same code the host commands
 //! use — through two small stack buffers for the coordinates and the texel.
-//! `read_imageh`/`write_imageh` (offered by sema only with `cl_khr_fp16`)
-//! go through the float path, converted to and from `half` on the host.
+//! `read_imageh` (offered by sema only with `cl_khr_fp16`) reads
+//! `Texel::Half` words (normalized integers rounded once to `half`);
+//! `write_imageh` goes through the float path, its colour widened exactly.
 //!
 //! Under checked `bounds` each read and write has a site and calls the
 //! checked host functions instead, which also pass the work-item and the
@@ -26,8 +27,7 @@ use std::mem::offset_of;
 
 /// Flags of the read and write host functions: the result kind in bits 0–1,
 /// bit 2 float coordinates, bit 3 `half` colours (`read_imageh`,
-/// `write_imageh`: floats converted, to nearest even, in the low 16 bits
-/// of each word).
+/// `write_imageh`: in the low 16 bits of each word).
 const FLOAT_COORDS: u32 = 4;
 const HALF: u32 = 8;
 /// The read has a sampler (checked mode tells sampler-less reads apart).
@@ -56,18 +56,13 @@ extern "C" fn read_image(
     // (kept alive by the launch) and two 16-byte stack buffers.
     unsafe {
         let d = &*img;
-        let r = image::read(
-            d,
-            sampler,
-            texel_kind(flags),
-            flags & FLOAT_COORDS != 0,
-            coord.read(),
-        );
-        let r = if flags & HALF != 0 {
-            r.map(|w| u32::from(image::f32_to_half(f32::from_bits(w))))
+        // read_imageh: rounded to `half` once, from the texel (`Texel::Half`).
+        let kind = if flags & HALF != 0 {
+            Texel::Half
         } else {
-            r
+            texel_kind(flags)
         };
+        let r = image::read(d, sampler, kind, flags & FLOAT_COORDS != 0, coord.read());
         out.write(r);
     }
 }
