@@ -5,7 +5,12 @@
  *
  * usage: checked CHECK FILE.cl OPTIONS KERNEL GLOBAL LOCAL [ARG...]
  *   GLOBAL, LOCAL: "x" or "x,y"; ARG: buf(BYTES) sub(PARENT,ORIGIN,BYTES)
- *   int(V) local(BYTES) null
+ *   int(V) local(BYTES) null, an image of CL_RGBA CL_FLOAT pixels (zeros)
+ *   image1d(W) image1darray(W,LAYERS) image2d(W,H) image2darray(W,H,LAYERS)
+ *   image3d(W,H,D), each with ",ro" or ",wo" last for CL_MEM_READ_ONLY or
+ *   CL_MEM_WRITE_ONLY (else CL_MEM_READ_WRITE), and
+ *   sampler(ADDRESSING[,norm][,linear]) (ADDRESSING: none, clamp_to_edge,
+ *   clamp, repeat, mirrored_repeat; unnormalized and nearest unless said)
  * exit status: 0 when the program ran (whatever the kernel did), 2 on a
  * setup error. */
 #define _POSIX_C_SOURCE 200809L
@@ -20,6 +25,46 @@ static void CL_CALLBACK notify(const char *msg, const void *info, size_t cb, voi
     (void)info; (void)cb; (void)user;
     printf("notify: %s\n", msg);
     fflush(stdout);
+}
+
+/* An image argument ("image2d(16,8,ro)"): its type, sizes and flags;
+ * 0 when `arg` is not one. */
+static int parse_image(const char *arg, cl_image_desc *d, cl_mem_flags *flags)
+{
+    static const struct { const char *name; cl_mem_object_type type; int dims; } kinds[] = {
+        {"image1darray(", CL_MEM_OBJECT_IMAGE1D_ARRAY, 2},
+        {"image2darray(", CL_MEM_OBJECT_IMAGE2D_ARRAY, 3},
+        {"image1d(", CL_MEM_OBJECT_IMAGE1D, 1},
+        {"image2d(", CL_MEM_OBJECT_IMAGE2D, 2},
+        {"image3d(", CL_MEM_OBJECT_IMAGE3D, 3},
+    };
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
+        size_t len = strlen(kinds[i].name);
+        if (strncmp(arg, kinds[i].name, len) != 0)
+            continue;
+        size_t n[3] = {1, 1, 1};
+        const char *s = arg + len;
+        char *end;
+        for (int k = 0; k < kinds[i].dims; k++) {
+            n[k] = strtoul(s, &end, 10);
+            s = *end == ',' ? end + 1 : end;
+        }
+        *flags = strncmp(s, "ro", 2) == 0   ? CL_MEM_READ_ONLY
+                 : strncmp(s, "wo", 2) == 0 ? CL_MEM_WRITE_ONLY
+                                            : CL_MEM_READ_WRITE;
+        memset(d, 0, sizeof *d);
+        d->image_type = kinds[i].type;
+        d->image_width = n[0];
+        switch (kinds[i].type) {
+        case CL_MEM_OBJECT_IMAGE1D_ARRAY: d->image_array_size = n[1]; break;
+        case CL_MEM_OBJECT_IMAGE2D: d->image_height = n[1]; break;
+        case CL_MEM_OBJECT_IMAGE2D_ARRAY: d->image_height = n[1]; d->image_array_size = n[2]; break;
+        case CL_MEM_OBJECT_IMAGE3D: d->image_height = n[1]; d->image_depth = n[2]; break;
+        default: break;
+        }
+        return 1;
+    }
+    return 0;
 }
 
 static int die(const char *what, cl_int rc)
@@ -90,6 +135,8 @@ int main(int argc, char **argv)
     parse_sizes(argv[6], local);
     cl_mem mems[32];
     int nm = 0;
+    cl_sampler samplers[32];
+    int ns = 0;
     for (int i = 7; i < argc && nm < 30; i++) {
         cl_uint a = (cl_uint)(i - 7);
         unsigned long x = 0, y = 0, z = 0;
@@ -118,6 +165,45 @@ int main(int argc, char **argv)
             rc = clSetKernelArg(k, a, sizeof v, &v);
         } else if (sscanf(argv[i], "local(%lu)", &x) == 1) {
             rc = clSetKernelArg(k, a, x, NULL);
+        } else if (parse_image(argv[i], &(cl_image_desc){0}, &(cl_mem_flags){0})) {
+            cl_image_desc d;
+            cl_mem_flags fl;
+            parse_image(argv[i], &d, &fl);
+            cl_image_format fmt = {CL_RGBA, CL_FLOAT};
+            size_t texels = d.image_width * (d.image_height ? d.image_height : 1) *
+                            (d.image_depth ? d.image_depth : 1) *
+                            (d.image_array_size ? d.image_array_size : 1);
+            void *zero = calloc(texels, 16);
+            mems[nm] = clCreateImage(ctx, fl | CL_MEM_COPY_HOST_PTR, &fmt, &d, zero, &rc);
+            free(zero);
+            if (rc != CL_SUCCESS)
+                return die("clCreateImage", rc);
+            rc = clSetKernelArg(k, a, sizeof(cl_mem), &mems[nm++]);
+        } else if (strncmp(argv[i], "sampler(", 8) == 0) {
+            static const struct { const char *name; cl_addressing_mode mode; } modes[] = {
+                {"none", CL_ADDRESS_NONE}, {"clamp_to_edge", CL_ADDRESS_CLAMP_TO_EDGE},
+                {"clamp", CL_ADDRESS_CLAMP}, {"repeat", CL_ADDRESS_REPEAT},
+                {"mirrored_repeat", CL_ADDRESS_MIRRORED_REPEAT},
+            };
+            const char *s = argv[i] + 8;
+            size_t w = strcspn(s, ",)");
+            cl_addressing_mode mode = (cl_addressing_mode)-1;
+            for (size_t m = 0; m < sizeof modes / sizeof modes[0]; m++)
+                if (strlen(modes[m].name) == w && strncmp(s, modes[m].name, w) == 0)
+                    mode = modes[m].mode;
+            if (mode == (cl_addressing_mode)-1) {
+                fprintf(stderr, "checked: unknown addressing in %s\n", argv[i]);
+                return 2;
+            }
+            cl_bool norm = strstr(s, ",norm") != NULL;
+            cl_filter_mode filter = strstr(s, ",linear") ? CL_FILTER_LINEAR : CL_FILTER_NEAREST;
+            cl_sampler_properties props[] = {CL_SAMPLER_NORMALIZED_COORDS, norm,
+                                             CL_SAMPLER_ADDRESSING_MODE, mode,
+                                             CL_SAMPLER_FILTER_MODE, filter, 0};
+            samplers[ns] = clCreateSamplerWithProperties(ctx, props, &rc);
+            if (rc != CL_SUCCESS)
+                return die("clCreateSamplerWithProperties", rc);
+            rc = clSetKernelArg(k, a, sizeof(cl_sampler), &samplers[ns++]);
         } else if (strcmp(argv[i], "null") == 0) {
             rc = clSetKernelArg(k, a, sizeof(cl_mem), NULL);
         } else {
@@ -138,6 +224,8 @@ int main(int argc, char **argv)
     clReleaseEvent(ev);
     for (int i = nm - 1; i >= 0; i--)
         clReleaseMemObject(mems[i]);
+    for (int i = 0; i < ns; i++)
+        clReleaseSampler(samplers[i]);
     clReleaseKernel(k);
     clReleaseProgram(prog);
     clReleaseCommandQueue(q);

@@ -8,7 +8,12 @@ Directives (one per line at the top of each file):
   // @options <build options>
   // @run <kernel> g=<x[,y]> l=<x[,y]> : <args>
 args: buf(BYTES) (zero-filled), sub(PARENT,ORIGIN,BYTES) (a sub-buffer),
-int(V), local(BYTES), null.  Markers at the end of a line:
+int(V), local(BYTES), null, images of CL_RGBA CL_FLOAT pixels (zeros):
+image1d(W) image1darray(W,LAYERS) image2d(W,H) image2darray(W,H,LAYERS)
+image3d(W,H,D), each with ",ro" or ",wo" last for CL_MEM_READ_ONLY or
+CL_MEM_WRITE_ONLY (else READ_WRITE), and sampler(ADDRESSING[,norm][,linear])
+(ADDRESSING: none, clamp_to_edge, clamp, repeat, mirrored_repeat;
+unnormalized and nearest unless said).  Markers at the end of a line:
   //! invalid-read | invalid-write | index | divergence | race | uninit
   (several kinds, separated by spaces, where one line gives several reports)
   //! race-other   (the other access of a race: named in the report)
@@ -75,7 +80,7 @@ def make_args(ctx, spec):
     for a in spec.split():
         m = re.match(r"(\w+)(?:\((.*)\))?$", a)
         name, inner = m.group(1), m.group(2)
-        nums = [int(x) for x in inner.split(",")] if inner else []
+        nums = [int(x) for x in inner.split(",") if x.isdigit()] if inner else []
         if name == "buf":
             b = cl.Buffer(ctx, mf.READ_WRITE | mf.COPY_HOST_PTR, hostbuf=np.zeros(nums[0], np.uint8))
             args.append(b)
@@ -89,6 +94,30 @@ def make_args(ctx, spec):
             args.append(cl.LocalMemory(nums[0]))
         elif name == "null":
             args.append(None)
+        elif name.startswith("image"):
+            parts = inner.split(",")
+            flags = {"ro": mf.READ_ONLY, "wo": mf.WRITE_ONLY}.get(parts[-1], mf.READ_WRITE)
+            dims = [int(x) for x in parts if x not in ("ro", "wo")]
+            types = {
+                "image1d": cl.mem_object_type.IMAGE1D,
+                "image1darray": cl.mem_object_type.IMAGE1D_ARRAY,
+                "image2d": cl.mem_object_type.IMAGE2D,
+                "image2darray": cl.mem_object_type.IMAGE2D_ARRAY,
+                "image3d": cl.mem_object_type.IMAGE3D,
+            }
+            desc = cl.ImageDescriptor()
+            desc.image_type = types[name]
+            desc.shape = tuple(dims + [0] * (3 - len(dims)))  # also sets array_size
+            if name.endswith("array"):
+                desc.array_size = dims[-1]
+            zeros = np.zeros(int(np.prod(dims)) * 4, np.float32)
+            fmt = cl.ImageFormat(cl.channel_order.RGBA, cl.channel_type.FLOAT)
+            args.append(cl.Image(ctx, flags | mf.COPY_HOST_PTR, fmt, desc=desc, hostbuf=zeros))
+        elif name == "sampler":
+            parts = inner.split(",")
+            mode = getattr(cl.addressing_mode, parts[0].upper())
+            filt = cl.filter_mode.LINEAR if "linear" in parts else cl.filter_mode.NEAREST
+            args.append(cl.Sampler(ctx, "norm" in parts, mode, filt))
         else:
             raise ValueError(f"unknown argument {a}")
     return args, keep

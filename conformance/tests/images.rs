@@ -2408,6 +2408,278 @@ fn image1d_buffer(t: &Cl) {
     assert_code!(call!(t; clReleaseContext(ctx)), CL_SUCCESS);
 }
 
+/// `v` (finite) rounded to the nearest `half`, ties to even, as bits:
+/// written here from IEEE 754's definition (the unit in the last place is
+/// 2^(e - 10) for a value of exponent e >= -14, 2^-24 below), with
+/// subnormal results and overflow to infinity.
+fn half_of(v: f64) -> u16 {
+    let sign = if v.is_sign_negative() { 0x8000u16 } else { 0 };
+    let a = v.abs();
+    if a == 0.0 {
+        return sign;
+    }
+    let exp = |x: f64| ((x.to_bits() >> 52) & 0x7ff) as i32 - 1023;
+    let e = exp(a).max(-14);
+    let ulp = 2f64.powi(e - 10);
+    let r = (a / ulp).round_ties_even() * ulp;
+    if r >= 65520.0 || r > 65504.0 {
+        return sign | 0x7c00;
+    }
+    if r < 2f64.powi(-14) {
+        // Subnormal: k units of 2^-24.
+        return sign | (r / 2f64.powi(-24)) as u16;
+    }
+    let e = exp(r);
+    let man = (r / 2f64.powi(e) - 1.0) * 1024.0;
+    sign | (((e + 15) as u16) << 10) | man as u16
+}
+
+/// `half` bits to their value (exact), from IEEE 754's definition.
+fn half_value(h: u16) -> f64 {
+    let s = if h & 0x8000 != 0 { -1.0 } else { 1.0 };
+    let e = i32::from((h >> 10) & 0x1f);
+    let m = f64::from(h & 0x3ff);
+    match e {
+        0 => s * m * 2f64.powi(-24),
+        31 if m == 0.0 => s * f64::INFINITY,
+        31 => f64::NAN,
+        _ => s * (1.0 + m / 1024.0) * 2f64.powi(e - 15),
+    }
+}
+
+/// `read_imageh` and `write_imageh` (`cl_khr_fp16`): every UNORM_INT8,
+/// SNORM_INT8, UNORM_INT16 and SNORM_INT16 value read as
+/// `round_to_half(c / 255)` (... / 65535, max(-1, c / 127), c / 32767),
+/// HALF_FLOAT read exactly, FLOAT rounded to nearest even (ties, overflow,
+/// subnormals), with and without a sampler; `half` colours written to
+/// UNORM_INT8 (`convert_uchar_sat_rte(f * 255.0f)`), SNORM_INT16, HALF_FLOAT
+/// and FLOAT exactly as the spec's conversion rules say.
+fn half_reads_and_writes(t: &Cl) {
+    let ctx = t.context();
+    let q = t.queue(ctx, 0);
+    let src = "
+        #pragma OPENCL EXTENSION cl_khr_fp16 : enable
+        kernel void rh(read_only image2d_t im, global half4 *o) {
+            int x = get_global_id(0), y = get_global_id(1);
+            o[y * get_global_size(0) + x] = read_imageh(im, (int2)(x, y));
+        }
+        kernel void rhs(read_only image2d_t im, sampler_t s, global half4 *o) {
+            int x = get_global_id(0), y = get_global_id(1);
+            o[y * get_global_size(0) + x] = read_imageh(im, s, (float2)(x + 0.5f, y + 0.5f));
+        }
+        kernel void wh(write_only image2d_t im, global const half4 *v) {
+            int x = get_global_id(0), y = get_global_id(1);
+            write_imageh(im, (int2)(x, y), v[y * get_global_size(0) + x]);
+        }";
+    let p = build(t, ctx, src, c"");
+    let smp = sampler(t, ctx, false, CL_ADDRESS_NONE, CL_FILTER_NEAREST);
+    // Runs `name` over a w x h image, `extra` the sampler, and returns the
+    // half4 results' bits.
+    let launch = |name: &std::ffi::CStr, im: cl_mem, w: usize, h: usize, buf: cl_mem| {
+        let k = kernel(t, p, name);
+        assert_code!(set_arg(t, k, 0, &im), CL_SUCCESS);
+        if name == c"rhs" {
+            assert_code!(set_arg(t, k, 1, &smp), CL_SUCCESS);
+            assert_code!(set_arg(t, k, 2, &buf), CL_SUCCESS);
+        } else {
+            assert_code!(set_arg(t, k, 1, &buf), CL_SUCCESS);
+        }
+        run(t, q, k, &[w, h]);
+        assert_code!(call!(t; clReleaseKernel(k)), CL_SUCCESS);
+    };
+    let read_h = |im: cl_mem, w: usize, h: usize, with_sampler: bool| -> Vec<u16> {
+        let out = buffer_with(t, ctx, &vec![0u16; w * h * 4]);
+        launch(if with_sampler { c"rhs" } else { c"rh" }, im, w, h, out);
+        let got = read_buffer(t, q, out, w * h * 4);
+        assert_code!(call!(t; clReleaseMemObject(out)), CL_SUCCESS);
+        got
+    };
+    // Normalized integers: every value of each type, once per channel slot.
+    let (w, h) = (128usize, 128usize);
+    let mut u8s: Vec<u8> = (0..w * h * 4).map(|i| (i % 256) as u8).collect();
+    let mut u16s: Vec<u16> = (0..w * h * 4).map(|i| (i % 65536) as u16).collect();
+    type Value = Box<dyn Fn(usize) -> f64>;
+    let cases: [(cl_channel_type, *mut c_void, Value); 4] = [
+        (
+            CL_UNORM_INT8,
+            u8s.as_mut_ptr().cast(),
+            Box::new(|i| f64::from((i % 256) as u8) / 255.0),
+        ),
+        (
+            CL_SNORM_INT8,
+            u8s.as_mut_ptr().cast(),
+            Box::new(|i| (f64::from((i % 256) as u8 as i8) / 127.0).max(-1.0)),
+        ),
+        (
+            CL_UNORM_INT16,
+            u16s.as_mut_ptr().cast(),
+            Box::new(|i| f64::from((i % 65536) as u16) / 65535.0),
+        ),
+        (
+            CL_SNORM_INT16,
+            u16s.as_mut_ptr().cast(),
+            Box::new(|i| (f64::from((i % 65536) as u16 as i16) / 32767.0).max(-1.0)),
+        ),
+    ];
+    for (ty, data, value) in cases {
+        let im = image(
+            t,
+            ctx,
+            CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+            fmt(CL_RGBA, ty),
+            desc(CL_MEM_OBJECT_IMAGE2D, [w, h, 0, 0], 0, 0),
+            data,
+        );
+        for with_sampler in [false, true] {
+            let got = read_h(im, w, h, with_sampler);
+            for (i, &g) in got.iter().enumerate() {
+                let want = half_of(value(i));
+                assert_eq!(
+                    g,
+                    want,
+                    "read_imageh of channel type {ty:#x}, value {} (index {i}, sampler {with_sampler}): got {g:#06x} = {}, expected {want:#06x} = {}",
+                    value(i),
+                    half_value(g),
+                    half_value(want)
+                );
+            }
+        }
+        assert_code!(call!(t; clReleaseMemObject(im)), CL_SUCCESS);
+    }
+    // HALF_FLOAT: every finite half (and the infinities) read back exactly.
+    let mut halves: Vec<u16> = (0..w * h * 4)
+        .map(|i| {
+            let b = (i % 65536) as u16;
+            if b & 0x7c00 == 0x7c00 && b & 0x3ff != 0 {
+                0x7c00 // NaNs left out
+            } else {
+                b
+            }
+        })
+        .collect();
+    let him = image(
+        t,
+        ctx,
+        CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+        fmt(CL_RGBA, CL_HALF_FLOAT),
+        desc(CL_MEM_OBJECT_IMAGE2D, [w, h, 0, 0], 0, 0),
+        halves.as_mut_ptr().cast(),
+    );
+    assert_eq!(
+        read_h(him, w, h, false),
+        halves,
+        "read_imageh of HALF_FLOAT"
+    );
+    // FLOAT: rounded to nearest even, ties both ways, subnormal halves,
+    // overflow to infinity, the largest half.
+    let ulp = f32::powi(2.0, -10);
+    let mut floats: Vec<f32> = vec![
+        1.0 + ulp / 2.0,
+        1.0 + 1.5 * ulp,
+        1.0 + 0.75 * ulp,
+        -(2.0 + ulp),
+        65504.0,
+        65519.0,
+        65520.0,
+        1.0e9,
+        f32::powi(2.0, -24),
+        f32::powi(2.0, -25),
+        1.5 * f32::powi(2.0, -25),
+        3.0e-6,
+        -7.7,
+        0.1,
+        1.0 / 3.0,
+        f32::INFINITY,
+    ];
+    let fw = floats.len() / 4;
+    let fim = image(
+        t,
+        ctx,
+        CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+        fmt(CL_RGBA, CL_FLOAT),
+        desc(CL_MEM_OBJECT_IMAGE2D, [fw, 1, 0, 0], 0, 0),
+        floats.as_mut_ptr().cast(),
+    );
+    let got = read_h(fim, fw, 1, false);
+    let want: Vec<u16> = floats
+        .iter()
+        .map(|&f| {
+            if f.is_infinite() {
+                0x7c00
+            } else {
+                half_of(f64::from(f))
+            }
+        })
+        .collect();
+    assert_eq!(got, want, "read_imageh of FLOAT: {floats:?}");
+    assert_eq!(&got[..3], &[0x3c00, 0x3c02, 0x3c01], "ties to even");
+    // write_imageh: every half in [-0.5, 1.5] and some beyond, to UNORM_INT8
+    // (convert_uchar_sat_rte(f * 255.0f)), SNORM_INT16
+    // (convert_short_sat_rte(f * 32767.0f)), HALF_FLOAT and FLOAT.
+    let colours: Vec<u16> = (0..w * h * 4)
+        .map(|i| {
+            let b = (i % 65536) as u16;
+            if b & 0x7c00 == 0x7c00 {
+                0x3c00 // no NaN or INF
+            } else {
+                b
+            }
+        })
+        .collect();
+    let cb = buffer_with(t, ctx, &colours);
+    let write_to = |ty: cl_channel_type, bytes: usize| -> Vec<u8> {
+        let im = image(
+            t,
+            ctx,
+            CL_MEM_WRITE_ONLY,
+            fmt(CL_RGBA, ty),
+            desc(CL_MEM_OBJECT_IMAGE2D, [w, h, 0, 0], 0, 0),
+            null(),
+        );
+        launch(c"wh", im, w, h, cb);
+        let mut got = vec![0u8; w * h * 4 * bytes];
+        read(t, q, im, O, [w, h, 1], 0, 0, got.as_mut_ptr().cast());
+        assert_code!(call!(t; clReleaseMemObject(im)), CL_SUCCESS);
+        got
+    };
+    let f32_of = |b: u16| half_value(b) as f32;
+    let got = write_to(CL_UNORM_INT8, 1);
+    for (i, &b) in colours.iter().enumerate() {
+        let want = (f32_of(b) * 255.0).round_ties_even().clamp(0.0, 255.0) as u8;
+        assert_eq!(got[i], want, "write_imageh {} to UNORM_INT8", f32_of(b));
+    }
+    let got = write_to(CL_SNORM_INT16, 2);
+    for (i, &b) in colours.iter().enumerate() {
+        let want = (f32_of(b) * 32767.0)
+            .round_ties_even()
+            .clamp(-32768.0, 32767.0) as i16;
+        let g = i16::from_le_bytes([got[2 * i], got[2 * i + 1]]);
+        assert_eq!(g, want, "write_imageh {} to SNORM_INT16", f32_of(b));
+    }
+    let got = write_to(CL_HALF_FLOAT, 2);
+    for (i, &b) in colours.iter().enumerate() {
+        let g = u16::from_le_bytes([got[2 * i], got[2 * i + 1]]);
+        assert_eq!(g, b, "write_imageh {} to HALF_FLOAT", f32_of(b));
+    }
+    let got = write_to(CL_FLOAT, 4);
+    for (i, &b) in colours.iter().enumerate() {
+        let g = f32::from_le_bytes([got[4 * i], got[4 * i + 1], got[4 * i + 2], got[4 * i + 3]]);
+        assert_eq!(
+            g.to_bits(),
+            f32_of(b).to_bits(),
+            "write_imageh {} to FLOAT",
+            f32_of(b)
+        );
+    }
+    for m in [him, fim, cb] {
+        assert_code!(call!(t; clReleaseMemObject(m)), CL_SUCCESS);
+    }
+    assert_code!(call!(t; clReleaseSampler(smp)), CL_SUCCESS);
+    assert_code!(call!(t; clReleaseProgram(p)), CL_SUCCESS);
+    assert_code!(call!(t; clReleaseCommandQueue(q)), CL_SUCCESS);
+    assert_code!(call!(t; clReleaseContext(ctx)), CL_SUCCESS);
+}
+
 /// The kernels run through the loader only (the direct table is the same
 /// code, and each build takes a while).
 mod kernels {
@@ -2434,5 +2706,9 @@ mod kernels {
     #[test]
     fn read_write_and_3d_writes() {
         super::read_write_and_3d_writes(cranecl_conformance::cl())
+    }
+    #[test]
+    fn half_reads_and_writes() {
+        super::half_reads_and_writes(cranecl_conformance::cl())
     }
 }

@@ -371,6 +371,33 @@ pub fn f32_to_half(f: f32) -> u16 {
     sign | h as u16
 }
 
+/// A finite `f64` in [-1, 1] to `half` bits, rounded to nearest even (the
+/// normalized integer reads of `read_imageh`: `c / 255` in `f64` is
+/// within half an `f64` unit of the exact quotient, and a quotient of
+/// that kind is never a `half` tie, so this rounds it once).
+pub fn f64_to_half(v: f64) -> u16 {
+    let sign = if v.is_sign_negative() { 0x8000u16 } else { 0 };
+    let a = v.abs();
+    if a == 0.0 || a.is_nan() {
+        return sign;
+    }
+    let exp = ((a.to_bits() >> 52) & 0x7ff) as i32 - 1023;
+    // The unit in the last place: 2^(e - 10) for normal halves, 2^-24 below.
+    let unit = exp.max(-14) - 10;
+    let k = (a * f64::powi(2.0, -unit)).round_ties_even();
+    let r = k * f64::powi(2.0, unit);
+    if r >= 65520.0 {
+        return sign | 0x7c00;
+    }
+    if unit == -24 {
+        // Subnormal (k = 1024 is the smallest normal's bits).
+        return sign | k as u16;
+    }
+    let e = ((r.to_bits() >> 52) & 0x7ff) as i32 - 1023;
+    let man = ((r * f64::powi(2.0, -e) - 1.0) * 1024.0) as u16;
+    sign | (((e + 15) as u16) << 10) | man
+}
+
 /// `convert_<int>_sat_rte(v)` into `lo..=hi` (NaN gives 0).
 fn sat_rte(v: f32, lo: f32, hi: f32) -> i64 {
     if v.is_nan() {
@@ -421,12 +448,39 @@ unsafe fn channel_i(t: u32, p: *const u8) -> i32 {
     }
 }
 
-/// What a read returns: `float4`, `int4` or `uint4`, as four 32-bit words.
+/// Read one channel of type `t` at `p` as `read_imageh` returns it.
+///
+/// # Safety
+/// `p` readable for the channel's size.
+unsafe fn channel_h(t: u32, p: *const u8) -> u16 {
+    use data_type::*;
+    // SAFETY: the caller's contract; reads unaligned.
+    unsafe {
+        match t {
+            UNORM_INT8 => f64_to_half(f64::from(*p) / 255.0),
+            UNORM_INT16 => f64_to_half(f64::from((p as *const u16).read_unaligned()) / 65535.0),
+            SNORM_INT8 => f64_to_half((f64::from(*p as i8) / 127.0).max(-1.0)),
+            SNORM_INT16 => {
+                f64_to_half((f64::from((p as *const i16).read_unaligned()) / 32767.0).max(-1.0))
+            }
+            HALF_FLOAT => (p as *const u16).read_unaligned(),
+            _ => f32_to_half(channel_f(t, p)),
+        }
+    }
+}
+
+/// What a read returns: `float4`, `int4` or `uint4`, as four 32-bit words;
+/// or `half4` (`read_imageh`), each `half` in the low 16 bits of its word.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Texel {
     Float,
     Int,
     UInt,
+    /// Reads only: normalized integers rounded once, from the integer, to
+    /// the nearest `half` (`round_to_half(c / 255)`, not through a `float`,
+    /// which would round twice), `HALF_FLOAT` as stored, `FLOAT` rounded
+    /// to nearest even.
+    Half,
 }
 
 /// The default of missing channels and the border colour's alpha, in the
@@ -434,6 +488,7 @@ pub enum Texel {
 fn one(kind: Texel) -> u32 {
     match kind {
         Texel::Float => 1.0f32.to_bits(),
+        Texel::Half => 0x3c00,
         _ => 1,
     }
 }
@@ -460,7 +515,8 @@ unsafe fn load_float_fast(o: u32, t: u32, p: *const u8) -> Option<[u32; 4]> {
         (order::RGBA, data_type::UNORM_INT8) => {
             // SAFETY: a texel of four bytes (the caller's contract).
             let b = unsafe { (p as *const [u8; 4]).read_unaligned() };
-            b.map(|c| UNORM8[c as usize].to_bits())
+            let f = |c: u8| UNORM8[c as usize].to_bits();
+            [f(b[0]), f(b[1]), f(b[2]), f(b[3])]
         }
         (order::BGRA, data_type::UNORM_INT8) => {
             // SAFETY: as above.
@@ -501,6 +557,7 @@ pub unsafe fn load(o: u32, t: u32, kind: Texel, p: *const u8) -> [u32; 4] {
             let c = (v >> shifts[k]) & max;
             out[k] = match kind {
                 Texel::Float => (c as f32 / max as f32).to_bits(),
+                Texel::Half => u32::from(f64_to_half(f64::from(c) / f64::from(max))),
                 _ => c,
             };
         }
@@ -514,6 +571,11 @@ pub unsafe fn load(o: u32, t: u32, kind: Texel, p: *const u8) -> [u32; 4] {
         out[c] = unsafe {
             match kind {
                 Texel::Float => channel_f(t, q).to_bits(),
+                // sRGB: the curve in float first (below).
+                Texel::Half if !matches!(o, order::SRGBA | order::SBGRA) => {
+                    u32::from(channel_h(t, q))
+                }
+                Texel::Half => channel_f(t, q).to_bits(),
                 _ => channel_i(t, q) as u32,
             }
         };
@@ -523,6 +585,12 @@ pub unsafe fn load(o: u32, t: u32, kind: Texel, p: *const u8) -> [u32; 4] {
             for c in &mut out[..3] {
                 *c = srgb_to_linear(f32::from_bits(*c)).to_bits();
             }
+        }
+        order::SRGBA | order::SBGRA if kind == Texel::Half => {
+            for c in &mut out[..3] {
+                *c = u32::from(f32_to_half(srgb_to_linear(f32::from_bits(*c))));
+            }
+            out[3] = u32::from(f32_to_half(f32::from_bits(out[3])));
         }
         order::INTENSITY => out = [out[0]; 4],
         order::LUMINANCE => {
@@ -576,6 +644,11 @@ unsafe fn store_channel(t: u32, kind: Texel, v: u32, p: *mut u8) {
 /// # Safety
 /// `p` writable for one texel of the format.
 pub unsafe fn store(o: u32, t: u32, kind: Texel, color: [u32; 4], p: *mut u8) {
+    if (o, t, kind) == (order::RGBA, data_type::FLOAT, Texel::Float) {
+        // SAFETY: a texel of sixteen bytes (the caller's contract).
+        unsafe { (p as *mut [u32; 4]).write_unaligned(color) };
+        return;
+    }
     if let Some((widths, shifts, bytes)) = packed(t) {
         let mut v = 0u32;
         for k in 0..3 {
@@ -619,6 +692,25 @@ pub unsafe fn store(o: u32, t: u32, kind: Texel, color: [u32; 4], p: *mut u8) {
 
 // ------------------------------------------------------------ sampling
 
+/// `x.floor()` inline (x86-64's baseline has no `roundss`, and the libm
+/// call showed in profiles of filtered reads); the same value for every
+/// `f32`, signed zeros, infinities and NaN included.
+#[inline]
+fn floor(x: f32) -> f32 {
+    // NaN, the infinities and |x| >= 2^23 are their own floor.
+    if x.is_nan() || x.abs() >= 8_388_608.0 {
+        return x;
+    }
+    let t = x as i32 as f32;
+    if t > x {
+        t - 1.0
+    } else if t == x {
+        x
+    } else {
+        t
+    }
+}
+
 /// The nearest filter's texel index along one axis of `size` texels (the
 /// spec's formulas; `CLAMP` may give -1 or `size`, `NONE` anything).
 fn nearest(s: f32, size: i64, norm: bool, addr: u32) -> i64 {
@@ -626,8 +718,8 @@ fn nearest(s: f32, size: i64, norm: bool, addr: u32) -> i64 {
     let w = size as f32;
     match addr {
         ADDRESS_REPEAT if norm => {
-            let u = (s - s.floor()) * w;
-            let i = u.floor() as i64;
+            let u = (s - floor(s)) * w;
+            let i = floor(u) as i64;
             if i > size - 1 {
                 i - size
             } else {
@@ -637,11 +729,11 @@ fn nearest(s: f32, size: i64, norm: bool, addr: u32) -> i64 {
         ADDRESS_MIRRORED_REPEAT if norm => {
             let sp = 2.0 * (0.5 * s).round_ties_even();
             let u = (s - sp).abs() * w;
-            (u.floor() as i64).min(size - 1)
+            (floor(u) as i64).min(size - 1)
         }
         _ => {
             let u = if norm { s * w } else { s };
-            let i = u.floor() as i64;
+            let i = floor(u) as i64;
             clamp_index(i, size, addr)
         }
     }
@@ -659,12 +751,12 @@ fn clamp_index(i: i64, size: i64, addr: u32) -> i64 {
 fn linear(s: f32, size: i64, norm: bool, addr: u32) -> (i64, i64, f32) {
     use sampler::*;
     let w = size as f32;
-    let frac = |x: f32| x - x.floor();
+    let frac = |x: f32| x - floor(x);
     match addr {
         ADDRESS_REPEAT if norm => {
-            let u = (s - s.floor()) * w;
-            let mut i0 = (u - 0.5).floor() as i64;
-            let mut i1 = i0 + 1;
+            let u = (s - floor(s)) * w;
+            let mut i0 = floor(u - 0.5) as i64;
+            let mut i1 = i0.saturating_add(1);
             if i0 < 0 {
                 i0 += size;
             }
@@ -676,15 +768,19 @@ fn linear(s: f32, size: i64, norm: bool, addr: u32) -> (i64, i64, f32) {
         ADDRESS_MIRRORED_REPEAT if norm => {
             let sp = 2.0 * (0.5 * s).round_ties_even();
             let u = (s - sp).abs() * w;
-            let i0 = (u - 0.5).floor() as i64;
-            ((i0).max(0), (i0 + 1).min(size - 1), frac(u - 0.5))
+            let i0 = floor(u - 0.5) as i64;
+            (
+                (i0).max(0),
+                i0.saturating_add(1).min(size - 1),
+                frac(u - 0.5),
+            )
         }
         _ => {
             let u = if norm { s * w } else { s };
-            let t = (u - 0.5).floor() as i64;
+            let t = floor(u - 0.5) as i64;
             (
                 clamp_index(t, size, addr),
-                clamp_index(t + 1, size, addr),
+                clamp_index(t.saturating_add(1), size, addr),
                 frac(u - 0.5),
             )
         }
@@ -708,11 +804,17 @@ fn axes(d: &ImageDesc) -> (usize, Option<usize>) {
 ///
 /// # Safety
 /// `d` describes a live data store.
-#[inline]
+#[inline(always)]
 unsafe fn fetch(d: &ImageDesc, e: [u64; 3], kind: Texel, p: [i64; 3]) -> [u32; 4] {
     let inside = (0..3).all(|k| (p[k] as u64) < e[k]); // negative: huge
     if inside {
         let q = d.texel([p[0] as u64, p[1] as u64, p[2] as u64]);
+        if kind == Texel::Float {
+            // SAFETY: the position is inside the extent.
+            if let Some(v) = unsafe { load_float_fast(d.order, d.data_type, q) } {
+                return v;
+            }
+        }
         // SAFETY: the position is inside the extent.
         unsafe { load(d.order, d.data_type, kind, q) }
     } else if has_alpha(d.order) {
@@ -746,7 +848,8 @@ pub unsafe fn read(
     let addr = sampler_bits & sampler::ADDRESS_MASK;
     // Linear filtering applies to float reads only (the spec requires the
     // nearest filter for read_image{i,ui}).
-    let linear_filter = sampler_bits & sampler::FILTER_LINEAR != 0 && kind == Texel::Float;
+    let linear_filter =
+        sampler_bits & sampler::FILTER_LINEAR != 0 && matches!(kind, Texel::Float | Texel::Half);
     let (n, layer_at) = axes(d);
     let e = d.extent();
     let mut base = [0i64; 3];
@@ -775,6 +878,32 @@ pub unsafe fn read(
     for (k, a) in ax.iter_mut().enumerate().take(n) {
         *a = linear(c[k], e[k] as i64, norm, addr);
     }
+    if n == 2 {
+        // The loop below for a 2D image, unrolled: the same products and
+        // sums in the same order (the same bits).
+        let ((i0, i1, a), (j0, j1, b), z) = (ax[0], ax[1], base[2]);
+        // SAFETY: the caller's contract.
+        let t = unsafe {
+            [
+                fetch(d, e, Texel::Float, [i0, j0, z]),
+                fetch(d, e, Texel::Float, [i1, j0, z]),
+                fetch(d, e, Texel::Float, [i0, j1, z]),
+                fetch(d, e, Texel::Float, [i1, j1, z]),
+            ]
+        };
+        let w = [(1.0 - a) * (1.0 - b), a * (1.0 - b), (1.0 - a) * b, a * b];
+        let acc: [f32; 4] = std::array::from_fn(|ch| {
+            let mut v = 0f32;
+            for k in 0..4 {
+                v += w[k] * f32::from_bits(t[k][ch]);
+            }
+            v
+        });
+        return match kind {
+            Texel::Half => acc.map(|v| u32::from(f32_to_half(v))),
+            _ => acc.map(f32::to_bits),
+        };
+    }
     let mut acc = [0f32; 4];
     for corner in 0..(1usize << n) {
         let mut p = base;
@@ -788,13 +917,90 @@ pub unsafe fn read(
                 weight *= 1.0 - a;
             }
         }
-        // SAFETY: the caller's contract.
-        let t = unsafe { fetch(d, e, kind, p) };
+        // SAFETY: the caller's contract (filtered in float, also for
+        // `read_imageh`).
+        let t = unsafe { fetch(d, e, Texel::Float, p) };
         for (s, w) in acc.iter_mut().zip(t) {
             *s += weight * f32::from_bits(w);
         }
     }
-    acc.map(f32::to_bits)
+    match kind {
+        Texel::Half => acc.map(|v| u32::from(f32_to_half(v))),
+        _ => acc.map(f32::to_bits),
+    }
+}
+
+/// The coordinates an access of `d` uses: how many address texels (x,
+/// then y, then z), and the index of the array layer's, if any.
+pub fn coord_layout(d: &ImageDesc) -> (usize, Option<usize>) {
+    axes(d)
+}
+
+/// Checked mode: the first coordinate (its index in the coordinate
+/// vector) of a `read_image*` that leaves the result undefined, `None`
+/// when the spec defines it. `sampler` tells a read with a sampler
+/// (`sampler_bits`) from a sampler-less one. The spec's words:
+/// - a sampler-less read behaves as one with `CLK_ADDRESS_NONE`
+///   ("Built-in Image Sampler-less Read Functions"), whose coordinates the
+///   programmer guarantees to be inside the image, "otherwise the results
+///   are undefined" (the sampler's addressing modes); its array layer must
+///   be one of 0 … layers − 1 ("Selecting an Image From an Image Array");
+/// - with a sampler, `CLK_ADDRESS_NONE` likewise: the texel axes' image
+///   coordinates (normalized ones multiplied by the size) must lie in
+///   `[0, size)`; the other addressing modes define every finite
+///   coordinate, and the layer is clamped;
+/// - float coordinates that are INF or NaN are undefined whatever the
+///   addressing ("Addressing and Filter Modes").
+pub fn read_outside(
+    d: &ImageDesc,
+    sampler: bool,
+    sampler_bits: u32,
+    float_coords: bool,
+    coord: [u32; 4],
+) -> Option<usize> {
+    let (n, layer_at) = axes(d);
+    let e = d.extent();
+    let norm = sampler && sampler_bits & sampler::NORMALIZED_COORDS_TRUE != 0;
+    let none = !sampler || sampler_bits & sampler::ADDRESS_MASK == sampler::ADDRESS_NONE;
+    let used = (0..n).chain(layer_at);
+    if float_coords {
+        if let Some(k) = used
+            .clone()
+            .find(|&k| !f32::from_bits(coord[k]).is_finite())
+        {
+            return Some(k);
+        }
+    }
+    for k in 0..n {
+        let size = e[k] as f64;
+        let inside = if float_coords {
+            let s = f64::from(f32::from_bits(coord[k]));
+            let u = if norm { s * size } else { s };
+            (0.0..size).contains(&u)
+        } else {
+            (0..e[k] as i64).contains(&i64::from(coord[k] as i32))
+        };
+        if none && !inside {
+            return Some(k);
+        }
+    }
+    match layer_at {
+        // Without a sampler the layer is an int that must name a layer.
+        Some(l) if !sampler && !(0..e[2] as i64).contains(&i64::from(coord[l] as i32)) => Some(l),
+        _ => None,
+    }
+}
+
+/// Checked mode: the first coordinate of a `write_image*` outside the
+/// image (every texel axis and the array layer must be in range; the
+/// spec leaves any other write undefined).
+pub fn write_outside(d: &ImageDesc, coord: [i32; 4]) -> Option<usize> {
+    let (n, layer_at) = axes(d);
+    let e = d.extent();
+    let size = |k: usize| if Some(k) == layer_at { e[2] } else { e[k] };
+    (0..n)
+        .chain(layer_at)
+        .find(|&k| !(0..size(k) as i64).contains(&i64::from(coord[k])))
 }
 
 /// `write_image{f,i,ui}(image, coord, color)`: a write outside the image
@@ -833,7 +1039,111 @@ mod tests {
         assert_eq!(f32_to_half(1.5 * f32::powi(2.0, -25)), 1);
         for h in 0..0x7c00u16 {
             assert_eq!(f32_to_half(half_to_f32(h)), h);
+            assert_eq!(f64_to_half(f64::from(half_to_f32(h))), h);
+            assert_eq!(f64_to_half(-f64::from(half_to_f32(h))), h | 0x8000);
         }
+        // 65455 / 65535 lies just below a half tie that its float rounds
+        // to: rounded once it goes down.
+        assert_eq!(f64_to_half(65455.0 / 65535.0), 0x3bfd);
+        assert_eq!(f32_to_half(65455.0f32 / 65535.0), 0x3bfe);
+        assert_eq!(f64_to_half(65520.0), 0x7c00);
+        assert_eq!(f64_to_half(f64::powi(2.0, -25)), 0);
+        assert_eq!(f64_to_half(1.5 * f64::powi(2.0, -24)), 2);
+    }
+
+    fn desc(image_type: u32, w: u64, h: u64, d: u64, a: u64) -> ImageDesc {
+        ImageDesc {
+            data: std::ptr::null_mut(),
+            width: w,
+            height: h,
+            depth: d,
+            array_size: a,
+            row_pitch: 0,
+            slice_pitch: 0,
+            elem_size: 16,
+            order: order::RGBA,
+            data_type: data_type::FLOAT,
+            image_type,
+        }
+    }
+
+    #[test]
+    fn undefined_coordinates_by_the_spec() {
+        use sampler::*;
+        let d2 = desc(image_type::IMAGE2D, 16, 8, 1, 0);
+        let ints = |x: i32, y: i32| [x as u32, y as u32, 0, 0];
+        let floats = |x: f32, y: f32| [x.to_bits(), y.to_bits(), 0, 0];
+        // Sampler-less reads and CLK_ADDRESS_NONE: inside only.
+        assert_eq!(read_outside(&d2, false, 0, false, ints(15, 7)), None);
+        assert_eq!(read_outside(&d2, false, 0, false, ints(16, 7)), Some(0));
+        assert_eq!(read_outside(&d2, false, 0, false, ints(0, -1)), Some(1));
+        let none = NORMALIZED_COORDS_TRUE | ADDRESS_NONE | FILTER_LINEAR;
+        assert_eq!(read_outside(&d2, true, none, true, floats(0.99, 0.5)), None);
+        assert_eq!(
+            read_outside(&d2, true, none, true, floats(1.0, 0.5)),
+            Some(0)
+        );
+        assert_eq!(
+            read_outside(&d2, true, FILTER_NEAREST, true, floats(15.9, -0.1)),
+            Some(1)
+        );
+        // Clamping and repeating samplers define every finite coordinate.
+        for addr in [ADDRESS_CLAMP, ADDRESS_CLAMP_TO_EDGE] {
+            assert_eq!(read_outside(&d2, true, addr, false, ints(-5, 100)), None);
+        }
+        let rep = NORMALIZED_COORDS_TRUE | ADDRESS_REPEAT;
+        assert_eq!(read_outside(&d2, true, rep, true, floats(7.25, -3.0)), None);
+        assert_eq!(
+            read_outside(&d2, true, rep, true, floats(f32::NAN, 0.0)),
+            Some(0)
+        );
+        // A layer: clamped with a sampler, in range without one.
+        let a1 = desc(image_type::IMAGE1D_ARRAY, 8, 0, 0, 4);
+        assert_eq!(
+            read_outside(&a1, true, ADDRESS_NONE, false, ints(3, 9)),
+            None
+        );
+        assert_eq!(read_outside(&a1, false, 0, false, ints(3, 4)), Some(1));
+        assert_eq!(read_outside(&a1, false, 0, false, ints(3, 3)), None);
+        // Writes: every axis and the layer.
+        let a2 = desc(image_type::IMAGE2D_ARRAY, 4, 4, 0, 2);
+        assert_eq!(write_outside(&a2, [3, 3, 1, 0]), None);
+        assert_eq!(write_outside(&a2, [3, 3, 2, 0]), Some(2));
+        assert_eq!(write_outside(&a2, [4, 0, 0, 0]), Some(0));
+        let d3 = desc(image_type::IMAGE3D, 4, 4, 4, 0);
+        assert_eq!(write_outside(&d3, [0, 0, -1, 0]), Some(2));
+        assert_eq!(read_outside(&d3, false, 0, false, [1, 2, 4, 9]), Some(2));
+    }
+
+    #[test]
+    fn inline_floor_is_floor() {
+        let mut xs = vec![
+            0.0f32,
+            -0.0,
+            0.5,
+            -0.5,
+            -1.0,
+            1.0,
+            -1.5,
+            8_388_607.5,
+            -8_388_607.5,
+            8_388_608.0,
+            1e20,
+            -1e20,
+            f32::MIN_POSITIVE,
+            -f32::MIN_POSITIVE,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+        ];
+        let mut x = 1.0e-3f32;
+        while x < 1.0e9 {
+            xs.extend([x, -x, x + 0.5, -x - 0.5]);
+            x *= 1.37;
+        }
+        for x in xs {
+            assert_eq!(floor(x).to_bits(), x.floor().to_bits(), "floor({x})");
+        }
+        assert!(floor(f32::NAN).is_nan());
     }
 
     #[test]

@@ -21,7 +21,7 @@ use super::program::{Executable, Program};
 use super::svm::Svm;
 use crate::error::{err, CLResult};
 use cranecl_jit::launch::{ArgKind, KernelInfo};
-use cranecl_jit::runtime::check::{Checks, LaunchCheck, Object, Space};
+use cranecl_jit::runtime::check::{Checks, ImageArg, LaunchCheck, Object, Space};
 use opencl_sys::*;
 use parking_lot::Mutex;
 use std::sync::{Arc, Weak};
@@ -416,8 +416,21 @@ impl Kernel {
                 shadow: None,
             });
         }
+        let mut images = Vec::new();
         for (i, (a, ai)) in args.iter().zip(&info.args).enumerate() {
             match (a, &mems[i], ai.kind) {
+                // An image: `bounds` checks its accesses' coordinates and
+                // the kernel's right to read or write it.
+                (_, Some(m), ArgKind::Image) if m.image().is_some() => {
+                    if let Some(im) = m.image() {
+                        images.push(ImageArg {
+                            desc: &im.desc as *const cranecl_memory::image::ImageDesc as u64,
+                            name: format!("image argument '{}'", ai.name),
+                            write_only: m.flags() & CL_MEM_WRITE_ONLY != 0,
+                            read_only: m.flags() & CL_MEM_READ_ONLY != 0,
+                        });
+                    }
+                }
                 (_, Some(m), kind) => {
                     let lo = m.base() as u64;
                     let name = match m.parent() {
@@ -504,7 +517,9 @@ impl Kernel {
                 shadow: (checks.races && !constant).then(|| self.exe.code.variable_shadow()),
             });
         }
-        LaunchCheck::new(checks, &info.name, objects, local).with_system_memory(system)
+        LaunchCheck::new(checks, &info.name, objects, local)
+            .with_system_memory(system)
+            .with_images(images)
     }
 }
 

@@ -7,10 +7,18 @@
 //! function per work-item (per lane in the lanes), which converts and
 //! samples with `cranecl_memory::image` — the same code the host commands
 //! use — through two small stack buffers for the coordinates and the texel.
-//! `read_imageh`/`write_imageh` (offered by sema only with `cl_khr_fp16`)
-//! go through the float path, converted to and from `half` on the host.
+//! `read_imageh` (offered by sema only with `cl_khr_fp16`) reads
+//! `Texel::Half` words (normalized integers rounded once to `half`);
+//! `write_imageh` goes through the float path, its colour widened exactly.
+//!
+//! Under checked `bounds` each read and write has a site and calls the
+//! checked host functions instead, which also pass the work-item and the
+//! site to `runtime::check::cranecl_check_image` (coordinates where the
+//! spec leaves the access undefined, images the kernel may not read or
+//! write); unchecked code calls the plain ones, unchanged.
 
 use crate::codegen::{CValue, FunctionCx};
+use crate::runtime::check::{self, SiteKind};
 use crate::sema::builtins::BuiltinFn;
 use crate::sema::types::{ImageKind, Scalar, Type};
 use cranecl_memory::image::{self, ImageDesc, Texel};
@@ -19,10 +27,11 @@ use std::mem::offset_of;
 
 /// Flags of the read and write host functions: the result kind in bits 0–1,
 /// bit 2 float coordinates, bit 3 `half` colours (`read_imageh`,
-/// `write_imageh`: floats converted, to nearest even, in the low 16 bits
-/// of each word).
+/// `write_imageh`: in the low 16 bits of each word).
 const FLOAT_COORDS: u32 = 4;
 const HALF: u32 = 8;
+/// The read has a sampler (checked mode tells sampler-less reads apart).
+const SAMPLER: u32 = 16;
 
 fn texel_kind(bits: u32) -> Texel {
     match bits & 3 {
@@ -47,19 +56,72 @@ extern "C" fn read_image(
     // (kept alive by the launch) and two 16-byte stack buffers.
     unsafe {
         let d = &*img;
-        let r = image::read(
-            d,
-            sampler,
-            texel_kind(flags),
-            flags & FLOAT_COORDS != 0,
-            coord.read(),
-        );
-        let r = if flags & HALF != 0 {
-            r.map(|w| u32::from(image::f32_to_half(f32::from_bits(w))))
+        // read_imageh: rounded to `half` once, from the texel (`Texel::Half`).
+        let kind = if flags & HALF != 0 {
+            Texel::Half
         } else {
-            r
+            texel_kind(flags)
         };
+        let r = image::read(d, sampler, kind, flags & FLOAT_COORDS != 0, coord.read());
         out.write(r);
+    }
+}
+
+/// Checked `read_image*`: as [`read_image`] after `cranecl_check_image`
+/// (zeros when it reports).
+extern "C" fn read_image_checked(
+    img: *const ImageDesc,
+    sampler: u32,
+    flags: u32,
+    coord: *const [u32; 4],
+    out: *mut [u32; 4],
+    item: *mut crate::runtime::ItemState,
+    site: u32,
+    me: u64,
+) {
+    if img.is_null() {
+        return;
+    }
+    let mut access = 0;
+    if flags & SAMPLER != 0 {
+        access |= check::IMAGE_SAMPLER;
+    }
+    if flags & FLOAT_COORDS != 0 {
+        access |= check::IMAGE_FLOAT_COORDS;
+    }
+    // SAFETY: generated code passes an image argument's descriptor, its
+    // item and a site of its program, and two 16-byte stack buffers.
+    let go =
+        unsafe { check::cranecl_check_image(item, site, me, &*img, access, sampler, coord.read()) };
+    if go {
+        read_image(img, sampler, flags, coord, out);
+    } else {
+        // SAFETY: a 16-byte stack buffer.
+        unsafe { out.write([0; 4]) };
+    }
+}
+
+/// Checked `write_image*`: as [`write_image`] after `cranecl_check_image`
+/// (dropped when it reports).
+extern "C" fn write_image_checked(
+    img: *const ImageDesc,
+    flags: u32,
+    coord: *const [i32; 4],
+    color: *const [u32; 4],
+    item: *mut crate::runtime::ItemState,
+    site: u32,
+    me: u64,
+) {
+    if img.is_null() {
+        return;
+    }
+    // SAFETY: as in `read_image_checked`.
+    let go = unsafe {
+        let c = coord.read().map(|v| v as u32);
+        check::cranecl_check_image(item, site, me, &*img, check::IMAGE_WRITE, 0, c)
+    };
+    if go {
+        write_image(img, flags, coord, color);
     }
 }
 
@@ -161,24 +223,38 @@ fn read(
     args: &[CValue],
     arg_tys: &[Type],
 ) -> Result<CValue, String> {
+    let mut flags = kind_bits(s).ok_or("internal: read_image kind")?;
     let (sampler, coord, coord_ty) = match (args, arg_tys) {
-        ([_, smp, c], [_, _, ct]) => (smp.scalar()?, c, ct),
+        ([_, smp, c], [_, _, ct]) => {
+            flags |= SAMPLER;
+            (smp.scalar()?, c, ct)
+        }
         ([_, c], [_, ct]) => (fx.b.ins().iconst(types::I32, 0), c, ct),
         _ => return Err("internal: read_image arguments".into()),
     };
-    let mut flags = kind_bits(s).ok_or("internal: read_image kind")?;
     if coord_ty.elem() == Some(Scalar::Float) {
         flags |= FLOAT_COORDS;
     }
     let at = spill(fx, coord)?;
     let out = fx.stack_temp(16, 16);
     let flags = fx.b.ins().iconst(types::I32, i64::from(flags));
-    fx.call_host(
-        read_image as *const u8,
-        &[types::I64, types::I32, types::I32, types::I64, types::I64],
-        &[],
-        &[img, sampler, flags, at, out],
-    );
+    let params = [types::I64, types::I32, types::I32, types::I64, types::I64];
+    if fx.pcx.check.bounds {
+        let (item, site, me) = checked_args(fx);
+        fx.call_host(
+            read_image_checked as *const u8,
+            &[&params[..], &[types::I64, types::I32, types::I64]].concat(),
+            &[],
+            &[img, sampler, flags, at, out, item, site, me],
+        );
+    } else {
+        fx.call_host(
+            read_image as *const u8,
+            &params,
+            &[],
+            &[img, sampler, flags, at, out],
+        );
+    }
     let t = super::clif(s);
     let lanes = (0..4)
         .map(|k| fx.b.ins().load(t, super::mem(), out, k * 4))
@@ -199,13 +275,39 @@ fn write(
     let at = spill(fx, coord)?;
     let col = spill(fx, color)?;
     let flags = fx.b.ins().iconst(types::I32, i64::from(flags));
-    fx.call_host(
-        write_image as *const u8,
-        &[types::I64, types::I32, types::I64, types::I64],
-        &[],
-        &[img, flags, at, col],
-    );
+    let params = [types::I64, types::I32, types::I64, types::I64];
+    if fx.pcx.check.bounds {
+        let (item, site, me) = checked_args(fx);
+        fx.call_host(
+            write_image_checked as *const u8,
+            &[&params[..], &[types::I64, types::I32, types::I64]].concat(),
+            &[],
+            &[img, flags, at, col, item, site, me],
+        );
+    } else {
+        fx.call_host(
+            write_image as *const u8,
+            &params,
+            &[],
+            &[img, flags, at, col],
+        );
+    }
     Ok(CValue::Void)
+}
+
+/// Checked mode's extra arguments of an image access: the item, a new
+/// site at the call and the work-item (as loads and stores pass it).
+fn checked_args(
+    fx: &mut FunctionCx<'_, '_>,
+) -> (
+    cranelift_codegen::ir::Value,
+    cranelift_codegen::ir::Value,
+    cranelift_codegen::ir::Value,
+) {
+    let site = fx.site(SiteKind::Image, 0, 0, false);
+    let site = fx.b.ins().iconst(types::I32, i64::from(site));
+    let me = fx.current_me();
+    (fx.item, site, me)
 }
 
 /// `get_image_*`: loads from the descriptor.

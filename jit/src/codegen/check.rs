@@ -899,7 +899,7 @@ impl FunctionCx<'_, '_> {
 
     /// The work-item's local linear id + 1 for the shadow (`me0 << 16 |
     /// 0xFFFF` for an access the lanes make once for four work-items).
-    fn current_me(&mut self) -> Value {
+    pub(crate) fn current_me(&mut self) -> Value {
         match self.check_me {
             Some(me) => me,
             None => {

@@ -155,6 +155,9 @@ pub enum SiteKind {
     Barrier,
     /// An atomic operation: checked for bounds, never tracked.
     Atomic,
+    /// An image read or write (`read_image*`, `write_image*`): its
+    /// coordinates checked against the image ([`cranecl_check_image`]).
+    Image,
 }
 
 /// One checked place of the program.
@@ -221,6 +224,9 @@ enum Kind {
     Race,
     Divergence,
     Uninit,
+    /// A kernel's read of a `CL_MEM_WRITE_ONLY` image or write of a
+    /// `CL_MEM_READ_ONLY` one.
+    ImageAccess,
 }
 
 struct Report {
@@ -258,7 +264,22 @@ pub struct LaunchCheck {
     /// one left there and the serial ranges it publishes
     /// (`cranecl_check_sync`); made at the launch's first.
     releases: std::sync::OnceLock<Box<ReleaseShards>>,
+    /// The launch's image arguments (`bounds`).
+    images: Vec<ImageArg>,
     id: u64,
+}
+
+/// An image argument of a launch, as `bounds` checks and names it.
+#[derive(Clone, Debug)]
+pub struct ImageArg {
+    /// The address of its `ImageDesc` (what generated code passes).
+    pub desc: u64,
+    /// `image argument 'im' (a 2D image of 16 x 8 pixels)`.
+    pub name: String,
+    /// Created with `CL_MEM_WRITE_ONLY`: a kernel's read is undefined.
+    pub write_only: bool,
+    /// Created with `CL_MEM_READ_ONLY`: a kernel's write is undefined.
+    pub read_only: bool,
 }
 
 /// The release map's shards (by address: operations on one word share one).
@@ -300,6 +321,7 @@ impl LaunchCheck {
             system_memory: false,
             groups: Mutex::new(Vec::new()),
             releases: std::sync::OnceLock::new(),
+            images: Vec::new(),
             id: IDS.fetch_add(1, Ordering::Relaxed),
         }
     }
@@ -308,6 +330,12 @@ impl LaunchCheck {
     /// registered allocation owns are not checked.
     pub fn with_system_memory(mut self, on: bool) -> LaunchCheck {
         self.system_memory = on;
+        self
+    }
+
+    /// The launch's image arguments (checked by `bounds`).
+    pub fn with_images(mut self, images: Vec<ImageArg>) -> LaunchCheck {
+        self.images = images;
         self
     }
 
@@ -1441,6 +1469,168 @@ pub unsafe extern "C" fn cranecl_check_index(item: *mut ItemState, index: i64, s
         t
     });
     0
+}
+
+/// [`cranecl_check_image`]'s access: a write (else a read).
+pub const IMAGE_WRITE: u32 = 1;
+/// A read with a sampler (its bits are the sampler's).
+pub const IMAGE_SAMPLER: u32 = 2;
+/// Float coordinates (else int).
+pub const IMAGE_FLOAT_COORDS: u32 = 4;
+
+/// What an image is, as reports name it: `a 2D image of 16 x 8 pixels`.
+fn image_geometry(d: &cranecl_memory::image::ImageDesc) -> String {
+    use cranecl_memory::image::image_type::*;
+    let (w, h, dd, a) = (d.width, d.height, d.depth, d.array_size);
+    match d.image_type {
+        IMAGE1D => format!("a 1D image of {w} pixels"),
+        IMAGE1D_BUFFER => format!("a 1D image buffer of {w} pixels"),
+        IMAGE1D_ARRAY => format!("a 1D image array of {w} pixels x {a} layers"),
+        IMAGE2D => format!("a 2D image of {w} x {h} pixels"),
+        IMAGE2D_ARRAY => format!("a 2D image array of {w} x {h} pixels x {a} layers"),
+        _ => format!("a 3D image of {w} x {h} x {dd} pixels"),
+    }
+}
+
+/// Checked `bounds` of one image access by the work-item (`me`, as
+/// [`cranecl_check_access`]) at `site`: a read of an image created
+/// `CL_MEM_WRITE_ONLY` or a write of one created `CL_MEM_READ_ONLY`
+/// (undefined, says the API's memory flags table), and a coordinate where
+/// the spec leaves the access undefined (`image::read_outside`,
+/// `image::write_outside`) are reported. Answers whether the access may go
+/// on: after a report the read gives zeros and the write is dropped.
+///
+/// # Safety
+/// As [`cranecl_check_access`]; `img` is the descriptor of an image
+/// argument of the launch.
+pub unsafe fn cranecl_check_image(
+    item: *mut ItemState,
+    site: u32,
+    me: u64,
+    img: &cranecl_memory::image::ImageDesc,
+    access: u32,
+    sampler_bits: u32,
+    coord: [u32; 4],
+) -> bool {
+    use cranecl_memory::image;
+    let write = access & IMAGE_WRITE != 0;
+    let sampler = access & IMAGE_SAMPLER != 0;
+    let float_coords = access & IMAGE_FLOAT_COORDS != 0;
+    // SAFETY: as in `cranecl_check_access`.
+    let (item, group, st) = unsafe {
+        let item = &*item;
+        let group = &*item.group;
+        (item, group, &*(group.check as *const CheckState))
+    };
+    if st.launch.is_null() {
+        return true;
+    }
+    // SAFETY: `launch` is set while the group runs.
+    let launch = unsafe { &*st.launch };
+    let arg = launch
+        .images
+        .iter()
+        .find(|a| a.desc == img as *const image::ImageDesc as u64);
+    let forbidden = arg.is_some_and(|a| if write { a.read_only } else { a.write_only });
+    let outside = if write {
+        image::write_outside(img, coord.map(|c| c as i32))
+    } else {
+        image::read_outside(img, sampler, sampler_bits, float_coords, coord)
+    };
+    if !forbidden && outside.is_none() {
+        return true;
+    }
+    // SAFETY: set by `with_state` from the program's live site table.
+    let sites = unsafe { std::slice::from_raw_parts(st.sites, st.nsites) };
+    let Some(s) = sites.get(site as usize) else {
+        return false;
+    };
+    let name = format!(
+        "{} ({})",
+        arg.map_or("an image", |a| a.name.as_str()),
+        image_geometry(img)
+    );
+    let verb = if write {
+        "invalid write to"
+    } else {
+        "invalid read of"
+    };
+    let (n, layer_at) = image::coord_layout(img);
+    let used: Vec<usize> = (0..n).chain(layer_at).collect();
+    let show = |k: usize| {
+        if float_coords {
+            format!("{:?}", f32::from_bits(coord[k]))
+        } else {
+            (coord[k] as i32).to_string()
+        }
+    };
+    let at = used.iter().map(|&k| show(k)).collect::<Vec<_>>().join(", ");
+    let place = if used.len() > 1 {
+        format!("({at})")
+    } else {
+        at
+    };
+    let (kind, message) = if forbidden {
+        let flag = if write {
+            "CL_MEM_READ_ONLY"
+        } else {
+            "CL_MEM_WRITE_ONLY"
+        };
+        (
+            Kind::ImageAccess,
+            format!(
+                "{verb} {name} at {place}: the image was created with {flag}, so a kernel's {} is undefined",
+                if write { "write" } else { "read" }
+            ),
+        )
+    } else {
+        let k = outside.unwrap_or(0);
+        let e = img.extent();
+        let (axis, size) = if Some(k) == layer_at {
+            ("the layer".to_string(), e[2])
+        } else {
+            (["x", "y", "z"][k.min(2)].to_string(), e[k.min(2)])
+        };
+        let how = if write {
+            String::new()
+        } else if sampler {
+            " with a CLK_ADDRESS_NONE sampler".to_string()
+        } else {
+            " without a sampler".to_string()
+        };
+        let why = if float_coords && !f32::from_bits(coord[k]).is_finite() {
+            format!("{axis} is {}, which the spec leaves undefined", show(k))
+        } else if float_coords && sampler_bits & image::sampler::NORMALIZED_COORDS_TRUE != 0 {
+            let u = f32::from_bits(coord[k]) * size as f32;
+            format!("{axis} is {u:?} in pixels, outside [0, {size})")
+        } else if float_coords {
+            format!("{axis} is outside [0, {size})")
+        } else {
+            format!("{axis} is outside [0, {}]", size as i64 - 1)
+        };
+        let kind = if write {
+            Kind::InvalidWrite
+        } else {
+            Kind::InvalidRead
+        };
+        let how = if float_coords && !f32::from_bits(coord[k]).is_finite() {
+            String::new()
+        } else {
+            how
+        };
+        (kind, format!("{verb} {name} at {place}{how}: {why}"))
+    };
+    launch.report(kind, (canonical(sites, site), 0), || {
+        let mut t = header(s, &message);
+        let _ = writeln!(
+            t,
+            "  kernel '{}', {}",
+            launch.kernel,
+            ids_me(item, group, me)
+        );
+        t
+    });
+    false
 }
 
 /// A new epoch: the group's next serial, from a new run of serials when

@@ -22,6 +22,7 @@ pub const PROGRAMS: &[(&str, &str)] = &[
     ("histogram.cl", include_str!("../../../bench/histogram.cl")),
     ("spmv.cl", include_str!("../../../bench/spmv.cl")),
     ("conv5x5.cl", include_str!("../../../bench/conv5x5.cl")),
+    ("resample.cl", include_str!("../../../bench/resample.cl")),
     ("tiny.cl", include_str!("../../../bench/tiny.cl")),
 ];
 

@@ -11,8 +11,9 @@
 //! share of this machine's memcpy), mandelbrot 2048², n-body 16384 (float4,
 //! local tiles), SGEMM 1024³ with 16x16 local tiles, a tree reduction of 16M
 //! floats, a scan of 16M uints, a 256-bin histogram with local atomics, CSR
-//! SpMV, a 5x5 convolution with a constant filter, 10,000 tiny launches (and
-//! launch-then-wait latency), and the build time of each program.
+//! SpMV, a 5x5 convolution with a constant filter, a bilinear resample of a
+//! 4096² RGBA8 image through a sampler (image reads), 10,000 tiny launches
+//! (and launch-then-wait latency), and the build time of each program.
 //!
 //! How it measures (`measure.rs`): each platform builds and uploads once,
 //! runs once to warm up, then the platforms run in alternation and the best
@@ -35,6 +36,7 @@
 
 mod builds;
 mod dense;
+mod image;
 mod irregular;
 mod measure;
 mod rig;
@@ -100,6 +102,7 @@ const CASES: &[(&str, CaseFn)] = &[
     ("histogram", irregular::histogram),
     ("spmv", irregular::spmv),
     ("conv5x5", dense::conv5x5),
+    ("resample", image::resample),
     ("launch", irregular::launch),
     ("launch+wait", irregular::launch_wait),
 ];

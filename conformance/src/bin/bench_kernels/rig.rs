@@ -1,6 +1,6 @@
 //! One platform's benchmark rig: a context and an in-order queue on the
 //! platform's first device, reached through the loader's raw function table,
-//! with thin owners for programs, kernels and buffers that release their
+//! with thin owners for programs, kernels and buffers (and images) that release their
 //! handle on drop. Every failure is an `Err(String)` naming the call and the
 //! code (and, for a failed build, the build log), so one platform's failure is
 //! recorded in the table and the benchmark goes on.
@@ -132,6 +132,60 @@ impl Rig {
         check(
             call!(t; clEnqueueReadBuffer(self.q, m.m, CL_TRUE, 0, bytes, out.as_mut_ptr().cast(), 0, null(), null())),
             "clEnqueueReadBuffer",
+        )?;
+        Ok(out)
+    }
+
+    /// A read-write 2D image of `w` x `h` CL_RGBA pixels of `data_type`,
+    /// holding a copy of `data` (tightly packed rows) when given.
+    pub fn image2d(
+        &self,
+        data_type: cl_channel_type,
+        w: usize,
+        h: usize,
+        data: Option<&[u8]>,
+    ) -> Result<Mem<'_>, String> {
+        let t = self.t;
+        let f = cl_image_format {
+            image_channel_order: CL_RGBA,
+            image_channel_data_type: data_type,
+        };
+        // SAFETY: cl_image_desc is plain data; all-zero is a valid value.
+        let mut d: cl_image_desc = unsafe { std::mem::zeroed() };
+        d.image_type = CL_MEM_OBJECT_IMAGE2D;
+        d.image_width = w;
+        d.image_height = h;
+        let (flags, host) = match data {
+            Some(b) => (
+                CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                b.as_ptr() as *mut c_void,
+            ),
+            None => (CL_MEM_READ_WRITE, null()),
+        };
+        let mut e = 0;
+        let m = call!(t; clCreateImage(self.ctx, flags, &f, &d, host, &mut e));
+        check(e, &format!("clCreateImage({w}x{h}, type {data_type:#x})"))?;
+        Ok(Mem {
+            rig: self,
+            m,
+            bytes: 0,
+        })
+    }
+
+    /// Blocking read of a whole `w` x `h` image of `channels` floats per pixel.
+    pub fn read_image(
+        &self,
+        m: &Mem,
+        w: usize,
+        h: usize,
+        channels: usize,
+    ) -> Result<Vec<f32>, String> {
+        let t = self.t;
+        let mut out = vec![0f32; w * h * channels];
+        let (origin, region) = ([0usize; 3], [w, h, 1]);
+        check(
+            call!(t; clEnqueueReadImage(self.q, m.m, CL_TRUE, origin.as_ptr(), region.as_ptr(), 0, 0, out.as_mut_ptr().cast(), 0, null(), null())),
+            "clEnqueueReadImage",
         )?;
         Ok(out)
     }
