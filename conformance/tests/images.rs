@@ -2408,6 +2408,84 @@ fn image1d_buffer(t: &Cl) {
     assert_code!(call!(t; clReleaseContext(ctx)), CL_SUCCESS);
 }
 
+/// Cases the Khronos CTS image binaries found: the border colour of the
+/// orders without alpha (a `CL_ADDRESS_CLAMP` read outside the image).
+fn cts_findings(t: &Cl) {
+    let ctx = t.context();
+    let q = t.queue(ctx, 0);
+    let src = "
+        kernel void rs(read_only image1d_t im, sampler_t s, global const float *x,
+                       global float4 *o) {
+            int i = get_global_id(0); o[i] = read_imagef(im, s, x[i]);
+        }";
+    let p = build(t, ctx, src, c"-cl-std=CL3.0");
+    let k = kernel(t, p, c"rs");
+    let smp = sampler(t, ctx, false, CL_ADDRESS_CLAMP, CL_FILTER_NEAREST);
+    // x = 5.0 and -3.0 lie outside a 2-texel image: the border colour; 1.5
+    // is texel 1.
+    let xs = [5.0f32, -3.0, 1.5];
+    let xb = buffer_with(t, ctx, &xs);
+    let ob = buffer_with(t, ctx, &[[9f32; 4]; 3]);
+    let d1 = desc(CL_MEM_OBJECT_IMAGE1D, [2, 0, 0, 0], 0, 0);
+    // CL_RGBx (the fourth channel ignored) reads alpha 1.0 in range, and its
+    // border is (0, 0, 0, 1) too, as the CTS's reference requires (the
+    // OpenCL C spec's border list names RGBx among the orders whose border
+    // is (0, 0, 0, 0); see memory/src/image.rs). CL_RGB is (0, 0, 0, 1) by
+    // the spec; CL_RGBA (0, 0, 0, 0).
+    for (o, ty, texel1) in [
+        (CL_RGBx, CL_UNORM_SHORT_565, vec![0xffu8, 0xff]),
+        (CL_RGB, CL_UNORM_SHORT_565, vec![0xff, 0xff]),
+        (CL_RGBx, CL_UNORM_INT_101010, vec![0xff, 0xff, 0xff, 0x3f]),
+    ] {
+        let mut host = vec![0u8; texel1.len()];
+        host.extend_from_slice(&texel1);
+        let im = image(
+            t,
+            ctx,
+            CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+            fmt(o, ty),
+            d1,
+            host.as_mut_ptr().cast(),
+        );
+        assert_code!(set_arg(t, k, 0, &im), CL_SUCCESS);
+        assert_code!(set_arg(t, k, 1, &smp), CL_SUCCESS);
+        assert_code!(set_arg(t, k, 2, &xb), CL_SUCCESS);
+        assert_code!(set_arg(t, k, 3, &ob), CL_SUCCESS);
+        run(t, q, k, &[3]);
+        let got: Vec<[f32; 4]> = read_buffer(t, q, ob, 3);
+        assert_eq!(got[0], [0.0, 0.0, 0.0, 1.0], "{o:#x}/{ty:#x} border at x=5");
+        assert_eq!(
+            got[1],
+            [0.0, 0.0, 0.0, 1.0],
+            "{o:#x}/{ty:#x} border at x=-3"
+        );
+        assert_eq!(got[2], [1.0, 1.0, 1.0, 1.0], "{o:#x}/{ty:#x} texel 1");
+        assert_code!(call!(t; clReleaseMemObject(im)), CL_SUCCESS);
+    }
+    let mut rgba = [0u8, 0, 0, 0, 255, 255, 255, 255];
+    let im = image(
+        t,
+        ctx,
+        CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+        fmt(CL_RGBA, CL_UNORM_INT8),
+        d1,
+        rgba.as_mut_ptr().cast(),
+    );
+    assert_code!(set_arg(t, k, 0, &im), CL_SUCCESS);
+    run(t, q, k, &[3]);
+    let got: Vec<[f32; 4]> = read_buffer(t, q, ob, 3);
+    assert_eq!(got[0], [0.0; 4], "RGBA border");
+    assert_eq!(got[2], [1.0; 4], "RGBA texel 1");
+    for m in [im, xb, ob] {
+        assert_code!(call!(t; clReleaseMemObject(m)), CL_SUCCESS);
+    }
+    assert_code!(call!(t; clReleaseSampler(smp)), CL_SUCCESS);
+    assert_code!(call!(t; clReleaseKernel(k)), CL_SUCCESS);
+    assert_code!(call!(t; clReleaseProgram(p)), CL_SUCCESS);
+    assert_code!(call!(t; clReleaseCommandQueue(q)), CL_SUCCESS);
+    assert_code!(call!(t; clReleaseContext(ctx)), CL_SUCCESS);
+}
+
 /// The kernels run through the loader only (the direct table is the same
 /// code, and each build takes a while).
 mod kernels {
@@ -2434,5 +2512,9 @@ mod kernels {
     #[test]
     fn read_write_and_3d_writes() {
         super::read_write_and_3d_writes(cranecl_conformance::cl())
+    }
+    #[test]
+    fn cts_findings() {
+        super::cts_findings(cranecl_conformance::cl())
     }
 }

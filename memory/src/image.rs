@@ -239,6 +239,13 @@ pub fn is_unsigned_int(t: u32) -> bool {
 
 /// Whether the order has an alpha channel that a border colour leaves 0
 /// (the spec's border colour is (0,0,0,0) then, (0,0,0,1) otherwise).
+///
+/// `CL_RGBx` has none: its fourth channel is ignored and reads give alpha
+/// 1.0, and the border colour keeps that alpha. The OpenCL C
+/// specification's border list names `CL_RGBx` among the (0,0,0,0) orders,
+/// but the Khronos CTS (`test_image_streams`, whose reference treats
+/// RGBx as an order without alpha) requires (0,0,0,1), as a packed RGB
+/// texel read in range gives; cranecl follows the CTS.
 fn has_alpha(o: u32) -> bool {
     matches!(
         o,
@@ -249,7 +256,6 @@ fn has_alpha(o: u32) -> bool {
             | order::ARGB
             | order::ABGR
             | order::INTENSITY
-            | order::RGBX
             | order::SRGBA
             | order::SBGRA
     )
