@@ -34,10 +34,10 @@ const IMAGE_TYPES: [cl_mem_object_type; 6] = [
     CL_MEM_OBJECT_IMAGE2D_ARRAY,
 ];
 
-/// The formats offered for `image_type` (the same for every type and
-/// access flag).
-fn formats_for(_image_type: cl_mem_object_type) -> Vec<(u32, u32)> {
-    img::supported_formats()
+/// The formats offered for `image_type` (the same for every access flag;
+/// the depth formats for 2D images and 2D arrays only).
+fn formats_for(image_type: cl_mem_object_type) -> Vec<(u32, u32)> {
+    img::supported_formats_for(image_type)
 }
 
 /// `image_format`: CL_INVALID_IMAGE_FORMAT_DESCRIPTOR if NULL or its values
