@@ -2673,6 +2673,136 @@ fn depth_images(t: &Cl) {
     assert_code!(call!(t; clReleaseContext(ctx)), CL_SUCCESS);
 }
 
+/// A 2D image made from another 2D image: a view of the same store with a
+/// compatible channel order (sRGBA of RGBA, DEPTH of R), the same data
+/// type, the same descriptor; the spec's errors otherwise.
+fn image_from_image(t: &Cl) {
+    let ctx = t.context();
+    let q = t.queue(ctx, 0);
+    let mut bytes = [10u8, 128, 200, 77, 255, 3, 60, 250];
+    let d2 = desc(CL_MEM_OBJECT_IMAGE2D, [2, 1, 0, 0], 0, 0);
+    let rgba = image(
+        t,
+        ctx,
+        CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+        fmt(CL_RGBA, CL_UNORM_INT8),
+        d2,
+        bytes.as_mut_ptr().cast(),
+    );
+    let mut dv = d2;
+    dv.buffer = rgba;
+    // Flags 0: the parent's access flags; no host pointer flags.
+    let srgb = image(t, ctx, 0, fmt(CL_sRGBA, CL_UNORM_INT8), dv, null());
+    let mut assoc: cl_mem = null();
+    assert_code!(
+        call!(t; clGetMemObjectInfo(srgb, CL_MEM_ASSOCIATED_MEMOBJECT, 8, (&mut assoc as *mut cl_mem).cast(), null())),
+        CL_SUCCESS
+    );
+    assert_eq!(
+        assoc, rgba,
+        "CL_MEM_ASSOCIATED_MEMOBJECT is image_desc->mem_object"
+    );
+    let mut fl: cl_mem_flags = 0;
+    assert_code!(
+        call!(t; clGetMemObjectInfo(srgb, CL_MEM_FLAGS, 8, (&mut fl as *mut cl_mem_flags).cast(), null())),
+        CL_SUCCESS
+    );
+    assert_eq!(
+        fl & CL_MEM_READ_WRITE,
+        CL_MEM_READ_WRITE,
+        "inherited access flags"
+    );
+    let src = "
+        kernel void rf(read_only image2d_t im, global float4 *o) {
+            int i = get_global_id(0); o[i] = read_imagef(im, (int2)(i, 0));
+        }
+        kernel void rd(read_only image2d_depth_t im, global float *o) {
+            int i = get_global_id(0); o[i] = read_imagef(im, (int2)(i, 0));
+        }";
+    let p = build(t, ctx, src, c"-cl-std=CL3.0");
+    let ob = buffer_with(t, ctx, &[[0f32; 4]; 2]);
+    let k = kernel(t, p, c"rf");
+    assert_code!(set_arg(t, k, 0, &srgb), CL_SUCCESS);
+    assert_code!(set_arg(t, k, 1, &ob), CL_SUCCESS);
+    run(t, q, k, &[2]);
+    let got: Vec<[f32; 4]> = read_buffer(t, q, ob, 2);
+    for i in 0..2 {
+        for c in 0..4 {
+            let v = bytes[i * 4 + c] as f32 / 255.0;
+            let want = if c < 3 { srgb_to_linear(v) } else { v };
+            assert!(
+                (got[i][c] - want).abs() <= 1e-6,
+                "sRGBA view of RGBA, texel {i}.{c}: {} vs {want}",
+                got[i][c]
+            );
+        }
+    }
+    // The store is shared: a write through the parent shows in the view.
+    let new = [1u8, 2, 3, 4];
+    write(t, q, rgba, [1, 0, 0], [1, 1, 1], 0, 0, new.as_ptr().cast());
+    let mut back = [0u8; 8];
+    read(t, q, srgb, O, [2, 1, 1], 0, 0, back.as_mut_ptr().cast());
+    assert_eq!(back, [10, 128, 200, 77, 1, 2, 3, 4]);
+    assert_code!(call!(t; clReleaseKernel(k)), CL_SUCCESS);
+    // A DEPTH view of an R FLOAT image.
+    let mut depths = [0.25f32, -7.5];
+    let r = image(
+        t,
+        ctx,
+        CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+        fmt(CL_R, CL_FLOAT),
+        d2,
+        depths.as_mut_ptr().cast(),
+    );
+    let mut dr = d2;
+    dr.buffer = r;
+    let dep = image(t, ctx, 0, fmt(CL_DEPTH, CL_FLOAT), dr, null());
+    let k = kernel(t, p, c"rd");
+    assert_code!(set_arg(t, k, 0, &dep), CL_SUCCESS);
+    assert_code!(set_arg(t, k, 1, &ob), CL_SUCCESS);
+    run(t, q, k, &[2]);
+    let got: Vec<f32> = read_buffer(t, q, ob, 2);
+    assert_eq!(got, depths);
+    assert_code!(call!(t; clReleaseKernel(k)), CL_SUCCESS);
+    // Errors: another data type or an incompatible order is
+    // CL_INVALID_IMAGE_FORMAT_DESCRIPTOR; another size, or a 2D array from
+    // an image, CL_INVALID_IMAGE_DESCRIPTOR; host pointer flags and access
+    // flags the parent's contradict, CL_INVALID_VALUE.
+    for f in [fmt(CL_RGBA, CL_UNORM_INT16), fmt(CL_BGRA, CL_UNORM_INT8)] {
+        let (_, e) = try_image(t, ctx, 0, f, dv, null());
+        assert_code!(
+            e,
+            CL_INVALID_IMAGE_FORMAT_DESCRIPTOR,
+            "format {:#x}/{:#x}",
+            f.image_channel_order,
+            f.image_channel_data_type
+        );
+    }
+    let mut wide = dv;
+    wide.image_width = 3;
+    let (_, e) = try_image(t, ctx, 0, fmt(CL_sRGBA, CL_UNORM_INT8), wide, null());
+    assert_code!(e, CL_INVALID_IMAGE_DESCRIPTOR, "a view of another width");
+    let mut arr = desc(CL_MEM_OBJECT_IMAGE2D_ARRAY, [2, 1, 0, 1], 0, 0);
+    arr.buffer = rgba;
+    let (_, e) = try_image(t, ctx, 0, fmt(CL_RGBA, CL_UNORM_INT8), arr, null());
+    assert_code!(e, CL_INVALID_IMAGE_DESCRIPTOR, "a 2D array from an image");
+    let (_, e) = try_image(
+        t,
+        ctx,
+        CL_MEM_WRITE_ONLY,
+        fmt(CL_DEPTH, CL_FLOAT),
+        dr,
+        null(),
+    );
+    assert_code!(e, CL_INVALID_VALUE, "WRITE_ONLY view of a READ_ONLY image");
+    for m in [srgb, rgba, dep, r, ob] {
+        assert_code!(call!(t; clReleaseMemObject(m)), CL_SUCCESS);
+    }
+    assert_code!(call!(t; clReleaseProgram(p)), CL_SUCCESS);
+    assert_code!(call!(t; clReleaseCommandQueue(q)), CL_SUCCESS);
+    assert_code!(call!(t; clReleaseContext(ctx)), CL_SUCCESS);
+}
+
 /// The kernels run through the loader only (the direct table is the same
 /// code, and each build takes a while).
 mod kernels {
@@ -2707,5 +2837,9 @@ mod kernels {
     #[test]
     fn depth_images() {
         super::depth_images(cranecl_conformance::cl())
+    }
+    #[test]
+    fn image_from_image() {
+        super::image_from_image(cranecl_conformance::cl())
     }
 }
