@@ -2680,6 +2680,401 @@ fn half_reads_and_writes(t: &Cl) {
     assert_code!(call!(t; clReleaseContext(ctx)), CL_SUCCESS);
 }
 
+/// Cases the Khronos CTS image binaries found: the border colour of the
+/// orders without alpha (a `CL_ADDRESS_CLAMP` read outside the image).
+fn cts_findings(t: &Cl) {
+    let ctx = t.context();
+    let q = t.queue(ctx, 0);
+    let src = "
+        kernel void rs(read_only image1d_t im, sampler_t s, global const float *x,
+                       global float4 *o) {
+            int i = get_global_id(0); o[i] = read_imagef(im, s, x[i]);
+        }";
+    let p = build(t, ctx, src, c"-cl-std=CL3.0");
+    let k = kernel(t, p, c"rs");
+    let smp = sampler(t, ctx, false, CL_ADDRESS_CLAMP, CL_FILTER_NEAREST);
+    // x = 5.0 and -3.0 lie outside a 2-texel image: the border colour; 1.5
+    // is texel 1.
+    let xs = [5.0f32, -3.0, 1.5];
+    let xb = buffer_with(t, ctx, &xs);
+    let ob = buffer_with(t, ctx, &[[9f32; 4]; 3]);
+    let d1 = desc(CL_MEM_OBJECT_IMAGE1D, [2, 0, 0, 0], 0, 0);
+    // CL_RGBx (the fourth channel ignored) reads alpha 1.0 in range, and its
+    // border is (0, 0, 0, 1) too, as the CTS's reference requires (the
+    // OpenCL C spec's border list names RGBx among the orders whose border
+    // is (0, 0, 0, 0); see memory/src/image.rs). CL_RGB is (0, 0, 0, 1) by
+    // the spec; CL_RGBA (0, 0, 0, 0).
+    for (o, ty, texel1) in [
+        (CL_RGBx, CL_UNORM_SHORT_565, vec![0xffu8, 0xff]),
+        (CL_RGB, CL_UNORM_SHORT_565, vec![0xff, 0xff]),
+        (CL_RGBx, CL_UNORM_INT_101010, vec![0xff, 0xff, 0xff, 0x3f]),
+    ] {
+        let mut host = vec![0u8; texel1.len()];
+        host.extend_from_slice(&texel1);
+        let im = image(
+            t,
+            ctx,
+            CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+            fmt(o, ty),
+            d1,
+            host.as_mut_ptr().cast(),
+        );
+        assert_code!(set_arg(t, k, 0, &im), CL_SUCCESS);
+        assert_code!(set_arg(t, k, 1, &smp), CL_SUCCESS);
+        assert_code!(set_arg(t, k, 2, &xb), CL_SUCCESS);
+        assert_code!(set_arg(t, k, 3, &ob), CL_SUCCESS);
+        run(t, q, k, &[3]);
+        let got: Vec<[f32; 4]> = read_buffer(t, q, ob, 3);
+        assert_eq!(got[0], [0.0, 0.0, 0.0, 1.0], "{o:#x}/{ty:#x} border at x=5");
+        assert_eq!(
+            got[1],
+            [0.0, 0.0, 0.0, 1.0],
+            "{o:#x}/{ty:#x} border at x=-3"
+        );
+        assert_eq!(got[2], [1.0, 1.0, 1.0, 1.0], "{o:#x}/{ty:#x} texel 1");
+        assert_code!(call!(t; clReleaseMemObject(im)), CL_SUCCESS);
+    }
+    let mut rgba = [0u8, 0, 0, 0, 255, 255, 255, 255];
+    let im = image(
+        t,
+        ctx,
+        CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+        fmt(CL_RGBA, CL_UNORM_INT8),
+        d1,
+        rgba.as_mut_ptr().cast(),
+    );
+    assert_code!(set_arg(t, k, 0, &im), CL_SUCCESS);
+    run(t, q, k, &[3]);
+    let got: Vec<[f32; 4]> = read_buffer(t, q, ob, 3);
+    assert_eq!(got[0], [0.0; 4], "RGBA border");
+    assert_eq!(got[2], [1.0; 4], "RGBA texel 1");
+    for m in [im, xb, ob] {
+        assert_code!(call!(t; clReleaseMemObject(m)), CL_SUCCESS);
+    }
+    assert_code!(call!(t; clReleaseSampler(smp)), CL_SUCCESS);
+    assert_code!(call!(t; clReleaseKernel(k)), CL_SUCCESS);
+    assert_code!(call!(t; clReleaseProgram(p)), CL_SUCCESS);
+    assert_code!(call!(t; clReleaseCommandQueue(q)), CL_SUCCESS);
+    assert_code!(call!(t; clReleaseContext(ctx)), CL_SUCCESS);
+}
+
+/// `cl_khr_depth_images`: the extension advertised, `CL_DEPTH` formats
+/// for 2D images and 2D arrays only, kernels reading and writing
+/// `image2d_depth_t` and `image2d_array_depth_t` (one float per texel:
+/// UNORM_INT16 as c / 65535, written as rte(f × 65535) saturated; the
+/// border value 0.0), and a fill with a single float.
+fn depth_images(t: &Cl) {
+    let mut ext = vec![0u8; 8192];
+    let mut n = 0;
+    assert_code!(
+        call!(t; clGetDeviceInfo(t.device(), CL_DEVICE_EXTENSIONS, ext.len(), ext.as_mut_ptr().cast(), &mut n)),
+        CL_SUCCESS
+    );
+    let ext = String::from_utf8_lossy(&ext[..n.saturating_sub(1)]).into_owned();
+    assert!(
+        ext.split_whitespace().any(|e| e == "cl_khr_depth_images"),
+        "{ext}"
+    );
+    let ctx = t.context();
+    let q = t.queue(ctx, 0);
+    for (ty, want) in [
+        (CL_MEM_OBJECT_IMAGE2D, true),
+        (CL_MEM_OBJECT_IMAGE2D_ARRAY, true),
+        (CL_MEM_OBJECT_IMAGE1D, false),
+        (CL_MEM_OBJECT_IMAGE3D, false),
+    ] {
+        let mut list = vec![fmt(0, 0); 512];
+        let mut m: cl_uint = 0;
+        assert_code!(
+            call!(t; clGetSupportedImageFormats(ctx, CL_MEM_READ_WRITE, ty, 512, list.as_mut_ptr(), &mut m)),
+            CL_SUCCESS
+        );
+        for d in [CL_UNORM_INT16, CL_FLOAT] {
+            let has = list[..m as usize]
+                .iter()
+                .any(|f| f.image_channel_order == CL_DEPTH && f.image_channel_data_type == d);
+            assert_eq!(has, want, "CL_DEPTH {d:#x} for type {ty:#x}");
+        }
+    }
+    let (_, e) = try_image(
+        t,
+        ctx,
+        CL_MEM_READ_WRITE,
+        fmt(CL_DEPTH, CL_FLOAT),
+        desc(CL_MEM_OBJECT_IMAGE3D, [2, 2, 2, 0], 0, 0),
+        null(),
+    );
+    assert_code!(e, CL_IMAGE_FORMAT_NOT_SUPPORTED, "a 3D depth image");
+    let src = "
+        kernel void rd(read_only image2d_depth_t im, sampler_t s, global const float2 *c,
+                       global float *o) {
+            int i = get_global_id(0); o[i] = read_imagef(im, s, c[i]);
+        }
+        kernel void ri(read_only image2d_depth_t im, global float *o, global int *info) {
+            int i = get_global_id(0);
+            o[i] = read_imagef(im, (int2)(i % 3, i / 3));
+            info[0] = get_image_width(im); info[1] = get_image_height(im);
+            info[2] = get_image_channel_order(im); info[3] = get_image_channel_data_type(im);
+        }
+        kernel void wr(write_only image2d_depth_t im, global const float *v) {
+            int i = get_global_id(0); write_imagef(im, (int2)(i % 3, i / 3), v[i]);
+        }
+        kernel void ra(read_only image2d_array_depth_t im, global float *o) {
+            int i = get_global_id(0); o[i] = read_imagef(im, (int4)(i % 2, 0, i / 2, 0));
+        }";
+    let p = build(t, ctx, src, c"-cl-std=CL3.0");
+    // A 3 × 2 UNORM_INT16 depth image.
+    let mut texels: [u16; 6] = [0, 65535, 32768, 1000, 20000, 65000];
+    let d2 = desc(CL_MEM_OBJECT_IMAGE2D, [3, 2, 0, 0], 0, 0);
+    let im = image(
+        t,
+        ctx,
+        CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+        fmt(CL_DEPTH, CL_UNORM_INT16),
+        d2,
+        texels.as_mut_ptr().cast(),
+    );
+    assert_eq!(image_info::<usize>(t, im, CL_IMAGE_ELEMENT_SIZE), 2);
+    let unorm = |c: u16| c as f32 / 65535.0;
+    // Integer coordinates, and the queries.
+    let ob = buffer_with(t, ctx, &[7f32; 6]);
+    let info = buffer_with(t, ctx, &[0i32; 4]);
+    let k = kernel(t, p, c"ri");
+    assert_code!(set_arg(t, k, 0, &im), CL_SUCCESS);
+    assert_code!(set_arg(t, k, 1, &ob), CL_SUCCESS);
+    assert_code!(set_arg(t, k, 2, &info), CL_SUCCESS);
+    run(t, q, k, &[6]);
+    let got: Vec<f32> = read_buffer(t, q, ob, 6);
+    for i in 0..6 {
+        assert_eq!(got[i], unorm(texels[i]), "depth texel {i}");
+    }
+    let inf: Vec<i32> = read_buffer(t, q, info, 4);
+    assert_eq!(inf, [3, 2, CL_DEPTH as i32, CL_UNORM_INT16 as i32]);
+    assert_code!(call!(t; clReleaseKernel(k)), CL_SUCCESS);
+    // A sampler: nearest (floor(x): x = 1.0 is texel 1), linear (x = 1.0
+    // is halfway between texels 0 and 1 of row 0: u - 0.5 = 0.5), and the
+    // border (0.0) with CLAMP.
+    let coords: [[f32; 2]; 4] = [[1.5, 0.5], [1.0, 0.5], [-4.0, 0.5], [2.5, 9.0]];
+    let cb = buffer_with(t, ctx, &coords);
+    let k = kernel(t, p, c"rd");
+    for (filter, want) in [
+        (
+            CL_FILTER_NEAREST,
+            [unorm(texels[1]), unorm(texels[1]), 0.0, 0.0],
+        ),
+        (
+            CL_FILTER_LINEAR,
+            [
+                unorm(texels[1]),
+                0.5 * unorm(texels[0]) + 0.5 * unorm(texels[1]),
+                0.0,
+                0.0,
+            ],
+        ),
+    ] {
+        let smp = sampler(t, ctx, false, CL_ADDRESS_CLAMP, filter);
+        assert_code!(set_arg(t, k, 0, &im), CL_SUCCESS);
+        assert_code!(set_arg(t, k, 1, &smp), CL_SUCCESS);
+        assert_code!(set_arg(t, k, 2, &cb), CL_SUCCESS);
+        assert_code!(set_arg(t, k, 3, &ob), CL_SUCCESS);
+        run(t, q, k, &[4]);
+        let got: Vec<f32> = read_buffer(t, q, ob, 4);
+        for i in 0..4 {
+            assert!(
+                (got[i] - want[i]).abs() <= 1e-6,
+                "filter {filter:#x} sample {i}: {} vs {}",
+                got[i],
+                want[i]
+            );
+        }
+        assert_code!(call!(t; clReleaseSampler(smp)), CL_SUCCESS);
+    }
+    assert_code!(call!(t; clReleaseKernel(k)), CL_SUCCESS);
+    // Writes: rte(f × 65535), saturated.
+    let vals = [0.5f32, 1.5, -0.25, 0.25, 1.0 / 65535.0 * 2.5, 0.999];
+    let vb = buffer_with(t, ctx, &vals);
+    let k = kernel(t, p, c"wr");
+    assert_code!(set_arg(t, k, 0, &im), CL_SUCCESS);
+    assert_code!(set_arg(t, k, 1, &vb), CL_SUCCESS);
+    run(t, q, k, &[6]);
+    let mut raw = [0u16; 6];
+    read(t, q, im, O, [3, 2, 1], 0, 0, raw.as_mut_ptr().cast());
+    for i in 0..6 {
+        let want = (vals[i] * 65535.0).round_ties_even().clamp(0.0, 65535.0) as u16;
+        assert_eq!(raw[i], want, "depth write {i} ({})", vals[i]);
+    }
+    assert_code!(call!(t; clReleaseKernel(k)), CL_SUCCESS);
+    // A FLOAT depth array of 2 × 1 × 3, filled with one float (the fill
+    // colour of a depth image is a single float), then one layer written.
+    let arr = image(
+        t,
+        ctx,
+        CL_MEM_READ_WRITE,
+        fmt(CL_DEPTH, CL_FLOAT),
+        desc(CL_MEM_OBJECT_IMAGE2D_ARRAY, [2, 1, 0, 3], 0, 0),
+        null(),
+    );
+    let fill = 0.625f32;
+    assert_code!(
+        call!(t; clEnqueueFillImage(q, arr, (&fill as *const f32).cast(), O.as_ptr(), [2usize, 1, 3].as_ptr(), 0, null(), null())),
+        CL_SUCCESS
+    );
+    let layer1 = [-2.0f32, 3.5];
+    write(
+        t,
+        q,
+        arr,
+        [0, 0, 1],
+        [2, 1, 1],
+        0,
+        0,
+        layer1.as_ptr().cast(),
+    );
+    let k = kernel(t, p, c"ra");
+    assert_code!(set_arg(t, k, 0, &arr), CL_SUCCESS);
+    assert_code!(set_arg(t, k, 1, &ob), CL_SUCCESS);
+    run(t, q, k, &[6]);
+    let got: Vec<f32> = read_buffer(t, q, ob, 6);
+    assert_eq!(got, [0.625, 0.625, -2.0, 3.5, 0.625, 0.625]);
+    assert_code!(call!(t; clReleaseKernel(k)), CL_SUCCESS);
+    for m in [im, arr, ob, info, cb, vb] {
+        assert_code!(call!(t; clReleaseMemObject(m)), CL_SUCCESS);
+    }
+    assert_code!(call!(t; clReleaseProgram(p)), CL_SUCCESS);
+    assert_code!(call!(t; clReleaseCommandQueue(q)), CL_SUCCESS);
+    assert_code!(call!(t; clReleaseContext(ctx)), CL_SUCCESS);
+}
+
+/// A 2D image made from another 2D image: a view of the same store with a
+/// compatible channel order (sRGBA of RGBA, DEPTH of R), the same data
+/// type, the same descriptor; the spec's errors otherwise.
+fn image_from_image(t: &Cl) {
+    let ctx = t.context();
+    let q = t.queue(ctx, 0);
+    let mut bytes = [10u8, 128, 200, 77, 255, 3, 60, 250];
+    let d2 = desc(CL_MEM_OBJECT_IMAGE2D, [2, 1, 0, 0], 0, 0);
+    let rgba = image(
+        t,
+        ctx,
+        CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+        fmt(CL_RGBA, CL_UNORM_INT8),
+        d2,
+        bytes.as_mut_ptr().cast(),
+    );
+    let mut dv = d2;
+    dv.buffer = rgba;
+    // Flags 0: the parent's access flags; no host pointer flags.
+    let srgb = image(t, ctx, 0, fmt(CL_sRGBA, CL_UNORM_INT8), dv, null());
+    let mut assoc: cl_mem = null();
+    assert_code!(
+        call!(t; clGetMemObjectInfo(srgb, CL_MEM_ASSOCIATED_MEMOBJECT, 8, (&mut assoc as *mut cl_mem).cast(), null())),
+        CL_SUCCESS
+    );
+    assert_eq!(
+        assoc, rgba,
+        "CL_MEM_ASSOCIATED_MEMOBJECT is image_desc->mem_object"
+    );
+    let mut fl: cl_mem_flags = 0;
+    assert_code!(
+        call!(t; clGetMemObjectInfo(srgb, CL_MEM_FLAGS, 8, (&mut fl as *mut cl_mem_flags).cast(), null())),
+        CL_SUCCESS
+    );
+    assert_eq!(
+        fl & CL_MEM_READ_WRITE,
+        CL_MEM_READ_WRITE,
+        "inherited access flags"
+    );
+    let src = "
+        kernel void rf(read_only image2d_t im, global float4 *o) {
+            int i = get_global_id(0); o[i] = read_imagef(im, (int2)(i, 0));
+        }
+        kernel void rd(read_only image2d_depth_t im, global float *o) {
+            int i = get_global_id(0); o[i] = read_imagef(im, (int2)(i, 0));
+        }";
+    let p = build(t, ctx, src, c"-cl-std=CL3.0");
+    let ob = buffer_with(t, ctx, &[[0f32; 4]; 2]);
+    let k = kernel(t, p, c"rf");
+    assert_code!(set_arg(t, k, 0, &srgb), CL_SUCCESS);
+    assert_code!(set_arg(t, k, 1, &ob), CL_SUCCESS);
+    run(t, q, k, &[2]);
+    let got: Vec<[f32; 4]> = read_buffer(t, q, ob, 2);
+    for i in 0..2 {
+        for c in 0..4 {
+            let v = bytes[i * 4 + c] as f32 / 255.0;
+            let want = if c < 3 { srgb_to_linear(v) } else { v };
+            assert!(
+                (got[i][c] - want).abs() <= 1e-6,
+                "sRGBA view of RGBA, texel {i}.{c}: {} vs {want}",
+                got[i][c]
+            );
+        }
+    }
+    // The store is shared: a write through the parent shows in the view.
+    let new = [1u8, 2, 3, 4];
+    write(t, q, rgba, [1, 0, 0], [1, 1, 1], 0, 0, new.as_ptr().cast());
+    let mut back = [0u8; 8];
+    read(t, q, srgb, O, [2, 1, 1], 0, 0, back.as_mut_ptr().cast());
+    assert_eq!(back, [10, 128, 200, 77, 1, 2, 3, 4]);
+    assert_code!(call!(t; clReleaseKernel(k)), CL_SUCCESS);
+    // A DEPTH view of an R FLOAT image.
+    let mut depths = [0.25f32, -7.5];
+    let r = image(
+        t,
+        ctx,
+        CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+        fmt(CL_R, CL_FLOAT),
+        d2,
+        depths.as_mut_ptr().cast(),
+    );
+    let mut dr = d2;
+    dr.buffer = r;
+    let dep = image(t, ctx, 0, fmt(CL_DEPTH, CL_FLOAT), dr, null());
+    let k = kernel(t, p, c"rd");
+    assert_code!(set_arg(t, k, 0, &dep), CL_SUCCESS);
+    assert_code!(set_arg(t, k, 1, &ob), CL_SUCCESS);
+    run(t, q, k, &[2]);
+    let got: Vec<f32> = read_buffer(t, q, ob, 2);
+    assert_eq!(got, depths);
+    assert_code!(call!(t; clReleaseKernel(k)), CL_SUCCESS);
+    // Errors: another data type or an incompatible order is
+    // CL_INVALID_IMAGE_FORMAT_DESCRIPTOR; another size, or a 2D array from
+    // an image, CL_INVALID_IMAGE_DESCRIPTOR; host pointer flags and access
+    // flags the parent's contradict, CL_INVALID_VALUE.
+    for f in [fmt(CL_RGBA, CL_UNORM_INT16), fmt(CL_BGRA, CL_UNORM_INT8)] {
+        let (_, e) = try_image(t, ctx, 0, f, dv, null());
+        assert_code!(
+            e,
+            CL_INVALID_IMAGE_FORMAT_DESCRIPTOR,
+            "format {:#x}/{:#x}",
+            f.image_channel_order,
+            f.image_channel_data_type
+        );
+    }
+    let mut wide = dv;
+    wide.image_width = 3;
+    let (_, e) = try_image(t, ctx, 0, fmt(CL_sRGBA, CL_UNORM_INT8), wide, null());
+    assert_code!(e, CL_INVALID_IMAGE_DESCRIPTOR, "a view of another width");
+    let mut arr = desc(CL_MEM_OBJECT_IMAGE2D_ARRAY, [2, 1, 0, 1], 0, 0);
+    arr.buffer = rgba;
+    let (_, e) = try_image(t, ctx, 0, fmt(CL_RGBA, CL_UNORM_INT8), arr, null());
+    assert_code!(e, CL_INVALID_IMAGE_DESCRIPTOR, "a 2D array from an image");
+    let (_, e) = try_image(
+        t,
+        ctx,
+        CL_MEM_WRITE_ONLY,
+        fmt(CL_DEPTH, CL_FLOAT),
+        dr,
+        null(),
+    );
+    assert_code!(e, CL_INVALID_VALUE, "WRITE_ONLY view of a READ_ONLY image");
+    for m in [srgb, rgba, dep, r, ob] {
+        assert_code!(call!(t; clReleaseMemObject(m)), CL_SUCCESS);
+    }
+    assert_code!(call!(t; clReleaseProgram(p)), CL_SUCCESS);
+    assert_code!(call!(t; clReleaseCommandQueue(q)), CL_SUCCESS);
+    assert_code!(call!(t; clReleaseContext(ctx)), CL_SUCCESS);
+}
+
 /// The kernels run through the loader only (the direct table is the same
 /// code, and each build takes a while).
 mod kernels {
@@ -2710,5 +3105,17 @@ mod kernels {
     #[test]
     fn half_reads_and_writes() {
         super::half_reads_and_writes(cranecl_conformance::cl())
+    }
+    #[test]
+    fn cts_findings() {
+        super::cts_findings(cranecl_conformance::cl())
+    }
+    #[test]
+    fn depth_images() {
+        super::depth_images(cranecl_conformance::cl())
+    }
+    #[test]
+    fn image_from_image() {
+        super::image_from_image(cranecl_conformance::cl())
     }
 }

@@ -59,6 +59,8 @@ pub const EXTENSIONS: &[NameVersion] = &[
     nv("cl_khr_3d_image_writes", 1, 0),
     nv("cl_khr_image2d_from_buffer", 1, 0),
     nv("cl_khr_srgb_image_writes", 1, 0),
+    // CL_DEPTH images (image2d_depth_t, image2d_array_depth_t).
+    nv("cl_khr_depth_images", 1, 0),
 ];
 
 /// Optional OpenCL C 3.0 features the compiler supports (read

@@ -26,6 +26,7 @@ pub mod order {
     pub const INTENSITY: u32 = 0x10B8;
     pub const LUMINANCE: u32 = 0x10B9;
     pub const RGBX: u32 = 0x10BC;
+    pub const DEPTH: u32 = 0x10BD;
     pub const SRGBA: u32 = 0x10C1;
     pub const SBGRA: u32 = 0x10C2;
     pub const ABGR: u32 = 0x10C3;
@@ -134,6 +135,19 @@ pub fn supported_formats() -> Vec<(u32, u32)> {
     v
 }
 
+/// The formats an image of `image_type` may have: [`supported_formats`],
+/// and for 2D images and 2D image arrays the depth formats of
+/// `cl_khr_depth_images` (`CL_DEPTH` with `CL_UNORM_INT16` or `CL_FLOAT`,
+/// which the extension requires; depth images are 2D or 2D arrays only).
+pub fn supported_formats_for(image_type: u32) -> Vec<(u32, u32)> {
+    let mut v = supported_formats();
+    if matches!(image_type, image_type::IMAGE2D | image_type::IMAGE2D_ARRAY) {
+        v.push((order::DEPTH, data_type::UNORM_INT16));
+        v.push((order::DEPTH, data_type::FLOAT));
+    }
+    v
+}
+
 /// The packed types: the widths and shifts of r, g, b, and the texel's
 /// bytes.
 fn packed(t: u32) -> Option<([u32; 3], [u32; 3], usize)> {
@@ -196,7 +210,7 @@ pub fn channel_size(t: u32) -> usize {
 /// Which of r, g, b, a (0–3) each stored channel holds, in memory order.
 fn channels(o: u32) -> &'static [usize] {
     match o {
-        order::R | order::INTENSITY | order::LUMINANCE => &[0],
+        order::R | order::INTENSITY | order::LUMINANCE | order::DEPTH => &[0],
         order::A => &[3],
         order::RG => &[0, 1],
         order::RA => &[0, 3],
@@ -239,6 +253,13 @@ pub fn is_unsigned_int(t: u32) -> bool {
 
 /// Whether the order has an alpha channel that a border colour leaves 0
 /// (the spec's border colour is (0,0,0,0) then, (0,0,0,1) otherwise).
+///
+/// `CL_RGBx` has none: its fourth channel is ignored and reads give alpha
+/// 1.0, and the border colour keeps that alpha. The OpenCL C
+/// specification's border list names `CL_RGBx` among the (0,0,0,0) orders,
+/// but the Khronos CTS (`test_image_streams`, whose reference treats
+/// RGBx as an order without alpha) requires (0,0,0,1), as a packed RGB
+/// texel read in range gives; cranecl follows the CTS.
 fn has_alpha(o: u32) -> bool {
     matches!(
         o,
@@ -249,7 +270,6 @@ fn has_alpha(o: u32) -> bool {
             | order::ARGB
             | order::ABGR
             | order::INTENSITY
-            | order::RGBX
             | order::SRGBA
             | order::SBGRA
     )

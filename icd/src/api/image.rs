@@ -8,7 +8,9 @@
 //! pitches, a copy of the user's data (with the user's pitches), or the
 //! user's memory itself with its pitches (`CL_MEM_USE_HOST_PTR`); a 1D
 //! image buffer's store, and a 2D image's made from a buffer
-//! (`cl_khr_image2d_from_buffer`), is its buffer's (`Mem::new_image_on_buffer`).
+//! (`cl_khr_image2d_from_buffer`) or from another 2D image (a view with
+//! another channel order), is that memory object's
+//! (`Mem::new_image_on_buffer`).
 
 #![allow(non_snake_case, clippy::missing_safety_doc)]
 
@@ -34,10 +36,10 @@ const IMAGE_TYPES: [cl_mem_object_type; 6] = [
     CL_MEM_OBJECT_IMAGE2D_ARRAY,
 ];
 
-/// The formats offered for `image_type` (the same for every type and
-/// access flag).
-fn formats_for(_image_type: cl_mem_object_type) -> Vec<(u32, u32)> {
-    img::supported_formats()
+/// The formats offered for `image_type` (the same for every access flag;
+/// the depth formats for 2D images and 2D arrays only).
+fn formats_for(image_type: cl_mem_object_type) -> Vec<(u32, u32)> {
+    img::supported_formats_for(image_type)
 }
 
 /// `image_format`: CL_INVALID_IMAGE_FORMAT_DESCRIPTOR if NULL or its values
@@ -97,7 +99,7 @@ fn read_desc(desc: *const cl_image_desc, elem: usize, host_ptr: *mut c_void) -> 
     }
     let mem_object = d.buffer;
     // A memory object only for a 1D image buffer and a 2D image from a
-    // buffer (cl_khr_image2d_from_buffer).
+    // buffer (cl_khr_image2d_from_buffer) or from another 2D image.
     if !matches!(t, CL_MEM_OBJECT_IMAGE1D_BUFFER | CL_MEM_OBJECT_IMAGE2D) && !mem_object.is_null() {
         return bad_desc("image_desc->buffer must be NULL for this image type");
     }
@@ -332,8 +334,66 @@ fn create_image(
     Ok(Obj::into_handle(mem))
 }
 
-/// A 1D image buffer, or a 2D image from a buffer: checks of the buffer and
-/// of the flags against its own, then a window on its store.
+/// A 2D image made from another 2D image ("a new 2D image object that
+/// shares the image data store with mem_object but views the pixels with a
+/// different image channel order"): the spec's restrictions, and the
+/// parent's row pitch and store size. The descriptor's values must match
+/// the parent's (a row pitch of 0 stands for the parent's) — else
+/// CL_INVALID_IMAGE_DESCRIPTOR —; the channel data type must be the
+/// parent's and the channel order the same or compatible by the spec's
+/// "Compatible Image Channel Orders" table (sRGBA/RGBA, sBGRA/BGRA,
+/// sRGB/RGB, sRGBx/RGBx, DEPTH from R) — else
+/// CL_INVALID_IMAGE_FORMAT_DESCRIPTOR, the values in image_format not valid.
+fn image_from_image(
+    format: cl_image_format,
+    g: &Geometry,
+    parent: &Image,
+) -> CLResult<(usize, usize)> {
+    let pd = &parent.desc;
+    if g.image_type != CL_MEM_OBJECT_IMAGE2D || parent.image_type != CL_MEM_OBJECT_IMAGE2D {
+        return bad_desc("an image can be made only as a 2D image from another 2D image");
+    }
+    let row = pd.row_pitch as usize;
+    if g.width as u64 != pd.width
+        || g.height as u64 != pd.height
+        || (g.host_row_pitch != 0 && g.host_row_pitch != row)
+    {
+        return bad_desc(format!(
+            "image_desc ({} x {}, row pitch {}) does not match image_desc->mem_object's ({} x {}, row pitch {row})",
+            g.width, g.height, g.host_row_pitch, pd.width, pd.height
+        ));
+    }
+    let (o, t) = (format.image_channel_order, format.image_channel_data_type);
+    let (po, pt) = (
+        parent.format.image_channel_order,
+        parent.format.image_channel_data_type,
+    );
+    const COMPATIBLE: [(cl_channel_order, cl_channel_order); 9] = [
+        (CL_sBGRA, CL_BGRA),
+        (CL_BGRA, CL_sBGRA),
+        (CL_sRGBA, CL_RGBA),
+        (CL_RGBA, CL_sRGBA),
+        (CL_sRGB, CL_RGB),
+        (CL_RGB, CL_sRGB),
+        (CL_sRGBx, CL_RGBx),
+        (CL_RGBx, CL_sRGBx),
+        (CL_DEPTH, CL_R),
+    ];
+    let compatible = o == po || COMPATIBLE.contains(&(o, po));
+    if t != pt || !compatible {
+        return err(
+            CL_INVALID_IMAGE_FORMAT_DESCRIPTOR,
+            format!(
+                "image format ({o:#x}, {t:#x}) is not compatible with image_desc->mem_object's ({po:#x}, {pt:#x})"
+            ),
+        );
+    }
+    Ok((row, row * g.height))
+}
+
+/// A 1D image buffer, or a 2D image from a buffer or from another 2D
+/// image: checks of the memory object and of the flags against its own,
+/// then a window on its store.
 fn image_on_buffer(
     context: &Arc<Obj<Context>>,
     flags: cl_mem_flags,
@@ -341,28 +401,33 @@ fn image_on_buffer(
     elem: usize,
     g: &Geometry,
 ) -> CLResult<cl_mem> {
-    // CL_INVALID_IMAGE_DESCRIPTOR: image_desc->buffer must be a valid
-    // buffer object of the context (images from other images are not
-    // offered), holding the image: width × element size bytes for a 1D
-    // image buffer, row pitch × height for a 2D image.
+    // CL_INVALID_IMAGE_DESCRIPTOR: image_desc->mem_object must be a valid
+    // buffer object of the context holding the image (width × element size
+    // bytes for a 1D image buffer, row pitch × height for a 2D image), or
+    // for a 2D image a 2D image of the context (below).
     let buffer = match Obj::<Mem>::get(g.buffer) {
-        Ok(b) if b.image().is_none() && Arc::ptr_eq(b.context(), context) => b,
-        _ => return bad_desc("image_desc->buffer is not a buffer object of the context"),
+        Ok(b) if Arc::ptr_eq(b.context(), context) => b,
+        _ => return bad_desc("image_desc->mem_object is not a memory object of the context"),
     };
-    let row = if g.host_row_pitch == 0 {
-        g.width * elem
+    let (row, size) = if let Some(parent) = buffer.image() {
+        image_from_image(format, g, parent)?
     } else {
-        g.host_row_pitch
+        let row = if g.host_row_pitch == 0 {
+            g.width * elem
+        } else {
+            g.host_row_pitch
+        };
+        let Some(size) = row.checked_mul(g.height) else {
+            return err(CL_INVALID_IMAGE_SIZE, "image size overflows");
+        };
+        if size > buffer.size() {
+            return bad_desc(format!(
+                "the image needs {size} bytes; image_desc->buffer has {}",
+                buffer.size()
+            ));
+        }
+        (row, size)
     };
-    let Some(size) = row.checked_mul(g.height) else {
-        return err(CL_INVALID_IMAGE_SIZE, "image size overflows");
-    };
-    if size > buffer.size() {
-        return bad_desc(format!(
-            "the image needs {size} bytes; image_desc->buffer has {}",
-            buffer.size()
-        ));
-    }
     // CL_INVALID_VALUE if an image is being created from a buffer and: the
     // buffer was created with CL_MEM_WRITE_ONLY and flags specify
     // CL_MEM_READ_WRITE or CL_MEM_READ_ONLY; with CL_MEM_READ_ONLY and flags
@@ -673,7 +738,14 @@ fn image_info(image: cl_mem, param: cl_image_info, out: InfoOut) -> CLResult<()>
             matches!(t, CL_MEM_OBJECT_IMAGE1D_ARRAY | CL_MEM_OBJECT_IMAGE2D_ARRAY),
             d.array_size,
         )),
-        CL_IMAGE_BUFFER => out.value(i.buffer.as_ref().map_or(ptr::null_mut(), Obj::handle)),
+        // The buffer an image was made from (NULL for a 2D image made from
+        // another image: CL_MEM_ASSOCIATED_MEMOBJECT names that one).
+        CL_IMAGE_BUFFER => out.value(
+            i.buffer
+                .as_ref()
+                .filter(|b| b.image().is_none())
+                .map_or(ptr::null_mut(), Obj::handle),
+        ),
         CL_IMAGE_NUM_MIP_LEVELS | CL_IMAGE_NUM_SAMPLES => out.value::<cl_uint>(0),
         // CL_INVALID_VALUE if param_name is not valid.
         _ => err(

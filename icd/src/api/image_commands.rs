@@ -309,8 +309,15 @@ pub fn fill_image(
     } else {
         Texel::Float
     };
-    // SAFETY: the user gives a four-component colour of 16 bytes.
-    let color = unsafe { (fill_color as *const [u32; 4]).read_unaligned() };
+    // SAFETY: the user gives a four-component colour of 16 bytes, or for a
+    // CL_DEPTH image a single float (the spec's words): 4 bytes only.
+    let color = unsafe {
+        if o == img::order::DEPTH {
+            [(fill_color as *const u32).read_unaligned(), 0, 0, 0]
+        } else {
+            (fill_color as *const [u32; 4]).read_unaligned()
+        }
+    };
     let es = im.element_size();
     let mut texel = [0u8; 16];
     // SAFETY: `texel` holds the largest element (16 bytes).

@@ -179,10 +179,10 @@ pub(super) fn emit(
         Some(Type::Image(k, _)) => *k,
         _ => return None,
     };
-    // Depth images are not offered (no cl_khr_depth_images).
-    if matches!(kind, ImageKind::Image2dDepth | ImageKind::Image2dArrayDepth) {
-        return None;
-    }
+    // Depth images (cl_khr_depth_images) read and write one float: the
+    // texel's first word (a CL_DEPTH texel loads as (d, 0, 0, 1), its
+    // border as 0.0), and a written depth is that word.
+    let depth = matches!(kind, ImageKind::Image2dDepth | ImageKind::Image2dArrayDepth);
     let img = match args[0].scalar() {
         Ok(v) => v,
         Err(e) => return Some(Err(e)),
@@ -196,7 +196,11 @@ pub(super) fn emit(
             "h" => Scalar::Half,
             _ => return None,
         };
-        return Some(read(fx, s, img, args, arg_tys));
+        let r = read(fx, s, img, args, arg_tys);
+        if depth {
+            return Some(r.and_then(|v| Ok(CValue::Scalar(v.lanes()?[0]))));
+        }
+        return Some(r);
     }
     if let Some(sfx) = f.name.strip_prefix("write_image") {
         let s = match sfx {
