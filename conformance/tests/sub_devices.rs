@@ -178,6 +178,11 @@ fn equally_and_by_counts_split_the_compute_units() {
     let three = split_ok(t, root, &[EQUALLY, 3, 0]);
     assert_eq!(three.len(), 1);
     assert_eq!(uint(t, three[0], CL_DEVICE_MAX_COMPUTE_UNITS), 3);
+    // Equally by all four units: no smaller sub-device can be made.
+    assert_code!(
+        split(t, root, &[EQUALLY, 4, 0]).0,
+        CL_DEVICE_PARTITION_FAILED
+    );
     // By counts, with either terminator.
     for p in [[BY_COUNTS, 1, 3, END, 0], [BY_COUNTS, 3, 0, 0, 0]] {
         let subs = split_ok(t, root, &p);

@@ -453,6 +453,67 @@ fn kernel_arg_info_needs_the_option() {
     release_context(ctx);
 }
 
+/// Image objects are always allocated from the global address space (OpenCL
+/// C, "Global"), so an image argument's address qualifier is global, as the
+/// Khronos CTS (test_api get_kernel_arg_info) expects; a sampler is a value.
+#[test]
+fn image_arguments_are_in_the_global_address_space() {
+    let ctx = context();
+    let p = source(
+        ctx,
+        &[
+            "kernel void k(read_only image2d_t a, write_only image3d_t b,
+                         read_write image1d_buffer_t c, sampler_t s, int x) {}",
+        ],
+    );
+    assert_eq!(
+        build(p, "-cl-std=CL3.0 -cl-kernel-arg-info"),
+        CL_SUCCESS,
+        "{}",
+        build_log(p)
+    );
+    let k = kernel(p, "k");
+    let info = |i: u32, param| {
+        let mut q: u32 = 0;
+        // SAFETY: a valid out-pointer of the queried value's size.
+        let rc = unsafe {
+            clGetKernelArgInfo(k, i, param, 4, (&mut q as *mut u32).cast(), ptr::null_mut())
+        };
+        assert_eq!(rc, CL_SUCCESS);
+        q
+    };
+    for i in 0..3 {
+        assert_eq!(
+            info(i, CL_KERNEL_ARG_ADDRESS_QUALIFIER),
+            CL_KERNEL_ARG_ADDRESS_GLOBAL,
+            "image argument {i}"
+        );
+    }
+    assert_eq!(
+        info(0, CL_KERNEL_ARG_ACCESS_QUALIFIER),
+        CL_KERNEL_ARG_ACCESS_READ_ONLY
+    );
+    assert_eq!(
+        info(1, CL_KERNEL_ARG_ACCESS_QUALIFIER),
+        CL_KERNEL_ARG_ACCESS_WRITE_ONLY
+    );
+    assert_eq!(
+        info(2, CL_KERNEL_ARG_ACCESS_QUALIFIER),
+        CL_KERNEL_ARG_ACCESS_READ_WRITE
+    );
+    assert_eq!(
+        info(3, CL_KERNEL_ARG_ADDRESS_QUALIFIER),
+        CL_KERNEL_ARG_ADDRESS_PRIVATE
+    );
+    assert_eq!(
+        info(4, CL_KERNEL_ARG_ADDRESS_QUALIFIER),
+        CL_KERNEL_ARG_ADDRESS_PRIVATE
+    );
+    release_kernel(k);
+    release_program(p);
+    release_context(ctx);
+}
+
 #[test]
 fn clone_copies_arguments_and_kernels_keep_the_program() {
     let ctx = context();

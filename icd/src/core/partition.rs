@@ -197,6 +197,17 @@ impl Units<'_> {
                     CL_INVALID_DEVICE_PARTITION_COUNT,
                     &format!("{n} compute units requested; the device has {units}"),
                 )?;
+                // "As many smaller aggregate devices as can be created": n
+                // equal to the device's units makes none smaller (the
+                // Khronos CTS, test_api negative_create_sub_devices, expects
+                // CL_DEVICE_PARTITION_FAILED).
+                check(
+                    *n < units,
+                    CL_DEVICE_PARTITION_FAILED,
+                    &format!(
+                        "{n} compute units each: no sub-device smaller than the device's {units}"
+                    ),
+                )?;
                 vec![*n; (units / n) as usize]
             }
             Scheme::ByCounts(counts) => {
@@ -550,6 +561,10 @@ mod tests {
         assert_eq!(bad(&[0]), CL_INVALID_VALUE);
         assert_eq!(bad(&[0x4242, 1, 0]), CL_INVALID_VALUE);
         assert_eq!(bad(&[CL_DEVICE_PARTITION_EQUALLY, 0, 0]), CL_INVALID_VALUE);
+        assert_eq!(
+            bad(&[CL_DEVICE_PARTITION_EQUALLY, 4, 0]),
+            CL_DEVICE_PARTITION_FAILED
+        );
         assert_eq!(
             bad(&[CL_DEVICE_PARTITION_EQUALLY, 5, 0]),
             CL_INVALID_DEVICE_PARTITION_COUNT

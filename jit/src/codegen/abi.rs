@@ -141,6 +141,9 @@ fn arg_info(records: &Records, p: &crate::sema::hir::Param, offset: &mut u32) ->
         (Type::Pointer(_), AddrSpace::Global) => ADDRESS_GLOBAL,
         (Type::Pointer(_), AddrSpace::Local) => ADDRESS_LOCAL,
         (Type::Pointer(_), AddrSpace::Constant) => ADDRESS_CONSTANT,
+        // Image objects are always allocated from the global address space
+        // (OpenCL C, "Global"); the Khronos CTS expects global for them.
+        (Type::Image(..), _) => ADDRESS_GLOBAL,
         _ => ADDRESS_PRIVATE,
     };
     let access_qualifier = match (&p.ty, p.access) {
