@@ -4,7 +4,9 @@
 //! `--global`, `--local` and `--arg` (the directives
 //! `conformance/tests/checked_c.rs` reads): a buggy kernel (one with
 //! `//! KIND` markers) must exit 1 with a report at each marked line on
-//! stderr, a clean one (`clean_*`) must exit 0 with none.
+//! stderr, a clean one (`clean_*`) must exit 0 with none. A case whose
+//! kernel takes an image or a sampler is left to the C and Python runners
+//! (`cranecl run` takes neither argument yet), and counted as such.
 
 mod common;
 use common::*;
@@ -26,6 +28,8 @@ struct Case {
     argv: Vec<String>,
     /// Lines with a report marker.
     marked: Vec<usize>,
+    /// An `image…(…)` or `sampler(…)` argument (`cranecl run` takes none).
+    images: bool,
 }
 
 /// `buf(N)`, `sub(P,O,B)`, `int(V)`, `local(N)`, `null` as `--arg` values.
@@ -55,6 +59,7 @@ fn parse(path: &Path) -> Result<Case, String> {
         options: String::new(),
         argv: vec!["run".into(), path.display().to_string()],
         marked: Vec::new(),
+        images: false,
     };
     let mut ran = false;
     for (i, line) in text.lines().enumerate() {
@@ -76,6 +81,10 @@ fn parse(path: &Path) -> Result<Case, String> {
                         }
                     }
                     for a in args.split_whitespace() {
+                        if a.starts_with("image") || a.starts_with("sampler(") {
+                            c.images = true;
+                            continue;
+                        }
                         c.argv.extend(["--arg".into(), arg(a)?]);
                     }
                     ran = true;
@@ -138,7 +147,7 @@ fn buggy_kernels_exit_1_and_clean_ones_0() {
         .filter(|p| p.extension().is_some_and(|x| x == "cl"))
         .collect();
     files.sort();
-    let (mut buggy, mut clean) = (0, 0);
+    let (mut buggy, mut clean, mut images) = (0, 0, 0);
     let mut failures = Vec::new();
     for path in &files {
         let name = path
@@ -147,6 +156,11 @@ fn buggy_kernels_exit_1_and_clean_ones_0() {
             .to_string_lossy()
             .into_owned();
         let result = parse(path).and_then(|c| {
+            if c.images {
+                images += 1;
+                println!("skip {name}: image or sampler arguments (not taken by `cranecl run`)");
+                return Ok(false);
+            }
             if c.marked.is_empty() {
                 clean += 1;
                 if !name.starts_with("clean_") {
@@ -155,16 +169,17 @@ fn buggy_kernels_exit_1_and_clean_ones_0() {
             } else {
                 buggy += 1;
             }
-            run(path, &c)
+            run(path, &c).map(|()| true)
         });
         match result {
-            Ok(()) => println!("ok   {name}"),
+            Ok(false) => {}
+            Ok(true) => println!("ok   {name}"),
             Err(e) => failures.push(format!("{name}: {e}")),
         }
     }
     assert!(
         buggy >= 40 && clean >= 3,
-        "{buggy} buggy and {clean} clean kernels"
+        "{buggy} buggy and {clean} clean kernels ({images} with images left out)"
     );
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
