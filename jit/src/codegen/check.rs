@@ -695,6 +695,33 @@ impl FunctionCx<'_, '_> {
         let t = self.b.ins().bor(t, me_low);
         let lanes = self.pcx.sites.borrow()[site as usize].lanes;
         let for_write = kind == SiteKind::Read && self.reading_for_write;
+        if size >= 8 && kind != SiteKind::Atomic {
+            // Several granules: their serials tested together first.
+            let xw = self.b.ins().load(types::I64, fl, cache, at + 24);
+            let n = (size / 4) as i32;
+            let ok = self.serials_ok(sh, n, !for_write, [xw, xr, base, serial]);
+            let simple = self.b.create_block();
+            let each = self.b.create_block();
+            self.b.ins().brif(ok, simple, &[], each, &[]);
+            self.b.seal_block(simple);
+            self.b.switch_to_block(simple);
+            if !for_write {
+                // The write's tag, or the read's over an older one (as
+                // `read_tag` makes it).
+                let slot = if kind == SiteKind::Write { 0 } else { 8 };
+                for k in 0..n {
+                    let tk = if lanes && k > 0 {
+                        self.b.ins().iadd_imm_s(t, i64::from(k))
+                    } else {
+                        t
+                    };
+                    self.b.ins().store(fl, tk, sh, 16 * k + slot);
+                }
+            }
+            self.b.ins().jump(go, &[a.into()]);
+            self.b.seal_block(each);
+            self.b.switch_to_block(each);
+        }
         if kind == SiteKind::Read && !for_write {
             self.quick_read(sh, size, t, lanes, [xr, base, serial], go, a);
         }
@@ -895,6 +922,67 @@ impl FunctionCx<'_, '_> {
         self.b.ins().jump(go, &[a.into()]);
         self.b.seal_block(full);
         self.b.switch_to_block(full);
+    }
+
+    /// Whether the cells of `n` granules at `sh` (2 to 4) need no look, by
+    /// their tags' serials alone, four tags per SIMD compare: each write
+    /// tag (and each read tag when `read_tags`) below its threshold
+    /// (`lims`: the site's write and read thresholds, the group's first
+    /// serial and its current one) or this group's before its last
+    /// barrier. That is `tag_ok` without its this-work-item case (the
+    /// granule-by-granule test after it still finds that one): a read
+    /// after the barrier that follows the write, a write over older tags.
+    /// Returns an `i8`.
+    fn serials_ok(&mut self, sh: Value, n: i32, read_tags: bool, lims: [Value; 4]) -> Value {
+        let [xw, xr, base, serial] = lims;
+        let fl = super::value::flags();
+        let cells: Vec<Value> = (0..n)
+            .map(|k| self.b.ins().load(types::I8X16, fl, sh, 16 * k))
+            .collect();
+        // Lanes (w_hi, r_hi) of two cells: their tags' serials.
+        let mask: Vec<u8> = [4u8, 5, 6, 7, 12, 13, 14, 15]
+            .iter()
+            .chain(&[20u8, 21, 22, 23, 28, 29, 30, 31])
+            .copied()
+            .collect();
+        let mask = self
+            .b
+            .func
+            .dfg
+            .immediates
+            .push(cranelift_codegen::ir::ConstantData::from(mask));
+        let narrow = |fx: &mut Self, v: Value| fx.b.ins().ireduce(types::I32, v);
+        let (xw, xr, base32, serial32) = (
+            narrow(self, xw),
+            narrow(self, xr),
+            narrow(self, base),
+            narrow(self, serial),
+        );
+        let all = self.b.ins().iconst(types::I32, -1);
+        let lr = if read_tags { xr } else { all };
+        let lim = self.b.ins().splat(types::I32X4, xw);
+        let lim = self.b.ins().insertlane(lim, lr, 1);
+        let lim = self.b.ins().insertlane(lim, lr, 3);
+        let base_v = self.b.ins().splat(types::I32X4, base32);
+        let width = self.b.ins().isub(serial32, base32);
+        let width = self.b.ins().splat(types::I32X4, width);
+        let le = cranelift_codegen::ir::MemFlagsData::new()
+            .with_endianness(cranelift_codegen::ir::Endianness::Little);
+        let pair_ok = |fx: &mut Self, k: usize| {
+            let (a, b) = (cells[k], cells[(k + 1).min(cells.len() - 1)]);
+            let v = fx.b.ins().shuffle(a, b, mask);
+            let v = fx.b.ins().bitcast(types::I32X4, le, v);
+            let below = fx.b.ins().icmp(IntCC::UnsignedLessThan, v, lim);
+            let d = fx.b.ins().isub(v, base_v);
+            let group = fx.b.ins().icmp(IntCC::UnsignedLessThan, d, width);
+            fx.b.ins().bor(below, group)
+        };
+        let mut ok = pair_ok(self, 0);
+        for k in (2..cells.len()).step_by(2) {
+            let more = pair_ok(self, k);
+            ok = self.b.ins().band(ok, more);
+        }
+        self.b.ins().vall_true(ok)
     }
 
     /// The work-item's local linear id + 1 for the shadow (`me0 << 16 |
