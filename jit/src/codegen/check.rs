@@ -699,10 +699,10 @@ impl FunctionCx<'_, '_> {
             // Several granules: their serials tested together first.
             let xw = self.b.ins().load(types::I64, fl, cache, at + 24);
             let n = (size / 4) as i32;
-            let ok = self.serials_ok(sh, n, !for_write, [xw, xr, base, serial]);
+            let look = self.serials_look(sh, n, !for_write, [xw, xr, base, serial]);
             let simple = self.b.create_block();
             let each = self.b.create_block();
-            self.b.ins().brif(ok, simple, &[], each, &[]);
+            self.b.ins().brif(look, each, &[], simple, &[]);
             self.b.seal_block(simple);
             self.b.switch_to_block(simple);
             if !for_write {
@@ -924,16 +924,16 @@ impl FunctionCx<'_, '_> {
         self.b.switch_to_block(full);
     }
 
-    /// Whether the cells of `n` granules at `sh` (2 to 4) need no look, by
-    /// their tags' serials alone, four tags per SIMD compare: each write
-    /// tag (and each read tag when `read_tags`) below its threshold
-    /// (`lims`: the site's write and read thresholds, the group's first
-    /// serial and its current one) or this group's before its last
-    /// barrier. That is `tag_ok` without its this-work-item case (the
-    /// granule-by-granule test after it still finds that one): a read
-    /// after the barrier that follows the write, a write over older tags.
-    /// Returns an `i8`.
-    fn serials_ok(&mut self, sh: Value, n: i32, read_tags: bool, lims: [Value; 4]) -> Value {
+    /// Whether any cell of the `n` granules at `sh` (2 to 4) needs a look
+    /// (an `i8`, nonzero if so), by the tags' serials alone, four tags per
+    /// SIMD compare: none does when each write tag (and each read tag when
+    /// `read_tags`) is below its threshold (`lims`: the site's write and
+    /// read thresholds, the group's first serial and its current one) or
+    /// this group's before its last barrier. That is `tag_ok` without its
+    /// this-work-item case (the granule-by-granule test after it still
+    /// finds that one): a read after the barrier that follows the write, a
+    /// write over older tags.
+    fn serials_look(&mut self, sh: Value, n: i32, read_tags: bool, lims: [Value; 4]) -> Value {
         let [xw, xr, base, serial] = lims;
         let fl = super::value::flags();
         let cells: Vec<Value> = (0..n)
@@ -968,21 +968,26 @@ impl FunctionCx<'_, '_> {
         let width = self.b.ins().splat(types::I32X4, width);
         let le = cranelift_codegen::ir::MemFlagsData::new()
             .with_endianness(cranelift_codegen::ir::Endianness::Little);
-        let pair_ok = |fx: &mut Self, k: usize| {
+        // `x >= y` (unsigned) as `umax(x, y) == x`: two instructions.
+        let at_least = |fx: &mut Self, x: Value, y: Value| {
+            let m = fx.b.ins().umax(x, y);
+            fx.b.ins().icmp(IntCC::Equal, m, x)
+        };
+        let pair_look = |fx: &mut Self, k: usize| {
             let (a, b) = (cells[k], cells[(k + 1).min(cells.len() - 1)]);
             let v = fx.b.ins().shuffle(a, b, mask);
             let v = fx.b.ins().bitcast(types::I32X4, le, v);
-            let below = fx.b.ins().icmp(IntCC::UnsignedLessThan, v, lim);
+            let not_below = at_least(fx, v, lim);
             let d = fx.b.ins().isub(v, base_v);
-            let group = fx.b.ins().icmp(IntCC::UnsignedLessThan, d, width);
-            fx.b.ins().bor(below, group)
+            let not_group = at_least(fx, d, width);
+            fx.b.ins().band(not_below, not_group)
         };
-        let mut ok = pair_ok(self, 0);
+        let mut look = pair_look(self, 0);
         for k in (2..cells.len()).step_by(2) {
-            let more = pair_ok(self, k);
-            ok = self.b.ins().band(ok, more);
+            let more = pair_look(self, k);
+            look = self.b.ins().bor(look, more);
         }
-        self.b.ins().vall_true(ok)
+        self.b.ins().vany_true(look)
     }
 
     /// The work-item's local linear id + 1 for the shadow (`me0 << 16 |
