@@ -87,7 +87,9 @@ pub fn signature(
 
 /// Bytes of group-shared scratch at the start of the local arena of a
 /// kernel that reaches a work-group collective built-in (one 8-byte slot
-/// per work-item of the largest group).
+/// per work-item of the largest group). A kernel that reaches a sub-group
+/// function has twice as much: the call tags of the sub-group collectives
+/// follow the slots (`builtins/subgroup.rs`).
 pub const GROUP_SCRATCH_SIZE: u64 = 8 * MAX_WORK_GROUP_SIZE;
 
 /// Offsets of kernel-scope `local` variables in the local arena (by local
@@ -98,7 +100,12 @@ pub fn local_layout(prog: &crate::sema::hir::Program, f: &Function) -> (Vec<Opti
     let fid = prog.functions.iter().position(|g| std::ptr::eq(g, f));
     let scratch =
         f.kernel.is_some() && fid.is_some_and(|i| walk::uses_collectives(prog, FuncId(i as u32)));
-    let mut off = if scratch { GROUP_SCRATCH_SIZE } else { 0 };
+    let tags = scratch && fid.is_some_and(|i| walk::uses_sub_group_sync(prog, FuncId(i as u32)));
+    let mut off = match (scratch, tags) {
+        (true, true) => 2 * GROUP_SCRATCH_SIZE,
+        (true, false) => GROUP_SCRATCH_SIZE,
+        _ => 0,
+    };
     let offs = f
         .locals
         .iter()
