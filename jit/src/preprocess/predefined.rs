@@ -73,6 +73,7 @@ pub(super) const KNOWN_LANGUAGE_EXTENSIONS: &[&str] = &[
     "cl_khr_subgroup_shuffle",
     "cl_khr_subgroup_shuffle_relative",
     "cl_khr_subgroup_clustered_reduce",
+    "cl_khr_subgroup_rotate",
     "cl_khr_integer_dot_product",
     "cl_khr_extended_bit_ops",
     "cl_khr_select_fprounding_mode",
