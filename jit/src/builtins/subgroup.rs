@@ -11,8 +11,9 @@
 //! A sub-group is `SUB_GROUP_SIZE` consecutive local linear ids (the last
 //! one of a group may be partial). A collective works like a work-group
 //! one (`workgroup.rs`): each work-item stores its operand in its 8-byte
-//! slot of the group scratch and, beside it (`GROUP_SCRATCH_SIZE` bytes
-//! further), a tag naming the call (a number unique in the process), waits
+//! slot of the group scratch and, in a second table after the slots
+//! (`GROUP_SCRATCH_SIZE` bytes in, 4 bytes per work-item), a 32-bit tag
+//! naming the call (a number unique in the process), waits
 //! at a sub-group barrier (`cranecl_sub_group_barrier`), computes its
 //! answer on the host (`cranecl_sg_get`) from the slots of its sub-group
 //! whose tag is its own, waits again, and clears its tag. The work-items
@@ -36,7 +37,7 @@ use crate::codegen::{CValue, FunctionCx, GROUP_SCRATCH_SIZE};
 use crate::sema::builtins::BuiltinFn;
 use crate::sema::types::Type;
 use cranelift_codegen::ir::{types, InstBuilder, Value};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU32, Ordering};
 
 /// What `cranecl_sg_get` computes.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -190,10 +191,10 @@ fn parse(name: &str) -> Option<Call> {
 #[allow(clippy::too_many_arguments)]
 extern "C" fn sg_get(
     table: *const u64,
-    tags: *const u64,
+    tags: *const u32,
     count: u64,
     me: u64,
-    tag: u64,
+    tag: u32,
     what: u32,
     op: u32,
     kind: u32,
@@ -305,7 +306,7 @@ pub(super) fn symbols() -> Vec<(&'static str, *const u8)> {
 }
 
 /// The next call's tag (0 is never one: it marks a cleared slot).
-static NEXT_TAG: AtomicU64 = AtomicU64::new(1);
+static NEXT_TAG: AtomicU32 = AtomicU32::new(1);
 
 /// `sub_group_barrier`, the sub-group collectives and the ballot bit
 /// operations.
@@ -399,9 +400,9 @@ fn one_collective(
     arg: Value,
     arg2: Value,
 ) -> Result<Value, String> {
-    let tag =
-        fx.b.ins()
-            .iconst(types::I64, NEXT_TAG.fetch_add(1, Ordering::Relaxed) as i64);
+    // Tags are 32 bits: one per call site compiled in this process.
+    let tag = NEXT_TAG.fetch_add(1, Ordering::Relaxed);
+    let tag = fx.b.ins().iconst(types::I32, i64::from(tag));
     let scratch = fx.group_scratch();
     let lid = workitem(fx, "get_local_linear_id", None)?;
     let [_, _, n] = group_size(fx)?;
@@ -410,15 +411,18 @@ fn one_collective(
     let first = fx.b.ins().isub(lid, me);
     let first_off = fx.b.ins().imul_imm_s(first, 8);
     let table = fx.b.ins().iadd(scratch, first_off);
-    let tags = fx.b.ins().iadd_imm_s(table, GROUP_SCRATCH_SIZE as i64);
+    let tag_area = fx.b.ins().iadd_imm_s(scratch, GROUP_SCRATCH_SIZE as i64);
+    let first_tag_off = fx.b.ins().imul_imm_s(first, 4);
+    let tags = fx.b.ins().iadd(tag_area, first_tag_off);
     let left = fx.b.ins().isub(n, first);
     let w = fx.b.ins().iconst(types::I64, width);
     let count = fx.b.ins().umin(left, w);
     let off = fx.b.ins().imul_imm_s(lid, 8);
     let slot = fx.b.ins().iadd(scratch, off);
+    let tag_off = fx.b.ins().imul_imm_s(lid, 4);
+    let tag_slot = fx.b.ins().iadd(tag_area, tag_off);
     fx.b.ins().store(super::mem(), bits, slot, 0);
-    fx.b.ins()
-        .store(super::mem(), tag, slot, GROUP_SCRATCH_SIZE as i32);
+    fx.b.ins().store(super::mem(), tag, tag_slot, 0);
     fx.emit_sub_group_barrier();
     let what = fx.b.ins().iconst(types::I32, what as i64);
     let op = fx.b.ins().iconst(types::I32, i64::from(op));
@@ -431,7 +435,7 @@ fn one_collective(
             types::I64,
             types::I64,
             types::I64,
-            types::I64,
+            types::I32,
             types::I32,
             types::I32,
             types::I32,
@@ -442,9 +446,8 @@ fn one_collective(
         &[table, tags, count, me, tag, what, op, kind, arg, arg2],
     )?;
     fx.emit_sub_group_barrier();
-    let zero = fx.b.ins().iconst(types::I64, 0);
-    fx.b.ins()
-        .store(super::mem(), zero, slot, GROUP_SCRATCH_SIZE as i32);
+    let zero = fx.b.ins().iconst(types::I32, 0);
+    fx.b.ins().store(super::mem(), zero, tag_slot, 0);
     Ok(r)
 }
 
