@@ -1391,7 +1391,9 @@ pub const SUB_GROUP_EXT: &[Entry] = &{
             "sub_group_clustered_reduce_logical_xor"
         ]
     );
-    let mut out = [head[0]; 23];
+    // head, then the arithmetic and clustered lines.
+    let mut out = [head[0]; 17 + 3 + 3];
+    assert!(out.len() == head.len() + arith.len() + clustered.len());
     let mut i = 0;
     while i < head.len() {
         out[i] = head[i];
