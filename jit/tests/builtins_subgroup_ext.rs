@@ -528,3 +528,21 @@ fn macros_and_declarations() {
     assert!(!out.success, "OpenCL C 1.2 has no sub-groups");
     assert!(out.log.contains("sub_group_elect"), "{}", out.log);
 }
+
+/// `sub_group_rotate` wraps at the maximum sub-group size: 3 in groups of 3.
+#[test]
+fn rotate_wraps_at_the_maximum_sub_group_size() {
+    let src = "
+    kernel void k(global int *o) {
+        int i = (int)get_global_id(0);
+        o[i] = sub_group_rotate(i * 10 + 1, 1);
+    }";
+    let p = build(src);
+    let mut o = vec![-1i32; 6];
+    run(&p, "k", &mut [buf(&mut o)], &[6], &[3]);
+    assert_eq!(
+        o,
+        [11, 21, 1, 41, 51, 31],
+        "rotate(i * 10 + 1, 1) in groups of 3"
+    );
+}

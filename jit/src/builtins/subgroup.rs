@@ -62,7 +62,7 @@ enum What {
     /// Reduce over the cluster (of the argument's size) holding the item.
     ClusteredReduce,
     /// `(id + delta) mod size` within the cluster (the argument, or the
-    /// sub-group).
+    /// maximum sub-group size).
     Rotate,
 }
 
@@ -186,8 +186,8 @@ fn parse(name: &str) -> Option<Call> {
 /// `cranecl_sg_get`: the answer of work-item `me` of a sub-group of
 /// `count` work-items whose slots are `table` and tags `tags`; the active
 /// ones carry `tag`. `arg`: the index, delta, mask or cluster size;
-/// `arg2`: `sub_group_clustered_rotate`'s cluster size (0 for the
-/// sub-group's `width`).
+/// `arg2`: the rotation's cluster size (the maximum sub-group size for
+/// `sub_group_rotate`).
 #[allow(clippy::too_many_arguments)]
 extern "C" fn sg_get(
     table: *const u64,
@@ -222,7 +222,6 @@ extern "C" fn sg_get(
         ids.filter(active)
             .fold(kind.identity(op), |acc, i| kind.combine(op, acc, v[i]))
     };
-    let width = crate::launch::SUB_GROUP_SIZE as usize;
     let first = (0..n).find(active);
     match what {
         What::Reduce => fold(0..n),
@@ -247,7 +246,7 @@ extern "C" fn sg_get(
             fold(base..(base + c).min(n))
         }
         What::Rotate => {
-            let c = if arg2 == 0 { width } else { arg2 as usize }.max(1);
+            let c = (arg2 as usize).max(1);
             let base = me / c * c;
             let k = ((me - base) as i64 + arg as i64).rem_euclid(c as i64) as usize;
             at(base + k)
@@ -359,7 +358,14 @@ fn collective(
         }
     };
     let arg = extra(fx, 1)?;
-    let arg2 = extra(fx, 2)?;
+    let arg2 = match (what, args.len()) {
+        // sub_group_rotate: "by the maximum sub-group size".
+        (What::Rotate, 2) => {
+            let max = workitem(fx, "get_max_sub_group_size", None)?;
+            fx.b.ins().uextend(types::I64, max)
+        }
+        _ => extra(fx, 2)?,
+    };
     let one = |fx: &mut FunctionCx<'_, '_>, x: Value| -> Result<Value, String> {
         let bits = to_slot(fx, s, x);
         one_collective(fx, bits, what, op, kind, arg, arg2)
