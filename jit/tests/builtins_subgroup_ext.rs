@@ -546,3 +546,34 @@ fn rotate_wraps_at_the_maximum_sub_group_size() {
         "rotate(i * 10 + 1, 1) in groups of 3"
     );
 }
+
+/// One function calling a collective, called from both sides of an `if`:
+/// each side combines its own work-items (the call path is part of the
+/// tag).
+#[test]
+fn one_function_called_from_two_branches() {
+    let src = "
+    int f(int v) { return sub_group_non_uniform_reduce_add(v); }
+    int g(int v) { return f(v) * 2; }
+    kernel void k(global int *o) {
+        int i = (int)get_global_id(0);
+        if (get_sub_group_local_id() % 2 == 0)
+            o[i] = f(i);
+        else
+            o[i] = g(i) + 1000;
+    }";
+    let mut o = vec![-1i32; N];
+    for schedule in [None, Some("shuffle:8")] {
+        run_1d(src, "k", &mut [buf(&mut o)], schedule);
+        check(&o, &["f or g"], &format!("{schedule:?}"), |i| {
+            let (sg, me) = sub_group_of(i);
+            let side: i32 = sg
+                .iter()
+                .enumerate()
+                .filter(|(k, _)| k % 2 == me % 2)
+                .map(|(_, g)| *g as i32)
+                .sum();
+            vec![Some(if me % 2 == 0 { side } else { side * 2 + 1000 })]
+        });
+    }
+}

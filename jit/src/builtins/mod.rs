@@ -99,6 +99,8 @@ pub fn emit_builtin(
     r.unwrap_or_else(|| Err(unsupported(f)))
 }
 
+pub use subgroup::{enter_sub_group_call, leave_sub_group_call};
+
 /// The error for a built-in (or an overload of one) with no implementation.
 pub(crate) fn unsupported(f: &BuiltinFn) -> String {
     format!("the built-in function '{}' is not supported yet", f.name)

@@ -34,9 +34,10 @@
 use super::workgroup::{from_slot, group_size, op_code, to_slot, workitem, Kind};
 use super::{elem, unsupported};
 use crate::codegen::{CValue, FunctionCx, GROUP_SCRATCH_SIZE};
+use crate::runtime::offsets::ITEM_SUB_GROUP_PATH;
 use crate::sema::builtins::BuiltinFn;
 use crate::sema::types::Type;
-use cranelift_codegen::ir::{types, InstBuilder, Value};
+use cranelift_codegen::ir::{condcodes::IntCC, types, InstBuilder, Value};
 use std::sync::atomic::{AtomicU32, Ordering};
 
 /// What `cranecl_sg_get` computes.
@@ -307,6 +308,50 @@ pub(super) fn symbols() -> Vec<(&'static str, *const u8)> {
 /// The next call's tag (0 is never one: it marks a cleared slot).
 static NEXT_TAG: AtomicU32 = AtomicU32::new(1);
 
+/// Before a call of a user function that reaches a sub-group collective:
+/// the item's call path (`ItemState::sub_group_path`) takes this call site
+/// in; the old path is returned for [`leave_sub_group_call`].
+pub fn enter_sub_group_call(fx: &mut FunctionCx<'_, '_>) -> Value {
+    let site = NEXT_TAG.fetch_add(1, Ordering::Relaxed);
+    let item = fx.item;
+    let old =
+        fx.b.ins()
+            .load(types::I64, super::mem(), item, ITEM_SUB_GROUP_PATH);
+    let mixed = fx.b.ins().imul_imm_s(old, PATH_MULTIPLIER);
+    let new = fx.b.ins().iadd_imm_s(mixed, i64::from(site));
+    fx.b.ins()
+        .store(super::mem(), new, item, ITEM_SUB_GROUP_PATH);
+    old
+}
+
+/// After the call: the item's call path as it was.
+pub fn leave_sub_group_call(fx: &mut FunctionCx<'_, '_>, old: Value) {
+    let item = fx.item;
+    fx.b.ins()
+        .store(super::mem(), old, item, ITEM_SUB_GROUP_PATH);
+}
+
+/// An odd 64-bit constant (2^64 / the golden ratio) mixing a call path.
+const PATH_MULTIPLIER: i64 = 0x9e37_79b9_7f4a_7c15_u64 as i64;
+
+/// A collective's 32-bit tag: its call site's number mixed with the item's
+/// call path (never 0).
+fn call_tag(fx: &mut FunctionCx<'_, '_>, site: u32) -> Value {
+    let item = fx.item;
+    let path =
+        fx.b.ins()
+            .load(types::I64, super::mem(), item, ITEM_SUB_GROUP_PATH);
+    let mixed = fx.b.ins().imul_imm_s(path, PATH_MULTIPLIER);
+    let x = fx.b.ins().iadd_imm_s(mixed, i64::from(site));
+    let high = fx.b.ins().ushr_imm_u(x, 32);
+    let folded = fx.b.ins().bxor(x, high);
+    let tag = fx.b.ins().ireduce(types::I32, folded);
+    // 0 marks a cleared slot: a tag that folds to 0 becomes 1.
+    let zero = fx.b.ins().icmp_imm_s(IntCC::Equal, tag, 0);
+    let zero = fx.b.ins().uextend(types::I32, zero);
+    fx.b.ins().bor(tag, zero)
+}
+
 /// `sub_group_barrier`, the sub-group collectives and the ballot bit
 /// operations.
 pub(super) fn emit(
@@ -406,9 +451,11 @@ fn one_collective(
     arg: Value,
     arg2: Value,
 ) -> Result<Value, String> {
-    // Tags are 32 bits: one per call site compiled in this process.
-    let tag = NEXT_TAG.fetch_add(1, Ordering::Relaxed);
-    let tag = fx.b.ins().iconst(types::I32, i64::from(tag));
+    // Tags are 32 bits: one per call site compiled in this process, mixed
+    // with the item's call path (the same for every item that came the
+    // same way).
+    let site = NEXT_TAG.fetch_add(1, Ordering::Relaxed);
+    let tag = call_tag(fx, site);
     let scratch = fx.group_scratch();
     let lid = workitem(fx, "get_local_linear_id", None)?;
     let [_, _, n] = group_size(fx)?;
