@@ -13,7 +13,9 @@
 //! one (`workgroup.rs`): each work-item stores its operand in its 8-byte
 //! slot of the group scratch and, in a second table after the slots
 //! (`GROUP_SCRATCH_SIZE` bytes in, 4 bytes per work-item), a 32-bit tag
-//! naming the call (a number unique in the process), waits
+//! naming the call (its site's number, unique in the process, mixed with
+//! the work-item's path of calls, `ItemState::sub_group_path`, which each
+//! call of a function that reaches a collective updates), waits
 //! at a sub-group barrier (`cranecl_sub_group_barrier`), computes its
 //! answer on the host (`cranecl_sg_get`) from the slots of its sub-group
 //! whose tag is its own, waits again, and clears its tag. The work-items
