@@ -1,7 +1,9 @@
 //! Sub-groups through the API (OpenCL 3.0's optional sub-groups; the
 //! `cl_khr_subgroups` extension is not advertised): the device queries, `clGetKernelSubGroupInfo` (and `clGetKernelSubGroupInfoKHR`
-//! found by name) with every query and the spec's errors, and a kernel
-//! whose sub-group built-ins agree with what the API said for its launch.
+//! found by name) with every query and the spec's errors, a kernel
+//! whose sub-group built-ins agree with what the API said for its launch,
+//! and the sub-group extensions (`cl_khr_subgroup_ballot`, ...): listed
+//! with their versions, and their functions built and run through the API.
 
 use cranecl_conformance::{assert_code, both_ways, call, null, Cl};
 use opencl_sys::*;
@@ -77,6 +79,155 @@ fn device_queries(t: &Cl) {
         names.iter().any(|n| n == "__opencl_c_subgroups"),
         "{names:?}"
     );
+    // The sub-group extensions, in both lists, each at version 1.0.0.
+    let with_version = device_text(t, dev, CL_DEVICE_EXTENSIONS_WITH_VERSION);
+    let versions: Vec<(String, u32)> = with_version
+        .chunks(68)
+        .map(|c| {
+            let name = &c[4..];
+            let end = name.iter().position(|b| *b == 0).unwrap_or(64);
+            let version = u32::from_ne_bytes([c[0], c[1], c[2], c[3]]);
+            (String::from_utf8_lossy(&name[..end]).into_owned(), version)
+        })
+        .collect();
+    for name in SUB_GROUP_EXTENSIONS {
+        assert!(
+            ext.split_whitespace()
+                .any(|e| e.trim_end_matches('\0') == name),
+            "{name} not in {ext}"
+        );
+        assert!(
+            versions.iter().any(|(n, v)| n == name && *v == 1 << 22),
+            "{name} 1.0.0 not in {versions:?}"
+        );
+    }
+}
+
+/// The sub-group extensions cranecl advertises.
+const SUB_GROUP_EXTENSIONS: [&str; 8] = [
+    "cl_khr_subgroup_extended_types",
+    "cl_khr_subgroup_non_uniform_vote",
+    "cl_khr_subgroup_ballot",
+    "cl_khr_subgroup_non_uniform_arithmetic",
+    "cl_khr_subgroup_shuffle",
+    "cl_khr_subgroup_shuffle_relative",
+    "cl_khr_subgroup_clustered_reduce",
+    "cl_khr_subgroup_rotate",
+];
+
+/// A kernel of the extensions' functions, with the odd sub-group local ids
+/// inactive: each active item's ballot of `v > 1`, its inclusive scan, the
+/// sum over the active items, and a shuffle down by one (taken by every item).
+const EXT_SRC: &str = "
+#if !defined(cl_khr_subgroup_ballot) || !defined(cl_khr_subgroup_non_uniform_arithmetic) || !defined(cl_khr_subgroup_shuffle_relative)
+#error the extensions' macros
+#endif
+kernel void ext(global const uchar *x, global uint *o) {
+    size_t i = get_global_id(0);
+    uchar v = x[i];
+    o[i * 4 + 3] = sub_group_shuffle_down(v, 1u);
+    if (get_sub_group_local_id() % 2 == 0) {
+        uint4 b = sub_group_ballot(v > 1);
+        o[i * 4 + 0] = b.x;
+        o[i * 4 + 1] = sub_group_ballot_inclusive_scan(b);
+        o[i * 4 + 2] = sub_group_non_uniform_reduce_add(v);
+    }
+}";
+
+fn build_ext(
+    t: &Cl,
+    ctx: cl_context,
+    dev: cl_device_id,
+    options: &std::ffi::CStr,
+) -> (cl_program, cl_int) {
+    let mut e = 0;
+    let mut src = EXT_SRC.as_ptr() as *const std::ffi::c_char;
+    let len = EXT_SRC.len();
+    let p = call!(t; clCreateProgramWithSource(ctx, 1, &mut src, &len, &mut e));
+    assert_code!(e, CL_SUCCESS);
+    let r = call!(t; clBuildProgram(p, 1, &dev, options.as_ptr(), None, null()));
+    (p, r)
+}
+
+/// The extensions' functions through the API: groups of 6 (sub-groups of
+/// four and two), 12 work-items; OpenCL C 1.2 has no sub-groups, so the
+/// same program fails to build there.
+fn extension_functions(t: &Cl) {
+    let ctx = t.context();
+    let q = t.queue(ctx, 0);
+    let dev = t.device();
+    let (p12, r) = build_ext(t, ctx, dev, c"-cl-std=CL1.2");
+    assert_code!(r, CL_BUILD_PROGRAM_FAILURE);
+    call!(t; clReleaseProgram(p12));
+    let (p, r) = build_ext(t, ctx, dev, c"-cl-std=CL3.0");
+    assert_code!(r, CL_SUCCESS);
+    let mut e = 0;
+    let k = call!(t; clCreateKernel(p, c"ext".as_ptr(), &mut e));
+    assert_code!(e, CL_SUCCESS);
+    let (n, l) = (12usize, 6usize);
+    let x: Vec<u8> = (0..n).map(|i| (i * 7 % 5) as u8 * 60).collect();
+    let xb = t.buffer(ctx, CL_MEM_READ_WRITE, n);
+    let ob = t.buffer(ctx, CL_MEM_READ_WRITE, n * 16);
+    let mut o = vec![u32::MAX; n * 4];
+    assert_code!(
+        call!(t; clEnqueueWriteBuffer(q, xb, CL_TRUE, 0, n, x.as_ptr().cast(), 0, null(), null())),
+        CL_SUCCESS
+    );
+    assert_code!(
+        call!(t; clEnqueueWriteBuffer(q, ob, CL_TRUE, 0, n * 16, o.as_ptr().cast(), 0, null(), null())),
+        CL_SUCCESS
+    );
+    for (i, b) in [xb, ob].iter().enumerate() {
+        assert_code!(
+            call!(t; clSetKernelArg(k, i as u32, 8, (b as *const cl_mem).cast::<c_void>())),
+            CL_SUCCESS
+        );
+    }
+    assert_code!(
+        call!(t; clEnqueueNDRangeKernel(q, k, 1, null(), &n, &l, 0, null(), null())),
+        CL_SUCCESS
+    );
+    assert_code!(
+        call!(t; clEnqueueReadBuffer(q, ob, CL_TRUE, 0, n * 16, o.as_mut_ptr().cast(), 0, null(), null())),
+        CL_SUCCESS
+    );
+    for i in 0..n {
+        let first = i / l * l + i % l / 4 * 4;
+        let last = (first + 4).min(i / l * l + l);
+        let me = i - first;
+        // sub_group_shuffle_down(v, 1): the next item's value, where there is one.
+        if i + 1 < last {
+            assert_eq!(
+                o[i * 4 + 3],
+                u32::from(x[i + 1]),
+                "shuffle_down at item {i}"
+            );
+        }
+        if me % 2 == 1 {
+            assert_eq!(&o[i * 4..i * 4 + 3], &[u32::MAX; 3], "inactive item {i}");
+            continue;
+        }
+        let active: Vec<usize> = (first..last).step_by(2).collect();
+        let ballot = active
+            .iter()
+            .filter(|g| x[**g] > 1)
+            .fold(0u32, |m, g| m | 1 << (g - first));
+        let scan = (ballot & ((2u32 << me) - 1)).count_ones();
+        // uchar sums wrap at 8 bits.
+        let sum = active.iter().fold(0u8, |a, g| a.wrapping_add(x[*g]));
+        assert_eq!(
+            &o[i * 4..i * 4 + 3],
+            &[ballot, scan, u32::from(sum)],
+            "ballot, inclusive scan, reduce_add at item {i}"
+        );
+    }
+    for m in [xb, ob] {
+        call!(t; clReleaseMemObject(m));
+    }
+    call!(t; clReleaseKernel(k));
+    call!(t; clReleaseProgram(p));
+    call!(t; clReleaseCommandQueue(q));
+    call!(t; clReleaseContext(ctx));
 }
 
 type SubGroupInfoFn = unsafe extern "C" fn(
@@ -363,5 +514,6 @@ fn kernel_agrees_with_the_queries(t: &Cl) {
 both_ways!(
     device_queries,
     kernel_sub_group_info,
-    kernel_agrees_with_the_queries
+    kernel_agrees_with_the_queries,
+    extension_functions
 );

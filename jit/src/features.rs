@@ -61,6 +61,16 @@ pub const EXTENSIONS: &[NameVersion] = &[
     nv("cl_khr_srgb_image_writes", 1, 0),
     // CL_DEPTH images (image2d_depth_t, image2d_array_depth_t).
     nv("cl_khr_depth_images", 1, 0),
+    // The sub-group extensions over OpenCL 3.0's sub-groups
+    // (`__opencl_c_subgroups`), implemented in `builtins/subgroup.rs`.
+    nv("cl_khr_subgroup_extended_types", 1, 0),
+    nv("cl_khr_subgroup_non_uniform_vote", 1, 0),
+    nv("cl_khr_subgroup_ballot", 1, 0),
+    nv("cl_khr_subgroup_non_uniform_arithmetic", 1, 0),
+    nv("cl_khr_subgroup_shuffle", 1, 0),
+    nv("cl_khr_subgroup_shuffle_relative", 1, 0),
+    nv("cl_khr_subgroup_clustered_reduce", 1, 0),
+    nv("cl_khr_subgroup_rotate", 1, 0),
 ];
 
 /// Optional OpenCL C 3.0 features the compiler supports (read

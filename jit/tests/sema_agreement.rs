@@ -25,7 +25,11 @@
 //! four `cl30_images`-like cases changed), cl_khr_depth_images (added
 //! later; no case names a depth image type, and clang-14 gave the 19
 //! cases that use images the same verdicts with and without it, as
-//! OpenCL C 3.0 too); the deliberate differences
+//! OpenCL C 3.0 too), and the sub-group extensions
+//! cl_khr_subgroup_extended_types, _non_uniform_vote, _ballot,
+//! _non_uniform_arithmetic, _shuffle, _shuffle_relative, _clustered_reduce
+//! and _rotate (added later; clang-14 gave every case the same verdicts,
+//! with its own -cl-std and as OpenCL C 3.0, with and without them); the deliberate differences
 //! say why. The second verdict is clang's as OpenCL C 3.0 with those (the
 //! image features were once not advertised and given by hand there:
 //! `+__opencl_c_images,+__opencl_c_read_write_images`); there the
@@ -1267,6 +1271,14 @@ fn advertised_set_is_the_recorded_one() {
         "cl_khr_3d_image_writes",
         "cl_khr_srgb_image_writes",
         "cl_khr_depth_images",
+        "cl_khr_subgroup_extended_types",
+        "cl_khr_subgroup_non_uniform_vote",
+        "cl_khr_subgroup_ballot",
+        "cl_khr_subgroup_non_uniform_arithmetic",
+        "cl_khr_subgroup_shuffle",
+        "cl_khr_subgroup_shuffle_relative",
+        "cl_khr_subgroup_clustered_reduce",
+        "cl_khr_subgroup_rotate",
         "__opencl_c_images",
         "__opencl_c_read_write_images",
         "__opencl_c_3d_image_writes",

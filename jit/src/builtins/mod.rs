@@ -55,6 +55,7 @@ pub(crate) mod math;
 pub(crate) mod packed;
 pub mod printf;
 mod relational;
+mod subgroup;
 mod vload;
 mod workgroup;
 
@@ -91,12 +92,14 @@ pub fn emit_builtin(
         Family::AddressSpace => addrspace::emit(fx, f, args),
         Family::Printf => printf::emit(fx, args, arg_tys),
         Family::WorkGroup => workgroup::emit(fx, f, args),
-        Family::SubGroup => workgroup::emit_sub_group(fx, f, args),
+        Family::SubGroup => subgroup::emit(fx, f, args),
         Family::Image => image::emit(fx, f, args, arg_tys),
         _ => None,
     };
     r.unwrap_or_else(|| Err(unsupported(f)))
 }
+
+pub use subgroup::{enter_sub_group_call, leave_sub_group_call};
 
 /// The error for a built-in (or an overload of one) with no implementation.
 pub(crate) fn unsupported(f: &BuiltinFn) -> String {
@@ -109,6 +112,7 @@ pub fn host_symbols() -> Vec<(&'static str, *const u8)> {
     v.extend(printf::symbols());
     v.extend(async_copy::symbols());
     v.extend(workgroup::symbols());
+    v.extend(subgroup::symbols());
     v
 }
 

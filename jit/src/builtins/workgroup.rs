@@ -13,14 +13,8 @@
 //! taken in local-linear-id order, so results are deterministic (`half`
 //! sums rounded to half at each step, as half additions in that order).
 //!
-//! The sub-group functions (`__opencl_c_subgroups`: `sub_group_barrier`,
-//! `sub_group_all`/`any`/`broadcast`/`reduce_<op>`/`scan_*_<op>`) work the
-//! same way over the slots of one sub-group (`SUB_GROUP_SIZE` consecutive
-//! local linear ids), waiting at sub-group barriers
-//! (`cranecl_sub_group_barrier`): only the work-items of the sub-group meet
-//! there, so sub-groups may take different paths. Kernels that reach them
-//! run as coroutines, whose scheduler releases a sub-group barrier once every
-//! unfinished work-item of the sub-group waits at one.
+//! The sub-group functions (`subgroup.rs`) share the slot encoding and
+//! the element kinds ([`Kind`]) of this module.
 
 use super::{clif, elem};
 use crate::codegen::{CValue, FunctionCx};
@@ -30,107 +24,199 @@ use cranelift_codegen::ir::{types, InstBuilder, Value};
 
 /// Element kinds of the table: how the 64-bit slots are read.
 #[derive(Clone, Copy)]
-enum Kind {
-    I32,
-    U32,
-    I64,
-    U64,
+pub(super) enum Kind {
+    /// An integer of `bits` bits, sign- or zero-extended in its slot.
+    Int {
+        signed: bool,
+        bits: u32,
+    },
     F32,
     F64,
     /// `half` bits, each sum rounded to half (cl_khr_fp16).
     F16,
 }
 
+/// The operations of the reductions and scans, by code.
+pub(super) const OP_ADD: u32 = 0;
+pub(super) const OP_MIN: u32 = 1;
+pub(super) const OP_MAX: u32 = 2;
+pub(super) const OP_MUL: u32 = 3;
+pub(super) const OP_AND: u32 = 4;
+pub(super) const OP_OR: u32 = 5;
+pub(super) const OP_XOR: u32 = 6;
+pub(super) const OP_LOGICAL_AND: u32 = 7;
+pub(super) const OP_LOGICAL_OR: u32 = 8;
+pub(super) const OP_LOGICAL_XOR: u32 = 9;
+
+/// The code of an operation's name (`add`, `logical_xor`).
+pub(super) fn op_code(name: &str) -> Option<u32> {
+    Some(match name {
+        "add" => OP_ADD,
+        "min" => OP_MIN,
+        "max" => OP_MAX,
+        "mul" => OP_MUL,
+        "and" => OP_AND,
+        "or" => OP_OR,
+        "xor" => OP_XOR,
+        "logical_and" => OP_LOGICAL_AND,
+        "logical_or" => OP_LOGICAL_OR,
+        "logical_xor" => OP_LOGICAL_XOR,
+        _ => return None,
+    })
+}
+
 impl Kind {
-    fn from_code(c: u32) -> Kind {
+    /// The kind's code passed to the host, for an element type.
+    pub(super) fn code_of(s: Scalar) -> Option<u32> {
+        Some(match s {
+            Scalar::Int => 0,
+            Scalar::UInt => 1,
+            Scalar::Long => 2,
+            Scalar::ULong => 3,
+            Scalar::Float => 4,
+            Scalar::Double => 5,
+            Scalar::Half => 6,
+            Scalar::Char => 7,
+            Scalar::UChar => 8,
+            Scalar::Short => 9,
+            Scalar::UShort => 10,
+            _ => return None,
+        })
+    }
+    pub(super) fn from_code(c: u32) -> Kind {
+        let int = |signed, bits| Kind::Int { signed, bits };
         match c {
-            0 => Kind::I32,
-            1 => Kind::U32,
-            2 => Kind::I64,
-            3 => Kind::U64,
+            0 => int(true, 32),
+            1 => int(false, 32),
+            2 => int(true, 64),
+            3 => int(false, 64),
             4 => Kind::F32,
             6 => Kind::F16,
+            7 => int(true, 8),
+            8 => int(false, 8),
+            9 => int(true, 16),
+            10 => int(false, 16),
             _ => Kind::F64,
         }
     }
-    /// Combine two slots by `op` (0 add, 1 min, 2 max).
-    fn combine(self, op: u32, a: u64, b: u64) -> u64 {
-        macro_rules! by {
-            ($t:ty, $from:expr, $to:expr, $add:expr) => {{
-                let (x, y): ($t, $t) = ($from(a), $from(b));
-                $to(match op {
-                    0 => $add(x, y),
-                    1 => {
+    /// Whether two slots hold equal values (floats compared as numbers).
+    pub(super) fn equal(self, a: u64, b: u64) -> bool {
+        match self {
+            Kind::Int { signed, bits } => int_value(a, signed, bits) == int_value(b, signed, bits),
+            Kind::F32 => f32::from_bits(a as u32) == f32::from_bits(b as u32),
+            Kind::F64 => f64::from_bits(a) == f64::from_bits(b),
+            Kind::F16 => super::host::from_half(a as u16) == super::host::from_half(b as u16),
+        }
+    }
+    /// Combine two slots by `op` (an `OP_*` code).
+    pub(super) fn combine(self, op: u32, a: u64, b: u64) -> u64 {
+        macro_rules! float {
+            ($x:expr, $y:expr) => {{
+                let (x, y) = ($x, $y);
+                match op {
+                    OP_MIN => {
                         if y < x {
                             y
                         } else {
                             x
                         }
                     }
-                    _ => {
+                    OP_MAX => {
                         if y > x {
                             y
                         } else {
                             x
                         }
                     }
-                })
+                    OP_MUL => x * y,
+                    _ => x + y,
+                }
             }};
         }
         match self {
-            Kind::I32 => by!(
-                i32,
-                |v| v as i32,
-                |r: i32| r as u32 as u64,
-                i32::wrapping_add
-            ),
-            Kind::U32 => by!(u32, |v| v as u32, |r: u32| u64::from(r), u32::wrapping_add),
-            Kind::I64 => by!(i64, |v| v as i64, |r: i64| r as u64, i64::wrapping_add),
-            Kind::U64 => by!(u64, |v| v, |r: u64| r, u64::wrapping_add),
-            Kind::F32 => by!(
-                f32,
-                |v| f32::from_bits(v as u32),
-                |r: f32| u64::from(r.to_bits()),
-                |x: f32, y: f32| x + y
-            ),
-            Kind::F64 => by!(
-                f64,
-                f64::from_bits,
-                |r: f64| r.to_bits(),
-                |x: f64, y: f64| x + y
-            ),
-            // Compared and added as float (exact), each sum rounded to half
-            // once (float's sum of two halves rounded again is the half sum).
-            Kind::F16 => by!(
-                f32,
-                |v: u64| super::host::from_half(v as u16),
-                |r: f32| u64::from(super::host::to_half(f64::from(r), 0)),
-                |x: f32, y: f32| super::host::from_half(super::host::to_half(f64::from(x + y), 0))
-            ),
+            Kind::Int { signed, bits } => {
+                let (x, y) = (int_value(a, signed, bits), int_value(b, signed, bits));
+                let (lx, ly) = (x != 0, y != 0);
+                let r = match op {
+                    OP_ADD => x.wrapping_add(y),
+                    OP_MIN => x.min(y),
+                    OP_MAX => x.max(y),
+                    OP_MUL => x.wrapping_mul(y),
+                    OP_AND => x & y,
+                    OP_OR => x | y,
+                    OP_XOR => x ^ y,
+                    OP_LOGICAL_AND => i128::from(lx && ly),
+                    OP_LOGICAL_OR => i128::from(lx || ly),
+                    _ => i128::from(lx != ly),
+                };
+                r as u64
+            }
+            Kind::F32 => {
+                u64::from(float!(f32::from_bits(a as u32), f32::from_bits(b as u32)).to_bits())
+            }
+            Kind::F64 => float!(f64::from_bits(a), f64::from_bits(b)).to_bits(),
+            // Compared, added and multiplied as float (exact), each result
+            // rounded to half once.
+            Kind::F16 => {
+                let r = float!(
+                    super::host::from_half(a as u16),
+                    super::host::from_half(b as u16)
+                );
+                u64::from(super::host::to_half(f64::from(r), 0))
+            }
         }
     }
-    /// The identity of `op` (0 add, 1 min, 2 max).
-    fn identity(self, op: u32) -> u64 {
-        match (self, op) {
-            (_, 0) => match self {
-                Kind::F32 => u64::from(0f32.to_bits()),
+    /// The identity of `op` (an `OP_*` code).
+    pub(super) fn identity(self, op: u32) -> u64 {
+        match self {
+            Kind::Int { signed, bits } => {
+                let (lo, hi) = if signed {
+                    (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1)
+                } else {
+                    (0, (1i128 << bits) - 1)
+                };
+                let r = match op {
+                    OP_MIN => hi,
+                    OP_MAX => lo,
+                    OP_MUL | OP_LOGICAL_AND => 1,
+                    OP_AND => -1,
+                    _ => 0,
+                };
+                r as u64
+            }
+            Kind::F32 => u64::from(
+                match op {
+                    OP_MIN => f32::INFINITY,
+                    OP_MAX => f32::NEG_INFINITY,
+                    OP_MUL => 1.0,
+                    _ => 0.0,
+                }
+                .to_bits(),
+            ),
+            Kind::F64 => match op {
+                OP_MIN => f64::INFINITY,
+                OP_MAX => f64::NEG_INFINITY,
+                OP_MUL => 1.0,
+                _ => 0.0,
+            }
+            .to_bits(),
+            Kind::F16 => match op {
+                OP_MIN => 0x7c00,
+                OP_MAX => 0xfc00,
+                OP_MUL => 0x3c00,
                 _ => 0,
             },
-            (Kind::I32, 1) => i32::MAX as u32 as u64,
-            (Kind::I32, _) => i32::MIN as u32 as u64,
-            (Kind::U32, 1) => u64::from(u32::MAX),
-            (Kind::U32, _) => 0,
-            (Kind::I64, 1) => i64::MAX as u64,
-            (Kind::I64, _) => i64::MIN as u64,
-            (Kind::U64, 1) => u64::MAX,
-            (Kind::U64, _) => 0,
-            (Kind::F32, 1) => u64::from(f32::INFINITY.to_bits()),
-            (Kind::F32, _) => u64::from(f32::NEG_INFINITY.to_bits()),
-            (Kind::F64, 1) => f64::INFINITY.to_bits(),
-            (Kind::F64, _) => f64::NEG_INFINITY.to_bits(),
-            (Kind::F16, 1) => 0x7c00,
-            (Kind::F16, _) => 0xfc00,
         }
+    }
+}
+
+/// An integer slot's value: its low `bits` bits, sign- or zero-extended.
+fn int_value(v: u64, signed: bool, bits: u32) -> i128 {
+    let shift = 64 - bits;
+    if signed {
+        i128::from(((v << shift) as i64) >> shift)
+    } else {
+        i128::from((v << shift) >> shift)
     }
 }
 
@@ -171,7 +257,11 @@ pub(super) fn symbols() -> Vec<(&'static str, *const u8)> {
     vec![("cranecl_wg_get", wg_get as *const u8)]
 }
 
-fn workitem(fx: &mut FunctionCx<'_, '_>, name: &str, dim: Option<u32>) -> Result<Value, String> {
+pub(super) fn workitem(
+    fx: &mut FunctionCx<'_, '_>,
+    name: &str,
+    dim: Option<u32>,
+) -> Result<Value, String> {
     let f = BuiltinFn {
         name: name.into(),
         family: Family::WorkItem,
@@ -186,6 +276,48 @@ fn workitem(fx: &mut FunctionCx<'_, '_>, name: &str, dim: Option<u32>) -> Result
     fx.emit_workitem(&f, &args)?
         .ok_or_else(|| format!("internal: no {name}"))?
         .scalar()
+}
+
+/// The work-group's size (the product of the local sizes).
+pub(super) fn group_size(fx: &mut FunctionCx<'_, '_>) -> Result<[Value; 3], String> {
+    let sizes = [0, 1, 2]
+        .map(|d| workitem(fx, "get_local_size", Some(d)))
+        .into_iter()
+        .collect::<Result<Vec<_>, _>>()?;
+    let n01 = fx.b.ins().imul(sizes[0], sizes[1]);
+    let n = fx.b.ins().imul(n01, sizes[2]);
+    Ok([sizes[0], n01, n])
+}
+
+/// A scalar as the 64 bits of its slot: integers sign- or zero-extended,
+/// floating-point values by their bits.
+pub(super) fn to_slot(fx: &mut FunctionCx<'_, '_>, s: Scalar, x: Value) -> Value {
+    match s {
+        Scalar::Float => {
+            let i = fx.b.ins().bitcast(types::I32, super::mem(), x);
+            fx.b.ins().uextend(types::I64, i)
+        }
+        Scalar::Double => fx.b.ins().bitcast(types::I64, super::mem(), x),
+        Scalar::Int | Scalar::Short | Scalar::Char => fx.b.ins().sextend(types::I64, x),
+        Scalar::UInt | Scalar::UShort | Scalar::UChar | Scalar::Half => {
+            fx.b.ins().uextend(types::I64, x)
+        }
+        _ => x,
+    }
+}
+
+/// The scalar of type `s` a slot's 64 bits hold.
+pub(super) fn from_slot(fx: &mut FunctionCx<'_, '_>, s: Scalar, r: Value) -> Value {
+    let t = clif(s);
+    match s {
+        Scalar::Float => {
+            let i = fx.b.ins().ireduce(types::I32, r);
+            fx.b.ins().bitcast(t, super::mem(), i)
+        }
+        Scalar::Double => fx.b.ins().bitcast(t, super::mem(), r),
+        _ if t == types::I64 => r,
+        _ => fx.b.ins().ireduce(t, r),
+    }
 }
 
 pub(super) fn emit(
@@ -206,68 +338,10 @@ pub(super) fn emit(
                 "scan_exclusive" => 2,
                 _ => return None,
             };
-            let op = match o {
-                "add" => 0,
-                "min" => 1,
-                "max" => 2,
-                _ => return None,
-            };
-            (what, op)
+            (what, i64::from(op_code(o)?))
         }
     };
-    Some(collective(fx, f, args, what, op, Scope::WorkGroup))
-}
-
-/// `sub_group_barrier` and the sub-group collectives.
-pub(super) fn emit_sub_group(
-    fx: &mut FunctionCx<'_, '_>,
-    f: &BuiltinFn,
-    args: &[CValue],
-) -> Option<Result<CValue, String>> {
-    let rest = f.name.strip_prefix("sub_group_")?;
-    let (what, op) = match rest {
-        "barrier" => {
-            fx.b.ins().fence();
-            fx.emit_sub_group_barrier();
-            fx.b.ins().fence();
-            return Some(Ok(CValue::Void));
-        }
-        "all" => (3, 0),
-        "any" => (4, 0),
-        "broadcast" => (5, 0),
-        _ => {
-            let (w, o) = rest.rsplit_once('_')?;
-            (
-                match w {
-                    "reduce" => 0,
-                    "scan_inclusive" => 1,
-                    "scan_exclusive" => 2,
-                    _ => return None,
-                },
-                match o {
-                    "add" => 0,
-                    "min" => 1,
-                    "max" => 2,
-                    _ => return None,
-                },
-            )
-        }
-    };
-    Some(collective(fx, f, args, what, op, Scope::SubGroup))
-}
-
-/// Which work-items a collective combines.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Scope {
-    WorkGroup,
-    SubGroup,
-}
-
-fn wait(fx: &mut FunctionCx<'_, '_>, scope: Scope) {
-    match scope {
-        Scope::WorkGroup => fx.emit_barrier(),
-        Scope::SubGroup => fx.emit_sub_group_barrier(),
-    }
+    Some(collective(fx, f, args, what, op))
 }
 
 fn collective(
@@ -276,96 +350,43 @@ fn collective(
     args: &[CValue],
     what: i64,
     op: i64,
-    scope: Scope,
 ) -> Result<CValue, String> {
     let s = elem(&f.ret)?;
-    let kind = match s {
-        Scalar::Int => 0,
-        Scalar::UInt => 1,
-        Scalar::Long => 2,
-        Scalar::ULong => 3,
-        Scalar::Float => 4,
-        Scalar::Double => 5,
-        Scalar::Half => 6,
-        _ => return Err(super::unsupported(f)),
-    };
-    let t = clif(s);
+    let kind = Kind::code_of(s).ok_or_else(|| super::unsupported(f))?;
     let x = args
         .first()
         .ok_or("internal: collective without operand")?
         .scalar()?;
-    let bits = match s {
-        Scalar::Float => {
-            let i = fx.b.ins().bitcast(types::I32, super::mem(), x);
-            fx.b.ins().uextend(types::I64, i)
-        }
-        Scalar::Double => fx.b.ins().bitcast(types::I64, super::mem(), x),
-        Scalar::Int => fx.b.ins().sextend(types::I64, x),
-        Scalar::UInt | Scalar::Half => fx.b.ins().uextend(types::I64, x),
-        _ => x,
-    };
+    let bits = to_slot(fx, s, x);
     let scratch = fx.group_scratch();
     let lid = workitem(fx, "get_local_linear_id", None)?;
-    let sizes = [0, 1, 2]
-        .map(|d| workitem(fx, "get_local_size", Some(d)))
-        .into_iter()
-        .collect::<Result<Vec<_>, _>>()?;
-    let n01 = fx.b.ins().imul(sizes[0], sizes[1]);
-    let n = fx.b.ins().imul(n01, sizes[2]);
+    let [size0, n01, n] = group_size(fx)?;
     let off = fx.b.ins().imul_imm_s(lid, 8);
     let slot = fx.b.ins().iadd(scratch, off);
-    // The table this item reads: the group's slots, or its sub-group's;
-    // `me` is its index there, `count` the table's length.
-    let (table, count, me, arg) = match scope {
-        Scope::WorkGroup => {
-            // broadcast(x, lx[, ly[, lz]]): the source item's linear id.
-            let arg = if what == 5 {
-                let ids: Vec<Value> = args[1..]
-                    .iter()
-                    .map(|a| a.scalar())
-                    .collect::<Result<_, _>>()?;
-                let mut lin = ids[0];
-                if let Some(y) = ids.get(1) {
-                    let t = fx.b.ins().imul(*y, sizes[0]);
-                    lin = fx.b.ins().iadd(lin, t);
-                }
-                if let Some(z) = ids.get(2) {
-                    let t = fx.b.ins().imul(*z, n01);
-                    lin = fx.b.ins().iadd(lin, t);
-                }
-                lin
-            } else {
-                fx.b.ins().iconst(types::I64, 0)
-            };
-            (scratch, n, lid, arg)
+    // broadcast(x, lx[, ly[, lz]]): the source item's linear id.
+    let arg = if what == 5 {
+        let ids: Vec<Value> = args[1..]
+            .iter()
+            .map(|a| a.scalar())
+            .collect::<Result<_, _>>()?;
+        let mut lin = ids[0];
+        if let Some(y) = ids.get(1) {
+            let t = fx.b.ins().imul(*y, size0);
+            lin = fx.b.ins().iadd(lin, t);
         }
-        Scope::SubGroup => {
-            let width = i64::from(crate::launch::SUB_GROUP_SIZE);
-            let me = fx.b.ins().urem_imm_u(lid, width);
-            let first = fx.b.ins().isub(lid, me);
-            let first_off = fx.b.ins().imul_imm_s(first, 8);
-            let table = fx.b.ins().iadd(scratch, first_off);
-            let left = fx.b.ins().isub(n, first);
-            let w = fx.b.ins().iconst(types::I64, width);
-            let count = fx.b.ins().umin(left, w);
-            // sub_group_broadcast(x, sub_group_local_id): a uint.
-            let arg = if what == 5 {
-                let id = args
-                    .get(1)
-                    .ok_or("internal: broadcast without id")?
-                    .scalar()?;
-                fx.b.ins().uextend(types::I64, id)
-            } else {
-                fx.b.ins().iconst(types::I64, 0)
-            };
-            (table, count, me, arg)
+        if let Some(z) = ids.get(2) {
+            let t = fx.b.ins().imul(*z, n01);
+            lin = fx.b.ins().iadd(lin, t);
         }
+        lin
+    } else {
+        fx.b.ins().iconst(types::I64, 0)
     };
     fx.b.ins().store(super::mem(), bits, slot, 0);
-    wait(fx, scope);
+    fx.emit_barrier();
     let w = fx.b.ins().iconst(types::I32, what);
     let o = fx.b.ins().iconst(types::I32, op);
-    let k = fx.b.ins().iconst(types::I32, kind);
+    let k = fx.b.ins().iconst(types::I32, i64::from(kind));
     let r = super::math::host(
         fx,
         "cranecl_wg_get",
@@ -379,17 +400,8 @@ fn collective(
             types::I64,
         ],
         types::I64,
-        &[table, count, me, w, o, k, arg],
+        &[scratch, n, lid, w, o, k, arg],
     )?;
-    wait(fx, scope);
-    let v = match s {
-        Scalar::Float => {
-            let i = fx.b.ins().ireduce(types::I32, r);
-            fx.b.ins().bitcast(t, super::mem(), i)
-        }
-        Scalar::Double => fx.b.ins().bitcast(t, super::mem(), r),
-        Scalar::Int | Scalar::UInt | Scalar::Half => fx.b.ins().ireduce(t, r),
-        _ => r,
-    };
-    Ok(CValue::Scalar(v))
+    fx.emit_barrier();
+    Ok(CValue::Scalar(from_slot(fx, s, r)))
 }

@@ -87,8 +87,14 @@ pub fn signature(
 
 /// Bytes of group-shared scratch at the start of the local arena of a
 /// kernel that reaches a work-group collective built-in (one 8-byte slot
-/// per work-item of the largest group).
+/// per work-item of the largest group). A kernel that reaches a sub-group
+/// function has [`SUB_GROUP_TAGS_SIZE`] more after them.
 pub const GROUP_SCRATCH_SIZE: u64 = 8 * MAX_WORK_GROUP_SIZE;
+
+/// Bytes after the group scratch of a kernel that reaches a sub-group
+/// function: the 32-bit call tags of the sub-group collectives, one per
+/// work-item (`builtins/subgroup.rs`).
+pub const SUB_GROUP_TAGS_SIZE: u64 = 4 * MAX_WORK_GROUP_SIZE;
 
 /// Offsets of kernel-scope `local` variables in the local arena (by local
 /// index) and the arena's used size; they start after the group scratch
@@ -98,7 +104,12 @@ pub fn local_layout(prog: &crate::sema::hir::Program, f: &Function) -> (Vec<Opti
     let fid = prog.functions.iter().position(|g| std::ptr::eq(g, f));
     let scratch =
         f.kernel.is_some() && fid.is_some_and(|i| walk::uses_collectives(prog, FuncId(i as u32)));
-    let mut off = if scratch { GROUP_SCRATCH_SIZE } else { 0 };
+    let tags = scratch && fid.is_some_and(|i| walk::uses_sub_group_sync(prog, FuncId(i as u32)));
+    let mut off = match (scratch, tags) {
+        (true, true) => GROUP_SCRATCH_SIZE + SUB_GROUP_TAGS_SIZE,
+        (true, false) => GROUP_SCRATCH_SIZE,
+        _ => 0,
+    };
     let offs = f
         .locals
         .iter()

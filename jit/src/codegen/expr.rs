@@ -619,7 +619,14 @@ impl FunctionCx<'_, '_> {
                 CValue::Void => return Err("void value passed as an argument".into()),
             }
         }
+        // A function that reaches a sub-group collective: the item's call
+        // path names this call site while it runs (`builtins/subgroup.rs`).
+        let path = super::walk::uses_sub_group_sync(prog, f)
+            .then(|| crate::builtins::enter_sub_group_call(self));
         let inst = self.b.ins().call(fref, &call_args);
+        if let Some(old) = path {
+            crate::builtins::leave_sub_group_call(self, old);
+        }
         if let Some(slot) = sret {
             return self.load(slot, &callee.ret);
         }

@@ -73,6 +73,7 @@ pub(super) const KNOWN_LANGUAGE_EXTENSIONS: &[&str] = &[
     "cl_khr_subgroup_shuffle",
     "cl_khr_subgroup_shuffle_relative",
     "cl_khr_subgroup_clustered_reduce",
+    "cl_khr_subgroup_rotate",
     "cl_khr_integer_dot_product",
     "cl_khr_extended_bit_ops",
     "cl_khr_select_fprounding_mode",
@@ -135,8 +136,19 @@ fn predefined_text(opts: &PreprocessOptions) -> String {
     if features::opencl_c_features().any(|f| f.name == "__opencl_c_images") {
         def("__IMAGE_SUPPORT__", "1");
     }
+    // The sub-group extensions (`cl_khr_subgroup_ballot`, ...) build on
+    // sub-groups: their macros only where the version has them (3.0 with
+    // `__opencl_c_subgroups`, or 2.0 with `cl_khr_subgroups`), as clang's
+    // header defines them from 2.0 only, so `#ifdef` never promises a
+    // function the version does not declare.
+    let version = opts.cl_std.version();
+    let sub_groups = (version == 300
+        && features::opencl_c_features().any(|f| f.name == "__opencl_c_subgroups"))
+        || (version >= 200 && features::extensions().any(|e| e.name == "cl_khr_subgroups"));
     for ext in language_extensions() {
-        def(ext, "1");
+        if sub_groups || !ext.starts_with("cl_khr_subgroup_") {
+            def(ext, "1");
+        }
     }
     if opts.cl_std == ClStd::Cl30 {
         for f in features::opencl_c_features() {

@@ -143,6 +143,11 @@ pub struct ItemState {
     /// Coroutines: 1 while this item waits at a sub-group barrier, 0 at a
     /// work-group barrier (or running).
     pub sub_group_wait: u64,
+    /// The calls this item is in, of functions that reach a sub-group
+    /// collective, hashed (0 in the kernel itself): a collective's tag
+    /// mixes it in, so one function called from two places is two calls
+    /// (`builtins/subgroup.rs`).
+    pub sub_group_path: u64,
 }
 
 impl ItemState {
@@ -160,6 +165,7 @@ impl ItemState {
             check_me: 0,
             check_ret: 0,
             sub_group_wait: 0,
+            sub_group_path: 0,
         }
     }
 }
@@ -190,6 +196,7 @@ pub mod offsets {
     pub const GROUP_CHECK_BASE: i32 = offset_of!(GroupState, check_base) as i32;
     pub const ITEM_CHECK_ME: i32 = offset_of!(ItemState, check_me) as i32;
     pub const ITEM_CHECK_RET: i32 = offset_of!(ItemState, check_ret) as i32;
+    pub const ITEM_SUB_GROUP_PATH: i32 = offset_of!(ItemState, sub_group_path) as i32;
 }
 
 /// A generated entry: `(item, argument block)`.

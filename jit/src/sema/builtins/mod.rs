@@ -113,6 +113,7 @@ impl BuiltinEnv {
             Gate::Generic => self.generic,
             Gate::Ext(name) => self.extensions.iter().any(|e| e == name),
             Gate::SubGroups => self.sub_groups,
+            Gate::SubGroupExt(name) => self.sub_groups && self.extensions.iter().any(|e| e == name),
         }
     }
     /// The element type may be used (`double` needs fp64, `half` fp16).

@@ -138,6 +138,9 @@ pub enum Gate {
     /// OpenCL C 2.0 or later with `cl_khr_subgroups`, or 3.0 with
     /// `__opencl_c_subgroups` (as clang's header declares them).
     SubGroups,
+    /// Sub-groups (as [`Gate::SubGroups`]) and this sub-group extension
+    /// advertised (`cl_khr_subgroup_shuffle`, ...).
+    SubGroupExt(&'static str),
 }
 
 const fn e(
@@ -1112,6 +1115,299 @@ pub const SUB_GROUP: &[Entry] = &[
     ),
 ];
 
+/// The arithmetic operations of the non-uniform and clustered reductions
+/// and scans, by the element types they take: `add`, `min`, `max`, `mul`
+/// on every scalar type; `and`, `or`, `xor` on the integers; the
+/// `logical_*` ones on `int` predicates.
+macro_rules! sub_group_ops {
+    ($ext:expr, $params:expr, [$($arith:expr),*], [$($bits:expr),*], [$($logical:expr),*]) => {
+        [
+            gated(e(&[$($arith),*], F::SubGroup, d(ALL, W1), G, $params), Gate::SubGroupExt($ext)),
+            gated(e(&[$($bits),*], F::SubGroup, d(INTS, W1), G, $params), Gate::SubGroupExt($ext)),
+            gated(e(&[$($logical),*], F::SubGroup, ONE, G, $params), Gate::SubGroupExt($ext)),
+        ]
+    };
+}
+
+/// The sub-group extensions over the sub-group functions (OpenCL
+/// Extension Specification, "Extended Subgroup Functions"): each entry
+/// needs sub-groups and its own extension.
+pub const SUB_GROUP_EXT: &[Entry] = &{
+    const SMALL: u16 = CHAR | UCHAR | SHORT | USHORT;
+    const EXTENDED: &str = "cl_khr_subgroup_extended_types";
+    const VOTE: &str = "cl_khr_subgroup_non_uniform_vote";
+    const ARITH: &str = "cl_khr_subgroup_non_uniform_arithmetic";
+    const CLUSTERED: &str = "cl_khr_subgroup_clustered_reduce";
+    const SHUFFLE: &str = "cl_khr_subgroup_shuffle";
+    const RELATIVE: &str = "cl_khr_subgroup_shuffle_relative";
+    const ROTATE: &str = "cl_khr_subgroup_rotate";
+    const BALLOT: &str = "cl_khr_subgroup_ballot";
+    const UINT4: T = V4(Scalar::UInt);
+    let head = [
+        // cl_khr_subgroup_extended_types: 8- and 16-bit reductions and
+        // scans, and broadcasts of every type, vectors included.
+        gated(
+            e(
+                &[
+                    "sub_group_reduce_add",
+                    "sub_group_reduce_min",
+                    "sub_group_reduce_max",
+                    "sub_group_scan_inclusive_add",
+                    "sub_group_scan_inclusive_min",
+                    "sub_group_scan_inclusive_max",
+                    "sub_group_scan_exclusive_add",
+                    "sub_group_scan_exclusive_min",
+                    "sub_group_scan_exclusive_max",
+                ],
+                F::SubGroup,
+                d(SMALL, W1),
+                G,
+                &[G],
+            ),
+            Gate::SubGroupExt(EXTENDED),
+        ),
+        gated(
+            e(
+                &["sub_group_broadcast"],
+                F::SubGroup,
+                d(SMALL, W1),
+                G,
+                &[G, X(Scalar::UInt)],
+            ),
+            Gate::SubGroupExt(EXTENDED),
+        ),
+        gated(
+            e(
+                &["sub_group_broadcast"],
+                F::SubGroup,
+                d(ALL, WV),
+                G,
+                &[G, X(Scalar::UInt)],
+            ),
+            Gate::SubGroupExt(EXTENDED),
+        ),
+        // cl_khr_subgroup_non_uniform_vote.
+        gated(
+            e(&["sub_group_elect"], F::SubGroup, ONE, X(Scalar::Int), &[]),
+            Gate::SubGroupExt(VOTE),
+        ),
+        gated(
+            e(
+                &["sub_group_non_uniform_all", "sub_group_non_uniform_any"],
+                F::SubGroup,
+                ONE,
+                X(Scalar::Int),
+                &[X(Scalar::Int)],
+            ),
+            Gate::SubGroupExt(VOTE),
+        ),
+        gated(
+            e(
+                &["sub_group_non_uniform_all_equal"],
+                F::SubGroup,
+                d(ALL, W1),
+                X(Scalar::Int),
+                &[G],
+            ),
+            Gate::SubGroupExt(VOTE),
+        ),
+        // cl_khr_subgroup_shuffle, cl_khr_subgroup_shuffle_relative,
+        // cl_khr_subgroup_rotate.
+        gated(
+            e(
+                &["sub_group_shuffle", "sub_group_shuffle_xor"],
+                F::SubGroup,
+                d(ALL, W1),
+                G,
+                &[G, X(Scalar::UInt)],
+            ),
+            Gate::SubGroupExt(SHUFFLE),
+        ),
+        gated(
+            e(
+                &["sub_group_shuffle_up", "sub_group_shuffle_down"],
+                F::SubGroup,
+                d(ALL, W1),
+                G,
+                &[G, X(Scalar::UInt)],
+            ),
+            Gate::SubGroupExt(RELATIVE),
+        ),
+        gated(
+            e(
+                &["sub_group_rotate"],
+                F::SubGroup,
+                d(ALL, W1),
+                G,
+                &[G, X(Scalar::Int)],
+            ),
+            Gate::SubGroupExt(ROTATE),
+        ),
+        gated(
+            e(
+                &["sub_group_clustered_rotate"],
+                F::SubGroup,
+                d(ALL, W1),
+                G,
+                &[G, X(Scalar::Int), X(Scalar::UInt)],
+            ),
+            Gate::SubGroupExt(ROTATE),
+        ),
+        // cl_khr_subgroup_ballot.
+        gated(
+            e(
+                &["sub_group_non_uniform_broadcast"],
+                F::SubGroup,
+                ANY,
+                G,
+                &[G, X(Scalar::UInt)],
+            ),
+            Gate::SubGroupExt(BALLOT),
+        ),
+        gated(
+            e(&["sub_group_broadcast_first"], F::SubGroup, ANY, G, &[G]),
+            Gate::SubGroupExt(BALLOT),
+        ),
+        gated(
+            e(
+                &["sub_group_ballot"],
+                F::SubGroup,
+                ONE,
+                UINT4,
+                &[X(Scalar::Int)],
+            ),
+            Gate::SubGroupExt(BALLOT),
+        ),
+        gated(
+            e(
+                &["sub_group_inverse_ballot"],
+                F::SubGroup,
+                ONE,
+                X(Scalar::Int),
+                &[UINT4],
+            ),
+            Gate::SubGroupExt(BALLOT),
+        ),
+        gated(
+            e(
+                &["sub_group_ballot_bit_extract"],
+                F::SubGroup,
+                ONE,
+                X(Scalar::Int),
+                &[UINT4, X(Scalar::UInt)],
+            ),
+            Gate::SubGroupExt(BALLOT),
+        ),
+        gated(
+            e(
+                &[
+                    "sub_group_ballot_bit_count",
+                    "sub_group_ballot_inclusive_scan",
+                    "sub_group_ballot_exclusive_scan",
+                    "sub_group_ballot_find_lsb",
+                    "sub_group_ballot_find_msb",
+                ],
+                F::SubGroup,
+                ONE,
+                X(Scalar::UInt),
+                &[UINT4],
+            ),
+            Gate::SubGroupExt(BALLOT),
+        ),
+        gated(
+            e(
+                &[
+                    "get_sub_group_eq_mask",
+                    "get_sub_group_ge_mask",
+                    "get_sub_group_gt_mask",
+                    "get_sub_group_le_mask",
+                    "get_sub_group_lt_mask",
+                ],
+                F::SubGroup,
+                ONE,
+                UINT4,
+                &[],
+            ),
+            Gate::SubGroupExt(BALLOT),
+        ),
+    ];
+    let arith = sub_group_ops!(
+        ARITH,
+        &[G],
+        [
+            "sub_group_non_uniform_reduce_add",
+            "sub_group_non_uniform_reduce_min",
+            "sub_group_non_uniform_reduce_max",
+            "sub_group_non_uniform_reduce_mul",
+            "sub_group_non_uniform_scan_inclusive_add",
+            "sub_group_non_uniform_scan_inclusive_min",
+            "sub_group_non_uniform_scan_inclusive_max",
+            "sub_group_non_uniform_scan_inclusive_mul",
+            "sub_group_non_uniform_scan_exclusive_add",
+            "sub_group_non_uniform_scan_exclusive_min",
+            "sub_group_non_uniform_scan_exclusive_max",
+            "sub_group_non_uniform_scan_exclusive_mul"
+        ],
+        [
+            "sub_group_non_uniform_reduce_and",
+            "sub_group_non_uniform_reduce_or",
+            "sub_group_non_uniform_reduce_xor",
+            "sub_group_non_uniform_scan_inclusive_and",
+            "sub_group_non_uniform_scan_inclusive_or",
+            "sub_group_non_uniform_scan_inclusive_xor",
+            "sub_group_non_uniform_scan_exclusive_and",
+            "sub_group_non_uniform_scan_exclusive_or",
+            "sub_group_non_uniform_scan_exclusive_xor"
+        ],
+        [
+            "sub_group_non_uniform_reduce_logical_and",
+            "sub_group_non_uniform_reduce_logical_or",
+            "sub_group_non_uniform_reduce_logical_xor",
+            "sub_group_non_uniform_scan_inclusive_logical_and",
+            "sub_group_non_uniform_scan_inclusive_logical_or",
+            "sub_group_non_uniform_scan_inclusive_logical_xor",
+            "sub_group_non_uniform_scan_exclusive_logical_and",
+            "sub_group_non_uniform_scan_exclusive_logical_or",
+            "sub_group_non_uniform_scan_exclusive_logical_xor"
+        ]
+    );
+    let clustered = sub_group_ops!(
+        CLUSTERED,
+        &[G, X(Scalar::UInt)],
+        [
+            "sub_group_clustered_reduce_add",
+            "sub_group_clustered_reduce_min",
+            "sub_group_clustered_reduce_max",
+            "sub_group_clustered_reduce_mul"
+        ],
+        [
+            "sub_group_clustered_reduce_and",
+            "sub_group_clustered_reduce_or",
+            "sub_group_clustered_reduce_xor"
+        ],
+        [
+            "sub_group_clustered_reduce_logical_and",
+            "sub_group_clustered_reduce_logical_or",
+            "sub_group_clustered_reduce_logical_xor"
+        ]
+    );
+    // head, then the arithmetic and clustered lines.
+    let mut out = [head[0]; 17 + 3 + 3];
+    assert!(out.len() == head.len() + arith.len() + clustered.len());
+    let mut i = 0;
+    while i < head.len() {
+        out[i] = head[i];
+        i += 1;
+    }
+    let mut j = 0;
+    while j < 3 {
+        out[head.len() + j] = arith[j];
+        out[head.len() + 3 + j] = clustered[j];
+        j += 1;
+    }
+    out
+};
+
 /// Every table, searched in this order.
 pub const TABLES: &[&[Entry]] = &[
     MATH,
@@ -1130,4 +1426,5 @@ pub const TABLES: &[&[Entry]] = &[
     ATOMIC_C11,
     WORK_GROUP,
     SUB_GROUP,
+    SUB_GROUP_EXT,
 ];
