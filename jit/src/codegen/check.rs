@@ -449,7 +449,10 @@ impl FunctionCx<'_, '_> {
         write: bool,
         values: Option<&[Value]>,
     ) -> Option<Vec<Value>> {
-        if !self.pcx.check.bounds || self.pcx.check.tracks() || self.prechecked || size == 0 {
+        if self.pcx.check.tracks() {
+            return self.tracked_lanes(addrs, active, size, write, values);
+        }
+        if !self.pcx.check.bounds || self.prechecked || size == 0 {
             return None;
         }
         if active.is_none() && addrs.iter().all(|&a| self.proven_inside(a, 0, size)) {
@@ -546,6 +549,160 @@ impl FunctionCx<'_, '_> {
         }
         let args: Vec<_> = out.iter().map(|&a| a.into()).collect();
         self.b.ins().jump(go, &args);
+        self.b.seal_block(go);
+        self.b.switch_to_block(go);
+        Some(self.b.block_params(go).to_vec())
+    }
+
+    /// `races`/`uninit`: the lanes' four accesses of 4 bytes at their own
+    /// addresses (a gather or a scatter), all lanes active. Tested together
+    /// first: all inside the object lane 0's site last touched, aligned,
+    /// and (a followed object) their cells' serials needing no look
+    /// (`serials_ok`), each lane's granule then tagged as its work-item's
+    /// (`lanes_me0` + k). Otherwise each lane goes its own way
+    /// (`checked_site`, with its own site). `None` where this does not
+    /// apply (masked lanes, other sizes, outside the lanes' steps): the
+    /// caller checks lane by lane.
+    fn tracked_lanes(
+        &mut self,
+        addrs: &[Value],
+        active: Option<&[Value]>,
+        size: u64,
+        write: bool,
+        values: Option<&[Value]>,
+    ) -> Option<Vec<Value>> {
+        let me0 = self.lanes_me0?;
+        if active.is_some() || size != 4 || self.prechecked || addrs.len() != 4 {
+            return None;
+        }
+        let kind = if write {
+            SiteKind::Write
+        } else {
+            SiteKind::Read
+        };
+        let for_write = !write && self.reading_for_write;
+        let site = self.site(kind, size, 0, values.is_some());
+        let (group, cache) = self.check_cache();
+        let at = (site as i64 * ENTRY) as i32;
+        let fl = super::value::flags();
+        let lo = self.b.ins().load(types::I64, fl, cache, at);
+        let span = self.b.ins().load(types::I64, fl, cache, at + 8);
+        let mut inside = self.b.ins().iconst(types::I8, 1);
+        let mut low = self.b.ins().iconst(types::I64, 0);
+        for &a in addrs {
+            let off = self.b.ins().isub(a, lo);
+            let ok = self.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, off, span);
+            inside = self.b.ins().band(inside, ok);
+            low = self.b.ins().bor(low, a);
+        }
+        let low = self.b.ins().band_imm_u(low, 3);
+        let aligned = self.b.ins().icmp_imm_u(IntCC::Equal, low, 0);
+        let inside = self.b.ins().band(inside, aligned);
+        let (inside_b, followed, tag, each, go) = (
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+        );
+        for _ in addrs {
+            self.b.append_block_param(go, types::I64);
+        }
+        let same: Vec<_> = addrs.iter().map(|&a| a.into()).collect();
+        self.b.ins().brif(inside, inside_b, &[], each, &[]);
+        self.b.seal_block(inside_b);
+        self.b.switch_to_block(inside_b);
+        let delta = self.b.ins().load(types::I64, fl, cache, at + 16);
+        self.b.ins().brif(delta, followed, &[], go, &same);
+        self.b.seal_block(followed);
+        self.b.switch_to_block(followed);
+        let sh: Vec<Value> = addrs
+            .iter()
+            .map(|&a| {
+                let x = self.b.ins().ishl_imm_u(a, 2);
+                self.b.ins().iadd(x, delta)
+            })
+            .collect();
+        let xw = self.b.ins().load(types::I64, fl, cache, at + 24);
+        let xr = self.b.ins().load(types::I64, fl, cache, at + 32);
+        let (serial, base) = self.serial_and_base(group);
+        let cells: Vec<_> = sh.iter().map(|&p| (p, 0)).collect();
+        let mes: Vec<_> = (0..sh.len())
+            .map(|k| self.b.ins().iadd_imm_s(me0, k as i64))
+            .collect();
+        // Each lane's tag (in this block: the stores and the kept read's
+        // test both use them).
+        let hi = self.b.ins().ishl_imm_u(serial, 32);
+        let t = self
+            .b
+            .ins()
+            .bor_imm_u(hi, i64::from(site.min(0xFFFF)) << 16);
+        let tags: Vec<Value> = mes
+            .iter()
+            .map(|&me| {
+                let me = self.b.ins().band_imm_u(me, 0xFFFF);
+                self.b.ins().bor(t, me)
+            })
+            .collect();
+        let lims = [xw, xr, base, serial];
+        let look = self.cells_look(&cells, Some(&mes), !for_write, lims);
+        let read = !write && !for_write;
+        let kept = if read { self.b.create_block() } else { each };
+        self.b.ins().brif(look, kept, &[], tag, &[]);
+        self.b.seal_block(tag);
+        self.b.switch_to_block(tag);
+        if !for_write {
+            let slot = if write { 0 } else { 8 };
+            for (&p, &tk) in sh.iter().zip(&tags) {
+                self.b.ins().store(fl, tk, p, slot);
+            }
+        }
+        self.b.ins().jump(go, &same);
+        if read {
+            // A read whose read tags say so already (this work-item's,
+            // several work-items' of this epoch, several groups'): its
+            // write tags tested alone, and no store (`read_tag_keeps`).
+            self.b.seal_block(kept);
+            self.b.switch_to_block(kept);
+            let w_look = self.cells_look(&cells, Some(&mes), false, lims);
+            let many = self.b.ins().load(types::I64, fl, cache, at + 40);
+            let mut keep = self.b.ins().icmp_imm_u(IntCC::Equal, w_look, 0);
+            for (&p, &tk) in sh.iter().zip(&tags) {
+                let r = self.b.ins().load(types::I64, fl, p, 8);
+                let k = self.read_tag_keeps(r, tk, serial, many);
+                keep = self.b.ins().band(keep, k);
+            }
+            self.b.ins().brif(keep, go, &same, each, &[]);
+        }
+        self.b.seal_block(each);
+        self.b.switch_to_block(each);
+        self.b.set_cold_block(each);
+        let item = self.item;
+        let zero = self.b.ins().iconst(types::I64, 0);
+        let site_v = self.b.ins().iconst(types::I32, i64::from(site));
+        let mut out = Vec::with_capacity(addrs.len());
+        for (k, &a) in addrs.iter().enumerate() {
+            let bits = match values {
+                Some(v) => self.value_bits(v[k]),
+                None => zero,
+            };
+            let me = self.b.ins().iadd_imm_s(me0, k as i64);
+            let r = self.call_slow(
+                check::cranecl_check_access as *const u8,
+                PRESERVING_ACCESS,
+                &[
+                    types::I64,
+                    types::I64,
+                    types::I32,
+                    types::I64,
+                    types::I64,
+                    types::I64,
+                ],
+                &[item, a, site_v, bits, me, zero],
+            )[0];
+            out.push(r.into());
+        }
+        self.b.ins().jump(go, &out);
         self.b.seal_block(go);
         self.b.switch_to_block(go);
         Some(self.b.block_params(go).to_vec())
@@ -934,11 +1091,37 @@ impl FunctionCx<'_, '_> {
     /// finds that one): a read after the barrier that follows the write, a
     /// write over older tags.
     fn serials_look(&mut self, sh: Value, n: i32, read_tags: bool, lims: [Value; 4]) -> Value {
+        let at: Vec<_> = (0..n).map(|k| (sh, 16 * k)).collect();
+        self.cells_look(&at, None, read_tags, lims)
+    }
+
+    /// `serials_look` for the cells at `at`; with `mes` (each cell's
+    /// work-item), a tag of that work-item in this epoch needs no look
+    /// either (`same_item`).
+    fn cells_look(
+        &mut self,
+        at: &[(Value, i32)],
+        mes: Option<&[Value]>,
+        read_tags: bool,
+        lims: [Value; 4],
+    ) -> Value {
         let [xw, xr, base, serial] = lims;
         let fl = super::value::flags();
-        let cells: Vec<Value> = (0..n)
-            .map(|k| self.b.ins().load(types::I8X16, fl, sh, 16 * k))
+        let cells: Vec<Value> = at
+            .iter()
+            .map(|&(p, off)| self.b.ins().load(types::I8X16, fl, p, off))
             .collect();
+        let lows: Vec<u8> = [0u8, 1, 2, 3, 8, 9, 10, 11]
+            .iter()
+            .chain(&[16u8, 17, 18, 19, 24, 25, 26, 27])
+            .copied()
+            .collect();
+        let lows = self
+            .b
+            .func
+            .dfg
+            .immediates
+            .push(cranelift_codegen::ir::ConstantData::from(lows));
         // Lanes (w_hi, r_hi) of two cells: their tags' serials.
         let mask: Vec<u8> = [4u8, 5, 6, 7, 12, 13, 14, 15]
             .iter()
@@ -973,14 +1156,34 @@ impl FunctionCx<'_, '_> {
             let m = fx.b.ins().umax(x, y);
             fx.b.ins().icmp(IntCC::Equal, m, x)
         };
+        let now = self.b.ins().splat(types::I32X4, serial32);
+        let low16 = self.b.ins().iconst(types::I32, 0xFFFF);
+        let low16 = self.b.ins().splat(types::I32X4, low16);
         let pair_look = |fx: &mut Self, k: usize| {
-            let (a, b) = (cells[k], cells[(k + 1).min(cells.len() - 1)]);
+            let j = (k + 1).min(cells.len() - 1);
+            let (a, b) = (cells[k], cells[j]);
             let v = fx.b.ins().shuffle(a, b, mask);
             let v = fx.b.ins().bitcast(types::I32X4, le, v);
             let not_below = at_least(fx, v, lim);
             let d = fx.b.ins().isub(v, base_v);
             let not_group = at_least(fx, d, width);
-            fx.b.ins().band(not_below, not_group)
+            let look = fx.b.ins().band(not_below, not_group);
+            let Some(mes) = mes else {
+                return look;
+            };
+            let me_a = fx.b.ins().ireduce(types::I32, mes[k]);
+            let me_b = fx.b.ins().ireduce(types::I32, mes[j]);
+            let me = fx.b.ins().splat(types::I32X4, me_a);
+            let me = fx.b.ins().insertlane(me, me_b, 2);
+            let me = fx.b.ins().insertlane(me, me_b, 3);
+            let me = fx.b.ins().band(me, low16);
+            let w = fx.b.ins().shuffle(a, b, lows);
+            let w = fx.b.ins().bitcast(types::I32X4, le, w);
+            let w = fx.b.ins().band(w, low16);
+            let other = fx.b.ins().icmp(IntCC::NotEqual, w, me);
+            let earlier = fx.b.ins().icmp(IntCC::NotEqual, v, now);
+            let not_mine = fx.b.ins().bor(other, earlier);
+            fx.b.ins().band(look, not_mine)
         };
         let mut look = pair_look(self, 0);
         for k in (2..cells.len()).step_by(2) {
