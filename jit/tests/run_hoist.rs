@@ -223,3 +223,108 @@ fn address_that_moves_in_the_loop_is_read_at_every_test() {
         }
     }
 }
+
+#[test]
+fn rotated_loops_test_as_often_as_written() {
+    // Conditions with side effects count their evaluations; `continue`
+    // goes to the step and the test; loops that never run; `&&` tests.
+    let src = "kernel void k(global const int *n, global int *out) {
+        size_t i = get_global_id(0);
+        int m = n[i];
+        int tests = 0, sum = 0;
+        for (int k = 0; (tests++, k < m); k++) {
+            if (k % 3 == 1)
+                continue;
+            sum += k;
+        }
+        int w = 0, wt = 0;
+        while (wt++ < m && w < 5) {
+            w++;
+            if (w == 4)
+                continue;
+            sum += 100;
+        }
+        int d = m;
+        while (d > 0) {
+            if (d == 7)
+                break;
+            d--;
+        }
+        out[4 * i] = tests;
+        out[4 * i + 1] = sum;
+        out[4 * i + 2] = wt;
+        out[4 * i + 3] = d;
+    }";
+    let items = 19usize;
+    let n: Vec<i32> = (0..items as i32).map(|i| (i * 5) % 11).collect();
+    let want: Vec<i32> = n
+        .iter()
+        .flat_map(|&m| {
+            let mut sum: i32 = (0..m).filter(|k| k % 3 != 1).sum();
+            let (mut w, mut wt) = (0, 0);
+            loop {
+                let go = wt < m;
+                wt += 1;
+                if !(go && w < 5) {
+                    break;
+                }
+                w += 1;
+                if w != 4 {
+                    sum += 100;
+                }
+            }
+            let d = if m >= 7 { 7 } else { 0 };
+            [m + 1, sum, wt, d]
+        })
+        .collect();
+    for p in programs(src) {
+        for l in LOCALS {
+            let mut n2 = n.clone();
+            let mut out = vec![-1i32; 4 * items];
+            run(
+                &p,
+                "k",
+                &mut [buf(&mut n2), buf(&mut out)],
+                &[items as u64],
+                &[l],
+            );
+            assert_eq!(out, want, "local {l}");
+        }
+    }
+}
+
+#[test]
+fn early_exit_before_a_bound_that_is_out_of_reach() {
+    // The bound is read only while `k` is below the length; a rotated
+    // loop's hoisted bottom test must not read `lim[j]` for items that
+    // never test it (their j is out of the buffer).
+    let src = "kernel void k(global const int *lim, global int *out, int len) {
+        int i = get_global_id(0);
+        int j = i < len ? i : 1 << 28;
+        int k = 0;
+        if (i < len)
+            for (k = 0; k < lim[j]; k++)
+                out[i] += 2;
+        out[i] += k;
+    }";
+    let len = 10usize;
+    let items = 16usize;
+    let lim: Vec<i32> = (0..len as i32).map(|i| i % 4).collect();
+    for p in programs(src) {
+        for l in [1u64, 4, 16] {
+            let mut lim2 = lim.clone();
+            let mut out = vec![0i32; items];
+            run(
+                &p,
+                "k",
+                &mut [buf(&mut lim2), buf(&mut out), val(len as i32)],
+                &[items as u64],
+                &[l],
+            );
+            for i in 0..items {
+                let want = if i < len { 3 * lim[i] } else { 0 };
+                assert_eq!(out[i], want, "out[{i}] local {l}");
+            }
+        }
+    }
+}

@@ -3,7 +3,10 @@
 //! not change in the loop, in a loop that writes no memory, calls nothing and
 //! makes no atomic access, runs once before the loop instead of once per
 //! iteration (`for (k = p[r]; k < p[r + 1]; k++)` reads `p[r + 1]` once).
-//! Cranelift itself moves only loads of memory that never changes.
+//! The same for such loads anywhere in the loop that are marked `can_move`:
+//! the bottom test of a rotated loop (`stmt.rs`), whose copy before the
+//! loop has read the same address already. Cranelift itself moves only
+//! loads of memory that never changes.
 //!
 //! Correct because nothing in such a loop can change the loaded memory: no
 //! store, call or atomic of the work-item, and other work-items either run
@@ -110,13 +113,19 @@ pub(crate) fn hoist_invariant_loads(func: &mut Function) -> usize {
             ValueDef::Param(b, _) => loops.is_in_loop(b, lp),
             _ => true,
         };
-        let loads: Vec<Inst> = func
-            .layout
-            .block_insts(header)
-            .filter(|&i| {
-                matches!(func.dfg.insts[i], InstructionData::Load { .. })
-                    && func.dfg.insts[i].opcode().can_load()
+        // The header's loads, and loads marked `can_move` anywhere in the
+        // loop (the bottom test of a rotated loop, `stmt.rs`), in order.
+        let loads: Vec<Inst> = std::iter::once(header)
+            .chain(body.iter().copied().filter(|&b| b != header))
+            .flat_map(|b| func.layout.block_insts(b).map(move |i| (b, i)))
+            .filter(|&(b, i)| match func.dfg.insts[i] {
+                InstructionData::Load { flags, .. } => {
+                    func.dfg.insts[i].opcode().can_load()
+                        && (b == header || func.dfg.mem_flags[flags].can_move())
+                }
+                _ => false,
             })
+            .map(|(_, i)| i)
             .collect();
         for load in loads {
             let addr = func.dfg.inst_args(load)[0];
