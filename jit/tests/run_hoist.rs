@@ -1,8 +1,9 @@
 //! Loads of a loop's condition that do not change in the loop are read once
-//! before it (`codegen/hoist.rs`); loads the loop can change are read at
-//! every test. Every kernel runs with the lanes on and off, in groups that
-//! leave rows with a remainder, and its results are checked against the
-//! host.
+//! before it, loops test their condition at the bottom, and 32-bit loads
+//! widened at once are one instruction (`codegen/hoist.rs`, `stmt.rs`);
+//! loads the loop can change are read at every test. Every kernel runs with
+//! the lanes on and off, in groups that leave rows with a remainder, and its
+//! results are checked against the host.
 
 mod run_common;
 use cranecl_jit::codegen::CodegenOptions;
@@ -324,6 +325,56 @@ fn early_exit_before_a_bound_that_is_out_of_reach() {
             for i in 0..items {
                 let want = if i < len { 3 * lim[i] } else { 0 };
                 assert_eq!(out[i], want, "out[{i}] local {l}");
+            }
+        }
+    }
+}
+
+#[test]
+fn zero_extended_loads_keep_their_value() {
+    // `(ulong)u[i]` and an index loaded from memory: 32-bit loads widened
+    // in one instruction (`hoist::fold_zero_extending_loads`); values with
+    // the top bit set stay positive, a value used twice is loaded once.
+    let src = "kernel void k(global const uint *u, global const float *x, global ulong *wide,
+                         global float *picked, global uint *twice) {
+        size_t i = get_global_id(0);
+        wide[i] = (ulong)u[i];
+        picked[i] = x[u[i] & 15u];
+        uint t = u[i];
+        twice[i] = t + (uint)((ulong)t >> 28);
+    }";
+    let items = 37usize;
+    let u: Vec<u32> = (0..items as u32)
+        .map(|i| i.wrapping_mul(0x9E37_79B9) | if i % 2 == 1 { 0x8000_0000 } else { 0 })
+        .collect();
+    let x: Vec<f32> = (0..16).map(|i| i as f32 * 1.5).collect();
+    for p in programs(src) {
+        for l in LOCALS {
+            let (mut u2, mut x2) = (u.clone(), x.clone());
+            let mut wide = vec![0u64; items];
+            let mut picked = vec![0f32; items];
+            let mut twice = vec![0u32; items];
+            run(
+                &p,
+                "k",
+                &mut [
+                    buf(&mut u2),
+                    buf(&mut x2),
+                    buf(&mut wide),
+                    buf(&mut picked),
+                    buf(&mut twice),
+                ],
+                &[items as u64],
+                &[l],
+            );
+            for i in 0..items {
+                assert_eq!(wide[i], u64::from(u[i]), "wide[{i}] local {l}");
+                assert_eq!(picked[i], x[(u[i] & 15) as usize], "picked[{i}] local {l}");
+                assert_eq!(
+                    twice[i],
+                    u[i].wrapping_add(u[i] >> 28),
+                    "twice[{i}] local {l}"
+                );
             }
         }
     }

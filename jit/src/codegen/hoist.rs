@@ -247,3 +247,52 @@ fn invariant(
     chain.push(inst);
     true
 }
+
+/// Fold `uextend.i64 (load.i32 p)` into `uload32 p` where the extension
+/// follows the load at once and is its only use (a 32-bit load clears the
+/// upper half already: an index loaded from memory needs no second move).
+/// Returns how many loads were folded.
+pub(crate) fn fold_zero_extending_loads(func: &mut Function) -> usize {
+    let mut uses: HashMap<Value, u32> = HashMap::new();
+    for block in func.layout.blocks() {
+        for inst in func.layout.block_insts(block) {
+            for v in func.dfg.inst_values(inst) {
+                *uses.entry(func.dfg.resolve_aliases(v)).or_default() += 1;
+            }
+        }
+    }
+    let mut folds = Vec::new();
+    for block in func.layout.blocks() {
+        for inst in func.layout.block_insts(block) {
+            if func.dfg.insts[inst].opcode() != Opcode::Uextend
+                || func.dfg.ctrl_typevar(inst) != cranelift_codegen::ir::types::I64
+            {
+                continue;
+            }
+            let x = func.dfg.resolve_aliases(func.dfg.inst_args(inst)[0]);
+            let ValueDef::Result(load, 0) = func.dfg.value_def(x) else {
+                continue;
+            };
+            if let InstructionData::Load {
+                opcode: Opcode::Load,
+                flags,
+                arg,
+                offset,
+            } = func.dfg.insts[load]
+            {
+                if func.dfg.value_type(x) == cranelift_codegen::ir::types::I32
+                    && func.layout.next_inst(load) == Some(inst)
+                    && uses.get(&x) == Some(&1)
+                {
+                    folds.push((inst, load, func.dfg.mem_flags[flags], arg, offset));
+                }
+            }
+        }
+    }
+    for &(inst, load, flags, addr, offset) in &folds {
+        use cranelift_codegen::ir::InstBuilder;
+        func.replace(inst).uload32(flags, addr, offset);
+        func.layout.remove_inst(load);
+    }
+    folds.len()
+}
