@@ -484,6 +484,12 @@ pub(crate) fn define(
         let bodies = pcx.bodies.borrow();
         ctx.inline(&*bodies).map_err(|e| err(&e))?;
     }
+    if pcx.hoist_loads {
+        super::hoist::hoist_invariant_loads(&mut ctx.func);
+    }
+    if pcx.inline {
+        super::hoist::fold_zero_extending_loads(&mut ctx.func);
+    }
     if std::env::var_os("CRANECL_DUMP_CLIF").is_some() {
         eprintln!("{}", ctx.func.display());
     }

@@ -1086,12 +1086,17 @@ impl LaneCx {
 
     /// The place lane `k` uses for varying local `l` in serial code, and
     /// the packed variables to write it back to afterwards (one per
-    /// component; none when it has places of its own).
+    /// component; none when it has places of its own). A packed value is
+    /// taken from `start` (the packed variables before the first lane ran)
+    /// where it is there: lane `k` does not change the other lanes' values,
+    /// and reading the current one would make each lane wait for the lanes
+    /// before it (their results inserted into the same register).
     fn lane_place(
         &mut self,
         fx: &mut FunctionCx<'_, '_>,
         l: u32,
         k: usize,
+        start: &[(cranelift_frontend::Variable, Value)],
     ) -> Result<(CPlace, Vec<cranelift_frontend::Variable>), String> {
         let ty = Self::local_ty(fx, l);
         let bound = if self.vars.contains_key(&l) {
@@ -1104,7 +1109,7 @@ impl LaneCx {
             None => match self.slot(fx, l)? {
                 Slot::Lanes(p) => return Ok((p[k].clone(), Vec::new())),
                 Slot::Packed(var) => {
-                    let v = fx.b.use_var(var);
+                    let v = Self::at_start(fx, start, var);
                     let x = fx.b.ins().extractlane(v, k as u8);
                     (CValue::Scalar(x), vec![var])
                 }
@@ -1112,7 +1117,7 @@ impl LaneCx {
                     let xs = vars
                         .iter()
                         .map(|var| {
-                            let v = fx.b.use_var(*var);
+                            let v = Self::at_start(fx, start, *var);
                             fx.b.ins().extractlane(v, k as u8)
                         })
                         .collect();
@@ -1128,6 +1133,18 @@ impl LaneCx {
         Ok((p, back))
     }
 
+    /// Packed variable `var` as `start` holds it, else as it is now.
+    fn at_start(
+        fx: &mut FunctionCx<'_, '_>,
+        start: &[(cranelift_frontend::Variable, Value)],
+        var: cranelift_frontend::Variable,
+    ) -> Value {
+        match start.iter().find(|(v, _)| *v == var) {
+            Some(&(_, x)) => x,
+            None => fx.b.use_var(var),
+        }
+    }
+
     /// Run `emit` once per lane with that lane's places for the varying
     /// locals `uses` mentions and that lane's work-item ids.
     fn per_lane<T>(
@@ -1137,10 +1154,23 @@ impl LaneCx {
         mut emit: impl FnMut(&mut FunctionCx<'_, '_>) -> Result<T, String>,
     ) -> Result<Vec<T>, String> {
         let mut out: Vec<Option<T>> = (0..LANES).map(|_| None).collect();
+        let mut start = Vec::new();
+        for &l in uses {
+            if self.vars.contains_key(&l) || !self.bound.contains_key(&l) {
+                let vars = match self.slot(fx, l)? {
+                    Slot::Packed(var) => vec![var],
+                    Slot::PackedN(vars) => vars,
+                    Slot::Lanes(_) => Vec::new(),
+                };
+                for var in vars {
+                    start.push((var, fx.b.use_var(var)));
+                }
+            }
+        }
         for k in fx.lane_order() {
             let mut saved = Vec::new();
             for &l in uses {
-                let (p, back) = self.lane_place(fx, l, k)?;
+                let (p, back) = self.lane_place(fx, l, k, &start)?;
                 let old = std::mem::replace(&mut fx.locals[l as usize], p.clone());
                 saved.push((l, old, p, back));
             }

@@ -35,6 +35,7 @@ mod expr;
 mod fx;
 mod group;
 mod half;
+mod hoist;
 mod inline;
 mod lanes;
 mod num;
@@ -384,6 +385,8 @@ pub(crate) struct ProgramCx<'p> {
     pub config: cranelift_codegen::isa::TargetFrontendConfig,
     pub regalloc_budget: usize,
     pub barrier_regions: bool,
+    /// Move loads that do not change in a loop out of it (`hoist.rs`).
+    pub hoist_loads: bool,
     /// Function bodies kept for inlining (callees are compiled first).
     pub bodies: std::cell::RefCell<inline::Bodies>,
     /// Inline small functions into their callers.
@@ -545,6 +548,7 @@ pub fn compile(program: &Program, opts: &CodegenOptions) -> Result<CompiledProgr
         config: module.target_config(),
         regalloc_budget: opts.regalloc_budget,
         barrier_regions: opts.barrier_regions,
+        hoist_loads: opts.optimize && !opts.check.any_code() && !hoist::reads_volatile(program),
         bodies: Default::default(),
         inline: opts.optimize,
         // Checks run in the lanes too: a packed access is checked as one

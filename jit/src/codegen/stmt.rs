@@ -54,6 +54,24 @@ impl FunctionCx<'_, '_> {
                 self.enter(end);
                 Ok(())
             }
+            // while (c) body, as `if (c) do body while (c);`
+            StmtKind::While(c, body) if self.rotates(c) => {
+                let (pre, body_b, cont, end) = (
+                    self.b.create_block(),
+                    self.b.create_block(),
+                    self.b.create_block(),
+                    self.b.create_block(),
+                );
+                self.cond_branch(c, pre, end)?;
+                self.enter(pre);
+                self.jump(body_b);
+                self.enter(body_b);
+                self.in_loop(end, cont, |fx| fx.stmt(body))?;
+                self.enter(cont);
+                self.bottom_test(c, body_b, end)?;
+                self.enter(end);
+                Ok(())
+            }
             // while (c) body
             StmtKind::While(c, body) => {
                 let (head, body_b, end) = (
@@ -95,10 +113,20 @@ impl FunctionCx<'_, '_> {
                     self.b.create_block(),
                     self.b.create_block(),
                 );
-                self.enter(head);
-                match c {
-                    Some(c) => self.cond_branch(c, body_b, end)?,
-                    None => self.jump(body_b),
+                // A condition cheap to repeat is tested before the loop and
+                // at its bottom (`if (c) do body; step; while (c);`): one
+                // branch per iteration, not a jump back to the test too.
+                let rotated = c.as_ref().filter(|c| self.rotates(c));
+                if let Some(c) = rotated {
+                    self.cond_branch(c, head, end)?;
+                    self.enter(head);
+                    self.jump(body_b);
+                } else {
+                    self.enter(head);
+                    match c {
+                        Some(c) => self.cond_branch(c, body_b, end)?,
+                        None => self.jump(body_b),
+                    }
                 }
                 self.enter(body_b);
                 let counted = self.counted_loop(init.as_deref(), c.as_ref(), step.as_ref(), body);
@@ -107,7 +135,10 @@ impl FunctionCx<'_, '_> {
                 if let Some(st) = step {
                     self.expr(st)?;
                 }
-                self.jump(head);
+                match rotated {
+                    Some(c) => self.bottom_test(c, body_b, end)?,
+                    None => self.jump(head),
+                }
                 self.enter(end);
                 for p in hoisted {
                     self.hoisted_addrs.remove(&p);
@@ -156,6 +187,47 @@ impl FunctionCx<'_, '_> {
                 self.emit_return(v)
             }
         }
+    }
+
+    /// Whether a loop condition is tested twice in the code, before the
+    /// loop and at its bottom: when optimizing, outside checked mode (a
+    /// site per access, once), for small conditions that call no function
+    /// of the program.
+    fn rotates(&self, c: &crate::sema::hir::Expr) -> bool {
+        use crate::sema::hir::ExprKind;
+        if !self.pcx.inline || self.pcx.check.any_code() {
+            return false;
+        }
+        let (mut nodes, mut calls) = (0, false);
+        super::walk::expr_tree(c, &mut |e| {
+            nodes += 1;
+            calls |= matches!(e.kind, ExprKind::Call(..));
+        });
+        nodes <= 24 && !calls
+    }
+
+    /// The test at the bottom of a rotated loop. Its loads are marked
+    /// `can_move`: the same test ran before the loop, so a load whose
+    /// address the loop does not change may run before the loop without a
+    /// fault the program would not have had (`hoist.rs` moves such loads
+    /// out of loops that write no memory).
+    fn bottom_test(
+        &mut self,
+        c: &crate::sema::hir::Expr,
+        t: ir::Block,
+        f: ir::Block,
+    ) -> Result<(), String> {
+        let first = self.b.func.dfg.num_insts();
+        self.cond_branch(c, t, f)?;
+        let dfg = &mut self.b.func.dfg;
+        for i in first..dfg.num_insts() {
+            let inst = ir::Inst::from_u32(i as u32);
+            if let ir::InstructionData::Load { flags, .. } = &mut dfg.insts[inst] {
+                let moved = dfg.mem_flags[*flags].with_can_move();
+                *flags = dfg.mem_flags.insert_unchecked(moved);
+            }
+        }
+        Ok(())
     }
 
     fn in_loop(
