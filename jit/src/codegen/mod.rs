@@ -548,7 +548,9 @@ pub fn compile(program: &Program, opts: &CodegenOptions) -> Result<CompiledProgr
         config: module.target_config(),
         regalloc_budget: opts.regalloc_budget,
         barrier_regions: opts.barrier_regions,
-        hoist_loads: opts.optimize && !opts.check.any_code() && !hoist::reads_volatile(program),
+        hoist_loads: opts.optimize
+            && !(opts.check.bounds || opts.check.tracks())
+            && !hoist::reads_volatile(program),
         bodies: Default::default(),
         inline: opts.optimize,
         // Checks run in the lanes too: a packed access is checked as one

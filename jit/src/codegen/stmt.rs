@@ -190,12 +190,12 @@ impl FunctionCx<'_, '_> {
     }
 
     /// Whether a loop condition is tested twice in the code, before the
-    /// loop and at its bottom: when optimizing, outside checked mode (a
-    /// site per access, once), for small conditions that call no function
-    /// of the program.
+    /// loop and at its bottom: when optimizing, for small conditions that
+    /// call no function of the program (in checked mode each copy has its
+    /// own sites, at the same place).
     fn rotates(&self, c: &crate::sema::hir::Expr) -> bool {
         use crate::sema::hir::ExprKind;
-        if !self.pcx.inline || self.pcx.check.any_code() {
+        if !self.pcx.inline {
             return false;
         }
         let (mut nodes, mut calls) = (0, false);
@@ -210,7 +210,9 @@ impl FunctionCx<'_, '_> {
     /// `can_move`: the same test ran before the loop, so a load whose
     /// address the loop does not change may run before the loop without a
     /// fault the program would not have had (`hoist.rs` moves such loads
-    /// out of loops that write no memory).
+    /// out of loops that write no memory). Not when memory accesses are
+    /// checked: there the test's loads include the site cache's and the
+    /// shadow's, which the runtime and the test itself change.
     fn bottom_test(
         &mut self,
         c: &crate::sema::hir::Expr,
@@ -219,6 +221,9 @@ impl FunctionCx<'_, '_> {
     ) -> Result<(), String> {
         let first = self.b.func.dfg.num_insts();
         self.cond_branch(c, t, f)?;
+        if self.checks_memory() {
+            return Ok(());
+        }
         let dfg = &mut self.b.func.dfg;
         for i in first..dfg.num_insts() {
             let inst = ir::Inst::from_u32(i as u32);
