@@ -1111,29 +1111,10 @@ impl FunctionCx<'_, '_> {
             .iter()
             .map(|&(p, off)| self.b.ins().load(types::I8X16, fl, p, off))
             .collect();
-        let lows: Vec<u8> = [0u8, 1, 2, 3, 8, 9, 10, 11]
-            .iter()
-            .chain(&[16u8, 17, 18, 19, 24, 25, 26, 27])
-            .copied()
-            .collect();
-        let lows = self
-            .b
-            .func
-            .dfg
-            .immediates
-            .push(cranelift_codegen::ir::ConstantData::from(lows));
-        // Lanes (w_hi, r_hi) of two cells: their tags' serials.
-        let mask: Vec<u8> = [4u8, 5, 6, 7, 12, 13, 14, 15]
-            .iter()
-            .chain(&[20u8, 21, 22, 23, 28, 29, 30, 31])
-            .copied()
-            .collect();
-        let mask = self
-            .b
-            .func
-            .dfg
-            .immediates
-            .push(cranelift_codegen::ir::ConstantData::from(mask));
+        // Lanes (w, r) of two cells: their tags' work-items (low halves)
+        // and serials (high halves).
+        let lows = self.cell_halves(0);
+        let mask = self.cell_halves(4);
         let narrow = |fx: &mut Self, v: Value| fx.b.ins().ireduce(types::I32, v);
         let (xw, xr, base32, serial32) = (
             narrow(self, xw),
@@ -1191,6 +1172,21 @@ impl FunctionCx<'_, '_> {
             look = self.b.ins().bor(look, more);
         }
         self.b.ins().vany_true(look)
+    }
+
+    /// The shuffle that takes the write and read tags' low (`at` 0) or high
+    /// (`at` 4) 32-bit halves of two 16-byte shadow cells into one vector:
+    /// (w, r) of the first cell, then of the second.
+    fn cell_halves(&mut self, at: u8) -> cranelift_codegen::ir::Immediate {
+        let bytes: Vec<u8> = [0u8, 8, 16, 24]
+            .iter()
+            .flat_map(|&b| (b + at)..(b + at + 4))
+            .collect();
+        self.b
+            .func
+            .dfg
+            .immediates
+            .push(cranelift_codegen::ir::ConstantData::from(bytes))
     }
 
     /// The work-item's local linear id + 1 for the shadow (`me0 << 16 |
