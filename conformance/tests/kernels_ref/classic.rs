@@ -167,6 +167,27 @@ pub const REFS: &[(&str, RefFn)] = &[
     ("local_counts", |_| {
         Want::ints((0..64).map(|g| if g < 16 { 71 } else { 0 }))
     }),
+    ("row_ranges", |i| {
+        let a = i.i32("a");
+        Want::ints((0..64i64).map(|i| {
+            let (lo, hi) = (i * 16 - i % 3, (i * 16 + 16 + i % 5).min(1024));
+            let mut s: i64 = (lo..hi).map(|k| a[k as usize] as i64 * (k - lo + 1)).sum();
+            s += (lo - 2..lo + 2)
+                .filter(|&k| k >= 0)
+                .map(|k| a[k as usize] as i64)
+                .sum::<i64>();
+            s -= (lo..lo + 3).map(|k| a[k as usize] as i64).sum::<i64>();
+            s as i32
+        }))
+    }),
+    ("csr_rows", |i| {
+        let (a, ptr) = (i.i32("a"), i.u32("ptr"));
+        Want::ints((0..64).map(|r| {
+            (ptr[r]..ptr[r + 1])
+                .map(|k| a[k as usize] ^ k as i32)
+                .fold(0i32, i32::wrapping_add)
+        }))
+    }),
     ("conv3x3", |i| {
         Want::f32s(conv(&i.f32("img"), 64, 64, &i.f32("filt"), 1, 16.0))
     }),

@@ -343,6 +343,131 @@ impl FunctionCx<'_, '_> {
         Ok(keys)
     }
 
+    /// Checked `bounds` alone: the loop of `for (init; cond; step) body`
+    /// whose `p[k]` accesses can be tested before it (`walk::range_loop`).
+    pub(crate) fn range_loop<'e>(
+        &self,
+        cond: Option<&'e Expr>,
+        step: Option<&Expr>,
+        body: &'e crate::sema::hir::Stmt,
+    ) -> Option<super::walk::RangeLoop<'e>> {
+        if !self.pcx.check.bounds || self.pcx.check.tracks() || self.prechecked {
+            return None;
+        }
+        let rl = super::walk::range_loop(self.func, cond, step, body)?;
+        // The bound's load, if any, is the one `hoist_cond_checks` tested:
+        // reading it again here reports nothing of its own.
+        let mut hoisted = true;
+        super::walk::expr_tree(rl.bound, &mut |e| {
+            if let ExprKind::Deref(p) = &e.kind {
+                hoisted &= self.hoisted_addrs.contains_key(&(&**p as *const Expr));
+            }
+        });
+        hoisted.then_some(rl)
+    }
+
+    /// Before a [`Self::range_loop`] (after its initialiser): whether every
+    /// access `p[k]` the loop may make, `k` from its value now up to the
+    /// bound, lies inside the object holding `p[k]`'s first element (true
+    /// too when the loop makes none), tested silently: an inline test of
+    /// the first and last elements against a site's cache of its own, the
+    /// runtime (`cranecl_check_range`) when the cache does not hold the
+    /// object. The caller runs the loop's copy without those tests when it
+    /// is true, the checked copy when not. The range's element count is
+    /// held below 2^40 so that no address computation wraps. Also returns
+    /// the bound's value (the loop's copy without tests compares with it).
+    pub(crate) fn range_precheck(
+        &mut self,
+        rl: &super::walk::RangeLoop<'_>,
+    ) -> Result<(Value, Value), String> {
+        let kty = self
+            .func
+            .locals
+            .get(rl.var as usize)
+            .map(|l| l.ty.clone())
+            .ok_or("unknown loop counter")?;
+        let signed = kty.elem().is_some_and(|s| s.is_signed());
+        let kplace = self
+            .locals
+            .get(rl.var as usize)
+            .cloned()
+            .ok_or("unknown loop counter")?;
+        let a0 = self.read_place(&kplace, &kty)?.scalar()?;
+        let b0 = self.expr(rl.bound)?.scalar()?;
+        let t = self.b.func.dfg.value_type(a0);
+        let lt = if signed {
+            IntCC::SignedLessThan
+        } else {
+            IntCC::UnsignedLessThan
+        };
+        let nonempty = self.b.ins().icmp(lt, a0, b0);
+        let (test, slow, done) = (
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+        );
+        self.b.append_block_param(done, types::I8);
+        let yes = self.b.ins().iconst(types::I8, 1);
+        self.b.ins().brif(nonempty, test, &[], done, &[yes.into()]);
+        self.b.seal_block(test);
+        self.b.switch_to_block(test);
+        let a64 = self.int_resize(a0, t, types::I64, signed);
+        let b64 = self.int_resize(b0, t, types::I64, signed);
+        let count = self.b.ins().isub(b64, a64);
+        let few = self
+            .b
+            .ins()
+            .icmp_imm_u(IntCC::UnsignedLessThanOrEqual, count, 1 << 40);
+        let mut all = few;
+        let (_, cache) = self.check_cache();
+        let mut ranges = Vec::new();
+        for (p, _) in &rl.ptrs {
+            let size = self.pointee_size(&p.ty);
+            let outer = std::mem::replace(&mut self.cur_span, p.span);
+            let pv = self.expr(p).and_then(|v| v.scalar());
+            let site = self.site(SiteKind::Read, size, 0, false);
+            self.cur_span = outer;
+            let pv = pv?;
+            let off = self.b.ins().imul_imm_s(a64, size as i64);
+            let first = self.b.ins().iadd(pv, off);
+            let last_k = self.b.ins().iadd_imm_s(b64, -1);
+            let off = self.b.ins().imul_imm_s(last_k, size as i64);
+            let last = self.b.ins().iadd(pv, off);
+            let at = (site as i64 * ENTRY) as i32;
+            let fl = super::value::flags();
+            let lo = self.b.ins().load(types::I64, fl, cache, at);
+            let span = self.b.ins().load(types::I64, fl, cache, at + 8);
+            for x in [first, last] {
+                let d = self.b.ins().isub(x, lo);
+                let ok = self.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, d, span);
+                all = self.b.ins().band(all, ok);
+            }
+            ranges.push((first, last, size, site));
+        }
+        self.b.ins().brif(all, done, &[yes.into()], slow, &[]);
+        self.b.seal_block(slow);
+        self.b.switch_to_block(slow);
+        self.b.set_cold_block(slow);
+        let mut r = few;
+        let item = self.item;
+        for (first, last, size, site) in ranges {
+            let hi = self.b.ins().iadd_imm_s(last, size as i64);
+            let site_v = self.b.ins().iconst(types::I32, i64::from(site));
+            let got = self.call_host(
+                check::cranecl_check_range as *const u8,
+                &[types::I64, types::I64, types::I64, types::I32],
+                &[types::I64],
+                &[item, first, hi, site_v],
+            )[0];
+            let inside = self.b.ins().icmp_imm_u(IntCC::NotEqual, got, 0);
+            r = self.b.ins().band(r, inside);
+        }
+        self.b.ins().jump(done, &[r.into()]);
+        self.b.seal_block(done);
+        self.b.switch_to_block(done);
+        Ok((self.b.block_params(done)[0], b0))
+    }
+
     /// Under `bounds` alone: whether an access of `size` bytes at `addr +
     /// offset` is known to stay inside its object (`FunctionCx::in_object`).
     /// `races`/`uninit` test every access: their fast path needs the

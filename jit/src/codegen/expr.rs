@@ -22,6 +22,11 @@ impl FunctionCx<'_, '_> {
         if e.ty.is_error() {
             return Err("internal: an erroneous expression reached code generation".into());
         }
+        if let Some((b, v)) = self.range_bound {
+            if std::ptr::eq(b, e) {
+                return Ok(CValue::Scalar(v));
+            }
+        }
         match &e.kind {
             // 42, 'a', 1.5f
             ExprKind::IntConst(v) => self.const_int(*v, &e.ty),
@@ -215,7 +220,12 @@ impl FunctionCx<'_, '_> {
                         return Ok(CPlace::Addr(a));
                     }
                 }
-                Ok(CPlace::Addr(self.expr(p)?.scalar()?))
+                let a = self.expr(p)?.scalar()?;
+                if self.range_proven.contains(&(&**p as *const Expr)) {
+                    let size = self.pointee_size(&p.ty);
+                    self.in_object.insert(a, size);
+                }
+                Ok(CPlace::Addr(a))
             }
             ExprKind::Member(base, idx) => {
                 let addr = if base.is_lvalue() {

@@ -104,6 +104,13 @@ pub struct FunctionCx<'a, 'p> {
     /// and tested once before the loop (`walk::invariant_cond_loads`), by
     /// the pointer expression they dereference.
     pub(crate) hoisted_addrs: HashMap<*const crate::sema::hir::Expr, Value>,
+    /// Checked `bounds`: the `p + k` addresses of a loop's copy whose range
+    /// of `p[k]` accesses was tested before it (`check::range_precheck`):
+    /// their accesses need no test.
+    pub(crate) range_proven: std::collections::HashSet<*const crate::sema::hir::Expr>,
+    /// The bound `b` of that loop's condition `k < b` and its value, read
+    /// before the loop (the body writes no memory and no local `b` reads).
+    pub(crate) range_bound: Option<(*const crate::sema::hir::Expr, Value)>,
     /// Region strategy, checked races/uninit: the piece being compiled is
     /// alone in its barrier interval and writes no local memory, so its
     /// reads of local memory need no read tag (`check.rs`, `full_read`).
@@ -406,6 +413,8 @@ impl<'a, 'p> FunctionCx<'a, 'p> {
             in_object_lanes: Default::default(),
             counted: Vec::new(),
             hoisted_addrs: HashMap::new(),
+            range_proven: Default::default(),
+            range_bound: None,
             local_read_only: false,
             check_state: None,
             reading_for_write: false,

@@ -107,39 +107,32 @@ impl FunctionCx<'_, '_> {
                     self.stmt(i)?;
                 }
                 let hoisted = self.hoist_cond_checks(c.as_ref(), step.as_ref(), body)?;
-                let (head, body_b, cont, end) = (
-                    self.b.create_block(),
-                    self.b.create_block(),
-                    self.b.create_block(),
-                    self.b.create_block(),
-                );
-                // A condition cheap to repeat is tested before the loop and
-                // at its bottom (`if (c) do body; step; while (c);`): one
-                // branch per iteration, not a jump back to the test too.
-                let rotated = c.as_ref().filter(|c| self.rotates(c));
-                if let Some(c) = rotated {
-                    self.cond_branch(c, head, end)?;
-                    self.enter(head);
-                    self.jump(body_b);
-                } else {
-                    self.enter(head);
-                    match c {
-                        Some(c) => self.cond_branch(c, body_b, end)?,
-                        None => self.jump(body_b),
-                    }
-                }
-                self.enter(body_b);
                 let counted = self.counted_loop(init.as_deref(), c.as_ref(), step.as_ref(), body);
-                self.with_counted(counted, |fx| fx.in_loop(end, cont, |fx| fx.stmt(body)))?;
-                self.enter(cont);
-                if let Some(st) = step {
-                    self.expr(st)?;
+                // Checked `bounds`: a loop whose `p[k]` accesses are tested
+                // together before it runs a copy without their tests when
+                // they are all inside.
+                match self.range_loop(c.as_ref(), step.as_ref(), body) {
+                    Some(rl) => {
+                        let (proven, bound) = self.range_precheck(&rl)?;
+                        let (fast, checked) = (self.b.create_block(), self.b.create_block());
+                        self.b.ins().brif(proven, fast, &[], checked, &[]);
+                        self.terminated();
+                        self.enter(fast);
+                        let outer = (self.range_proven.clone(), self.range_bound);
+                        self.range_proven
+                            .extend(rl.ptrs.iter().flat_map(|(_, uses)| uses.iter().copied()));
+                        self.range_bound = Some((rl.bound as *const _, bound));
+                        let r = self.for_loop(c.as_ref(), step.as_ref(), body, counted);
+                        (self.range_proven, self.range_bound) = outer;
+                        r?;
+                        let end = self.b.create_block();
+                        self.jump(end);
+                        self.enter(checked);
+                        self.for_loop(c.as_ref(), step.as_ref(), body, counted)?;
+                        self.enter(end);
+                    }
+                    None => self.for_loop(c.as_ref(), step.as_ref(), body, counted)?,
                 }
-                match rotated {
-                    Some(c) => self.bottom_test(c, body_b, end)?,
-                    None => self.jump(head),
-                }
-                self.enter(end);
                 for p in hoisted {
                     self.hoisted_addrs.remove(&p);
                 }
@@ -187,6 +180,51 @@ impl FunctionCx<'_, '_> {
                 self.emit_return(v)
             }
         }
+    }
+
+    /// The loop of `for (...; c; step) body` after its initialiser, from
+    /// the current block to the block after it (`counted`: its counter's
+    /// range, `Self::counted_loop`).
+    fn for_loop(
+        &mut self,
+        c: Option<&crate::sema::hir::Expr>,
+        step: Option<&crate::sema::hir::Expr>,
+        body: &Stmt,
+        counted: Option<(u32, i128, i128)>,
+    ) -> Result<(), String> {
+        let (head, body_b, cont, end) = (
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+        );
+        // A condition cheap to repeat is tested before the loop and
+        // at its bottom (`if (c) do body; step; while (c);`): one
+        // branch per iteration, not a jump back to the test too.
+        let rotated = c.filter(|c| self.rotates(c));
+        if let Some(c) = rotated {
+            self.cond_branch(c, head, end)?;
+            self.enter(head);
+            self.jump(body_b);
+        } else {
+            self.enter(head);
+            match c {
+                Some(c) => self.cond_branch(c, body_b, end)?,
+                None => self.jump(body_b),
+            }
+        }
+        self.enter(body_b);
+        self.with_counted(counted, |fx| fx.in_loop(end, cont, |fx| fx.stmt(body)))?;
+        self.enter(cont);
+        if let Some(st) = step {
+            self.expr(st)?;
+        }
+        match rotated {
+            Some(c) => self.bottom_test(c, body_b, end)?,
+            None => self.jump(head),
+        }
+        self.enter(end);
+        Ok(())
     }
 
     /// Whether a loop condition is tested twice in the code, before the

@@ -10,7 +10,7 @@ use crate::sema::hir::{
 use std::collections::HashSet;
 
 /// Call `f` on every expression of `s`, outermost first.
-pub fn stmt_exprs(s: &Stmt, f: &mut dyn FnMut(&Expr)) {
+pub fn stmt_exprs<'e>(s: &'e Stmt, f: &mut dyn FnMut(&'e Expr)) {
     match &s.kind {
         StmtKind::Decl(_, Some(init)) => init_exprs(init, f),
         StmtKind::Decl(_, None)
@@ -45,13 +45,13 @@ pub fn stmt_exprs(s: &Stmt, f: &mut dyn FnMut(&Expr)) {
     }
 }
 
-pub fn block_exprs(b: &Block, f: &mut dyn FnMut(&Expr)) {
+pub fn block_exprs<'e>(b: &'e Block, f: &mut dyn FnMut(&'e Expr)) {
     for s in &b.stmts {
         stmt_exprs(s, f);
     }
 }
 
-fn init_exprs(i: &Init, f: &mut dyn FnMut(&Expr)) {
+fn init_exprs<'e>(i: &'e Init, f: &mut dyn FnMut(&'e Expr)) {
     match i {
         Init::Expr(e) => expr_tree(e, f),
         Init::Array(v) | Init::Struct(v) => v.iter().for_each(|i| init_exprs(i, f)),
@@ -61,7 +61,7 @@ fn init_exprs(i: &Init, f: &mut dyn FnMut(&Expr)) {
 }
 
 /// `e` and every sub-expression.
-pub fn expr_tree(e: &Expr, f: &mut dyn FnMut(&Expr)) {
+pub fn expr_tree<'e>(e: &'e Expr, f: &mut dyn FnMut(&'e Expr)) {
     f(e);
     match &e.kind {
         ExprKind::IntConst(_) | ExprKind::FloatConst(_) | ExprKind::Var(_) | ExprKind::Func(_) => {}
@@ -525,4 +525,189 @@ pub fn invariant_cond_loads<'e>(
         }
     }
     out
+}
+
+/// A loop `for (...; k < b; k++)` (or `k += 1`) whose body reads or writes
+/// elements `p[k]` through pointers `p` that do not change in it: checked
+/// `bounds` tests the whole range `p[first k] .. p[b - 1]` of each such
+/// pointer once before the loop (`FunctionCx::range_precheck`) and runs a
+/// copy of the loop without those tests when it lies inside one object.
+/// The loop qualifies when `k` is a private integer local nobody takes the
+/// address of and the body does not write; the body stores only to such
+/// locals (so no memory the bound reads changes), calls no function and no
+/// built-in that writes memory or synchronises, holds no loop (only
+/// innermost loops are copied) and no label; `b` is built from constants,
+/// locals the body does not write, and at most one load at its top (a load
+/// `walk::invariant_cond_loads` hoists).
+pub struct RangeLoop<'e> {
+    /// The counter `k`.
+    pub var: u32,
+    /// `b`, of `k`'s type.
+    pub bound: &'e Expr,
+    /// Each pointer `p` (built from constants and locals the body does not
+    /// write) and the `p + k` address expressions of its accesses.
+    pub ptrs: Vec<(&'e Expr, Vec<*const Expr>)>,
+}
+
+/// The expression nodes a loop body may have to be copied by
+/// [`range_loop`].
+const RANGE_LOOP_NODES: usize = 400;
+
+pub fn range_loop<'e>(
+    f: &Function,
+    cond: Option<&'e Expr>,
+    step: Option<&Expr>,
+    body: &'e Stmt,
+) -> Option<RangeLoop<'e>> {
+    use crate::sema::hir::{BinOp, CastKind};
+    use crate::sema::types::Type;
+    let ExprKind::Binary(BinOp::Lt, a, bound) = &cond?.kind else {
+        return None;
+    };
+    let ExprKind::Cast(CastKind::LvalueToRvalue, kv) = &a.kind else {
+        return None;
+    };
+    let k = local_var(kv)?;
+    let local = f.locals.get(k as usize)?;
+    let addressed = address_taken_locals(f);
+    let plain = |l: u32| {
+        f.locals.get(l as usize).is_some_and(|v| {
+            v.space == crate::sema::addrspace::AddrSpace::Private && !v.address_taken
+        }) && !addressed.contains(&l)
+    };
+    if !plain(k) || local.ty != a.ty || bound.ty != a.ty {
+        return None;
+    }
+    let Type::Scalar(s) = &local.ty else {
+        return None;
+    };
+    if !s.is_integer() {
+        return None;
+    }
+    let steps_by_one = match &step?.kind {
+        ExprKind::IncDec {
+            inc: true, operand, ..
+        } => local_var(operand) == Some(k),
+        ExprKind::Assign {
+            op: Some(BinOp::Add),
+            lhs,
+            rhs,
+            ..
+        } => local_var(lhs) == Some(k) && int_value(rhs) == Some(1),
+        _ => false,
+    };
+    if !steps_by_one || jumps_into(body) || has_loop(body) {
+        return None;
+    }
+    // What the body writes: private locals only, never `k`.
+    let (mut written, mut pure, mut nodes) = (HashSet::new(), true, 0usize);
+    stmt_exprs(body, &mut |e| {
+        nodes += 1;
+        match &e.kind {
+            ExprKind::Assign { lhs: x, .. } | ExprKind::IncDec { operand: x, .. } => {
+                match root_local(x) {
+                    Some(l) if plain(l) && l != k => {
+                        written.insert(l);
+                    }
+                    _ => pure = false,
+                }
+            }
+            ExprKind::Call(..) => pure = false,
+            ExprKind::Builtin(b, _) => pure &= reads_only(b),
+            _ => {}
+        }
+    });
+    if !pure || nodes > RANGE_LOOP_NODES {
+        return None;
+    }
+    // Built from constants and locals the body leaves alone; `loads`: how
+    // many loads it may hold.
+    let invariant = |p: &Expr, loads: bool| {
+        let mut ok = true;
+        expr_tree(p, &mut |e| match &e.kind {
+            ExprKind::IntConst(_) | ExprKind::Binary(..) | ExprKind::PtrAdd(..) => {}
+            ExprKind::Cast(
+                CastKind::LvalueToRvalue | CastKind::IntToInt | CastKind::Bitcast,
+                _,
+            ) => {}
+            ExprKind::Deref(_) => ok &= loads,
+            ExprKind::Var(VarRef::Local(l)) => ok &= plain(l.0) && !written.contains(&l.0),
+            _ => ok = false,
+        });
+        ok
+    };
+    let mut top: &Expr = bound;
+    while let ExprKind::Cast(CastKind::LvalueToRvalue | CastKind::IntToInt, x) = &top.kind {
+        top = x;
+    }
+    let bound_ok = match &top.kind {
+        ExprKind::Deref(p) => invariant(p, false),
+        _ => invariant(bound, false),
+    };
+    if !bound_ok {
+        return None;
+    }
+    let mut ptrs: Vec<(&'e Expr, Vec<*const Expr>)> = Vec::new();
+    stmt_exprs(body, &mut |e: &'e Expr| {
+        let ExprKind::Deref(p) = &e.kind else {
+            return;
+        };
+        let ExprKind::PtrAdd(x, y) = &p.kind else {
+            return;
+        };
+        let (ptr, idx) = if x.ty.is_pointer() { (x, y) } else { (y, x) };
+        if read_of(idx) != Some(k) || !invariant(ptr, false) {
+            return;
+        }
+        let key = |q: &Expr| match &q.kind {
+            ExprKind::Cast(CastKind::LvalueToRvalue, v) => local_var(v),
+            _ => None,
+        };
+        let p_at = &**p as *const Expr;
+        match ptrs
+            .iter_mut()
+            .find(|(q, _)| key(q).is_some() && key(q) == key(ptr))
+        {
+            Some((_, uses)) => uses.push(p_at),
+            None => ptrs.push((&**ptr, vec![p_at])),
+        }
+    });
+    (!ptrs.is_empty()).then_some(RangeLoop {
+        var: k,
+        bound,
+        ptrs,
+    })
+}
+
+/// Whether `s` holds a loop.
+fn has_loop(s: &Stmt) -> bool {
+    match &s.kind {
+        StmtKind::While(..) | StmtKind::DoWhile(..) | StmtKind::For(..) => true,
+        StmtKind::Block(b) => b.stmts.iter().any(has_loop),
+        StmtKind::If(_, t, e) => has_loop(t) || e.as_deref().is_some_and(has_loop),
+        StmtKind::Switch(_, b)
+        | StmtKind::Case(_, b)
+        | StmtKind::Default(b)
+        | StmtKind::Label(_, b) => has_loop(b),
+        _ => false,
+    }
+}
+
+/// A built-in that neither writes memory nor synchronises: it only reads
+/// its arguments (`vload*` reads through its pointer).
+fn reads_only(b: &crate::sema::builtins::BuiltinFn) -> bool {
+    use crate::sema::builtins::Family;
+    match b.family {
+        Family::WorkItem
+        | Family::Integer
+        | Family::Common
+        | Family::Geometric
+        | Family::Relational
+        | Family::Convert { .. }
+        | Family::Reinterpret
+        | Family::Shuffle => true,
+        Family::Math => !b.params.iter().any(|t| t.is_pointer()),
+        Family::VectorLoadStore => b.name.starts_with("vload"),
+        _ => false,
+    }
 }

@@ -1114,6 +1114,46 @@ pub unsafe extern "C" fn cranecl_check_access(
     }
 }
 
+/// Checked `bounds`' test of a whole loop's accesses `p[k]` before the loop
+/// (`codegen/check.rs`, `range_precheck`): whether `[lo, hi)` lies inside
+/// one object the kernel may access; when it does, `site`'s cache names
+/// that object, so the next test passes inline. Reports nothing: when the
+/// range is not inside, the loop's checked copy runs and reports the
+/// accesses it makes.
+///
+/// # Safety
+/// As [`cranecl_check_access`].
+pub unsafe extern "C" fn cranecl_check_range(
+    item: *mut ItemState,
+    lo: u64,
+    hi: u64,
+    site: u32,
+) -> u64 {
+    // SAFETY: the caller's contract, as `cranecl_check_access`'s.
+    let (item, st) = unsafe {
+        let item = &*item;
+        (item, &mut *((*item.group).check as *mut CheckState))
+    };
+    // SAFETY: set by `with_state` from the program's live site table.
+    let sites = unsafe { std::slice::from_raw_parts(st.sites, st.nsites) };
+    let Some(s) = sites.get(site as usize) else {
+        return 0;
+    };
+    let size = u64::from(s.size);
+    if hi < lo || hi - lo < size {
+        return 0;
+    }
+    match find(st, item, lo, hi - lo) {
+        Some((olo, ohi, _, _)) => {
+            if let Some(c) = st.cache.get_mut(site as usize) {
+                *c = CacheEntry::new(olo, ohi, size);
+            }
+            1
+        }
+        None => 0,
+    }
+}
+
 /// Race and uninit bookkeeping for one in-bounds access of a followed
 /// object (`follow`), in its shadow.
 #[allow(clippy::too_many_arguments)]
