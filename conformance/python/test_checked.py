@@ -7,6 +7,7 @@ Directives (one per line at the top of each file):
   // @check <CRANECL_CHECK value>
   // @options <build options>
   // @run <kernel> g=<x[,y]> l=<x[,y]> : <args>
+  // @report <text>   (some report holds this text; several lines allowed)
 args: buf(BYTES) (zero-filled), sub(PARENT,ORIGIN,BYTES) (a sub-buffer),
 int(V), local(BYTES), null, images of CL_RGBA CL_FLOAT pixels (zeros):
 image1d(W) image1darray(W,LAYERS) image2d(W,H) image2darray(W,H,LAYERS)
@@ -39,14 +40,18 @@ KINDS = {"invalid-read", "invalid-write", "index", "divergence", "race", "uninit
 
 def parse(path):
     text = path.read_text()
-    case = {"check": None, "options": "", "run": None, "expect": set(), "other": set()}
+    case = {"check": None, "options": "", "run": None, "expect": set(), "other": set(),
+            "report": []}
     for n, line in enumerate(text.splitlines(), 1):
         m = re.match(r"//\s*@(\w+)\s*(.*)$", line)
         if m:
             key, val = m.group(1), m.group(2).strip()
-            if key not in ("check", "options", "run"):
+            if key not in ("check", "options", "run", "report"):
                 raise ValueError(f"{path.name}:{n}: unknown directive @{key}")
-            case[key] = val
+            if key == "report":
+                case["report"].append(val)
+            else:
+                case[key] = val
         m = re.search(r"//!\s*([\w -]+?)\s*$", line)
         for kind in m.group(1).split() if m else []:
             if kind == "race-other":
@@ -179,6 +184,8 @@ def test_checked_case(path):
         assert "kernel 'k'" in block, f"a report without the kernel's name:\n{block}"
     for n in case["other"]:
         assert any(f"<source>:{n}:" in b for _, _, b in reports), f"the other access (line {n}) is not named:\n{text}"
+    for want in case["report"]:
+        assert any(want in b for _, _, b in reports), f"no report says '{want}':\n{text}"
 
 
 def test_at_least_forty_buggy_kernels():

@@ -31,6 +31,8 @@ struct Case {
     args: Vec<String>,
     expect: BTreeSet<(String, usize)>,
     other: Vec<usize>,
+    /// `@report TEXT`: texts some report must hold.
+    report: Vec<String>,
 }
 
 fn parse(path: &Path) -> Result<Case, String> {
@@ -44,6 +46,7 @@ fn parse(path: &Path) -> Result<Case, String> {
         args: Vec::new(),
         expect: BTreeSet::new(),
         other: Vec::new(),
+        report: Vec::new(),
     };
     for (i, line) in text.lines().enumerate() {
         let n = i + 1;
@@ -52,6 +55,7 @@ fn parse(path: &Path) -> Result<Case, String> {
             match key {
                 "check" => c.check = val.trim().to_string(),
                 "options" => c.options = val.trim().to_string(),
+                "report" => c.report.push(val.trim().to_string()),
                 "run" => {
                     let (head, args) = val.split_once(':').ok_or("@run without ':'")?;
                     let mut words = head.split_whitespace();
@@ -183,6 +187,11 @@ fn run(exe: &Path, path: &Path, c: &Case) -> Result<(), String> {
     for n in &c.other {
         if !text.contains(&format!("<source>:{n}:")) {
             return Err(format!("the other access (line {n}) is not named:\n{text}"));
+        }
+    }
+    for want in &c.report {
+        if !text.contains(want.as_str()) {
+            return Err(format!("no report says '{want}':\n{text}"));
         }
     }
     Ok(())

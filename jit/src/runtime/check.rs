@@ -258,8 +258,11 @@ pub struct LaunchCheck {
     /// checked; memory the registry knows is checked as before.
     system_memory: bool,
     /// Each group's first serial and its linear id (to name the other
-    /// group of a race).
-    groups: Mutex<Vec<(u64, u64)>>,
+    /// group of a race), in shards by linear id: every group of a launch
+    /// adds itself when it starts, and one lock for all of them was
+    /// contended by every thread (a tenth of a checked reduction's time on
+    /// 16 threads).
+    groups: [Mutex<Vec<(u64, u64)>>; GROUP_SHARDS],
     /// Release operations on global memory: per address, the value the last
     /// one left there and the serial ranges it publishes
     /// (`cranecl_check_sync`); made at the launch's first.
@@ -281,6 +284,9 @@ pub struct ImageArg {
     /// Created with `CL_MEM_READ_ONLY`: a kernel's write is undefined.
     pub read_only: bool,
 }
+
+/// The shards of a launch's log of groups (`LaunchCheck::groups`).
+const GROUP_SHARDS: usize = 32;
 
 /// The release map's shards (by address: operations on one word share one).
 const RELEASE_SHARDS: usize = 64;
@@ -319,7 +325,7 @@ impl LaunchCheck {
             reports: Mutex::new(Reports::default()),
             serial: AtomicU64::new(0),
             system_memory: false,
-            groups: Mutex::new(Vec::new()),
+            groups: std::array::from_fn(|_| Mutex::new(Vec::new())),
             releases: std::sync::OnceLock::new(),
             images: Vec::new(),
             id: IDS.fetch_add(1, Ordering::Relaxed),
@@ -383,11 +389,17 @@ impl LaunchCheck {
 
     /// The linear id of the group whose serials include `serial`.
     fn group_of(&self, serial: u64) -> Option<u64> {
-        let g = self.groups.lock().unwrap_or_else(|p| p.into_inner());
-        g.iter()
-            .filter(|(b, _)| *b <= serial)
-            .max_by_key(|(b, _)| *b)
-            .map(|&(_, id)| id)
+        self.groups
+            .iter()
+            .filter_map(|shard| {
+                let g = shard.lock().unwrap_or_else(|p| p.into_inner());
+                g.iter()
+                    .filter(|(b, _)| *b <= serial)
+                    .max_by_key(|(b, _)| *b)
+                    .copied()
+            })
+            .max_by_key(|&(b, _)| b)
+            .map(|(_, id)| id)
     }
 
     fn report(&self, kind: Kind, sites: (u32, u32), make: impl FnOnce() -> String) {
@@ -790,8 +802,7 @@ pub fn with_state<R>(
         st.epochs = 0;
         group.check_base = base;
         group.check_serial.store(base, Ordering::Relaxed);
-        launch
-            .groups
+        launch.groups[group_linear as usize % GROUP_SHARDS]
             .lock()
             .unwrap_or_else(|p| p.into_inner())
             .push((base, group_linear));
