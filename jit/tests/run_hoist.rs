@@ -379,3 +379,69 @@ fn zero_extended_loads_keep_their_value() {
         }
     }
 }
+
+#[test]
+fn loop_exits_taken_with_inverted_conditions() {
+    // Loops whose exit branches are turned (`hoist::exits_first`): a float
+    // condition that is false for NaN (its inverse must be true then, or
+    // the loop would run), an unsigned one that wraps, and a condition that
+    // is a plain value (`while (n)`), inside a loop over the work-items,
+    // with a loop-invariant product (`w * y`) the inner loop reads.
+    let src = "kernel void k(global const float *lim, global uint *out, uint w) {
+        uint i = get_global_id(0);
+        uint y = i / 4, acc = 0;
+        float x = 0.0f;
+        while (x < lim[i]) {
+            x += 1.0f;
+            acc += 1;
+        }
+        for (uint d = 3; d < 7; d--)
+            for (uint e = 0; e < 3; e++)
+                acc += w * y + d * e;
+        uint n = i % 5;
+        while (n) {
+            acc += 100;
+            n--;
+        }
+        out[i] = acc;
+    }";
+    let items = 45usize;
+    let w = 9u32;
+    let lim: Vec<f32> = (0..items)
+        .map(|i| match i % 4 {
+            0 => f32::NAN,
+            1 => -2.0,
+            _ => (i % 7) as f32 + 0.5,
+        })
+        .collect();
+    let want: Vec<u32> = (0..items)
+        .map(|i| {
+            let (mut x, mut acc) = (0.0f32, 0u32);
+            while x < lim[i] {
+                x += 1.0;
+                acc += 1;
+            }
+            let y = i as u32 / 4;
+            for d in (0..=3u32).rev() {
+                for e in 0..3 {
+                    acc += w * y + d * e;
+                }
+            }
+            acc + 100 * (i as u32 % 5)
+        })
+        .collect();
+    for p in programs(src) {
+        for l in LOCALS {
+            let mut lim2 = lim.clone();
+            let mut out = vec![0u32; items];
+            run(
+                &p,
+                "k",
+                &mut [buf(&mut lim2), buf(&mut out), val(w)],
+                &[items as u64],
+                &[l],
+            );
+            assert_eq!(out, want, "local {l}");
+        }
+    }
+}

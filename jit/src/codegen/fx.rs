@@ -497,6 +497,9 @@ pub(crate) fn define(
         super::hoist::hoist_invariant_loads(&mut ctx.func);
     }
     if pcx.inline {
+        super::hoist::exits_first(&mut ctx.func);
+    }
+    if pcx.inline {
         super::hoist::fold_zero_extending_loads(&mut ctx.func);
     }
     if std::env::var_os("CRANECL_DUMP_CLIF").is_some() {

@@ -296,3 +296,70 @@ pub(crate) fn fold_zero_extending_loads(func: &mut Function) -> usize {
     }
     folds.len()
 }
+
+/// Turn each loop's conditional exits `brif c, stay, leave` into
+/// `brif !c, leave, stay` (the comparison inverted in place of `c`'s).
+/// Cranelift's egraph hoists loop-invariant values while it walks the
+/// dominator tree, whose children come in the CFG's reverse postorder;
+/// with the staying block first among a branch's successors that order
+/// visits the block outside the loop first, which drops the loop from the
+/// walk's loop stack, and the loop's own blocks then get the invariant
+/// values recomputed inside (the lanes' geometry, `y * w`, in every
+/// iteration of a convolution's inner loop). With the leaving block first
+/// the loop's blocks come first. Returns how many branches turned.
+pub(crate) fn exits_first(func: &mut Function) -> usize {
+    use cranelift_codegen::ir::condcodes::{CondCode, IntCC};
+    use cranelift_codegen::ir::InstBuilder;
+    let cfg = ControlFlowGraph::with_function(func);
+    let domtree = DominatorTree::with_function(func, &cfg);
+    let mut loops = LoopAnalysis::new();
+    loops.compute(func, &cfg, &domtree);
+    let blocks: Vec<Block> = func.layout.blocks().collect();
+    let mut turned = 0;
+    for b in blocks {
+        let Some(lp) = loops.innermost_loop(b) else {
+            continue;
+        };
+        let Some(term) = func.layout.last_inst(b) else {
+            continue;
+        };
+        let InstructionData::Brif {
+            arg,
+            blocks: [stay, leave],
+            ..
+        } = func.dfg.insts[term]
+        else {
+            continue;
+        };
+        let (s, l) = (
+            stay.block(&func.dfg.value_lists),
+            leave.block(&func.dfg.value_lists),
+        );
+        if !loops.is_in_loop(s, lp) || loops.is_in_loop(l, lp) {
+            continue;
+        }
+        let c = func.dfg.resolve_aliases(arg);
+        let inverted = {
+            let mut pos = cranelift_codegen::cursor::FuncCursor::new(func).at_inst(term);
+            use cranelift_codegen::cursor::Cursor;
+            match pos.func.dfg.value_def(c) {
+                ValueDef::Result(i, 0) => match pos.func.dfg.insts[i] {
+                    InstructionData::IntCompare { cond, args, .. } => {
+                        pos.ins().icmp(cond.complement(), args[0], args[1])
+                    }
+                    InstructionData::FloatCompare { cond, args, .. } => {
+                        pos.ins().fcmp(cond.complement(), args[0], args[1])
+                    }
+                    _ => pos.ins().icmp_imm_u(IntCC::Equal, c, 0),
+                },
+                _ => pos.ins().icmp_imm_u(IntCC::Equal, c, 0),
+            }
+        };
+        if let InstructionData::Brif { arg, blocks, .. } = &mut func.dfg.insts[term] {
+            *arg = inverted;
+            blocks.swap(0, 1);
+        }
+        turned += 1;
+    }
+    turned
+}
