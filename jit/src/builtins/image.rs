@@ -17,11 +17,12 @@
 //! spec leaves the access undefined, images the kernel may not read or
 //! write); unchecked code calls the plain ones, unchanged.
 
-use crate::codegen::{CValue, FunctionCx};
+use crate::codegen::{CValue, FunctionCx, LVal, LaneCx};
 use crate::runtime::check::{self, SiteKind};
 use crate::sema::builtins::BuiltinFn;
 use crate::sema::types::{ImageKind, Scalar, Type};
 use cranecl_memory::image::{self, ImageDesc, Texel};
+use cranecl_memory::image_lanes::{self, Lanes4};
 use cranelift_codegen::ir::{types, InstBuilder};
 use std::mem::offset_of;
 
@@ -145,6 +146,46 @@ extern "C" fn write_image(
         };
         image::write(&*img, texel_kind(flags), coord.read(), c)
     }
+}
+
+/// `read_image{f,i,ui}` of the four work-items of a lanes step:
+/// `coord[c][lane]` in, `[channel][lane]` out.
+extern "C" fn read_image_lanes(
+    img: *const ImageDesc,
+    sampler: u32,
+    flags: u32,
+    coord: *const Lanes4,
+    out: *mut Lanes4,
+) {
+    if img.is_null() {
+        return;
+    }
+    // SAFETY: generated code passes the descriptor of an image argument
+    // (kept alive by the launch) and two 64-byte stack buffers.
+    unsafe {
+        let r = image_lanes::read_lanes(
+            &*img,
+            sampler,
+            texel_kind(flags),
+            flags & FLOAT_COORDS != 0,
+            &*coord,
+        );
+        out.write(r);
+    }
+}
+
+/// `write_image{f,i,ui}` of the four work-items of a lanes step.
+extern "C" fn write_image_lanes(
+    img: *const ImageDesc,
+    flags: u32,
+    coord: *const [[i32; 4]; 4],
+    color: *const Lanes4,
+) {
+    if img.is_null() {
+        return;
+    }
+    // SAFETY: as in `read_image_lanes`.
+    unsafe { image_lanes::write_lanes(&*img, texel_kind(flags), &*coord, &*color) }
 }
 
 fn kind_bits(s: Scalar) -> Option<u32> {
@@ -297,6 +338,145 @@ fn write(
         );
     }
     Ok(CValue::Void)
+}
+
+/// Store the first four components of every lane of `v` at a fresh
+/// 64-byte stack buffer, component `c` of lane `k` at `16 c + 4 k` (zeros
+/// for components `v` lacks).
+fn spill_lanes(
+    fx: &mut FunctionCx<'_, '_>,
+    v: &LVal,
+) -> Result<cranelift_codegen::ir::Value, String> {
+    let at = fx.stack_temp(64, 16);
+    let is_vec = |fx: &FunctionCx<'_, '_>, x: cranelift_codegen::ir::Value| {
+        let t = fx.b.func.dfg.value_type(x);
+        t.is_vector() && t.bits() == 128 && t.lane_bits() == 32
+    };
+    let packed: Option<Vec<cranelift_codegen::ir::Value>> = match v {
+        LVal::Vec(x) => Some(vec![*x]),
+        LVal::VecN(c) => Some(c.clone()),
+        _ => None,
+    };
+    let stored = match packed {
+        Some(c) if c.len() <= 4 && c.iter().all(|x| is_vec(fx, *x)) => {
+            for (k, x) in c.iter().enumerate() {
+                fx.b.ins().store(super::mem(), *x, at, (k * 16) as i32);
+            }
+            c.len()
+        }
+        _ => {
+            let mut n = 0;
+            for k in 0..4 {
+                let lane = LaneCx::lane(fx, v, k).lanes()?;
+                if lane.len() > 4 {
+                    return Err("internal: image coordinate of more than 4 components".into());
+                }
+                for (c, x) in lane.iter().enumerate() {
+                    if fx.b.func.dfg.value_type(*x).bits() != 32 {
+                        return Err("internal: image lane value not of 32 bits".into());
+                    }
+                    fx.b.ins()
+                        .store(super::mem(), *x, at, (c * 16 + k * 4) as i32);
+                }
+                n = lane.len();
+            }
+            n
+        }
+    };
+    if stored < 4 {
+        let zero = fx.b.ins().iconst(types::I32, 0);
+        let zero = fx.b.ins().splat(types::I32X4, zero);
+        for c in stored..4 {
+            fx.b.ins().store(super::mem(), zero, at, (c * 16) as i32);
+        }
+    }
+    Ok(at)
+}
+
+/// The lanes' `read_image{f,i,ui}` and `write_image{f,i,ui}`: one host
+/// call for the four work-items of a step (`args` the lanes' values of
+/// the arguments, of types `arg_tys`). `None` where the caller calls once
+/// per lane instead: checked `bounds` (its checked calls report each
+/// work-item), depth images and `half` colours, an image or sampler that
+/// is not the same in every lane.
+pub(crate) fn emit_lanes(
+    fx: &mut FunctionCx<'_, '_>,
+    f: &BuiltinFn,
+    args: &[LVal],
+    arg_tys: &[Type],
+) -> Option<Result<LVal, String>> {
+    if fx.pcx.check.bounds {
+        return None;
+    }
+    let Some(Type::Image(kind, _)) = arg_tys.first() else {
+        return None;
+    };
+    if matches!(kind, ImageKind::Image2dDepth | ImageKind::Image2dArrayDepth) {
+        return None;
+    }
+    let LVal::Uni(CValue::Scalar(img)) = args.first()? else {
+        return None;
+    };
+    let img = *img;
+    let kind_of = |sfx: &str| match sfx {
+        "f" => Some(Scalar::Float),
+        "i" => Some(Scalar::Int),
+        "ui" => Some(Scalar::UInt),
+        _ => None,
+    };
+    let packed = |s: Scalar| {
+        if s == Scalar::Float {
+            types::F32X4
+        } else {
+            types::I32X4
+        }
+    };
+    if let Some(s) = f.name.strip_prefix("read_image").and_then(kind_of) {
+        let mut flags = kind_bits(s)?;
+        let (sampler, coord, coord_ty) = match (args, arg_tys) {
+            ([_, LVal::Uni(CValue::Scalar(smp)), c], [_, _, ct]) => (*smp, c, ct),
+            ([_, c], [_, ct]) => (fx.b.ins().iconst(types::I32, 0), c, ct),
+            _ => return None,
+        };
+        if coord_ty.elem() == Some(Scalar::Float) {
+            flags |= FLOAT_COORDS;
+        }
+        let r = (|| {
+            let at = spill_lanes(fx, coord)?;
+            let out = fx.stack_temp(64, 16);
+            let flags = fx.b.ins().iconst(types::I32, i64::from(flags));
+            fx.call_host(
+                read_image_lanes as *const u8,
+                &[types::I64, types::I32, types::I32, types::I64, types::I64],
+                &[],
+                &[img, sampler, flags, at, out],
+            );
+            let t = packed(s);
+            let comps = (0..4)
+                .map(|c| fx.b.ins().load(t, super::mem(), out, c * 16))
+                .collect();
+            Ok(LVal::VecN(comps))
+        })();
+        return Some(r);
+    }
+    let s = f.name.strip_prefix("write_image").and_then(kind_of)?;
+    let [_, coord, color] = args else {
+        return None;
+    };
+    let flags = kind_bits(s)?;
+    let r = (|| {
+        let at = spill_lanes(fx, coord)?;
+        let col = spill_lanes(fx, color)?;
+        let flags = fx.b.ins().iconst(types::I32, i64::from(flags));
+        fx.call_host(
+            write_image_lanes as *const u8,
+            &[types::I64, types::I32, types::I64, types::I64],
+            &[],
+            &[img, flags, at, col],
+        );
+        Ok(LVal::Lanes(vec![CValue::Void; 4]))
+    })();
+    Some(r)
 }
 
 /// Checked mode's extra arguments of an image access: the item, a new
