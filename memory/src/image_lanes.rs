@@ -131,16 +131,58 @@ mod sse {
                 Fmt::Rgba8 | Fmt::Bgra8 => {
                     let v = _mm_cvtsi32_si128((p as *const i32).read_unaligned());
                     let z = _mm_setzero_si128();
-                    let v = _mm_unpacklo_epi16(_mm_unpacklo_epi8(v, z), z);
-                    // c / 255: one correctly rounded division, as the
-                    // scalar table holds.
-                    let x = _mm_div_ps(_mm_cvtepi32_ps(v), _mm_set1_ps(255.0));
-                    if f == Fmt::Bgra8 {
-                        _mm_shuffle_ps::<SWAP_RB>(x, x)
-                    } else {
-                        x
-                    }
+                    unorm8(f, _mm_unpacklo_epi16(_mm_unpacklo_epi8(v, z), z))
                 }
+            }
+        }
+    }
+
+    /// Texels (i, j) and (i + 1, j), both inside, as [`texel`] gives them.
+    ///
+    /// # Safety
+    /// `d` describes a live data store of format `f`; both texels are
+    /// inside it.
+    #[inline(always)]
+    unsafe fn texel_pair(d: &ImageDesc, f: Fmt, i: i64, j: i64) -> [__m128; 2] {
+        let p = at(d, i, j);
+        // SAFETY: the caller's contract; SSE2 is part of x86-64.
+        unsafe {
+            match f {
+                Fmt::RgbaF32 => [
+                    _mm_loadu_ps(p as *const f32),
+                    _mm_loadu_ps((p as *const f32).add(4)),
+                ],
+                Fmt::Rgba8 | Fmt::Bgra8 => {
+                    let v = _mm_loadl_epi64(p as *const __m128i);
+                    let z = _mm_setzero_si128();
+                    let w = _mm_unpacklo_epi8(v, z);
+                    [
+                        unorm8(f, _mm_unpacklo_epi16(w, z)),
+                        unorm8(f, _mm_unpackhi_epi16(w, z)),
+                    ]
+                }
+            }
+        }
+    }
+
+    /// Four UNORM_INT8 channels (as ints) to r, g, b, a: `c / 255` each,
+    /// correctly rounded as the scalar path's division: `c * (1 / 255)`
+    /// in double, rounded once to float, is that quotient for every `c`
+    /// (its binary expansion repeats every 8 bits, so it never lies within
+    /// a double's error of a float halfway point; the tests compare all
+    /// 256).
+    #[inline(always)]
+    unsafe fn unorm8(f: Fmt, v: __m128i) -> __m128 {
+        // SAFETY: SSE2 is part of x86-64.
+        unsafe {
+            let r = _mm_set1_pd(1.0 / 255.0);
+            let lo = _mm_cvtpd_ps(_mm_mul_pd(_mm_cvtepi32_pd(v), r));
+            let hi = _mm_cvtpd_ps(_mm_mul_pd(_mm_cvtepi32_pd(_mm_unpackhi_epi64(v, v)), r));
+            let x = _mm_movelh_ps(lo, hi);
+            if f == Fmt::Bgra8 {
+                _mm_shuffle_ps::<SWAP_RB>(x, x)
+            } else {
+                x
             }
         }
     }
@@ -169,12 +211,14 @@ mod sse {
         }
     }
 
+    #[inline(always)]
     fn words(x: __m128i) -> [i32; 4] {
         // SAFETY: SSE2 is part of x86-64; `[i32; 4]` and `__m128i` have
         // the same size.
         unsafe { std::mem::transmute::<__m128i, [i32; 4]>(x) }
     }
 
+    #[inline(always)]
     fn floats(x: __m128) -> [f32; 4] {
         // SAFETY: as in `words`.
         unsafe { std::mem::transmute::<__m128, [f32; 4]>(x) }
@@ -191,6 +235,7 @@ mod sse {
     }
 
     /// Four lane vectors (r, g, b, a each) as `[channel][lane]`.
+    #[inline(always)]
     fn transpose(v: [__m128; 4]) -> Lanes4 {
         // SAFETY: SSE2 is part of x86-64.
         unsafe {
@@ -305,12 +350,20 @@ mod sse {
                 let (i, j) = (i64::from(i0[k]), i64::from(j0[k]));
                 let (i0, i1) = (clamp_index(i, w, addr), clamp_index(i + 1, w, addr));
                 let (j0, j1) = (clamp_index(j, h, addr), clamp_index(j + 1, h, addr));
-                let t = [
-                    texel(d, f, i0, j0),
-                    texel(d, f, i1, j0),
-                    texel(d, f, i0, j1),
-                    texel(d, f, i1, j1),
-                ];
+                let inside = |i: i64, j: i64| (i as u64) < d.width && (j as u64) < d.height;
+                let t = if i1 == i0 + 1 && inside(i0, j0) && inside(i1, j1) {
+                    // Two pairs of neighbours in memory.
+                    let [t00, t10] = texel_pair(d, f, i0, j0);
+                    let [t01, t11] = texel_pair(d, f, i0, j1);
+                    [t00, t10, t01, t11]
+                } else {
+                    [
+                        texel(d, f, i0, j0),
+                        texel(d, f, i1, j0),
+                        texel(d, f, i0, j1),
+                        texel(d, f, i1, j1),
+                    ]
+                };
                 // 0 + w0 t0 + w1 t1 + w2 t2 + w3 t3, left to right.
                 let mut acc = _mm_setzero_ps();
                 for (t, w) in t.iter().zip(&wt) {
@@ -552,6 +605,63 @@ mod tests {
             }
         }
         assert!(checked > 0);
+    }
+
+    /// Every UNORM_INT8 value reads as `c / 255` (in each channel, RGBA
+    /// and BGRA, nearest and linear on texel centres), as the scalar path.
+    #[test]
+    fn every_unorm8_value_reads_as_c_over_255() {
+        use sampler::*;
+        for o in [order::RGBA, order::BGRA] {
+            let mut store: Vec<u8> = (0..256u32)
+                .flat_map(|c| [c, 255 - c, c ^ 0x55, c.wrapping_mul(7)].map(|v| v as u8))
+                .collect();
+            let d = ImageDesc {
+                data: store.as_mut_ptr(),
+                width: 256,
+                height: 1,
+                depth: 1,
+                array_size: 0,
+                row_pitch: 1024,
+                slice_pitch: 1024,
+                elem_size: 4,
+                order: o,
+                data_type: data_type::UNORM_INT8,
+                image_type: image_type::IMAGE2D,
+            };
+            for filter in [FILTER_NEAREST, FILTER_LINEAR] {
+                for x in (0..256).step_by(4) {
+                    let mut coord = [[0u32; 4]; 4];
+                    coord[0] = [0, 1, 2, 3].map(|k| (x as f32 + k as f32 + 0.5).to_bits());
+                    coord[1] = [0.5f32.to_bits(); 4];
+                    // SAFETY: `d` describes `store`.
+                    let got = unsafe {
+                        read_lanes(
+                            &d,
+                            ADDRESS_CLAMP_TO_EDGE | filter,
+                            Texel::Float,
+                            true,
+                            &coord,
+                        )
+                    };
+                    for k in 0..4 {
+                        let bytes = &store[(x + k) * 4..(x + k) * 4 + 4];
+                        let mut want = bytes.iter().map(|&c| c as f32 / 255.0).collect::<Vec<_>>();
+                        if o == order::BGRA {
+                            want.swap(0, 2);
+                        }
+                        for ch in 0..4 {
+                            assert_eq!(
+                                got[ch][k],
+                                want[ch].to_bits(),
+                                "order {o:#x} filter {filter:#x} texel {} channel {ch}",
+                                x + k
+                            );
+                        }
+                    }
+                }
+            }
+        }
     }
 
     /// Four-lane writes store what four scalar writes store: each format,
