@@ -393,12 +393,35 @@ fn spill_lanes(
     Ok(at)
 }
 
+/// Whether [`spill_lanes`] takes `v`: at most four components of 32 bits
+/// in every lane.
+fn spillable(fx: &FunctionCx<'_, '_>, v: &LVal) -> bool {
+    let ty = |x: &cranelift_codegen::ir::Value| fx.b.func.dfg.value_type(*x);
+    let word = |x: &cranelift_codegen::ir::Value| ty(x).bits() == 32 && !ty(x).is_vector();
+    let cvalue = |c: &CValue| match c {
+        CValue::Scalar(x) => word(x),
+        CValue::Lanes(l) => l.len() <= 4 && l.iter().all(word),
+        _ => false,
+    };
+    match v {
+        LVal::Uni(c) => cvalue(c),
+        LVal::Aff { base, .. } => word(base),
+        LVal::Lanes(l) => l.len() == 4 && l.iter().all(cvalue),
+        LVal::Vec(x) => ty(x).bits() == 128 && ty(x).lane_bits() == 32,
+        LVal::VecN(c) => {
+            c.len() <= 4
+                && c.iter()
+                    .all(|x| ty(x).bits() == 128 && ty(x).lane_bits() == 32)
+        }
+    }
+}
+
 /// The lanes' `read_image{f,i,ui}` and `write_image{f,i,ui}`: one host
 /// call for the four work-items of a step (`args` the lanes' values of
 /// the arguments, of types `arg_tys`). `None` where the caller calls once
 /// per lane instead: checked `bounds` (its checked calls report each
 /// work-item), depth images and `half` colours, an image or sampler that
-/// is not the same in every lane.
+/// is not the same in every lane, coordinates or colours of other shapes.
 pub(crate) fn emit_lanes(
     fx: &mut FunctionCx<'_, '_>,
     f: &BuiltinFn,
@@ -441,6 +464,9 @@ pub(crate) fn emit_lanes(
         if coord_ty.elem() == Some(Scalar::Float) {
             flags |= FLOAT_COORDS;
         }
+        if !spillable(fx, coord) {
+            return None;
+        }
         let r = (|| {
             let at = spill_lanes(fx, coord)?;
             let out = fx.stack_temp(64, 16);
@@ -464,6 +490,9 @@ pub(crate) fn emit_lanes(
         return None;
     };
     let flags = kind_bits(s)?;
+    if !(spillable(fx, coord) && spillable(fx, color)) {
+        return None;
+    }
     let r = (|| {
         let at = spill_lanes(fx, coord)?;
         let col = spill_lanes(fx, color)?;
