@@ -4,9 +4,14 @@
 //! An image argument is the address of its [`ImageDesc`] (the memory
 //! object owns it); a sampler is its `CLK_*` bits (an `int`). The queries
 //! are loads from the descriptor. A read or write is a call of a host
-//! function per work-item (per lane in the lanes), which converts and
-//! samples with `cranecl_memory::image` — the same code the host commands
-//! use — through two small stack buffers for the coordinates and the texel.
+//! function per work-item, which converts and samples with
+//! `cranecl_memory::image` — the same code the host commands use — through
+//! two small stack buffers for the coordinates and the texel. In the lanes
+//! ([`emit_lanes`]) one call serves the four work-items of a step: the
+//! coordinates, colours and results pass through 64-byte stack buffers
+//! component by component (`[component][lane]`, as the lanes keep vectors)
+//! to `cranecl_memory::image_lanes`, which decides format, sampler and
+//! filter once per call and does the common formats in SIMD.
 //! `read_imageh` (offered by sema only with `cl_khr_fp16`) reads
 //! `Texel::Half` words (normalized integers rounded once to `half`);
 //! `write_imageh` goes through the float path, its colour widened exactly.
