@@ -6,16 +6,17 @@
 //! The common cases are done for the four lanes together with SSE2 (the
 //! x86-64 baseline): reads as float of 2D images of RGBA or BGRA
 //! `UNORM_INT8` or RGBA `FLOAT` with float coordinates (nearest or linear
-//! filter; addressing none, clamp-to-edge or clamp, normalized or not) or
-//! integer ones, and float writes to those formats. The format, sampler and
-//! filter are decided once per call, the filter's coordinates, weights and
-//! the `UNORM_INT8` conversions are computed in SIMD, and the result is the
-//! same bits as [`image::read`]/[`image::write`] give lane by lane (the same
-//! operations in the same order; `c / 255` and `convert_uchar_sat_rte(f *
-//! 255)` are each one correctly rounded operation either way). Anything
-//! else — other formats, image types, repeating addressing, coordinates of
-//! 2^22 or more, writes outside the image — goes lane by lane through
-//! [`image::read`]/[`image::write`].
+//! filter, every addressing mode, normalized or not) or integer ones, and
+//! float writes to those formats. The format, sampler and filter are
+//! decided once per call; the filter's coordinates and indices (addressing
+//! none, clamp-to-edge and clamp, coordinates below 2^22; the others lane by
+//! lane with `image::nearest`/`linear`), its weights and the `UNORM_INT8`
+//! conversions are computed in SIMD, and the result is the same bits as
+//! [`image::read`]/[`image::write`] give lane by lane (the same operations
+//! in the same order; `c / 255` and `convert_uchar_sat_rte(f * 255)` are
+//! each one correctly rounded operation either way). Anything else — other
+//! formats, image types, writes outside the image — goes lane by lane
+//! through [`image::read`]/[`image::write`].
 
 use crate::image::{self, ImageDesc, Texel};
 
@@ -79,7 +80,7 @@ pub unsafe fn write_lanes(d: &ImageDesc, kind: Texel, coord: &[[i32; 4]; 4], col
 #[cfg(target_arch = "x86_64")]
 mod sse {
     use super::Lanes4;
-    use crate::image::{data_type, image_type, order, sampler, ImageDesc, Texel};
+    use crate::image::{self, data_type, image_type, order, sampler, ImageDesc, Texel};
     use core::arch::x86_64::*;
 
     /// The formats done here.
@@ -285,12 +286,12 @@ mod sse {
         let f = format(d)?;
         let norm = sampler_bits & sampler::NORMALIZED_COORDS_TRUE != 0;
         let addr = sampler_bits & sampler::ADDRESS_MASK;
-        if !matches!(
+        // The addressing modes whose indices are computed here in SIMD; the
+        // repeating ones by `image::nearest`/`linear`, lane by lane.
+        let clamps = matches!(
             addr,
             sampler::ADDRESS_NONE | sampler::ADDRESS_CLAMP_TO_EDGE | sampler::ADDRESS_CLAMP
-        ) {
-            return None;
-        }
+        );
         let linear = sampler_bits & sampler::FILTER_LINEAR != 0;
         let (w, h) = (d.width as i64, d.height as i64);
         // SAFETY: SSE2 is part of x86-64.
@@ -315,26 +316,55 @@ mod sse {
         unsafe {
             let u = axis(coord[0], d.width, norm);
             let v = axis(coord[1], d.height, norm);
+            // Lane k's coordinate along axis 0 or 1, as a float.
+            let s = |axis: usize, k: usize| f32::from_bits(coord[axis][k]);
             if !linear {
-                if !(small(u) && small(v)) {
-                    return None;
-                }
-                let i = words(_mm_cvttps_epi32(floor4(u)));
-                let j = words(_mm_cvttps_epi32(floor4(v)));
+                let (i, j) = if clamps && small(u) && small(v) {
+                    let i = words(_mm_cvttps_epi32(floor4(u)));
+                    let j = words(_mm_cvttps_epi32(floor4(v)));
+                    (
+                        i.map(|i| clamp_index(i64::from(i), w, addr)),
+                        j.map(|j| clamp_index(i64::from(j), h, addr)),
+                    )
+                } else {
+                    (
+                        [0, 1, 2, 3].map(|k| image::nearest(s(0, k), w, norm, addr)),
+                        [0, 1, 2, 3].map(|k| image::nearest(s(1, k), h, norm, addr)),
+                    )
+                };
                 for (k, p) in px.iter_mut().enumerate() {
-                    let i = clamp_index(i64::from(i[k]), w, addr);
-                    let j = clamp_index(i64::from(j[k]), h, addr);
-                    *p = texel(d, f, i, j);
+                    *p = texel(d, f, i[k], j[k]);
                 }
                 return Some(transpose(px));
             }
             let half = _mm_set1_ps(0.5);
             let (u, v) = (_mm_sub_ps(u, half), _mm_sub_ps(v, half));
-            if !(small(u) && small(v)) {
-                return None;
-            }
-            let (fu, fv) = (floor4(u), floor4(v));
-            let (a, b) = (_mm_sub_ps(u, fu), _mm_sub_ps(v, fv));
+            // Each lane's (i0, i1) and (j0, j1), and the weights a and b.
+            let (ii, jj, a, b) = if clamps && small(u) && small(v) {
+                let (fu, fv) = (floor4(u), floor4(v));
+                let i0 = words(_mm_cvttps_epi32(fu));
+                let j0 = words(_mm_cvttps_epi32(fv));
+                let pair = |i: i32, size: i64| {
+                    let i = i64::from(i);
+                    (clamp_index(i, size, addr), clamp_index(i + 1, size, addr))
+                };
+                (
+                    i0.map(|i| pair(i, w)),
+                    j0.map(|j| pair(j, h)),
+                    _mm_sub_ps(u, fu),
+                    _mm_sub_ps(v, fv),
+                )
+            } else {
+                let x = [0, 1, 2, 3].map(|k| image::linear(s(0, k), w, norm, addr));
+                let y = [0, 1, 2, 3].map(|k| image::linear(s(1, k), h, norm, addr));
+                let weight = |t: [(i64, i64, f32); 4]| _mm_setr_ps(t[0].2, t[1].2, t[2].2, t[3].2);
+                (
+                    x.map(|(i0, i1, _)| (i0, i1)),
+                    y.map(|(j0, j1, _)| (j0, j1)),
+                    weight(x),
+                    weight(y),
+                )
+            };
             let one = _mm_set1_ps(1.0);
             let (na, nb) = (_mm_sub_ps(one, a), _mm_sub_ps(one, b));
             // The weights of (i0, j0), (i1, j0), (i0, j1), (i1, j1).
@@ -344,14 +374,10 @@ mod sse {
                 floats(_mm_mul_ps(na, b)),
                 floats(_mm_mul_ps(a, b)),
             ];
-            let i0 = words(_mm_cvttps_epi32(fu));
-            let j0 = words(_mm_cvttps_epi32(fv));
             for (k, p) in px.iter_mut().enumerate() {
-                let (i, j) = (i64::from(i0[k]), i64::from(j0[k]));
-                let (i0, i1) = (clamp_index(i, w, addr), clamp_index(i + 1, w, addr));
-                let (j0, j1) = (clamp_index(j, h, addr), clamp_index(j + 1, h, addr));
+                let ((i0, i1), (j0, j1)) = (ii[k], jj[k]);
                 let inside = |i: i64, j: i64| (i as u64) < d.width && (j as u64) < d.height;
-                let t = if i1 == i0 + 1 && inside(i0, j0) && inside(i1, j1) {
+                let t = if i1.wrapping_sub(i0) == 1 && inside(i0, j0) && inside(i1, j1) {
                     // Two pairs of neighbours in memory.
                     let [t00, t10] = texel_pair(d, f, i0, j0);
                     let [t01, t11] = texel_pair(d, f, i0, j1);
