@@ -20,7 +20,9 @@
 //! checked host functions instead, which also pass the work-item and the
 //! site to `runtime::check::cranecl_check_image` (coordinates where the
 //! spec leaves the access undefined, images the kernel may not read or
-//! write); unchecked code calls the plain ones, unchanged.
+//! write); unchecked code calls the plain ones, unchanged. In the lanes
+//! the checked call also serves four work-items: it checks each lane, then
+//! reads or writes the four at once when none reported.
 
 use crate::codegen::{CValue, FunctionCx, LVal, LaneCx};
 use crate::runtime::check::{self, SiteKind};
@@ -176,6 +178,109 @@ extern "C" fn read_image_lanes(
             &*coord,
         );
         out.write(r);
+    }
+}
+
+/// The checked access bits of a read with `flags`.
+fn read_access(flags: u32) -> u32 {
+    let mut access = 0;
+    if flags & SAMPLER != 0 {
+        access |= check::IMAGE_SAMPLER;
+    }
+    if flags & FLOAT_COORDS != 0 {
+        access |= check::IMAGE_FLOAT_COORDS;
+    }
+    access
+}
+
+/// Lane `k` of words given component by component.
+fn lane_of<T: Copy>(v: &[[T; 4]; 4], k: usize) -> [T; 4] {
+    [v[0][k], v[1][k], v[2][k], v[3][k]]
+}
+
+/// Checked [`read_image_lanes`]: each lane's coordinates through
+/// `cranecl_check_image` first (lane `k` as work-item `me + k * me_step`,
+/// as the lanes name their work-items), lane 0 first; the four-lane read
+/// when none reports, else lane by lane with zeros where it reported.
+#[allow(clippy::too_many_arguments)]
+extern "C" fn read_image_lanes_checked(
+    img: *const ImageDesc,
+    sampler: u32,
+    flags: u32,
+    coord: *const Lanes4,
+    out: *mut Lanes4,
+    item: *mut crate::runtime::ItemState,
+    site: u32,
+    me: u64,
+    me_step: u64,
+) {
+    if img.is_null() {
+        return;
+    }
+    // SAFETY: generated code passes an image argument's descriptor, its
+    // item and a site of its program, and two 64-byte stack buffers.
+    let (d, c) = unsafe { (&*img, &*coord) };
+    let go: [bool; 4] = std::array::from_fn(|k| {
+        let me = me.wrapping_add(k as u64 * me_step);
+        // SAFETY: as above.
+        unsafe {
+            check::cranecl_check_image(
+                item,
+                site,
+                me,
+                d,
+                read_access(flags),
+                sampler,
+                lane_of(c, k),
+            )
+        }
+    });
+    if go == [true; 4] {
+        read_image_lanes(img, sampler, flags, coord, out);
+        return;
+    }
+    let mut r = [[0u32; 4]; 4];
+    for (k, _) in go.iter().enumerate().filter(|(_, &g)| g) {
+        let mut v = [0u32; 4];
+        read_image(img, sampler, flags, &lane_of(c, k), &mut v);
+        for (ch, w) in v.into_iter().enumerate() {
+            r[ch][k] = w;
+        }
+    }
+    // SAFETY: a 64-byte stack buffer.
+    unsafe { out.write(r) };
+}
+
+/// Checked [`write_image_lanes`]: as [`read_image_lanes_checked`]; a lane
+/// that reports is dropped.
+#[allow(clippy::too_many_arguments)]
+extern "C" fn write_image_lanes_checked(
+    img: *const ImageDesc,
+    flags: u32,
+    coord: *const [[i32; 4]; 4],
+    color: *const Lanes4,
+    item: *mut crate::runtime::ItemState,
+    site: u32,
+    me: u64,
+    me_step: u64,
+) {
+    if img.is_null() {
+        return;
+    }
+    // SAFETY: as in `read_image_lanes_checked`.
+    let (d, c, col) = unsafe { (&*img, &*coord, &*color) };
+    let go: [bool; 4] = std::array::from_fn(|k| {
+        let me = me.wrapping_add(k as u64 * me_step);
+        let at = lane_of(c, k).map(|v| v as u32);
+        // SAFETY: as above.
+        unsafe { check::cranecl_check_image(item, site, me, d, check::IMAGE_WRITE, 0, at) }
+    });
+    if go == [true; 4] {
+        write_image_lanes(img, flags, coord, color);
+        return;
+    }
+    for (k, _) in go.iter().enumerate().filter(|(_, &g)| g) {
+        write_image(img, flags, &lane_of(c, k), &lane_of(col, k));
     }
 }
 
@@ -424,8 +529,7 @@ fn spillable(fx: &FunctionCx<'_, '_>, v: &LVal) -> bool {
 /// The lanes' `read_image{f,i,ui}` and `write_image{f,i,ui}`: one host
 /// call for the four work-items of a step (`args` the lanes' values of
 /// the arguments, of types `arg_tys`). `None` where the caller calls once
-/// per lane instead: checked `bounds` (its checked calls report each
-/// work-item), depth images and `half` colours, an image or sampler that
+/// per lane instead: depth images and `half` colours, an image or sampler that
 /// is not the same in every lane, coordinates or colours of other shapes.
 pub(crate) fn emit_lanes(
     fx: &mut FunctionCx<'_, '_>,
@@ -433,9 +537,6 @@ pub(crate) fn emit_lanes(
     args: &[LVal],
     arg_tys: &[Type],
 ) -> Option<Result<LVal, String>> {
-    if fx.pcx.check.bounds {
-        return None;
-    }
     let Some(Type::Image(kind, _)) = arg_tys.first() else {
         return None;
     };
@@ -462,7 +563,10 @@ pub(crate) fn emit_lanes(
     if let Some(s) = f.name.strip_prefix("read_image").and_then(kind_of) {
         let mut flags = kind_bits(s)?;
         let (sampler, coord, coord_ty) = match (args, arg_tys) {
-            ([_, LVal::Uni(CValue::Scalar(smp)), c], [_, _, ct]) => (*smp, c, ct),
+            ([_, LVal::Uni(CValue::Scalar(smp)), c], [_, _, ct]) => {
+                flags |= SAMPLER;
+                (*smp, c, ct)
+            }
             ([_, c], [_, ct]) => (fx.b.ins().iconst(types::I32, 0), c, ct),
             _ => return None,
         };
@@ -476,12 +580,27 @@ pub(crate) fn emit_lanes(
             let at = spill_lanes(fx, coord)?;
             let out = fx.stack_temp(64, 16);
             let flags = fx.b.ins().iconst(types::I32, i64::from(flags));
-            fx.call_host(
-                read_image_lanes as *const u8,
-                &[types::I64, types::I32, types::I32, types::I64, types::I64],
-                &[],
-                &[img, sampler, flags, at, out],
-            );
+            let params = [types::I64, types::I32, types::I32, types::I64, types::I64];
+            if fx.pcx.check.bounds {
+                let (item, site, me, step) = checked_lanes_args(fx);
+                fx.call_host(
+                    read_image_lanes_checked as *const u8,
+                    &[
+                        &params[..],
+                        &[types::I64, types::I32, types::I64, types::I64],
+                    ]
+                    .concat(),
+                    &[],
+                    &[img, sampler, flags, at, out, item, site, me, step],
+                );
+            } else {
+                fx.call_host(
+                    read_image_lanes as *const u8,
+                    &params,
+                    &[],
+                    &[img, sampler, flags, at, out],
+                );
+            }
             let t = packed(s);
             let comps = (0..4)
                 .map(|c| fx.b.ins().load(t, super::mem(), out, c * 16))
@@ -502,15 +621,52 @@ pub(crate) fn emit_lanes(
         let at = spill_lanes(fx, coord)?;
         let col = spill_lanes(fx, color)?;
         let flags = fx.b.ins().iconst(types::I32, i64::from(flags));
-        fx.call_host(
-            write_image_lanes as *const u8,
-            &[types::I64, types::I32, types::I64, types::I64],
-            &[],
-            &[img, flags, at, col],
-        );
+        let params = [types::I64, types::I32, types::I64, types::I64];
+        if fx.pcx.check.bounds {
+            let (item, site, me, step) = checked_lanes_args(fx);
+            fx.call_host(
+                write_image_lanes_checked as *const u8,
+                &[
+                    &params[..],
+                    &[types::I64, types::I32, types::I64, types::I64],
+                ]
+                .concat(),
+                &[],
+                &[img, flags, at, col, item, site, me, step],
+            );
+        } else {
+            fx.call_host(
+                write_image_lanes as *const u8,
+                &params,
+                &[],
+                &[img, flags, at, col],
+            );
+        }
         Ok(LVal::Lanes(vec![CValue::Void; 4]))
     })();
     Some(r)
+}
+
+/// Checked mode's extra arguments of a lanes image access: the item, a new
+/// site at the call, lane 0's work-item and the step from one lane's to
+/// the next (1 where the lanes name their own work-items, `lanes_me0`; 0
+/// where the four share one, as their one-lane calls would).
+fn checked_lanes_args(
+    fx: &mut FunctionCx<'_, '_>,
+) -> (
+    cranelift_codegen::ir::Value,
+    cranelift_codegen::ir::Value,
+    cranelift_codegen::ir::Value,
+    cranelift_codegen::ir::Value,
+) {
+    let site = fx.site(SiteKind::Image, 0, 0, false);
+    let site = fx.b.ins().iconst(types::I32, i64::from(site));
+    let (me, step) = match fx.lanes_me0 {
+        Some(me0) => (me0, 1),
+        None => (fx.current_me(), 0),
+    };
+    let step = fx.b.ins().iconst(types::I64, step);
+    (fx.item, site, me, step)
 }
 
 /// Checked mode's extra arguments of an image access: the item, a new
