@@ -83,6 +83,12 @@ mod sse {
     use crate::image::{self, data_type, image_type, order, sampler, ImageDesc, Texel};
     use core::arch::x86_64::*;
 
+    /// `a.map(f)`, inline (`map` of an array was a call in profiles).
+    #[inline(always)]
+    fn each<T: Copy, U>(a: [T; 4], f: impl Fn(T) -> U) -> [U; 4] {
+        [f(a[0]), f(a[1]), f(a[2]), f(a[3])]
+    }
+
     /// The formats done here.
     #[derive(Clone, Copy, PartialEq, Eq)]
     enum Fmt {
@@ -120,7 +126,7 @@ mod sse {
     /// `d` describes a live data store of format `f`.
     #[inline(always)]
     unsafe fn texel(d: &ImageDesc, f: Fmt, i: i64, j: i64) -> __m128 {
-        if (i as u64) >= d.width || (j as u64) >= d.height {
+        if !inside(d, i, j) {
             // SAFETY: SSE2 is part of x86-64.
             return unsafe { _mm_setzero_ps() };
         }
@@ -235,6 +241,19 @@ mod sse {
         }
     }
 
+    /// The linear filter's two indices from `floor(u - 0.5)`, clamped.
+    #[inline(always)]
+    fn pair(i: i32, size: i64, addr: u32) -> (i64, i64) {
+        let i = i64::from(i);
+        (clamp_index(i, size, addr), clamp_index(i + 1, size, addr))
+    }
+
+    /// Whether texel (i, j) is inside the image.
+    #[inline(always)]
+    fn inside(d: &ImageDesc, i: i64, j: i64) -> bool {
+        (i as u64) < d.width && (j as u64) < d.height
+    }
+
     /// Four lane vectors (r, g, b, a each) as `[channel][lane]`.
     #[inline(always)]
     fn transpose(v: [__m128; 4]) -> Lanes4 {
@@ -250,7 +269,7 @@ mod sse {
                 _mm_movelh_ps(t2, t3),
                 _mm_movehl_ps(t3, t2),
             ];
-            r.map(|x| floats(x).map(f32::to_bits))
+            each(r, |x| each(floats(x), f32::to_bits))
         }
     }
 
@@ -267,6 +286,38 @@ mod sse {
                 s
             }
         }
+    }
+
+    /// Each lane's nearest texel by `image::nearest` (the repeating
+    /// addressing modes, huge coordinates).
+    #[cold]
+    #[inline(never)]
+    fn scalar_nearest(c: &Lanes4, w: i64, h: i64, norm: bool, addr: u32) -> ([i64; 4], [i64; 4]) {
+        let s = |axis: usize, k: usize| f32::from_bits(c[axis][k]);
+        (
+            [0, 1, 2, 3].map(|k| image::nearest(s(0, k), w, norm, addr)),
+            [0, 1, 2, 3].map(|k| image::nearest(s(1, k), h, norm, addr)),
+        )
+    }
+
+    /// The linear filter's indices and weights along x and y of each lane
+    /// by `image::linear` (the repeating addressing modes, huge
+    /// coordinates).
+    #[cold]
+    #[inline(never)]
+    #[allow(clippy::type_complexity)]
+    fn scalar_linear(
+        c: &Lanes4,
+        w: i64,
+        h: i64,
+        norm: bool,
+        addr: u32,
+    ) -> ([(i64, i64, f32); 4], [(i64, i64, f32); 4]) {
+        let s = |axis: usize, k: usize| f32::from_bits(c[axis][k]);
+        (
+            [0, 1, 2, 3].map(|k| image::linear(s(0, k), w, norm, addr)),
+            [0, 1, 2, 3].map(|k| image::linear(s(1, k), h, norm, addr)),
+        )
     }
 
     /// The four-lane read, or `None` where the caller goes lane by lane.
@@ -316,21 +367,18 @@ mod sse {
         unsafe {
             let u = axis(coord[0], d.width, norm);
             let v = axis(coord[1], d.height, norm);
-            // Lane k's coordinate along axis 0 or 1, as a float.
-            let s = |axis: usize, k: usize| f32::from_bits(coord[axis][k]);
             if !linear {
                 let (i, j) = if clamps && small(u) && small(v) {
                     let i = words(_mm_cvttps_epi32(floor4(u)));
                     let j = words(_mm_cvttps_epi32(floor4(v)));
-                    (
-                        i.map(|i| clamp_index(i64::from(i), w, addr)),
-                        j.map(|j| clamp_index(i64::from(j), h, addr)),
-                    )
+                    let (mut ci, mut cj) = ([0; 4], [0; 4]);
+                    for k in 0..4 {
+                        ci[k] = clamp_index(i64::from(i[k]), w, addr);
+                        cj[k] = clamp_index(i64::from(j[k]), h, addr);
+                    }
+                    (ci, cj)
                 } else {
-                    (
-                        [0, 1, 2, 3].map(|k| image::nearest(s(0, k), w, norm, addr)),
-                        [0, 1, 2, 3].map(|k| image::nearest(s(1, k), h, norm, addr)),
-                    )
+                    scalar_nearest(coord, w, h, norm, addr)
                 };
                 for (k, p) in px.iter_mut().enumerate() {
                     *p = texel(d, f, i[k], j[k]);
@@ -344,23 +392,18 @@ mod sse {
                 let (fu, fv) = (floor4(u), floor4(v));
                 let i0 = words(_mm_cvttps_epi32(fu));
                 let j0 = words(_mm_cvttps_epi32(fv));
-                let pair = |i: i32, size: i64| {
-                    let i = i64::from(i);
-                    (clamp_index(i, size, addr), clamp_index(i + 1, size, addr))
-                };
-                (
-                    i0.map(|i| pair(i, w)),
-                    j0.map(|j| pair(j, h)),
-                    _mm_sub_ps(u, fu),
-                    _mm_sub_ps(v, fv),
-                )
+                let (mut ii, mut jj) = ([(0, 0); 4], [(0, 0); 4]);
+                for k in 0..4 {
+                    ii[k] = pair(i0[k], w, addr);
+                    jj[k] = pair(j0[k], h, addr);
+                }
+                (ii, jj, _mm_sub_ps(u, fu), _mm_sub_ps(v, fv))
             } else {
-                let x = [0, 1, 2, 3].map(|k| image::linear(s(0, k), w, norm, addr));
-                let y = [0, 1, 2, 3].map(|k| image::linear(s(1, k), h, norm, addr));
+                let (x, y) = scalar_linear(coord, w, h, norm, addr);
                 let weight = |t: [(i64, i64, f32); 4]| _mm_setr_ps(t[0].2, t[1].2, t[2].2, t[3].2);
                 (
-                    x.map(|(i0, i1, _)| (i0, i1)),
-                    y.map(|(j0, j1, _)| (j0, j1)),
+                    each(x, |(i0, i1, _)| (i0, i1)),
+                    each(y, |(j0, j1, _)| (j0, j1)),
                     weight(x),
                     weight(y),
                 )
@@ -376,8 +419,7 @@ mod sse {
             ];
             for (k, p) in px.iter_mut().enumerate() {
                 let ((i0, i1), (j0, j1)) = (ii[k], jj[k]);
-                let inside = |i: i64, j: i64| (i as u64) < d.width && (j as u64) < d.height;
-                let t = if i1.wrapping_sub(i0) == 1 && inside(i0, j0) && inside(i1, j1) {
+                let t = if i1.wrapping_sub(i0) == 1 && inside(d, i0, j0) && inside(d, i1, j1) {
                     // Two pairs of neighbours in memory.
                     let [t00, t10] = texel_pair(d, f, i0, j0);
                     let [t01, t11] = texel_pair(d, f, i0, j1);
@@ -422,7 +464,9 @@ mod sse {
         // SAFETY: SSE2 is part of x86-64; each lane's texel is inside the
         // image (checked above).
         unsafe {
-            let c = color.map(|ch| _mm_castsi128_ps(std::mem::transmute::<[u32; 4], __m128i>(ch)));
+            let c = each(*color, |ch| {
+                _mm_castsi128_ps(std::mem::transmute::<[u32; 4], __m128i>(ch))
+            });
             // Lane k's r, g, b, a.
             let t0 = _mm_unpacklo_ps(c[0], c[1]);
             let t1 = _mm_unpacklo_ps(c[2], c[3]);
