@@ -394,6 +394,54 @@ def conv5x5(rig, quick):
     return f"{w}x{h}, constant filter", run, check
 
 
+def resample(rig, quick):
+    """bench/resample.cl: a bilinear resample of an RGBA8 image (normalized
+    coordinates, clamp to edge, linear filter) to a float4 image."""
+    w, h, ow, oh = (1024, 1024, 768, 768) if quick else (4096, 4096, 3072, 3072)
+    rng = np.random.default_rng(9)
+    yy, xx = np.mgrid[0:h, 0:w]
+    chan = np.arange(4)
+    wave = np.sin(xx[..., None] * 0.011 + yy[..., None] * 0.007 + chan)
+    src = np.clip(np.round(128 + 100 * wave + rng.uniform(-12, 12, (h, w, 4))), 0, 255)
+    src = src.astype(np.uint8)
+    knl = rig.kernel("resample", "resample")
+    rgba8 = cl.ImageFormat(cl.channel_order.RGBA, cl.channel_type.UNORM_INT8)
+    f32x4 = cl.ImageFormat(cl.channel_order.RGBA, cl.channel_type.FLOAT)
+    si = cl.create_image(rig.ctx, MF.READ_ONLY | MF.COPY_HOST_PTR, rgba8, shape=(w, h), hostbuf=src)
+    di = cl.create_image(rig.ctx, MF.WRITE_ONLY, f32x4, shape=(ow, oh))
+
+    def run():
+        knl(rig.queue, (ow, oh), None, si, di).wait()
+
+    def axis(out, size):
+        # The kernel's coordinate in float, then the spec's linear filter.
+        s = (np.arange(out, dtype=np.float32) + np.float32(0.5)) / np.float32(out)
+        u = (s * np.float32(size)).astype(np.float64) - 0.5
+        i0 = np.floor(u)
+        a = u - i0
+        return (np.clip(i0, 0, size - 1).astype(int), np.clip(i0 + 1, 0, size - 1).astype(int), a)
+
+    def check():
+        got = np.empty((oh, ow, 4), np.float32)
+        cl.enqueue_copy(rig.queue, got, di, origin=(0, 0), region=(ow, oh))
+        i0, i1, a = axis(ow, w)
+        j0, j1, b = axis(oh, h)
+        t = src.astype(np.float64) / 255.0
+        a = a[None, :, None]
+        for r in range(0, oh, 256):
+            rows = slice(r, min(r + 256, oh))
+            bb = b[rows, None, None]
+            r0, r1 = t[j0[rows]], t[j1[rows]]
+            want = ((1 - a) * (1 - bb) * r0[:, i0] + a * (1 - bb) * r0[:, i1]
+                    + (1 - a) * bb * r1[:, i0] + a * bb * r1[:, i1])
+            bad = close(got[rows].ravel(), want.ravel(), 2e-3, f"rows {r}..")
+            if bad:
+                return bad
+        return None
+
+    return f"{w}x{h} RGBA8 -> {ow}x{oh} bilinear", run, check
+
+
 def launches(wait_each):
     def case(rig, quick):
         count = 1000 if quick else (2000 if wait_each else 10000)
@@ -430,6 +478,7 @@ CASES = [
     ("histogram", histogram),
     ("spmv", spmv),
     ("conv5x5", conv5x5),
+    ("resample", resample),
     ("launch", launches(False)),
     ("launch+wait", launches(True)),
 ]

@@ -1264,9 +1264,26 @@ fn reference(
     linear: bool,
     c: [f32; 4],
 ) -> Option<[f32; 4]> {
+    let texel = |p: [i64; 3]| std::array::from_fn(|ch| texel_value(p[0], p[1], p[2], ch));
+    reference_of(&texel, e, axes, layer, norm, am, linear, c)
+}
+
+/// [`reference`] of an image of RGBA texels `texel(p)` (an order with
+/// alpha: the border colour is (0, 0, 0, 0)).
+#[allow(clippy::too_many_arguments)]
+fn reference_of(
+    texel: &dyn Fn([i64; 3]) -> [f32; 4],
+    e: [i64; 3],
+    axes: usize,
+    layer: Option<usize>,
+    norm: bool,
+    am: cl_addressing_mode,
+    linear: bool,
+    c: [f32; 4],
+) -> Option<[f32; 4]> {
     let fetch = |p: [i64; 3]| -> [f32; 4] {
         if (0..3).all(|k| p[k] >= 0 && p[k] < e[k]) {
-            std::array::from_fn(|ch| texel_value(p[0], p[1], p[2], ch))
+            texel(p)
         } else {
             [0.0; 4] // the border colour of RGBA
         }
@@ -1542,6 +1559,208 @@ fn sampling_matrix(t: &Cl) {
         assert_code!(call!(t; clReleaseKernel(k)), CL_SUCCESS);
         assert_code!(call!(t; clReleaseProgram(p)), CL_SUCCESS);
     }
+    assert_code!(call!(t; clReleaseCommandQueue(q)), CL_SUCCESS);
+    assert_code!(call!(t; clReleaseContext(ctx)), CL_SUCCESS);
+}
+
+/// RGBA and BGRA `UNORM_INT8` 2D images read as float through every
+/// sampler (the lanes read four work-items in one call; these formats in
+/// SIMD) and without one, each value written back to a FLOAT and a
+/// `UNORM_INT8` image: every sample against the spec's formulas, every
+/// written texel against the value read.
+fn unorm8_reads_and_writes(t: &Cl) {
+    const W: usize = 6;
+    const H: usize = 5;
+    let ctx = t.context();
+    let q = t.queue(ctx, 0);
+    let src = format!(
+        "kernel void k(read_only image2d_t im, sampler_t s, global const float2 *cs,
+                       global float4 *got, global float4 *direct,
+                       write_only image2d_t outf, write_only image2d_t out8) {{
+            int i = get_global_id(0);
+            float4 v = read_imagef(im, s, cs[i]);
+            got[i] = v;
+            direct[i] = read_imagef(im, (int2)(i % {W}, (i / {W}) % {H}));
+            int2 at = (int2)(i % 16, i / 16);
+            write_imagef(outf, at, v);
+            write_imagef(out8, at, v);
+        }}"
+    );
+    let p = build(t, ctx, &src, c"");
+    let k = kernel(t, p, c"k");
+    // Channel bytes that differ between neighbours and channels, 0 and 255
+    // among them.
+    let byte = |x: i64, y: i64, c: usize| ((x * 67 + y * 29 + c as i64 * 101) % 256) as u8;
+    let positions = |n: f32| {
+        [
+            -1.3,
+            -0.4,
+            0.0,
+            0.2,
+            0.5,
+            0.9,
+            1.5,
+            2.25,
+            3.7,
+            n - 0.5,
+            n - 0.1,
+            n,
+            n + 0.6,
+        ]
+    };
+    let mut coords = Vec::new();
+    for (i, x) in positions(W as f32).into_iter().enumerate() {
+        for (j, y) in positions(H as f32).into_iter().enumerate() {
+            if (i + j) % 2 == 0 {
+                coords.push([x, y]);
+            }
+        }
+    }
+    let n = coords.len().next_multiple_of(16);
+    coords.resize(n, [1.5, 1.5]);
+    let rows = n / 16;
+    for o in [CL_RGBA, CL_BGRA] {
+        // Memory order: r, g, b, a or b, g, r, a.
+        let mem = |x: i64, y: i64, m: usize| {
+            let c = if o == CL_BGRA { [2, 1, 0, 3][m] } else { m };
+            byte(x, y, c)
+        };
+        let mut data: Vec<u8> = (0..H * W * 4)
+            .map(|b| mem(((b / 4) % W) as i64, (b / 4 / W) as i64, b % 4))
+            .collect();
+        let im = image(
+            t,
+            ctx,
+            CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+            fmt(o, CL_UNORM_INT8),
+            desc(CL_MEM_OBJECT_IMAGE2D, [W, H, 0, 0], 0, 0),
+            data.as_mut_ptr().cast(),
+        );
+        let outf = image(
+            t,
+            ctx,
+            CL_MEM_WRITE_ONLY,
+            fmt(CL_RGBA, CL_FLOAT),
+            desc(CL_MEM_OBJECT_IMAGE2D, [16, rows, 0, 0], 0, 0),
+            std::ptr::null_mut(),
+        );
+        let out8 = image(
+            t,
+            ctx,
+            CL_MEM_WRITE_ONLY,
+            fmt(o, CL_UNORM_INT8),
+            desc(CL_MEM_OBJECT_IMAGE2D, [16, rows, 0, 0], 0, 0),
+            std::ptr::null_mut(),
+        );
+        let texel = |p: [i64; 3]| std::array::from_fn(|c| f32::from(byte(p[0], p[1], c)) / 255.0);
+        for norm in [false, true] {
+            for am in [
+                CL_ADDRESS_NONE,
+                CL_ADDRESS_CLAMP_TO_EDGE,
+                CL_ADDRESS_CLAMP,
+                CL_ADDRESS_REPEAT,
+                CL_ADDRESS_MIRRORED_REPEAT,
+            ] {
+                if !norm && (am == CL_ADDRESS_REPEAT || am == CL_ADDRESS_MIRRORED_REPEAT) {
+                    continue;
+                }
+                for filter in [CL_FILTER_NEAREST, CL_FILTER_LINEAR] {
+                    let cs: Vec<[f32; 2]> = coords
+                        .iter()
+                        .map(|&[x, y]| {
+                            if norm {
+                                [x / W as f32, y / H as f32]
+                            } else {
+                                [x, y]
+                            }
+                        })
+                        .collect();
+                    let cb = buffer_with(t, ctx, &cs);
+                    let got_b = buffer_with(t, ctx, &vec![[0f32; 4]; n]);
+                    let direct_b = buffer_with(t, ctx, &vec![[0f32; 4]; n]);
+                    let s = sampler(t, ctx, norm, am, filter);
+                    for (i, m) in [im, s, cb, got_b, direct_b, outf, out8].iter().enumerate() {
+                        assert_code!(set_arg(t, k, i as u32, m), CL_SUCCESS);
+                    }
+                    run(t, q, k, &[n]);
+                    let got: Vec<[f32; 4]> = read_buffer(t, q, got_b, n);
+                    let direct: Vec<[f32; 4]> = read_buffer(t, q, direct_b, n);
+                    let mut back_f = vec![[0f32; 4]; n];
+                    read(
+                        t,
+                        q,
+                        outf,
+                        O,
+                        [16, rows, 1],
+                        0,
+                        0,
+                        back_f.as_mut_ptr().cast(),
+                    );
+                    let mut back_8 = vec![[0u8; 4]; n];
+                    read(
+                        t,
+                        q,
+                        out8,
+                        O,
+                        [16, rows, 1],
+                        0,
+                        0,
+                        back_8.as_mut_ptr().cast(),
+                    );
+                    let what = format!(
+                        "order {o:#x}, normalized {norm}, addressing {am:#x}, filter {filter:#x}"
+                    );
+                    let linear = filter == CL_FILTER_LINEAR;
+                    let e = [W as i64, H as i64, 1];
+                    for i in 0..n {
+                        let c = [cs[i][0], cs[i][1], 0.0, 0.0];
+                        if let Some(want) = reference_of(&texel, e, 2, None, norm, am, linear, c) {
+                            for ch in 0..4 {
+                                let ok = if linear {
+                                    (got[i][ch] - want[ch]).abs() <= 1e-5
+                                } else {
+                                    got[i][ch] == want[ch]
+                                };
+                                assert!(
+                                    ok,
+                                    "{what}: sample {i} at {c:?}: got {:?}, want {want:?}",
+                                    got[i]
+                                );
+                            }
+                        }
+                        let (x, y) = ((i % W) as i64, ((i / W) % H) as i64);
+                        assert_eq!(
+                            direct[i],
+                            texel([x, y, 0]),
+                            "{what}: read_imagef(im, ({x}, {y}))"
+                        );
+                        let bits = |v: [f32; 4]| v.map(f32::to_bits);
+                        assert_eq!(
+                            bits(back_f[i]),
+                            bits(got[i]),
+                            "{what}: FLOAT texel {i} written"
+                        );
+                        let want8 = got[i].map(unorm8);
+                        let want8 = if o == CL_BGRA {
+                            [want8[2], want8[1], want8[0], want8[3]]
+                        } else {
+                            want8
+                        };
+                        assert_eq!(back_8[i], want8, "{what}: UNORM_INT8 texel {i} written");
+                    }
+                    assert_code!(call!(t; clReleaseSampler(s)), CL_SUCCESS);
+                    for m in [cb, got_b, direct_b] {
+                        assert_code!(call!(t; clReleaseMemObject(m)), CL_SUCCESS);
+                    }
+                }
+            }
+        }
+        for m in [im, outf, out8] {
+            assert_code!(call!(t; clReleaseMemObject(m)), CL_SUCCESS);
+        }
+    }
+    assert_code!(call!(t; clReleaseKernel(k)), CL_SUCCESS);
+    assert_code!(call!(t; clReleaseProgram(p)), CL_SUCCESS);
     assert_code!(call!(t; clReleaseCommandQueue(q)), CL_SUCCESS);
     assert_code!(call!(t; clReleaseContext(ctx)), CL_SUCCESS);
 }
@@ -3081,6 +3300,10 @@ mod kernels {
     #[test]
     fn sampling_matrix() {
         super::sampling_matrix(cranecl_conformance::cl())
+    }
+    #[test]
+    fn unorm8_reads_and_writes() {
+        super::unorm8_reads_and_writes(cranecl_conformance::cl())
     }
     #[test]
     fn samplers_in_source_and_queries() {

@@ -733,7 +733,7 @@ fn floor(x: f32) -> f32 {
 
 /// The nearest filter's texel index along one axis of `size` texels (the
 /// spec's formulas; `CLAMP` may give -1 or `size`, `NONE` anything).
-fn nearest(s: f32, size: i64, norm: bool, addr: u32) -> i64 {
+pub(crate) fn nearest(s: f32, size: i64, norm: bool, addr: u32) -> i64 {
     use sampler::*;
     let w = size as f32;
     match addr {
@@ -768,7 +768,7 @@ fn clamp_index(i: i64, size: i64, addr: u32) -> i64 {
 }
 
 /// The linear filter's two indices and weight along one axis.
-fn linear(s: f32, size: i64, norm: bool, addr: u32) -> (i64, i64, f32) {
+pub(crate) fn linear(s: f32, size: i64, norm: bool, addr: u32) -> (i64, i64, f32) {
     use sampler::*;
     let w = size as f32;
     let frac = |x: f32| x - floor(x);

@@ -9,12 +9,14 @@
 //! - `private`: the per-worker private arena (work-item frames);
 //! - `svm`: shared virtual memory allocations (`clSVMAlloc`);
 //! - `image`: image formats, texel conversions and sampling;
+//! - `image_lanes`: image reads and writes of four work-items at once;
 //! - `registry`: which allocation an address belongs to, for messages
 //!   (and checked mode).
 
 pub mod alloc;
 pub mod global;
 pub mod image;
+pub mod image_lanes;
 pub mod local;
 pub mod private;
 pub mod registry;

@@ -4,9 +4,14 @@
 //! An image argument is the address of its [`ImageDesc`] (the memory
 //! object owns it); a sampler is its `CLK_*` bits (an `int`). The queries
 //! are loads from the descriptor. A read or write is a call of a host
-//! function per work-item (per lane in the lanes), which converts and
-//! samples with `cranecl_memory::image` — the same code the host commands
-//! use — through two small stack buffers for the coordinates and the texel.
+//! function per work-item, which converts and samples with
+//! `cranecl_memory::image` — the same code the host commands use — through
+//! two small stack buffers for the coordinates and the texel. In the lanes
+//! ([`emit_lanes`]) one call serves the four work-items of a step: the
+//! coordinates, colours and results pass through 64-byte stack buffers
+//! component by component (`[component][lane]`, as the lanes keep vectors)
+//! to `cranecl_memory::image_lanes`, which decides format, sampler and
+//! filter once per call and does the common formats in SIMD.
 //! `read_imageh` (offered by sema only with `cl_khr_fp16`) reads
 //! `Texel::Half` words (normalized integers rounded once to `half`);
 //! `write_imageh` goes through the float path, its colour widened exactly.
@@ -15,13 +20,16 @@
 //! checked host functions instead, which also pass the work-item and the
 //! site to `runtime::check::cranecl_check_image` (coordinates where the
 //! spec leaves the access undefined, images the kernel may not read or
-//! write); unchecked code calls the plain ones, unchanged.
+//! write); unchecked code calls the plain ones, unchanged. In the lanes
+//! the checked call also serves four work-items: it checks each lane, then
+//! reads or writes the four at once when none reported.
 
-use crate::codegen::{CValue, FunctionCx};
+use crate::codegen::{CValue, FunctionCx, LVal, LaneCx};
 use crate::runtime::check::{self, SiteKind};
 use crate::sema::builtins::BuiltinFn;
 use crate::sema::types::{ImageKind, Scalar, Type};
 use cranecl_memory::image::{self, ImageDesc, Texel};
+use cranecl_memory::image_lanes::{self, Lanes4};
 use cranelift_codegen::ir::{types, InstBuilder};
 use std::mem::offset_of;
 
@@ -145,6 +153,149 @@ extern "C" fn write_image(
         };
         image::write(&*img, texel_kind(flags), coord.read(), c)
     }
+}
+
+/// `read_image{f,i,ui}` of the four work-items of a lanes step:
+/// `coord[c][lane]` in, `[channel][lane]` out.
+extern "C" fn read_image_lanes(
+    img: *const ImageDesc,
+    sampler: u32,
+    flags: u32,
+    coord: *const Lanes4,
+    out: *mut Lanes4,
+) {
+    if img.is_null() {
+        return;
+    }
+    // SAFETY: generated code passes the descriptor of an image argument
+    // (kept alive by the launch) and two 64-byte stack buffers.
+    unsafe {
+        let r = image_lanes::read_lanes(
+            &*img,
+            sampler,
+            texel_kind(flags),
+            flags & FLOAT_COORDS != 0,
+            &*coord,
+        );
+        out.write(r);
+    }
+}
+
+/// The checked access bits of a read with `flags`.
+fn read_access(flags: u32) -> u32 {
+    let mut access = 0;
+    if flags & SAMPLER != 0 {
+        access |= check::IMAGE_SAMPLER;
+    }
+    if flags & FLOAT_COORDS != 0 {
+        access |= check::IMAGE_FLOAT_COORDS;
+    }
+    access
+}
+
+/// Lane `k` of words given component by component.
+fn lane_of<T: Copy>(v: &[[T; 4]; 4], k: usize) -> [T; 4] {
+    [v[0][k], v[1][k], v[2][k], v[3][k]]
+}
+
+/// Checked [`read_image_lanes`]: each lane's coordinates through
+/// `cranecl_check_image` first (lane `k` as work-item `me + k * me_step`,
+/// as the lanes name their work-items), lane 0 first; the four-lane read
+/// when none reports, else lane by lane with zeros where it reported.
+#[allow(clippy::too_many_arguments)]
+extern "C" fn read_image_lanes_checked(
+    img: *const ImageDesc,
+    sampler: u32,
+    flags: u32,
+    coord: *const Lanes4,
+    out: *mut Lanes4,
+    item: *mut crate::runtime::ItemState,
+    site: u32,
+    me: u64,
+    me_step: u64,
+) {
+    if img.is_null() {
+        return;
+    }
+    // SAFETY: generated code passes an image argument's descriptor, its
+    // item and a site of its program, and two 64-byte stack buffers.
+    let (d, c) = unsafe { (&*img, &*coord) };
+    let go: [bool; 4] = std::array::from_fn(|k| {
+        let me = me.wrapping_add(k as u64 * me_step);
+        // SAFETY: as above.
+        unsafe {
+            check::cranecl_check_image(
+                item,
+                site,
+                me,
+                d,
+                read_access(flags),
+                sampler,
+                lane_of(c, k),
+            )
+        }
+    });
+    if go == [true; 4] {
+        read_image_lanes(img, sampler, flags, coord, out);
+        return;
+    }
+    let mut r = [[0u32; 4]; 4];
+    for (k, _) in go.iter().enumerate().filter(|(_, &g)| g) {
+        let mut v = [0u32; 4];
+        read_image(img, sampler, flags, &lane_of(c, k), &mut v);
+        for (ch, w) in v.into_iter().enumerate() {
+            r[ch][k] = w;
+        }
+    }
+    // SAFETY: a 64-byte stack buffer.
+    unsafe { out.write(r) };
+}
+
+/// Checked [`write_image_lanes`]: as [`read_image_lanes_checked`]; a lane
+/// that reports is dropped.
+#[allow(clippy::too_many_arguments)]
+extern "C" fn write_image_lanes_checked(
+    img: *const ImageDesc,
+    flags: u32,
+    coord: *const [[i32; 4]; 4],
+    color: *const Lanes4,
+    item: *mut crate::runtime::ItemState,
+    site: u32,
+    me: u64,
+    me_step: u64,
+) {
+    if img.is_null() {
+        return;
+    }
+    // SAFETY: as in `read_image_lanes_checked`.
+    let (d, c, col) = unsafe { (&*img, &*coord, &*color) };
+    let go: [bool; 4] = std::array::from_fn(|k| {
+        let me = me.wrapping_add(k as u64 * me_step);
+        let at = lane_of(c, k).map(|v| v as u32);
+        // SAFETY: as above.
+        unsafe { check::cranecl_check_image(item, site, me, d, check::IMAGE_WRITE, 0, at) }
+    });
+    if go == [true; 4] {
+        write_image_lanes(img, flags, coord, color);
+        return;
+    }
+    for (k, _) in go.iter().enumerate().filter(|(_, &g)| g) {
+        write_image(img, flags, &lane_of(c, k), &lane_of(col, k));
+    }
+}
+
+/// `write_image{f,i,ui}` of the four work-items of a lanes step.
+extern "C" fn write_image_lanes(
+    img: *const ImageDesc,
+    flags: u32,
+    coord: *const [[i32; 4]; 4],
+    color: *const Lanes4,
+) {
+    if img.is_null() {
+        return;
+    }
+    // SAFETY: as in `read_image_lanes`.
+    unsafe { image_lanes::write_lanes(&*img, texel_kind(flags), &*coord, &*color) }
 }
 
 fn kind_bits(s: Scalar) -> Option<u32> {
@@ -297,6 +448,225 @@ fn write(
         );
     }
     Ok(CValue::Void)
+}
+
+/// Store the first four components of every lane of `v` at a fresh
+/// 64-byte stack buffer, component `c` of lane `k` at `16 c + 4 k` (zeros
+/// for components `v` lacks).
+fn spill_lanes(
+    fx: &mut FunctionCx<'_, '_>,
+    v: &LVal,
+) -> Result<cranelift_codegen::ir::Value, String> {
+    let at = fx.stack_temp(64, 16);
+    let is_vec = |fx: &FunctionCx<'_, '_>, x: cranelift_codegen::ir::Value| {
+        let t = fx.b.func.dfg.value_type(x);
+        t.is_vector() && t.bits() == 128 && t.lane_bits() == 32
+    };
+    let packed: Option<Vec<cranelift_codegen::ir::Value>> = match v {
+        LVal::Vec(x) => Some(vec![*x]),
+        LVal::VecN(c) => Some(c.clone()),
+        _ => None,
+    };
+    let stored = match packed {
+        Some(c) if c.len() <= 4 && c.iter().all(|x| is_vec(fx, *x)) => {
+            for (k, x) in c.iter().enumerate() {
+                fx.b.ins().store(super::mem(), *x, at, (k * 16) as i32);
+            }
+            c.len()
+        }
+        _ => {
+            let mut n = 0;
+            for k in 0..4 {
+                let lane = LaneCx::lane(fx, v, k).lanes()?;
+                if lane.len() > 4 {
+                    return Err("internal: image coordinate of more than 4 components".into());
+                }
+                for (c, x) in lane.iter().enumerate() {
+                    if fx.b.func.dfg.value_type(*x).bits() != 32 {
+                        return Err("internal: image lane value not of 32 bits".into());
+                    }
+                    fx.b.ins()
+                        .store(super::mem(), *x, at, (c * 16 + k * 4) as i32);
+                }
+                n = lane.len();
+            }
+            n
+        }
+    };
+    if stored < 4 {
+        let zero = fx.b.ins().iconst(types::I32, 0);
+        let zero = fx.b.ins().splat(types::I32X4, zero);
+        for c in stored..4 {
+            fx.b.ins().store(super::mem(), zero, at, (c * 16) as i32);
+        }
+    }
+    Ok(at)
+}
+
+/// Whether [`spill_lanes`] takes `v`: at most four components of 32 bits
+/// in every lane.
+fn spillable(fx: &FunctionCx<'_, '_>, v: &LVal) -> bool {
+    let ty = |x: &cranelift_codegen::ir::Value| fx.b.func.dfg.value_type(*x);
+    let word = |x: &cranelift_codegen::ir::Value| ty(x).bits() == 32 && !ty(x).is_vector();
+    let cvalue = |c: &CValue| match c {
+        CValue::Scalar(x) => word(x),
+        CValue::Lanes(l) => l.len() <= 4 && l.iter().all(word),
+        _ => false,
+    };
+    match v {
+        LVal::Uni(c) => cvalue(c),
+        LVal::Aff { base, .. } => word(base),
+        LVal::Lanes(l) => l.len() == 4 && l.iter().all(cvalue),
+        LVal::Vec(x) => ty(x).bits() == 128 && ty(x).lane_bits() == 32,
+        LVal::VecN(c) => {
+            c.len() <= 4
+                && c.iter()
+                    .all(|x| ty(x).bits() == 128 && ty(x).lane_bits() == 32)
+        }
+    }
+}
+
+/// The lanes' `read_image{f,i,ui}` and `write_image{f,i,ui}`: one host
+/// call for the four work-items of a step (`args` the lanes' values of
+/// the arguments, of types `arg_tys`). `None` where the caller calls once
+/// per lane instead: depth images and `half` colours, an image or sampler that
+/// is not the same in every lane, coordinates or colours of other shapes.
+pub(crate) fn emit_lanes(
+    fx: &mut FunctionCx<'_, '_>,
+    f: &BuiltinFn,
+    args: &[LVal],
+    arg_tys: &[Type],
+) -> Option<Result<LVal, String>> {
+    let Some(Type::Image(kind, _)) = arg_tys.first() else {
+        return None;
+    };
+    if matches!(kind, ImageKind::Image2dDepth | ImageKind::Image2dArrayDepth) {
+        return None;
+    }
+    let LVal::Uni(CValue::Scalar(img)) = args.first()? else {
+        return None;
+    };
+    let img = *img;
+    let kind_of = |sfx: &str| match sfx {
+        "f" => Some(Scalar::Float),
+        "i" => Some(Scalar::Int),
+        "ui" => Some(Scalar::UInt),
+        _ => None,
+    };
+    let packed = |s: Scalar| {
+        if s == Scalar::Float {
+            types::F32X4
+        } else {
+            types::I32X4
+        }
+    };
+    if let Some(s) = f.name.strip_prefix("read_image").and_then(kind_of) {
+        let mut flags = kind_bits(s)?;
+        let (sampler, coord, coord_ty) = match (args, arg_tys) {
+            ([_, LVal::Uni(CValue::Scalar(smp)), c], [_, _, ct]) => {
+                flags |= SAMPLER;
+                (*smp, c, ct)
+            }
+            ([_, c], [_, ct]) => (fx.b.ins().iconst(types::I32, 0), c, ct),
+            _ => return None,
+        };
+        if coord_ty.elem() == Some(Scalar::Float) {
+            flags |= FLOAT_COORDS;
+        }
+        if !spillable(fx, coord) {
+            return None;
+        }
+        let r = (|| {
+            let at = spill_lanes(fx, coord)?;
+            let out = fx.stack_temp(64, 16);
+            let flags = fx.b.ins().iconst(types::I32, i64::from(flags));
+            let params = [types::I64, types::I32, types::I32, types::I64, types::I64];
+            if fx.pcx.check.bounds {
+                let (item, site, me, step) = checked_lanes_args(fx);
+                fx.call_host(
+                    read_image_lanes_checked as *const u8,
+                    &[
+                        &params[..],
+                        &[types::I64, types::I32, types::I64, types::I64],
+                    ]
+                    .concat(),
+                    &[],
+                    &[img, sampler, flags, at, out, item, site, me, step],
+                );
+            } else {
+                fx.call_host(
+                    read_image_lanes as *const u8,
+                    &params,
+                    &[],
+                    &[img, sampler, flags, at, out],
+                );
+            }
+            let t = packed(s);
+            let comps = (0..4)
+                .map(|c| fx.b.ins().load(t, super::mem(), out, c * 16))
+                .collect();
+            Ok(LVal::VecN(comps))
+        })();
+        return Some(r);
+    }
+    let s = f.name.strip_prefix("write_image").and_then(kind_of)?;
+    let [_, coord, color] = args else {
+        return None;
+    };
+    let flags = kind_bits(s)?;
+    if !(spillable(fx, coord) && spillable(fx, color)) {
+        return None;
+    }
+    let r = (|| {
+        let at = spill_lanes(fx, coord)?;
+        let col = spill_lanes(fx, color)?;
+        let flags = fx.b.ins().iconst(types::I32, i64::from(flags));
+        let params = [types::I64, types::I32, types::I64, types::I64];
+        if fx.pcx.check.bounds {
+            let (item, site, me, step) = checked_lanes_args(fx);
+            fx.call_host(
+                write_image_lanes_checked as *const u8,
+                &[
+                    &params[..],
+                    &[types::I64, types::I32, types::I64, types::I64],
+                ]
+                .concat(),
+                &[],
+                &[img, flags, at, col, item, site, me, step],
+            );
+        } else {
+            fx.call_host(
+                write_image_lanes as *const u8,
+                &params,
+                &[],
+                &[img, flags, at, col],
+            );
+        }
+        Ok(LVal::Lanes(vec![CValue::Void; 4]))
+    })();
+    Some(r)
+}
+
+/// Checked mode's extra arguments of a lanes image access: the item, a new
+/// site at the call, lane 0's work-item and the step from one lane's to
+/// the next (1 where the lanes name their own work-items, `lanes_me0`; 0
+/// where the four share one, as their one-lane calls would).
+fn checked_lanes_args(
+    fx: &mut FunctionCx<'_, '_>,
+) -> (
+    cranelift_codegen::ir::Value,
+    cranelift_codegen::ir::Value,
+    cranelift_codegen::ir::Value,
+    cranelift_codegen::ir::Value,
+) {
+    let site = fx.site(SiteKind::Image, 0, 0, false);
+    let site = fx.b.ins().iconst(types::I32, i64::from(site));
+    let (me, step) = match fx.lanes_me0 {
+        Some(me0) => (me0, 1),
+        None => (fx.current_me(), 0),
+    };
+    let step = fx.b.ins().iconst(types::I64, step);
+    (fx.item, site, me, step)
 }
 
 /// Checked mode's extra arguments of an image access: the item, a new

@@ -49,7 +49,7 @@ mod dot_product;
 mod geometric;
 mod half;
 pub mod host;
-mod image;
+pub(crate) mod image;
 pub(crate) mod integer;
 pub(crate) mod math;
 pub(crate) mod packed;

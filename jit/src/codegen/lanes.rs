@@ -28,7 +28,8 @@
 //! out of it keep their values and touch only a dummy), unless its memory
 //! accesses differ between lanes, then serially. Statements whose effects
 //! belong to each work-item (atomics, `printf`, calls of user functions) and
-//! `switch` run serially too.
+//! `switch` run serially too. Image reads and writes are taken apart like
+//! other built-ins: one host call for the four work-items of a step.
 //!
 //! A kernel this cannot express (`goto`, varying aggregates or locals whose
 //! address is taken, a `return` inside serial code after a write) gets no
@@ -165,8 +166,16 @@ fn per_item_builtin(b: &BuiltinFn) -> bool {
             | Family::WorkGroup
             | Family::SubGroup
             | Family::Sync
-            | Family::Image
     )
+}
+
+/// `read_image*` and `write_image*`: once per lane in their results (each
+/// lane's own texel) and effects, but called once for the four lanes
+/// (`builtins::image::emit_lanes`), so a statement with one is taken apart
+/// like any other.
+fn image_access(b: &BuiltinFn) -> bool {
+    b.family == Family::Image
+        && (b.name.starts_with("read_image") || b.name.starts_with("write_image"))
 }
 
 /// A work-item function whose answer differs between the lanes of a row.
@@ -215,7 +224,8 @@ fn writes_memory(e: &Expr, shared: &[bool]) -> bool {
             out = true
         }
         ExprKind::Builtin(b, _)
-            if b.family == Family::VectorLoadStore && b.name.starts_with("vstore") =>
+            if (b.family == Family::VectorLoadStore && b.name.starts_with("vstore"))
+                || (b.family == Family::Image && b.name.starts_with("write_image")) =>
         {
             out = true
         }
@@ -335,7 +345,9 @@ impl Plan {
         let mut out = false;
         super::walk::expr_tree(e, &mut |x| match &x.kind {
             ExprKind::Var(VarRef::Local(l)) if self.varying[l.0 as usize] => out = true,
-            ExprKind::Builtin(b, args) if per_item_builtin(b) || varying_workitem(b, args) => {
+            ExprKind::Builtin(b, args)
+                if per_item_builtin(b) || image_access(b) || varying_workitem(b, args) =>
+            {
                 out = true
             }
             ExprKind::Call(..) => out = true,
@@ -671,6 +683,7 @@ fn register_only(e: &Expr) -> bool {
         | ExprKind::AddrOf(_) => ok = false,
         ExprKind::Builtin(b, _)
             if per_item_builtin(b)
+                || image_access(b)
                 || b.params.iter().any(|p| p.is_pointer())
                 || matches!(b.family, Family::VectorLoadStore | Family::AddressSpace) =>
         {
@@ -875,7 +888,7 @@ impl LaneCx {
     }
 
     /// Lane `k` of `v`.
-    fn lane(fx: &mut FunctionCx<'_, '_>, v: &LVal, k: usize) -> CValue {
+    pub(crate) fn lane(fx: &mut FunctionCx<'_, '_>, v: &LVal, k: usize) -> CValue {
         match v {
             LVal::Uni(c) => c.clone(),
             LVal::Aff { base, step } => CValue::Scalar(if k == 0 {
@@ -1399,7 +1412,7 @@ impl LaneCx {
         );
         if self.plan.serial(s) {
             let why = if !is_loop {
-                "per-work-item effects: an atomic, printf, an image access, a call, or a switch"
+                "per-work-item effects: an atomic, printf, a call, or a switch"
             } else if self.loop_needs_serial(s) {
                 "a loop whose condition or step has per-work-item effects"
             } else if !self.plan.masked_memory && self.loop_touches_lane_memory(s) {
@@ -2319,6 +2332,7 @@ impl LaneCx {
     ) -> Result<LVal, String> {
         if self.masked()
             && (per_item_builtin(f)
+                || image_access(f)
                 || f.params.iter().any(|p| p.is_pointer())
                 || matches!(f.family, Family::VectorLoadStore | Family::AddressSpace))
         {
@@ -2337,6 +2351,11 @@ impl LaneCx {
                     vals.push(v);
                     tys.push(a.ty.clone());
                 }
+            }
+        }
+        if image_access(f) {
+            if let Some(r) = crate::builtins::image::emit_lanes(fx, f, &vals, &tys) {
+                return r;
             }
         }
         if let Some(v) = Self::packed_builtin(fx, f, &vals, &tys) {

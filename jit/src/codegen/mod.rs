@@ -49,6 +49,7 @@ mod workitem;
 
 pub use abi::GROUP_SCRATCH_SIZE;
 pub use fx::FunctionCx;
+pub(crate) use lanes::{LVal, LaneCx};
 pub use value::{CPlace, CValue};
 
 use crate::launch::{KernelFault, KernelInfo};
