@@ -991,7 +991,9 @@ pub fn read_outside(
             return Some(k);
         }
     }
-    for k in 0..n {
+    // A clamping or repeating sampler defines every finite coordinate.
+    let tested = if none { n } else { 0 };
+    for k in 0..tested {
         let size = e[k] as f64;
         let inside = if float_coords {
             let s = f64::from(f32::from_bits(coord[k]));
@@ -1000,7 +1002,7 @@ pub fn read_outside(
         } else {
             (0..e[k] as i64).contains(&i64::from(coord[k] as i32))
         };
-        if none && !inside {
+        if !inside {
             return Some(k);
         }
     }

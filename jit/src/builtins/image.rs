@@ -220,6 +220,11 @@ extern "C" fn read_image_lanes_checked(
     // SAFETY: generated code passes an image argument's descriptor, its
     // item and a site of its program, and two 64-byte stack buffers.
     let (d, c) = unsafe { (&*img, &*coord) };
+    // SAFETY: as above.
+    if unsafe { check::image_lanes_clean(item, d, read_access(flags), sampler, c) } {
+        read_image_lanes(img, sampler, flags, coord, out);
+        return;
+    }
     let go: [bool; 4] = std::array::from_fn(|k| {
         let me = me.wrapping_add(k as u64 * me_step);
         // SAFETY: as above.
@@ -269,6 +274,12 @@ extern "C" fn write_image_lanes_checked(
     }
     // SAFETY: as in `read_image_lanes_checked`.
     let (d, c, col) = unsafe { (&*img, &*coord, &*color) };
+    let words = c.map(|comp| comp.map(|v| v as u32));
+    // SAFETY: as above.
+    if unsafe { check::image_lanes_clean(item, d, check::IMAGE_WRITE, 0, &words) } {
+        write_image_lanes(img, flags, coord, color);
+        return;
+    }
     let go: [bool; 4] = std::array::from_fn(|k| {
         let me = me.wrapping_add(k as u64 * me_step);
         let at = lane_of(c, k).map(|v| v as u32);

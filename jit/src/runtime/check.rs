@@ -1543,6 +1543,56 @@ fn image_geometry(d: &cranecl_memory::image::ImageDesc) -> String {
     }
 }
 
+/// The lanes' quick test before [`cranecl_check_image`]: whether the image
+/// accesses of four work-items (lane `k`'s coordinates `coords[c][k]`,
+/// component by component) would all pass it — the image's flags allow the
+/// access and every lane's coordinates are inside or defined by the
+/// sampler. Reports nothing; when it answers false the caller checks lane
+/// by lane (and those calls report).
+///
+/// # Safety
+/// As [`cranecl_check_image`].
+pub unsafe fn image_lanes_clean(
+    item: *mut ItemState,
+    img: &cranecl_memory::image::ImageDesc,
+    access: u32,
+    sampler_bits: u32,
+    coords: &[[u32; 4]; 4],
+) -> bool {
+    use cranecl_memory::image;
+    let write = access & IMAGE_WRITE != 0;
+    // SAFETY: as in `cranecl_check_access`.
+    let st = unsafe { &*((*(*item).group).check as *const CheckState) };
+    if st.launch.is_null() {
+        return true;
+    }
+    // SAFETY: `launch` is set while the group runs.
+    let launch = unsafe { &*st.launch };
+    let forbidden = launch
+        .images
+        .iter()
+        .find(|a| a.desc == img as *const image::ImageDesc as u64)
+        .is_some_and(|a| if write { a.read_only } else { a.write_only });
+    if forbidden {
+        return false;
+    }
+    (0..4).all(|k| {
+        let c = [coords[0][k], coords[1][k], coords[2][k], coords[3][k]];
+        if write {
+            image::write_outside(img, c.map(|v| v as i32)).is_none()
+        } else {
+            image::read_outside(
+                img,
+                access & IMAGE_SAMPLER != 0,
+                sampler_bits,
+                access & IMAGE_FLOAT_COORDS != 0,
+                c,
+            )
+            .is_none()
+        }
+    })
+}
+
 /// Checked `bounds` of one image access by the work-item (`me`, as
 /// [`cranecl_check_access`]) at `site`: a read of an image created
 /// `CL_MEM_WRITE_ONLY` or a write of one created `CL_MEM_READ_ONLY`
