@@ -198,10 +198,57 @@ fn lane_of<T: Copy>(v: &[[T; 4]; 4], k: usize) -> [T; 4] {
     [v[0][k], v[1][k], v[2][k], v[3][k]]
 }
 
-/// Checked [`read_image_lanes`]: each lane's coordinates through
-/// `cranecl_check_image` first (lane `k` as work-item `me + k * me_step`,
-/// as the lanes name their work-items), lane 0 first; the four-lane read
-/// when none reports, else lane by lane with zeros where it reported.
+/// Checked mode's view of the four work-items of a lanes step: the item,
+/// the site, lane 0's work-item and the step between the lanes' (lane `k`
+/// is work-item `me + k * me_step`, as the lanes name their work-items).
+struct Checked {
+    item: *mut crate::runtime::ItemState,
+    site: u32,
+    me: u64,
+    me_step: u64,
+}
+
+impl Checked {
+    /// `None` when the four accesses (lane `k`'s coordinates `words[c][k]`)
+    /// all pass, tested together and silently; else which lanes pass, each
+    /// lane checked by `cranecl_check_image` as its work-item (which
+    /// reports), lane 0 first.
+    ///
+    /// # Safety
+    /// As `cranecl_check_image`.
+    unsafe fn verdict(
+        &self,
+        d: &ImageDesc,
+        access: u32,
+        sampler: u32,
+        words: &Lanes4,
+    ) -> Option<[bool; 4]> {
+        // SAFETY: the caller's contract.
+        if unsafe { check::image_lanes_clean(self.item, d, access, sampler, words) } {
+            return None;
+        }
+        let go: [bool; 4] = std::array::from_fn(|k| {
+            let me = self.me.wrapping_add(k as u64 * self.me_step);
+            // SAFETY: the caller's contract.
+            unsafe {
+                check::cranecl_check_image(
+                    self.item,
+                    self.site,
+                    me,
+                    d,
+                    access,
+                    sampler,
+                    lane_of(words, k),
+                )
+            }
+        });
+        (go != [true; 4]).then_some(go)
+    }
+}
+
+/// Checked [`read_image_lanes`]: the four-lane read when the lanes'
+/// accesses all pass ([`Checked::verdict`]), else lane by lane with zeros
+/// where a lane reported.
 #[allow(clippy::too_many_arguments)]
 extern "C" fn read_image_lanes_checked(
     img: *const ImageDesc,
@@ -220,30 +267,17 @@ extern "C" fn read_image_lanes_checked(
     // SAFETY: generated code passes an image argument's descriptor, its
     // item and a site of its program, and two 64-byte stack buffers.
     let (d, c) = unsafe { (&*img, &*coord) };
+    let lanes = Checked {
+        item,
+        site,
+        me,
+        me_step,
+    };
     // SAFETY: as above.
-    if unsafe { check::image_lanes_clean(item, d, read_access(flags), sampler, c) } {
+    let Some(go) = (unsafe { lanes.verdict(d, read_access(flags), sampler, c) }) else {
         read_image_lanes(img, sampler, flags, coord, out);
         return;
-    }
-    let go: [bool; 4] = std::array::from_fn(|k| {
-        let me = me.wrapping_add(k as u64 * me_step);
-        // SAFETY: as above.
-        unsafe {
-            check::cranecl_check_image(
-                item,
-                site,
-                me,
-                d,
-                read_access(flags),
-                sampler,
-                lane_of(c, k),
-            )
-        }
-    });
-    if go == [true; 4] {
-        read_image_lanes(img, sampler, flags, coord, out);
-        return;
-    }
+    };
     let mut r = [[0u32; 4]; 4];
     for (k, _) in go.iter().enumerate().filter(|(_, &g)| g) {
         let mut v = [0u32; 4];
@@ -275,21 +309,17 @@ extern "C" fn write_image_lanes_checked(
     // SAFETY: as in `read_image_lanes_checked`.
     let (d, c, col) = unsafe { (&*img, &*coord, &*color) };
     let words = c.map(|comp| comp.map(|v| v as u32));
+    let lanes = Checked {
+        item,
+        site,
+        me,
+        me_step,
+    };
     // SAFETY: as above.
-    if unsafe { check::image_lanes_clean(item, d, check::IMAGE_WRITE, 0, &words) } {
+    let Some(go) = (unsafe { lanes.verdict(d, check::IMAGE_WRITE, 0, &words) }) else {
         write_image_lanes(img, flags, coord, color);
         return;
-    }
-    let go: [bool; 4] = std::array::from_fn(|k| {
-        let me = me.wrapping_add(k as u64 * me_step);
-        let at = lane_of(c, k).map(|v| v as u32);
-        // SAFETY: as above.
-        unsafe { check::cranecl_check_image(item, site, me, d, check::IMAGE_WRITE, 0, at) }
-    });
-    if go == [true; 4] {
-        write_image_lanes(img, flags, coord, color);
-        return;
-    }
+    };
     for (k, _) in go.iter().enumerate().filter(|(_, &g)| g) {
         write_image(img, flags, &lane_of(c, k), &lane_of(col, k));
     }
@@ -592,26 +622,15 @@ pub(crate) fn emit_lanes(
             let out = fx.stack_temp(64, 16);
             let flags = fx.b.ins().iconst(types::I32, i64::from(flags));
             let params = [types::I64, types::I32, types::I32, types::I64, types::I64];
-            if fx.pcx.check.bounds {
-                let (item, site, me, step) = checked_lanes_args(fx);
-                fx.call_host(
-                    read_image_lanes_checked as *const u8,
-                    &[
-                        &params[..],
-                        &[types::I64, types::I32, types::I64, types::I64],
-                    ]
-                    .concat(),
-                    &[],
-                    &[img, sampler, flags, at, out, item, site, me, step],
-                );
-            } else {
-                fx.call_host(
+            call_lanes(
+                fx,
+                [
                     read_image_lanes as *const u8,
-                    &params,
-                    &[],
-                    &[img, sampler, flags, at, out],
-                );
-            }
+                    read_image_lanes_checked as *const u8,
+                ],
+                &params,
+                &[img, sampler, flags, at, out],
+            );
             let t = packed(s);
             let comps = (0..4)
                 .map(|c| fx.b.ins().load(t, super::mem(), out, c * 16))
@@ -633,29 +652,37 @@ pub(crate) fn emit_lanes(
         let col = spill_lanes(fx, color)?;
         let flags = fx.b.ins().iconst(types::I32, i64::from(flags));
         let params = [types::I64, types::I32, types::I64, types::I64];
-        if fx.pcx.check.bounds {
-            let (item, site, me, step) = checked_lanes_args(fx);
-            fx.call_host(
-                write_image_lanes_checked as *const u8,
-                &[
-                    &params[..],
-                    &[types::I64, types::I32, types::I64, types::I64],
-                ]
-                .concat(),
-                &[],
-                &[img, flags, at, col, item, site, me, step],
-            );
-        } else {
-            fx.call_host(
+        call_lanes(
+            fx,
+            [
                 write_image_lanes as *const u8,
-                &params,
-                &[],
-                &[img, flags, at, col],
-            );
-        }
+                write_image_lanes_checked as *const u8,
+            ],
+            &params,
+            &[img, flags, at, col],
+        );
         Ok(LVal::Lanes(vec![CValue::Void; 4]))
     })();
     Some(r)
+}
+
+/// Call `f[0]` with `args` (typed `params`), or under checked `bounds`
+/// `f[1]` with the work-item, the site, lane 0's work-item and the lanes'
+/// step after them (`checked_lanes_args`).
+fn call_lanes(
+    fx: &mut FunctionCx<'_, '_>,
+    f: [*const u8; 2],
+    params: &[types::Type],
+    args: &[cranelift_codegen::ir::Value],
+) {
+    if fx.pcx.check.bounds {
+        let (item, site, me, step) = checked_lanes_args(fx);
+        let params = [params, &[types::I64, types::I32, types::I64, types::I64]].concat();
+        let args = [args, &[item, site, me, step]].concat();
+        fx.call_host(f[1], &params, &[], &args);
+    } else {
+        fx.call_host(f[0], params, &[], args);
+    }
 }
 
 /// Checked mode's extra arguments of a lanes image access: the item, a new

@@ -470,7 +470,7 @@ pub fn invariant_cond_loads<'e>(
     step: Option<&Expr>,
     body: &Stmt,
 ) -> Vec<&'e Expr> {
-    use crate::sema::hir::{BinOp, CastKind};
+    use crate::sema::hir::BinOp;
     let ExprKind::Binary(
         BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::Eq | BinOp::Ne,
         a,
@@ -494,30 +494,16 @@ pub fn invariant_cond_loads<'e>(
     }
     let addressed = address_taken_locals(f);
     let invariant = |p: &Expr| {
-        let mut ok = true;
-        expr_tree(p, &mut |e| match &e.kind {
-            ExprKind::IntConst(_) | ExprKind::Binary(..) | ExprKind::PtrAdd(..) => {}
-            ExprKind::Cast(
-                CastKind::LvalueToRvalue | CastKind::IntToInt | CastKind::Bitcast,
-                _,
-            ) => {}
-            ExprKind::Var(VarRef::Local(l)) => {
-                let local = f.locals.get(l.0 as usize);
-                ok &= local.is_some_and(|v| {
-                    v.space == crate::sema::addrspace::AddrSpace::Private && !v.address_taken
-                }) && !written.contains(&l.0)
-                    && !addressed.contains(&l.0);
-            }
-            _ => ok = false,
-        });
-        ok
+        built_from(p, &|l| {
+            f.locals.get(l as usize).is_some_and(|v| {
+                v.space == crate::sema::addrspace::AddrSpace::Private && !v.address_taken
+            }) && !written.contains(&l)
+                && !addressed.contains(&l)
+        })
     };
     let mut out = Vec::new();
     for side in [a, b] {
-        let mut e: &Expr = side;
-        while let ExprKind::Cast(CastKind::LvalueToRvalue | CastKind::IntToInt, x) = &e.kind {
-            e = x;
-        }
+        let e = value_of(side);
         if let ExprKind::Deref(p) = &e.kind {
             if invariant(p) && crate::sema::types::Type::is_scalar(&e.ty) {
                 out.push(&**p);
@@ -620,29 +606,11 @@ pub fn range_loop<'e>(
     if !pure || nodes > RANGE_LOOP_NODES {
         return None;
     }
-    // Built from constants and locals the body leaves alone; `loads`: how
-    // many loads it may hold.
-    let invariant = |p: &Expr, loads: bool| {
-        let mut ok = true;
-        expr_tree(p, &mut |e| match &e.kind {
-            ExprKind::IntConst(_) | ExprKind::Binary(..) | ExprKind::PtrAdd(..) => {}
-            ExprKind::Cast(
-                CastKind::LvalueToRvalue | CastKind::IntToInt | CastKind::Bitcast,
-                _,
-            ) => {}
-            ExprKind::Deref(_) => ok &= loads,
-            ExprKind::Var(VarRef::Local(l)) => ok &= plain(l.0) && !written.contains(&l.0),
-            _ => ok = false,
-        });
-        ok
-    };
-    let mut top: &Expr = bound;
-    while let ExprKind::Cast(CastKind::LvalueToRvalue | CastKind::IntToInt, x) = &top.kind {
-        top = x;
-    }
-    let bound_ok = match &top.kind {
-        ExprKind::Deref(p) => invariant(p, false),
-        _ => invariant(bound, false),
+    // Built from constants and locals the body leaves alone.
+    let invariant = |p: &Expr| built_from(p, &|l| plain(l) && !written.contains(&l));
+    let bound_ok = match &value_of(bound).kind {
+        ExprKind::Deref(p) => invariant(p),
+        _ => invariant(bound),
     };
     if !bound_ok {
         return None;
@@ -656,7 +624,7 @@ pub fn range_loop<'e>(
             return;
         };
         let (ptr, idx) = if x.ty.is_pointer() { (x, y) } else { (y, x) };
-        if read_of(idx) != Some(k) || !invariant(ptr, false) {
+        if read_of(idx) != Some(k) || !invariant(ptr) {
             return;
         }
         let key = |q: &Expr| match &q.kind {
@@ -677,6 +645,29 @@ pub fn range_loop<'e>(
         bound,
         ptrs,
     })
+}
+
+/// Whether `p` is built only from constants, arithmetic, pointer additions,
+/// value-keeping casts and locals `local` accepts (no load, no call).
+fn built_from(p: &Expr, local: &dyn Fn(u32) -> bool) -> bool {
+    use crate::sema::hir::CastKind;
+    let mut ok = true;
+    expr_tree(p, &mut |e| match &e.kind {
+        ExprKind::IntConst(_) | ExprKind::Binary(..) | ExprKind::PtrAdd(..) => {}
+        ExprKind::Cast(CastKind::LvalueToRvalue | CastKind::IntToInt | CastKind::Bitcast, _) => {}
+        ExprKind::Var(VarRef::Local(l)) => ok &= local(l.0),
+        _ => ok = false,
+    });
+    ok
+}
+
+/// `e` without the reads and integer conversions around it.
+fn value_of(mut e: &Expr) -> &Expr {
+    use crate::sema::hir::CastKind;
+    while let ExprKind::Cast(CastKind::LvalueToRvalue | CastKind::IntToInt, x) = &e.kind {
+        e = x;
+    }
+    e
 }
 
 /// Whether `s` holds a loop.
