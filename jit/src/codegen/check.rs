@@ -1464,25 +1464,29 @@ impl FunctionCx<'_, '_> {
             .b
             .ins()
             .icmp_imm_u(IntCC::UnsignedLessThan, index, len as i64);
+        // The runtime redirects a bad index to element 0: the index to use
+        // is this select, a pure value (Cranelift hoists it out of a loop
+        // where the index does not change), not the slow path's answer.
+        let zero = self.b.ins().iconst(types::I64, 0);
+        let safe = self.b.ins().select(ok, index, zero);
         let slow = self.b.create_block();
         let go = self.b.create_block();
-        self.b.append_block_param(go, types::I64);
-        self.b.ins().brif(ok, go, &[index.into()], slow, &[]);
+        self.b.ins().brif(ok, go, &[], slow, &[]);
         self.b.seal_block(slow);
         self.b.switch_to_block(slow);
         self.b.set_cold_block(slow);
         let item = self.item;
         let site_v = self.b.ins().iconst(types::I32, i64::from(site));
-        let r = self.call_slow(
+        self.call_slow(
             check::cranecl_check_index as *const u8,
             PRESERVING_INDEX,
             &[types::I64, types::I64, types::I32],
             &[item, index, site_v],
         );
-        self.b.ins().jump(go, &[r[0].into()]);
+        self.b.ins().jump(go, &[]);
         self.b.seal_block(go);
         self.b.switch_to_block(go);
-        self.b.block_params(go)[0]
+        safe
     }
 
     /// Checked barriers: record this barrier's site in the item before it waits.
