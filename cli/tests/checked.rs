@@ -4,7 +4,8 @@
 //! `--global`, `--local` and `--arg` (the directives
 //! `conformance/tests/checked_c.rs` reads): a buggy kernel (one with
 //! `//! KIND` markers) must exit 1 with a report at each marked line on
-//! stderr, a clean one (`clean_*`) must exit 0 with none. A case whose
+//! stderr (and each `// @report` text in a report), a clean one
+//! (`clean_*`) must exit 0 with none. A case whose
 //! kernel takes an image or a sampler is left to the C and Python runners
 //! (`cranecl run` takes neither argument yet), and counted as such.
 
@@ -30,6 +31,8 @@ struct Case {
     marked: Vec<usize>,
     /// An `image…(…)` or `sampler(…)` argument (`cranecl run` takes none).
     images: bool,
+    /// `@report TEXT`: texts some report must hold.
+    report: Vec<String>,
 }
 
 /// `buf(N)`, `sub(P,O,B)`, `int(V)`, `local(N)`, `null` as `--arg` values.
@@ -60,6 +63,7 @@ fn parse(path: &Path) -> Result<Case, String> {
         argv: vec!["run".into(), path.display().to_string()],
         marked: Vec::new(),
         images: false,
+        report: Vec::new(),
     };
     let mut ran = false;
     for (i, line) in text.lines().enumerate() {
@@ -68,6 +72,7 @@ fn parse(path: &Path) -> Result<Case, String> {
             match key {
                 "check" => c.check = val.trim().to_string(),
                 "options" => c.options = val.trim().to_string(),
+                "report" => c.report.push(val.trim().to_string()),
                 "run" => {
                     let (head, args) = val.split_once(':').ok_or("@run without ':'")?;
                     let mut words = head.split_whitespace();
@@ -133,6 +138,11 @@ fn run(path: &Path, c: &Case) -> Result<(), String> {
                 "no report at line {n} of {}:\n{out}",
                 path.display()
             ));
+        }
+    }
+    for want in &c.report {
+        if !out.stderr.contains(want.as_str()) {
+            return Err(format!("no report says '{want}':\n{out}"));
         }
     }
     Ok(())
