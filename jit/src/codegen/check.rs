@@ -636,19 +636,7 @@ impl FunctionCx<'_, '_> {
                 None => self.current_me(),
             };
             let site_v = self.b.ins().iconst(types::I32, i64::from(sites[k]));
-            out[k] = self.call_slow(
-                check::cranecl_check_access as *const u8,
-                PRESERVING_ACCESS,
-                &[
-                    types::I64,
-                    types::I64,
-                    types::I32,
-                    types::I64,
-                    types::I64,
-                    types::I64,
-                ],
-                &[item, addrs[k], site_v, bits, me, zero],
-            )[0];
+            out[k] = self.check_access_slow([item, addrs[k], site_v, bits, me, zero]);
         }
         if let Some(m) = active {
             // A masked-off lane 0 was looked up at the dummy: its site
@@ -812,19 +800,7 @@ impl FunctionCx<'_, '_> {
                 None => zero,
             };
             let me = self.b.ins().iadd_imm_s(me0, k as i64);
-            let r = self.call_slow(
-                check::cranecl_check_access as *const u8,
-                PRESERVING_ACCESS,
-                &[
-                    types::I64,
-                    types::I64,
-                    types::I32,
-                    types::I64,
-                    types::I64,
-                    types::I64,
-                ],
-                &[item, a, site_v, bits, me, zero],
-            )[0];
+            let r = self.check_access_slow([item, a, site_v, bits, me, zero]);
             out.push(r.into());
         }
         self.b.ins().jump(go, &out);
@@ -901,20 +877,8 @@ impl FunctionCx<'_, '_> {
         self.b.set_cold_block(slow);
         let site_v = self.b.ins().iconst(types::I32, i64::from(site));
         let me = self.current_me();
-        let r = self.call_slow(
-            check::cranecl_check_access as *const u8,
-            PRESERVING_ACCESS,
-            &[
-                types::I64,
-                types::I64,
-                types::I32,
-                types::I64,
-                types::I64,
-                types::I64,
-            ],
-            &[item, a, site_v, bits, me, bits2],
-        );
-        self.b.ins().jump(go, &[r[0].into()]);
+        let r = self.check_access_slow([item, a, site_v, bits, me, bits2]);
+        self.b.ins().jump(go, &[r.into()]);
         self.b.seal_block(go);
         self.b.switch_to_block(go);
         self.b.block_params(go)[0]
@@ -1395,6 +1359,25 @@ impl FunctionCx<'_, '_> {
         let r_several = self.b.ins().bor_imm_u(r, 0xFFFF);
         let v = self.b.ins().select(older, t, many);
         self.b.ins().select(same_epoch, r_several, v)
+    }
+
+    /// The slow path of a checked access: `cranecl_check_access(item,
+    /// addr, site, value bits, work-item, high value bits)`, the address to
+    /// use.
+    fn check_access_slow(&mut self, args: [Value; 6]) -> Value {
+        self.call_slow(
+            check::cranecl_check_access as *const u8,
+            PRESERVING_ACCESS,
+            &[
+                types::I64,
+                types::I64,
+                types::I32,
+                types::I64,
+                types::I64,
+                types::I64,
+            ],
+            &args,
+        )[0]
     }
 
     /// A slow path's call (`f`, returning an `i64`): through its
