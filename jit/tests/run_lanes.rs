@@ -614,17 +614,23 @@ fn masked_loop_with_break_mandelbrot() {
     }
 }
 
-/// `masked_both`, plus a build whose divergent loops run masked even when
-/// their memory accesses differ between lanes (masked loads and stores).
+/// A kernel whose divergent loop touches memory at per-lane addresses:
+/// built by default (one work-item per step: the lanes would run that loop
+/// once per lane), with the lanes off, and with divergent loops masked even
+/// then (masked loads and stores).
 fn masked_memory_all(src: &str, kernel: &str) -> Vec<CompiledProgram> {
-    let mut ps: Vec<CompiledProgram> = masked_both(src, kernel).into();
-    ps.push(build_cg(
+    let mut ps: Vec<CompiledProgram> = both(src, kernel, false).into();
+    let masked = build_cg(
         src,
         &CodegenOptions {
             masked_memory_loops: true,
             ..Default::default()
         },
-    ));
+    );
+    let k = masked.kernel_index(kernel).expect("kernel");
+    assert_eq!(masked.strategy(k), "lanes", "entry of {kernel}");
+    assert!(masked.masked_loops(k), "{kernel}: loops masked");
+    ps.push(masked);
     ps
 }
 
