@@ -834,6 +834,12 @@ impl FunctionCx<'_, '_> {
         let item = self.item;
         let (group, cache) = self.check_cache();
         let at = (site as i64 * ENTRY) as i32;
+        let slow = self.b.create_block();
+        let go = self.b.create_block();
+        self.b.append_block_param(go, types::I64);
+        if kind == SiteKind::Read && self.local_read_only && self.in_named_variable(a, size) {
+            self.full_first(a, group, cache, at, go);
+        }
         let kept = match self.kept_ok {
             Some((ka, ksize, ok))
                 if kind == SiteKind::Write
@@ -860,9 +866,6 @@ impl FunctionCx<'_, '_> {
         if kind == SiteKind::Read && self.keep_read == Some(a) {
             self.kept_ok = Some((a, size, ok));
         }
-        let slow = self.b.create_block();
-        let go = self.b.create_block();
-        self.b.append_block_param(go, types::I64);
         if self.pcx.check.tracks() {
             let inside = self.b.create_block();
             self.b.ins().brif(ok, inside, &[], slow, &[]);
@@ -1040,6 +1043,43 @@ impl FunctionCx<'_, '_> {
             self.b.switch_to_block(next);
         }
         self.b.ins().jump(go, &[a.into()]);
+    }
+
+    /// Whether an access of `size` bytes at `a` is an element of an array
+    /// variable whose subscripts were tested (`FunctionCx::in_object`,
+    /// filled under `bounds`): its site touches that one variable only, so
+    /// the site's cache entry names it once filled.
+    fn in_named_variable(&self, a: Value, size: u64) -> bool {
+        self.in_object.get(&a).is_some_and(|&n| size <= n)
+            || (self.site_lanes && self.in_object_lanes.contains(&a))
+    }
+
+    /// `full_read`'s one compare made first, before the cache entry's
+    /// bounds and shadow tests, for a read of a named variable's element
+    /// (`in_named_variable`) in a piece alone in its interval that writes no
+    /// local memory (a tiled SGEMM's inner product loop): the site's entry
+    /// can name no other object, and a `full` equal to this group's first
+    /// serial says that object is local memory this group wrote whole
+    /// (`cranecl_check_full`; a refilled entry starts at 0). Goes on in a
+    /// new block otherwise.
+    fn full_first(
+        &mut self,
+        a: Value,
+        group: Value,
+        cache: Value,
+        at: i32,
+        go: cranelift_codegen::ir::Block,
+    ) {
+        let full = self
+            .b
+            .ins()
+            .load(types::I64, super::value::flags(), cache, at + 56);
+        let (_, base) = self.serial_and_base(group);
+        let is_full = self.b.ins().icmp(IntCC::Equal, full, base);
+        let other = self.b.create_block();
+        self.b.ins().brif(is_full, go, &[a.into()], other, &[]);
+        self.b.seal_block(other);
+        self.b.switch_to_block(other);
     }
 
     /// A read in a piece alone in its barrier interval that writes no local
