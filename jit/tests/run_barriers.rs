@@ -539,3 +539,87 @@ fn pieces_guarded_by_the_local_id_end_their_rows_at_the_bound() {
         }
     }
 }
+
+#[test]
+fn uniform_updates_around_a_piece_run_once_for_the_group() {
+    // A work-efficient scan's `offset`: updated at the end of the up-sweep's
+    // piece (after the items read it) and alone before the down-sweep's
+    // barrier; `a` updated at the start of a piece whose items then read the
+    // new value; `b` updated with a per-item value in one piece (it stays
+    // per work-item). Regions run each uniform update once for the group;
+    // a per-item run of one would shift `offset` once per work-item.
+    let src = "kernel void scan(global uint *out, global uint *info, local uint *tmp) {
+        uint lid = get_local_id(0);
+        uint m = get_local_size(0) * 2;
+        size_t base = get_group_id(0) * m;
+        tmp[2 * lid] = (uint)(base + 2 * lid) % 7;
+        tmp[2 * lid + 1] = (uint)(base + 2 * lid + 1) % 7;
+        uint offset = 1;
+        int a = 3;
+        int b = 5;
+        for (uint d = m >> 1; d > 0; d >>= 1) {
+            barrier(CLK_LOCAL_MEM_FENCE);
+            if (lid < d) {
+                uint ai = offset * (2 * lid + 1) - 1;
+                uint bi = offset * (2 * lid + 2) - 1;
+                tmp[bi] += tmp[ai];
+            }
+            offset <<= 1;
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        a += 4;
+        info[get_global_id(0)] = (uint)a * 1000 + offset;
+        b += (int)lid;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (lid == 0) tmp[m - 1] = 0;
+        for (uint d = 1; d < m; d <<= 1) {
+            offset >>= 1;
+            barrier(CLK_LOCAL_MEM_FENCE);
+            if (lid < d) {
+                uint ai = offset * (2 * lid + 1) - 1;
+                uint bi = offset * (2 * lid + 2) - 1;
+                uint t = tmp[ai];
+                tmp[ai] = tmp[bi];
+                tmp[bi] += t;
+            }
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        out[base + 2 * lid] = tmp[2 * lid] + (uint)b * 100000;
+        out[base + 2 * lid + 1] = tmp[2 * lid + 1] + (uint)b * 100000;
+    }";
+    let both = build_both(src);
+    assert_eq!(both[0].strategy(0), "regions");
+    for p in &both {
+        for wg in [1usize, 4, 8, 64] {
+            let groups = 3usize;
+            let m = 2 * wg;
+            let mut out = vec![0u32; m * groups];
+            let mut info = vec![0u32; wg * groups];
+            run(
+                p,
+                "scan",
+                &mut [buf(&mut out), buf(&mut info), Arg::Local(4 * m as u64)],
+                &[(wg * groups) as u64],
+                &[wg as u64],
+            );
+            for g in 0..groups {
+                let mut sum = 0u32;
+                for i in 0..m {
+                    let lid = (i / 2) as u32;
+                    let want = sum + (5 + lid) * 100000;
+                    assert_eq!(
+                        out[g * m + i],
+                        want,
+                        "out[{}] local {wg} {}",
+                        g * m + i,
+                        p.strategy(0)
+                    );
+                    sum += ((g * m + i) % 7) as u32;
+                }
+                for l in 0..wg {
+                    assert_eq!(info[g * wg + l], 7000 + m as u32, "info local {wg}");
+                }
+            }
+        }
+    }
+}

@@ -644,7 +644,10 @@ fn uniform_locals(
                     plan.writes[p].contains(l)
                         && match &kinds[p] {
                             PieceKind::Control(..) => !once[p],
-                            PieceKind::Region(stmts) => !region_decl_only(stmts, *l, &uni),
+                            PieceKind::Region(stmts) => {
+                                !region_decl_only(stmts, *l, &uni)
+                                    && !region_updates_only(stmts, *l, &uni)
+                            }
                         }
                 })
             })
@@ -657,6 +660,37 @@ fn uniform_locals(
             uni.remove(&l);
         }
     }
+}
+
+/// The statements at the start and at the end of a region piece that only
+/// update locals in `uni` from values uniform by `uni` (a scan's
+/// `offset <<= 1;` after its `if (lid < d)`): how many at the start, how
+/// many at the end. The piece runs them once for the group, before and
+/// after its work-items run the rest (`FunctionCx::piece_loop_inner`):
+/// every work-item would read the same value in the rest either way, and a
+/// local written only so stays uniform ([`region_updates_only`]).
+fn group_updates(stmts: &[&Stmt], uni: &HashSet<u32>) -> (usize, usize) {
+    let update = |s: &Stmt| match &s.kind {
+        StmtKind::Expr(e) => {
+            matches!(e.kind, ExprKind::Assign { .. } | ExprKind::IncDec { .. })
+                && uniform_expr(e, uni)
+        }
+        _ => false,
+    };
+    let pre = stmts.iter().take_while(|s| update(s)).count();
+    let post = stmts[pre..].iter().rev().take_while(|s| update(s)).count();
+    (pre, post)
+}
+
+/// Whether `stmts` write local `l` only in their [`group_updates`].
+fn region_updates_only(stmts: &[&Stmt], l: u32, uni: &HashSet<u32>) -> bool {
+    let (pre, post) = group_updates(stmts, uni);
+    let mut w = HashSet::new();
+    for s in &stmts[pre..stmts.len() - post] {
+        decls(s, &mut w);
+        walk::stmt_exprs(s, &mut |e| written_root(e, &mut w));
+    }
+    pre + post > 0 && !w.contains(&l)
 }
 
 /// Whether `stmts` write local `l` only by one top-level declaration (or one
@@ -942,6 +976,24 @@ impl FunctionCx<'_, '_> {
         r
     }
 
+    /// Run `stmts` of `piece` once for the group (in the first work-item's
+    /// frame, where uniform locals live).
+    fn group_once(
+        &mut self,
+        em: &Emitter<'_, '_>,
+        piece: usize,
+        stmts: &[&Stmt],
+    ) -> Result<(), String> {
+        if stmts.is_empty() {
+            return Ok(());
+        }
+        let (promoted, _) = self.enter_piece(em, piece, None);
+        for s in stmts {
+            self.stmt(s)?;
+        }
+        self.leave_piece(&promoted)
+    }
+
     fn piece_loop_inner(
         &mut self,
         em: &Emitter<'_, '_>,
@@ -966,6 +1018,25 @@ impl FunctionCx<'_, '_> {
             };
             self.leave_piece(&promoted)?;
             return Ok(d);
+        }
+        let uniform: HashSet<u32> = em
+            .plan
+            .uniform
+            .union(&em.plan.shared_params)
+            .copied()
+            .collect();
+        let (pre, post) = group_updates(stmts, &uniform);
+        if cond.is_none() && pre + post > 0 {
+            // Updates of uniform locals once for the group, around the
+            // work-items' loop over the rest.
+            let (first, rest) = stmts.split_at(pre);
+            let (middle, last) = rest.split_at(rest.len() - post);
+            self.group_once(em, piece, first)?;
+            if !middle.is_empty() {
+                self.piece_loop_inner(em, piece, middle, None)?;
+            }
+            self.group_once(em, piece, last)?;
+            return Ok(None);
         }
         if let (None, None, Some((bound, then))) = (
             cond,
