@@ -259,10 +259,14 @@ impl FunctionCx<'_, '_> {
     }
 
     /// Whether the subscript `idx` of an array of `n` elements is known to
-    /// be inside: a constant, or the counter of a counted loop being
-    /// compiled whose range fits (`walk::counted_loop`).
+    /// be inside: a constant, the counter of a counted loop being compiled
+    /// whose range fits (`walk::counted_loop`), or an index the loop being
+    /// compiled does not change, tested before it (`invariant_inside`).
     pub(crate) fn index_known_inside(&self, idx: &Expr, n: u64) -> bool {
         let inside = |lo: i128, hi: i128| lo >= 0 && hi <= i128::from(n);
+        if self.invariant_inside.contains(&(idx as *const Expr)) {
+            return true;
+        }
         if let Some(v) = super::walk::int_value(idx) {
             return inside(v, v + 1);
         }
@@ -273,6 +277,73 @@ impl FunctionCx<'_, '_> {
                 .find(|c| c.0 == l)
                 .is_some_and(|&(_, lo, hi)| inside(lo, hi))
         })
+    }
+
+    /// Checked `bounds`: the array subscripts of a loop's body whose index
+    /// the loop does not change (`walk::invariant_subscripts`) and that are
+    /// not known inside yet, to be tested once before the loop. Under
+    /// `uninit`, only indices built from variables declared with a value
+    /// (the test before the loop reads them, and the loop may not).
+    pub(crate) fn invariant_subscripts<'e>(
+        &self,
+        cond: Option<&Expr>,
+        step: Option<&Expr>,
+        body: &'e crate::sema::hir::Stmt,
+    ) -> Vec<(&'e Expr, u64)> {
+        if !self.pcx.check.bounds {
+            return Vec::new();
+        }
+        let unset = if self.pcx.check.uninit {
+            super::walk::uninitialised_locals(self.func)
+        } else {
+            Default::default()
+        };
+        super::walk::invariant_subscripts(self.func, cond, step, body)
+            .into_iter()
+            .filter(|(i, n)| !self.index_known_inside(i, *n))
+            .filter(|(i, _)| {
+                let mut reads_unset = false;
+                super::walk::expr_tree(i, &mut |e| {
+                    if let crate::sema::hir::ExprKind::Var(crate::sema::hir::VarRef::Local(l)) =
+                        &e.kind
+                    {
+                        reads_unset |= unset.contains(&l.0);
+                    }
+                });
+                !reads_unset
+            })
+            .collect()
+    }
+
+    /// The scalar code's test of `invariant_subscripts` before a loop:
+    /// whether every such index lies inside its array (silently), with the
+    /// index expressions. `None` when there is no such subscript.
+    pub(crate) fn invariant_inside(
+        &mut self,
+        cond: Option<&Expr>,
+        step: Option<&Expr>,
+        body: &crate::sema::hir::Stmt,
+    ) -> Result<Option<(Value, Vec<*const Expr>)>, String> {
+        let subs = self.invariant_subscripts(cond, step, body);
+        if subs.is_empty() {
+            return Ok(None);
+        }
+        let mut all = self.b.ins().iconst(types::I8, 1);
+        for (idx, n) in &subs {
+            let x = self.expr(idx)?.scalar()?;
+            let signed = idx.ty.elem().is_none_or(|s| s.is_signed());
+            let t = self.b.func.dfg.value_type(x);
+            let x = self.int_resize(x, t, types::I64, signed);
+            let ok = self
+                .b
+                .ins()
+                .icmp_imm_u(IntCC::UnsignedLessThan, x, *n as i64);
+            all = self.b.ins().band(all, ok);
+        }
+        Ok(Some((
+            all,
+            subs.iter().map(|(i, _)| *i as *const Expr).collect(),
+        )))
     }
 
     /// Compile `body` of a `for` loop, its counter's range known inside

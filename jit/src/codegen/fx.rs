@@ -100,6 +100,10 @@ pub struct FunctionCx<'a, 'p> {
     /// a local and the range `[lo, hi)` its value lies in
     /// (`walk::counted_loop`).
     pub(crate) counted: Vec<(u32, i128, i128)>,
+    /// Checked `bounds`: array subscripts whose index does not change in the
+    /// loop being compiled and was found inside before it (by the index
+    /// expression; `LaneCx::invariant_inside`).
+    pub(crate) invariant_inside: std::collections::HashSet<*const crate::sema::hir::Expr>,
     /// Checked `bounds`: the addresses of a loop condition's loads, computed
     /// and tested once before the loop (`walk::invariant_cond_loads`), by
     /// the pointer expression they dereference.
@@ -412,6 +416,7 @@ impl<'a, 'p> FunctionCx<'a, 'p> {
             in_object: HashMap::new(),
             in_object_lanes: Default::default(),
             counted: Vec::new(),
+            invariant_inside: Default::default(),
             hoisted_addrs: HashMap::new(),
             range_proven: Default::default(),
             range_bound: None,

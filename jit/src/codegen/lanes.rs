@@ -1531,29 +1531,32 @@ impl LaneCx {
                 if let Some(i) = init {
                     self.stmt(fx, i)?;
                 }
-                let (head, body_b, step_b, end) = (
-                    fx.b.create_block(),
+                let Some((inside, keys)) =
+                    self.invariant_inside(fx, c.as_ref(), step.as_ref(), body)?
+                else {
+                    return self.for_loop(fx, s);
+                };
+                // Checked `bounds`: a copy of the loop without the tests of
+                // the subscripts it does not change when they were found
+                // inside, the checked loop when not.
+                let (fast, slow, done) = (
                     fx.b.create_block(),
                     fx.b.create_block(),
                     fx.b.create_block(),
                 );
-                self.loop_entry(s);
-                fx.enter(head);
-                match c {
-                    Some(c) => fx.cond_branch(c, body_b, end)?,
-                    None => fx.jump(body_b),
+                fx.b.ins().brif(inside, fast, &[], slow, &[]);
+                fx.terminated();
+                fx.enter(fast);
+                fx.invariant_inside.extend(keys.iter().copied());
+                let r = self.for_loop(fx, s);
+                for k in &keys {
+                    fx.invariant_inside.remove(k);
                 }
-                fx.enter(body_b);
-                let counted = fx.counted_loop(init.as_deref(), c.as_ref(), step.as_ref(), body);
-                fx.with_counted(counted, |fx| {
-                    self.in_loop(fx, end, step_b, |lc, fx| lc.stmt(fx, body))
-                })?;
-                fx.enter(step_b);
-                if let Some(st) = step {
-                    self.expr(fx, st)?;
-                }
-                fx.jump(head);
-                fx.enter(end);
+                r?;
+                fx.jump(done);
+                fx.enter(slow);
+                self.for_loop(fx, s)?;
+                fx.enter(done);
                 Ok(())
             }
             // Under a condition every lane agrees on (varying ones are
@@ -1765,6 +1768,72 @@ impl LaneCx {
     }
 
     /// A loop body runs again after its own writes.
+    /// A `for` loop `s` after its initialiser.
+    fn for_loop(&mut self, fx: &mut FunctionCx<'_, '_>, s: &Stmt) -> Result<(), String> {
+        let StmtKind::For(init, c, step, body) = &s.kind else {
+            return Err("internal: not a for loop".into());
+        };
+        let (head, body_b, step_b, end) = (
+            fx.b.create_block(),
+            fx.b.create_block(),
+            fx.b.create_block(),
+            fx.b.create_block(),
+        );
+        self.loop_entry(s);
+        fx.enter(head);
+        match c {
+            Some(c) => fx.cond_branch(c, body_b, end)?,
+            None => fx.jump(body_b),
+        }
+        fx.enter(body_b);
+        let counted = fx.counted_loop(init.as_deref(), c.as_ref(), step.as_ref(), body);
+        fx.with_counted(counted, |fx| {
+            self.in_loop(fx, end, step_b, |lc, fx| lc.stmt(fx, body))
+        })?;
+        fx.enter(step_b);
+        if let Some(st) = step {
+            self.expr(fx, st)?;
+        }
+        fx.jump(head);
+        fx.enter(end);
+        Ok(())
+    }
+
+    /// Checked `bounds`, before a loop: whether the index of each array
+    /// subscript of its body that the loop does not change
+    /// (`walk::invariant_subscripts`) lies inside its array in all four
+    /// lanes, tested here once and silently (the loop's checked copy
+    /// reports what it touches), with those index expressions. `None` when
+    /// there is no such subscript.
+    fn invariant_inside(
+        &mut self,
+        fx: &mut FunctionCx<'_, '_>,
+        cond: Option<&Expr>,
+        step: Option<&Expr>,
+        body: &Stmt,
+    ) -> Result<Option<(Value, Vec<*const Expr>)>, String> {
+        let subs = fx.invariant_subscripts(cond, step, body);
+        if subs.is_empty() {
+            return Ok(None);
+        }
+        let mut all = fx.b.ins().iconst(types::I8, 1);
+        for (idx, n) in &subs {
+            let v = self.expr(fx, idx)?;
+            let signed = idx.ty.elem().is_none_or(|s| s.is_signed());
+            for k in 0..LANES {
+                let x = Self::lane(fx, &v, k).scalar()?;
+                let t = fx.b.func.dfg.value_type(x);
+                let x = fx.int_resize(x, t, types::I64, signed);
+                let ok = fx.b.ins().icmp_imm_u(IntCC::UnsignedLessThan, x, *n as i64);
+                all = fx.b.ins().band(all, ok);
+            }
+        }
+        Ok(Some((
+            all,
+            subs.iter().map(|(i, _)| *i as *const Expr).collect(),
+        )))
+    }
+
     fn loop_entry(&mut self, s: &Stmt) {
         if stmt_writes(s, &self.plan.shared) {
             self.pure = false;

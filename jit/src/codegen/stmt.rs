@@ -108,30 +108,28 @@ impl FunctionCx<'_, '_> {
                 }
                 let hoisted = self.hoist_cond_checks(c.as_ref(), step.as_ref(), body)?;
                 let counted = self.counted_loop(init.as_deref(), c.as_ref(), step.as_ref(), body);
-                // Checked `bounds`: a loop whose `p[k]` accesses are tested
-                // together before it runs a copy without their tests when
-                // they are all inside.
-                match self.range_loop(c.as_ref(), step.as_ref(), body) {
-                    Some(rl) => {
-                        let (proven, bound) = self.range_precheck(&rl)?;
+                match self.invariant_inside(c.as_ref(), step.as_ref(), body)? {
+                    // Checked `bounds`: a copy of the loop without the tests
+                    // of the subscripts it does not change when they were
+                    // found inside, the checked loop when not.
+                    Some((inside, keys)) => {
                         let (fast, checked) = (self.b.create_block(), self.b.create_block());
-                        self.b.ins().brif(proven, fast, &[], checked, &[]);
+                        self.b.ins().brif(inside, fast, &[], checked, &[]);
                         self.terminated();
                         self.enter(fast);
-                        let outer = (self.range_proven.clone(), self.range_bound);
-                        self.range_proven
-                            .extend(rl.ptrs.iter().flat_map(|(_, uses)| uses.iter().copied()));
-                        self.range_bound = Some((rl.bound as *const _, bound));
-                        let r = self.for_loop(c.as_ref(), step.as_ref(), body, counted);
-                        (self.range_proven, self.range_bound) = outer;
+                        self.invariant_inside.extend(keys.iter().copied());
+                        let r = self.for_versions(c.as_ref(), step.as_ref(), body, counted);
+                        for k in &keys {
+                            self.invariant_inside.remove(k);
+                        }
                         r?;
                         let end = self.b.create_block();
                         self.jump(end);
                         self.enter(checked);
-                        self.for_loop(c.as_ref(), step.as_ref(), body, counted)?;
+                        self.for_versions(c.as_ref(), step.as_ref(), body, counted)?;
                         self.enter(end);
                     }
-                    None => self.for_loop(c.as_ref(), step.as_ref(), body, counted)?,
+                    None => self.for_versions(c.as_ref(), step.as_ref(), body, counted)?,
                 }
                 for p in hoisted {
                     self.hoisted_addrs.remove(&p);
@@ -180,6 +178,39 @@ impl FunctionCx<'_, '_> {
                 self.emit_return(v)
             }
         }
+    }
+
+    /// The loop of `for (...; c; step) body` after its initialiser; under
+    /// checked `bounds`, a loop whose `p[k]` accesses are tested together
+    /// before it runs a copy without their tests when they are all inside.
+    fn for_versions(
+        &mut self,
+        c: Option<&crate::sema::hir::Expr>,
+        step: Option<&crate::sema::hir::Expr>,
+        body: &Stmt,
+        counted: Option<(u32, i128, i128)>,
+    ) -> Result<(), String> {
+        let Some(rl) = self.range_loop(c, step, body) else {
+            return self.for_loop(c, step, body, counted);
+        };
+        let (proven, bound) = self.range_precheck(&rl)?;
+        let (fast, checked) = (self.b.create_block(), self.b.create_block());
+        self.b.ins().brif(proven, fast, &[], checked, &[]);
+        self.terminated();
+        self.enter(fast);
+        let outer = (self.range_proven.clone(), self.range_bound);
+        self.range_proven
+            .extend(rl.ptrs.iter().flat_map(|(_, uses)| uses.iter().copied()));
+        self.range_bound = Some((rl.bound as *const _, bound));
+        let r = self.for_loop(c, step, body, counted);
+        (self.range_proven, self.range_bound) = outer;
+        r?;
+        let end = self.b.create_block();
+        self.jump(end);
+        self.enter(checked);
+        self.for_loop(c, step, body, counted)?;
+        self.enter(end);
+        Ok(())
     }
 
     /// The loop of `for (...; c; step) body` after its initialiser, from

@@ -647,6 +647,99 @@ pub fn range_loop<'e>(
     })
 }
 
+/// The array subscripts `a[i]` of a loop's `body` (`a` an array of `n`
+/// elements) whose index is built from constants and locals that the loop
+/// (`cond`, `step`, `body`) never writes and whose address nobody takes:
+/// the same at every iteration. Each index expression once, with `n`. None
+/// for a body that holds a loop (each loop level would copy the next) or
+/// jumps into itself.
+pub fn invariant_subscripts<'e>(
+    f: &Function,
+    cond: Option<&Expr>,
+    step: Option<&Expr>,
+    body: &'e Stmt,
+) -> Vec<(&'e Expr, u64)> {
+    use crate::sema::hir::CastKind;
+    use crate::sema::types::Type;
+    if has_loop(body) || jumps_into(body) {
+        return Vec::new();
+    }
+    let addressed = address_taken_locals(f);
+    let mut written = HashSet::new();
+    let mut note = |e: &Expr| match &e.kind {
+        ExprKind::Assign { lhs: x, .. } | ExprKind::IncDec { operand: x, .. } => {
+            if let Some(l) = root_local(x) {
+                written.insert(l);
+            }
+        }
+        _ => {}
+    };
+    stmt_exprs(body, &mut |e| expr_tree(e, &mut note));
+    for e in cond.into_iter().chain(step) {
+        expr_tree(e, &mut note);
+    }
+    declared_locals(body, &mut written);
+    let invariant = |l: u32| {
+        !written.contains(&l)
+            && !addressed.contains(&l)
+            && f.locals.get(l as usize).is_some_and(|v| {
+                v.space == crate::sema::addrspace::AddrSpace::Private && !v.address_taken
+            })
+    };
+    let mut out: Vec<(&'e Expr, u64)> = Vec::new();
+    stmt_exprs(body, &mut |e: &'e Expr| {
+        expr_tree(e, &mut |e: &'e Expr| {
+            let ExprKind::PtrAdd(x, y) = &e.kind else {
+                return;
+            };
+            let (ptr, idx) = if x.ty.is_pointer() { (x, y) } else { (y, x) };
+            let ExprKind::Cast(CastKind::ArrayToPointer, arr) = &ptr.kind else {
+                return;
+            };
+            let Type::Array(_, Some(n)) = &arr.ty else {
+                return;
+            };
+            if idx.ty.is_integer()
+                && int_value(idx).is_none()
+                && built_from(idx, &invariant)
+                && !out.iter().any(|(i, _)| std::ptr::eq(*i, &**idx))
+            {
+                out.push((&**idx, *n));
+            }
+        })
+    });
+    out
+}
+
+/// The locals `s` declares (nested statements included).
+fn declared_locals(s: &Stmt, out: &mut HashSet<u32>) {
+    match &s.kind {
+        StmtKind::Decl(l, _) => {
+            out.insert(l.0);
+        }
+        StmtKind::Block(b) => b.stmts.iter().for_each(|s| declared_locals(s, out)),
+        StmtKind::If(_, t, e) => {
+            declared_locals(t, out);
+            if let Some(e) = e {
+                declared_locals(e, out);
+            }
+        }
+        StmtKind::While(_, b) | StmtKind::DoWhile(b, _) | StmtKind::Switch(_, b) => {
+            declared_locals(b, out)
+        }
+        StmtKind::For(i, _, _, b) => {
+            if let Some(i) = i {
+                declared_locals(i, out);
+            }
+            declared_locals(b, out);
+        }
+        StmtKind::Case(_, b) | StmtKind::Default(b) | StmtKind::Label(_, b) => {
+            declared_locals(b, out)
+        }
+        _ => {}
+    }
+}
+
 /// Whether `p` is built only from constants, arithmetic, pointer additions,
 /// value-keeping casts and locals `local` accepts (no load, no call).
 fn built_from(p: &Expr, local: &dyn Fn(u32) -> bool) -> bool {
