@@ -781,7 +781,16 @@ impl FunctionCx<'_, '_> {
         }
         let low = self.b.ins().band_imm_u(low, 3);
         let aligned = self.b.ins().icmp_imm_u(IntCC::Equal, low, 0);
-        let inside = self.b.ins().band(inside, aligned);
+        let mut inside = self.b.ins().band(inside, aligned);
+        // Two lanes at one granule (`tile[2 * (l / 2)]`): the cells are
+        // read before any lane's tag is stored, so the SIMD test would see
+        // neither lane's access; the runtime takes them one by one.
+        for i in 0..addrs.len() {
+            for j in i + 1..addrs.len() {
+                let differ = self.b.ins().icmp(IntCC::NotEqual, addrs[i], addrs[j]);
+                inside = self.b.ins().band(inside, differ);
+            }
+        }
         let (inside_b, followed, tag, each, go) = (
             self.b.create_block(),
             self.b.create_block(),
@@ -872,6 +881,13 @@ impl FunctionCx<'_, '_> {
             };
             let me = self.b.ins().iadd_imm_s(me0, k as i64);
             let r = self.check_access_slow([item, a, site_v, bits, me, zero]);
+            if let (true, Some(v)) = (write, values) {
+                // The lanes run in order: the next lane's test must find
+                // this lane's value there (a write of the value already in
+                // memory is no race without `races-strict`), as it would
+                // one work-item at a time. The caller stores it again.
+                self.b.ins().store(super::value::flags(), v[k], r, 0);
+            }
             out.push(r.into());
         }
         self.b.ins().jump(go, &out);
