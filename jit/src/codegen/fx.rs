@@ -173,6 +173,30 @@ impl<'a, 'p> FunctionCx<'a, 'p> {
         self.filled = false;
     }
 
+    /// Two copies of the code `emit` makes, the first (`emit(fx, true)`)
+    /// run when `cond` holds, the second (`emit(fx, false)`) when not; both
+    /// continue in one block (checked mode's loop copies without tests).
+    pub(crate) fn versions(
+        &mut self,
+        cond: Value,
+        mut emit: impl FnMut(&mut Self, bool) -> Result<(), String>,
+    ) -> Result<(), String> {
+        let (fast, slow, end) = (
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+        );
+        self.b.ins().brif(cond, fast, &[], slow, &[]);
+        self.terminated();
+        self.enter(fast);
+        emit(self, true)?;
+        self.jump(end);
+        self.enter(slow);
+        emit(self, false)?;
+        self.enter(end);
+        Ok(())
+    }
+
     /// `jump block` and continue in a dead block.
     pub fn jump(&mut self, block: Block) {
         self.b.ins().jump(block, &[]);

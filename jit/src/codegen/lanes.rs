@@ -1539,25 +1539,16 @@ impl LaneCx {
                 // Checked `bounds`: a copy of the loop without the tests of
                 // the subscripts it does not change when they were found
                 // inside, the checked loop when not.
-                let (fast, slow, done) = (
-                    fx.b.create_block(),
-                    fx.b.create_block(),
-                    fx.b.create_block(),
-                );
-                fx.b.ins().brif(inside, fast, &[], slow, &[]);
-                fx.terminated();
-                fx.enter(fast);
-                fx.invariant_inside.extend(keys.iter().copied());
-                let r = self.for_loop(fx, s);
-                for k in &keys {
-                    fx.invariant_inside.remove(k);
-                }
-                r?;
-                fx.jump(done);
-                fx.enter(slow);
-                self.for_loop(fx, s)?;
-                fx.enter(done);
-                Ok(())
+                fx.versions(inside, |fx, fast| {
+                    if fast {
+                        fx.invariant_inside.extend(keys.iter().copied());
+                    }
+                    let r = self.for_loop(fx, s);
+                    for k in &keys {
+                        fx.invariant_inside.remove(k);
+                    }
+                    r
+                })
             }
             // Under a condition every lane agrees on (varying ones are
             // caught by `if_stmt`): the step's own control flow.

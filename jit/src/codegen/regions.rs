@@ -526,7 +526,7 @@ fn guarded_by_local_id0<'s>(stmts: &[&'s Stmt], plan: &Plan<'_>) -> Option<(&'s 
             pure = false;
         }
     });
-    let uniform: HashSet<u32> = plan.uniform.union(&plan.shared_params).copied().collect();
+    let uniform = plan.uniform_or_shared();
     (pure
         && bound.ty.is_integer()
         && is_local_id0(lid, &plan.local_id0)
@@ -573,6 +573,15 @@ fn piece_kinds<'a>(nodes: &'a [Node<'a>], out: &mut Vec<Option<PieceKind<'a>>>) 
                 piece_kinds(body, out);
             }
         }
+    }
+}
+
+impl Plan<'_> {
+    /// The locals holding one value for the whole group: the uniform ones
+    /// and the parameters no work-item writes (what `uniform_locals` ended
+    /// with).
+    fn uniform_or_shared(&self) -> HashSet<u32> {
+        self.uniform.union(&self.shared_params).copied().collect()
     }
 }
 
@@ -1019,13 +1028,7 @@ impl FunctionCx<'_, '_> {
             self.leave_piece(&promoted)?;
             return Ok(d);
         }
-        let uniform: HashSet<u32> = em
-            .plan
-            .uniform
-            .union(&em.plan.shared_params)
-            .copied()
-            .collect();
-        let (pre, post) = group_updates(stmts, &uniform);
+        let (pre, post) = group_updates(stmts, &em.plan.uniform_or_shared());
         if cond.is_none() && pre + post > 0 {
             // Updates of uniform locals once for the group, around the
             // work-items' loop over the rest.

@@ -112,23 +112,16 @@ impl FunctionCx<'_, '_> {
                     // Checked `bounds`: a copy of the loop without the tests
                     // of the subscripts it does not change when they were
                     // found inside, the checked loop when not.
-                    Some((inside, keys)) => {
-                        let (fast, checked) = (self.b.create_block(), self.b.create_block());
-                        self.b.ins().brif(inside, fast, &[], checked, &[]);
-                        self.terminated();
-                        self.enter(fast);
-                        self.invariant_inside.extend(keys.iter().copied());
-                        let r = self.for_versions(c.as_ref(), step.as_ref(), body, counted);
-                        for k in &keys {
-                            self.invariant_inside.remove(k);
+                    Some((inside, keys)) => self.versions(inside, |fx, fast| {
+                        if fast {
+                            fx.invariant_inside.extend(keys.iter().copied());
                         }
-                        r?;
-                        let end = self.b.create_block();
-                        self.jump(end);
-                        self.enter(checked);
-                        self.for_versions(c.as_ref(), step.as_ref(), body, counted)?;
-                        self.enter(end);
-                    }
+                        let r = fx.for_versions(c.as_ref(), step.as_ref(), body, counted);
+                        for k in &keys {
+                            fx.invariant_inside.remove(k);
+                        }
+                        r
+                    })?,
                     None => self.for_versions(c.as_ref(), step.as_ref(), body, counted)?,
                 }
                 for p in hoisted {
@@ -194,23 +187,18 @@ impl FunctionCx<'_, '_> {
             return self.for_loop(c, step, body, counted);
         };
         let (proven, bound) = self.range_precheck(&rl)?;
-        let (fast, checked) = (self.b.create_block(), self.b.create_block());
-        self.b.ins().brif(proven, fast, &[], checked, &[]);
-        self.terminated();
-        self.enter(fast);
-        let outer = (self.range_proven.clone(), self.range_bound);
-        self.range_proven
-            .extend(rl.ptrs.iter().flat_map(|(_, uses)| uses.iter().copied()));
-        self.range_bound = Some((rl.bound as *const _, bound));
-        let r = self.for_loop(c, step, body, counted);
-        (self.range_proven, self.range_bound) = outer;
-        r?;
-        let end = self.b.create_block();
-        self.jump(end);
-        self.enter(checked);
-        self.for_loop(c, step, body, counted)?;
-        self.enter(end);
-        Ok(())
+        self.versions(proven, |fx, fast| {
+            if !fast {
+                return fx.for_loop(c, step, body, counted);
+            }
+            let outer = (fx.range_proven.clone(), fx.range_bound);
+            fx.range_proven
+                .extend(rl.ptrs.iter().flat_map(|(_, uses)| uses.iter().copied()));
+            fx.range_bound = Some((rl.bound as *const _, bound));
+            let r = fx.for_loop(c, step, body, counted);
+            (fx.range_proven, fx.range_bound) = outer;
+            r
+        })
     }
 
     /// The loop of `for (...; c; step) body` after its initialiser, from
