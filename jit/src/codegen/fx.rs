@@ -546,6 +546,10 @@ pub(crate) fn define(
     }
     if ctx.func.dfg.num_insts() <= pcx.regalloc_budget {
         let r = module.define_function(id, ctx).map_err(|e| err(&e));
+        if let (Some(map), Some(code)) = (&pcx.perf_map, ctx.compiled_code()) {
+            let size = code.code_info().total_size as usize;
+            map.borrow_mut().push((id, name.to_string(), size));
+        }
         if dump_asm {
             if let Some(vcode) = ctx.compiled_code().and_then(|c| c.vcode.as_ref()) {
                 eprintln!("; {name}\n{vcode}");
@@ -563,6 +567,9 @@ pub(crate) fn define(
     }
     let align = u64::from(code.buffer.alignment);
     let bytes = code.code_buffer().to_vec();
+    if let Some(map) = &pcx.perf_map {
+        map.borrow_mut().push((id, name.to_string(), bytes.len()));
+    }
     let mach_relocs = code.buffer.relocs().to_vec();
     let relocs: Vec<cranelift_module::ModuleReloc> = mach_relocs
         .iter()

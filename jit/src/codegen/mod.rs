@@ -414,6 +414,36 @@ pub(crate) struct ProgramCx<'p> {
     /// Places where the lanes run one after another so far (each draws its
     /// order of the four lanes from the schedule).
     pub lane_orders: std::cell::Cell<u64>,
+    /// `CRANECL_PERF_MAP`: each defined function's id, name and code size,
+    /// for `perf`'s map of JIT code (`write_perf_map`).
+    pub perf_map: Option<std::cell::RefCell<Vec<(cranelift_module::FuncId, String, usize)>>>,
+}
+
+/// `CRANECL_PERF_MAP` set: append the finished functions' addresses, sizes
+/// and names to `/tmp/perf-PID.map`, the file `perf report` reads to name
+/// JIT code (the kernel's name for its entries, the source's names for its
+/// functions). `CRANECL_PERF_MAP=code` also writes each function's machine
+/// code to `/tmp/cranecl-PID-ADDR.bin` (for `objdump -b binary`).
+fn write_perf_map(module: &JITModule, funcs: &[(cranelift_module::FuncId, String, usize)]) {
+    use std::io::Write;
+    let path = format!("/tmp/perf-{}.map", std::process::id());
+    let Ok(mut f) = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+    else {
+        return;
+    };
+    for (id, name, size) in funcs {
+        let at = module.get_finalized_function(*id) as usize;
+        let _ = writeln!(f, "{at:x} {size:x} cranecl:{name}");
+        if std::env::var_os("CRANECL_PERF_MAP").is_some_and(|v| v == "code") {
+            // SAFETY: the module's finalized code of `size` bytes at `at`.
+            let code = unsafe { std::slice::from_raw_parts(at as *const u8, *size) };
+            let file = format!("/tmp/cranecl-{}-{at:x}.bin", std::process::id());
+            let _ = std::fs::write(file, code);
+        }
+    }
 }
 
 fn make_isa(
@@ -568,6 +598,7 @@ pub fn compile(program: &Program, opts: &CodegenOptions) -> Result<CompiledProgr
         lane_notes: Default::default(),
         schedule: opts.schedule,
         lane_orders: Default::default(),
+        perf_map: std::env::var_os("CRANECL_PERF_MAP").map(|_| Default::default()),
     };
     let result = compile_into(&mut module, &mut pcx);
     match result {
@@ -576,6 +607,9 @@ pub fn compile(program: &Program, opts: &CodegenOptions) -> Result<CompiledProgr
                 // SAFETY: nothing points into the module yet.
                 unsafe { module.free_memory() };
                 return Err(format!("cannot finalize code: {e}"));
+            }
+            if let Some(map) = &pcx.perf_map {
+                write_perf_map(&module, &map.borrow());
             }
             let entries = ids
                 .iter()
