@@ -636,7 +636,12 @@ impl FunctionCx<'_, '_> {
     /// first active lane's). Returns the addresses to use
     /// (the caller accesses them with `prechecked` set), or `None` where
     /// this does not apply (nothing checked, or `races`/`uninit`, whose
-    /// fast path tags each lane's granules).
+    /// fast path tags each lane's granules). `monotone`: all lanes active
+    /// at `base + k * step`, so the fast path tests the first and the last.
+    /// Also the fast path's verdict (an `i8`), which a later access of the
+    /// same addresses may pass as `known_ok` to take its branch without
+    /// testing again (a compound assignment's write after its read).
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn checked_lanes(
         &mut self,
         addrs: &[Value],
@@ -644,15 +649,19 @@ impl FunctionCx<'_, '_> {
         size: u64,
         write: bool,
         values: Option<&[Value]>,
-    ) -> Option<Vec<Value>> {
+        monotone: bool,
+        known_ok: Option<Value>,
+    ) -> Option<(Vec<Value>, Option<Value>)> {
         if self.pcx.check.tracks() {
-            return self.tracked_lanes(addrs, active, size, write, values);
+            return self
+                .tracked_lanes(addrs, active, size, write, values)
+                .map(|a| (a, None));
         }
         if !self.pcx.check.bounds || self.prechecked || size == 0 {
             return None;
         }
         if active.is_none() && addrs.iter().all(|&a| self.proven_inside(a, 0, size)) {
-            return Some(addrs.to_vec());
+            return Some((addrs.to_vec(), None));
         }
         let kind = if write {
             SiteKind::Write
@@ -666,10 +675,19 @@ impl FunctionCx<'_, '_> {
         let (_, cache) = self.check_cache();
         let at = (sites[0] as i64 * ENTRY) as i32;
         let fl = super::value::flags();
-        let lo = self.b.ins().load(types::I64, fl, cache, at);
-        let span = self.b.ins().load(types::I64, fl, cache, at + 8);
-        let mut all: Option<Value> = None;
+        let mut all: Option<Value> = known_ok;
+        let (lo, span) = if known_ok.is_none() {
+            let lo = self.b.ins().load(types::I64, fl, cache, at);
+            let span = self.b.ins().load(types::I64, fl, cache, at + 8);
+            (lo, span)
+        } else {
+            (cache, cache)
+        };
+        let last = addrs.len() - 1;
         for (k, &a) in addrs.iter().enumerate() {
+            if known_ok.is_some() || monotone && k != 0 && k != last {
+                continue;
+            }
             let off = self.b.ins().isub(a, lo);
             let off = match active {
                 Some(m) => {
@@ -704,6 +722,7 @@ impl FunctionCx<'_, '_> {
             };
             let me = match self.lanes_me0 {
                 Some(me0) => self.b.ins().iadd_imm_s(me0, k as i64),
+                None if self.lanes_rel => self.lane_me(k),
                 None => self.current_me(),
             };
             let site_v = self.b.ins().iconst(types::I32, i64::from(sites[k]));
@@ -735,7 +754,7 @@ impl FunctionCx<'_, '_> {
         self.b.ins().jump(go, &args);
         self.b.seal_block(go);
         self.b.switch_to_block(go);
-        Some(self.b.block_params(go).to_vec())
+        Some((self.b.block_params(go).to_vec(), Some(all)))
     }
 
     /// `races`/`uninit`: the lanes' four accesses of 4 bytes at their own
@@ -1407,6 +1426,13 @@ impl FunctionCx<'_, '_> {
 
     /// The work-item's local linear id + 1 for the shadow (`me0 << 16 |
     /// 0xFFFF` for an access the lanes make once for four work-items).
+    /// Checked `bounds` in the lanes (`lanes_rel`): lane `k` of the step,
+    /// for reports (`runtime::check::LANE_OF_ITEM`).
+    pub(crate) fn lane_me(&mut self, k: usize) -> Value {
+        let me = check::LANE_OF_ITEM | k as u64;
+        self.b.ins().iconst(types::I64, me as i64)
+    }
+
     pub(crate) fn current_me(&mut self) -> Value {
         match self.check_me {
             Some(me) => me,

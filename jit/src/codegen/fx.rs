@@ -76,6 +76,9 @@ pub struct FunctionCx<'a, 'p> {
     /// Checked races/uninit in the lanes: the step's first work-item's
     /// local linear id + 1 (lane `k`'s is this + `k`).
     pub(crate) lanes_me0: Option<Value>,
+    /// Checked `bounds` in a lanes step: the item's local id is lane 0's,
+    /// and reports name lane `k` relative to it (`lane_me`).
+    pub(crate) lanes_rel: bool,
     /// The next site is a lanes access (one granule per lane).
     pub(crate) site_lanes: bool,
     /// Loads and stores go unchecked: checked already
@@ -433,6 +436,7 @@ impl<'a, 'p> FunctionCx<'a, 'p> {
             diverge: None,
             check_me: None,
             lanes_me0: None,
+            lanes_rel: false,
             site_lanes: false,
             prechecked: false,
             keep_read: None,

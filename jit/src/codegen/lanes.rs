@@ -706,6 +706,11 @@ pub(crate) struct LaneCx {
     masks: Vec<MaskFrame>,
     /// 64 writable bytes a masked-off lane loads from and stores to.
     dummy: Value,
+    /// Checked `bounds` alone: the read of a compound assignment keeps the
+    /// lanes' addresses its test found inside (`lane_addrs`), for the
+    /// write to use without a second test.
+    keep_lanes: bool,
+    kept_ok: Option<Value>,
 }
 
 /// A loop run with a mask of active lanes: `i32x4` values, a lane all
@@ -768,6 +773,8 @@ impl LaneCx {
             chunk,
             masks: Vec::new(),
             dummy,
+            keep_lanes: false,
+            kept_ok: None,
         }
     }
 
@@ -1232,6 +1239,9 @@ impl LaneCx {
                 }
             }
         }
+        // Each lane's own local id goes to the item here (below), so its
+        // reports name the item as it is, not relative to lane 0.
+        let rel = std::mem::replace(&mut fx.lanes_rel, false);
         for k in fx.lane_order() {
             let mut saved = Vec::new();
             for &l in uses {
@@ -1270,6 +1280,15 @@ impl LaneCx {
                 }
             }
             out[k] = Some(r?);
+        }
+        if rel {
+            fx.lanes_rel = true;
+            fx.b.ins().store(
+                super::value::flags(),
+                self.ids[0],
+                fx.item,
+                o::ITEM_LOCAL_ID,
+            );
         }
         out.into_iter()
             .map(|r| r.ok_or_else(|| "internal: a lane not run".to_string()))
@@ -2271,6 +2290,10 @@ impl LaneCx {
                     step: *step,
                 }),
             },
+            (BinOp::Sub, o, LVal::Aff { base, step }) => uni(o).map(|u| LVal::Aff {
+                base: fx.b.ins().isub(u, *base),
+                step: step.wrapping_neg(),
+            }),
             (BinOp::Mul, LVal::Aff { base, step }, o)
             | (BinOp::Mul, o, LVal::Aff { base, step }) => {
                 let c = fx.const_of(uni(o)?)?;
@@ -2544,7 +2567,7 @@ impl LaneCx {
                 self.bound.remove(&l.0);
                 self.write_local(fx, l.0, &ty, &new)?;
             }
-            Some(addr) => self.store_lval(fx, addr, &ty, &new)?,
+            Some(addr) => self.store_lval(fx, addr, &ty, &new, None)?,
         }
         Ok(if prefix { new } else { old })
     }
@@ -2556,6 +2579,7 @@ impl LaneCx {
         addr: LVal,
         ty: &Type,
         new: &LVal,
+        kept: Option<Value>,
     ) -> Result<(), String> {
         if let (LVal::Aff { base, step: 4 }, Some(vt)) = (&addr, packed_type(ty)) {
             if matches!(new, LVal::Vec(_) | LVal::Uni(_)) {
@@ -2572,25 +2596,28 @@ impl LaneCx {
                 fx.b.ins().jump(join, &[]);
                 fx.b.seal_block(part);
                 fx.b.switch_to_block(part);
-                self.store_lanes(fx, &addr, ty, new)?;
+                self.store_lanes(fx, &addr, ty, new, None)?;
                 fx.b.ins().jump(join, &[]);
                 fx.b.seal_block(join);
                 fx.b.switch_to_block(join);
                 return Ok(());
             }
         }
-        self.store_lanes(fx, &addr, ty, new)
+        self.store_lanes(fx, &addr, ty, new, kept)
     }
 
-    /// Store `new` at each lane's address, lane by lane.
+    /// Store `new` at each lane's address, lane by lane. `kept`: the
+    /// verdict of the test of the same addresses by the read of a compound
+    /// assignment (the write then tests nothing more when it held).
     fn store_lanes(
         &mut self,
         fx: &mut FunctionCx<'_, '_>,
         addr: &LVal,
         ty: &Type,
         new: &LVal,
+        kept: Option<Value>,
     ) -> Result<(), String> {
-        let (addrs, prechecked) = self.lane_addrs(fx, addr, ty, Some(new))?;
+        let (addrs, prechecked) = self.lane_addrs(fx, addr, ty, Some(new), kept)?;
         for k in fx.lane_order() {
             let a = *addrs.get(k).ok_or(FALLBACK)?;
             let v = Self::lane(fx, new, k);
@@ -2780,7 +2807,7 @@ impl LaneCx {
     ) -> Result<LVal, String> {
         // A masked-off lane reads the dummy (its address may be past the
         // end of a buffer).
-        let (addrs, prechecked) = self.lane_addrs(fx, addr, ty, None)?;
+        let (addrs, prechecked) = self.lane_addrs(fx, addr, ty, None, None)?;
         let mut out = Vec::with_capacity(LANES);
         for (k, a) in addrs.into_iter().enumerate() {
             let saved = at_lane(fx, k);
@@ -2797,13 +2824,15 @@ impl LaneCx {
     /// lane's: the dummy), and whether they were checked at once already
     /// (`FunctionCx::checked_lanes`: scalar accesses under `bounds` alone),
     /// so that the accesses go with `prechecked`. `new`: what a store
-    /// writes.
+    /// writes; `known_ok`: the verdict of an earlier test of the same
+    /// addresses (`FunctionCx::checked_lanes`).
     fn lane_addrs(
         &mut self,
         fx: &mut FunctionCx<'_, '_>,
         addr: &LVal,
         ty: &Type,
         new: Option<&LVal>,
+        known_ok: Option<Value>,
     ) -> Result<(Vec<Value>, bool), String> {
         let (addrs, active) = if self.masked() {
             let addrs = self.masked_addrs(fx, addr, ty)?;
@@ -2828,6 +2857,14 @@ impl LaneCx {
             None => None,
         };
         let size = fx.size_of(ty);
+        // Lanes at `base + k * step` lie in one object when the first and
+        // the last do.
+        let monotone = active.is_none()
+            && match addr {
+                LVal::Aff { step, .. } => step.unsigned_abs() < 1 << 32,
+                LVal::Uni(_) => true,
+                _ => false,
+            };
         Ok(
             match fx.checked_lanes(
                 &addrs,
@@ -2835,8 +2872,15 @@ impl LaneCx {
                 size,
                 new.is_some(),
                 values.as_deref(),
+                monotone,
+                known_ok,
             ) {
-                Some(a) => (a, true),
+                Some((a, ok)) => {
+                    if self.keep_lanes {
+                        self.kept_ok = ok;
+                    }
+                    (a, true)
+                }
                 None => (addrs, false),
             },
         )
@@ -2866,6 +2910,7 @@ impl LaneCx {
             ExprKind::Deref(p) => Target::Mem(self.expr(fx, p)?),
             _ => return self.serial_expr(fx, e),
         };
+        let mut kept = None;
         let new = match op {
             None => {
                 let v = self.expr(fx, rhs)?;
@@ -2874,7 +2919,18 @@ impl LaneCx {
             Some(op) => {
                 let old = match &target {
                     Target::Local(_) => self.read(fx, lhs)?,
-                    Target::Mem(a) => fx.read_for_write(|fx| self.load(fx, a, &lhs.ty))?,
+                    Target::Mem(a) => {
+                        // Not the packed access's: its lanes' part is a
+                        // branch of its own (and has its own reuse).
+                        self.keep_lanes = !matches!(
+                            (a, packed_type(&lhs.ty)),
+                            (LVal::Aff { step: 4, .. }, Some(_))
+                        );
+                        let r = fx.read_for_write(|fx| self.load(fx, a, &lhs.ty));
+                        self.keep_lanes = false;
+                        kept = self.kept_ok.take();
+                        r?
+                    }
                 };
                 let a = self.convert(fx, old, &lhs.ty, op_ty)?;
                 let b = self.expr(fx, rhs)?;
@@ -2896,7 +2952,7 @@ impl LaneCx {
                 self.bound.remove(&l);
                 self.write_local(fx, l, &lhs.ty, &new)?
             }
-            Target::Mem(addr) => self.store_lval(fx, addr, &lhs.ty, &new)?,
+            Target::Mem(addr) => self.store_lval(fx, addr, &lhs.ty, &new, kept)?,
         }
         Ok(new)
     }
@@ -3079,6 +3135,7 @@ impl FunctionCx<'_, '_> {
         let saved_ids = self.inline_ids.replace((ids, geo.bases));
         let lin0 = self.linear_index(&geo, ids);
         let saved_me = (self.check_me, self.lanes_me0);
+        let saved_rel = self.lanes_rel;
         if self.pcx.check.tracks() {
             // Checked races/uninit: an access made once for the step is the
             // four work-items' (several); lanes name their own.
@@ -3086,8 +3143,18 @@ impl FunctionCx<'_, '_> {
             self.lanes_me0 = Some(me0);
             let several = self.b.ins().ishl_imm_u(me0, 16);
             self.check_me = Some(self.b.ins().bor_imm_u(several, 0xFFFF));
+        } else if self.checks_memory() && self.store_item_ids {
+            // Checked `bounds`: reports name lane k as the item's local id
+            // (lane 0's, stored per step) + k, a constant: no value of the
+            // step stays live for the slow paths.
+            let item = self.item;
+            self.b
+                .ins()
+                .store(super::value::flags(), ids[0], item, o::ITEM_LOCAL_ID);
+            self.lanes_rel = true;
         }
         let r = lanes_body(self, &mut lc, lin0);
+        self.lanes_rel = saved_rel;
         (self.check_me, self.lanes_me0) = saved_me;
         self.inline_ids = saved_ids;
         self.return_to = saved_ret;
@@ -3139,6 +3206,8 @@ fn at_lane(fx: &mut FunctionCx<'_, '_>, k: usize) -> Option<Value> {
     let saved = fx.check_me;
     if let Some(me0) = fx.lanes_me0 {
         fx.check_me = Some(fx.b.ins().iadd_imm_s(me0, k as i64));
+    } else if fx.lanes_rel {
+        fx.check_me = Some(fx.lane_me(k));
     }
     saved
 }

@@ -121,7 +121,7 @@ impl FunctionCx<'_, '_> {
         Ok(Some(CValue::Scalar(v)))
     }
 
-    /// The value of `v` if an `iconst` defines it.
+    /// The value of `v` if an `iconst` defines it, or widens one.
     pub(crate) fn const_of(&self, v: Value) -> Option<i64> {
         let inst = self.b.func.dfg.value_def(v).inst()?;
         match self.b.func.dfg.insts[inst] {
@@ -129,6 +129,23 @@ impl FunctionCx<'_, '_> {
                 opcode: Opcode::Iconst,
                 imm,
             } => Some(imm.bits()),
+            // A constant widened (`2 * i` with a `size_t` `i`).
+            InstructionData::Unary {
+                opcode: op @ (Opcode::Sextend | Opcode::Uextend),
+                arg,
+            } => {
+                let c = self.const_of(arg)?;
+                let w = self.b.func.dfg.value_type(arg).bits();
+                if w >= 64 {
+                    return Some(c);
+                }
+                let low = c & ((1i64 << w) - 1);
+                Some(if op == Opcode::Sextend {
+                    (low << (64 - w)) >> (64 - w)
+                } else {
+                    low
+                })
+            }
             _ => None,
         }
     }

@@ -436,6 +436,9 @@ fn tag(serial: u64, site: u32, me: u64) -> u64 {
 }
 const SEVERAL: u64 = 0xFFFF;
 const ATOMIC: u64 = 0xFFFE;
+/// A `me` of checked `bounds` in the lanes: lane `k` (the low bits) of the
+/// step whose lane 0's local id the work-item's state holds.
+pub const LANE_OF_ITEM: u64 = 1 << 62;
 /// A granule whose bytes are followed one by one (in `Shadow::split`).
 const SPLIT: u64 = u64::MAX;
 fn serial_of(t: u64) -> u64 {
@@ -882,6 +885,10 @@ fn ids_at(local: &[u64], g: &GroupState) -> String {
 /// [`ids`] of the work-item whose local linear id + 1 is `me` (the lanes
 /// run four per `ItemState`), or of `item` when `me` names none.
 fn ids_me(item: &ItemState, g: &GroupState, me: u64) -> String {
+    if me & LANE_OF_ITEM != 0 {
+        let l = &item.local_id;
+        return ids_at(&[l[0] + (me & 0xFF), l[1], l[2]], g);
+    }
     let me = match me & 0xFFFF {
         SEVERAL => me >> 16,
         m => m,
