@@ -245,6 +245,8 @@ impl FunctionCx<'_, '_> {
         let saved = self.check_me;
         if let Some(me0) = self.lanes_me0 {
             self.check_me = Some(me0);
+        } else if self.lanes_rel {
+            self.check_me = Some(self.lane_me(0));
         }
         self.site_lanes = true;
         let kind = if write {

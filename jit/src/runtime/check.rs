@@ -1109,6 +1109,16 @@ pub unsafe extern "C" fn cranecl_check_access(
             } else {
                 Kind::InvalidRead
             };
+            // The lanes' access of four work-items' 4-byte elements: the
+            // report names the first work-item whose own element is
+            // outside, and its 4 bytes (as the work-item wrote them).
+            let (addr, size, me) = match (s.lanes, me) {
+                (true, m) if m != 0 => (0..4u64)
+                    .map(|k| (addr + 4 * k, 4, m + k))
+                    .find(|&(a, n, _)| find(st, item, a, n).is_none())
+                    .unwrap_or((addr, size, m)),
+                _ => (addr, size, me),
+            };
             let what = describe_addr(st.local_lo, launch, addr, Some(size));
             launch.report(kind, (site, 0), || {
                 let mut t = header(
