@@ -1,5 +1,7 @@
 // @check bounds
 // @run k g=64 l=16 : buf(256)
+// @report index 16 is outside the bounds of the array 'tile' of 16 elements
+// @report global id (15), local id (15), group id (0)
 kernel void k(global int *out)
 {
     local int tile[16];

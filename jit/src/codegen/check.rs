@@ -1615,11 +1615,12 @@ impl FunctionCx<'_, '_> {
         self.b.set_cold_block(slow);
         let item = self.item;
         let site_v = self.b.ins().iconst(types::I32, i64::from(site));
+        let me = self.current_me();
         self.call_slow(
             check::cranecl_check_index as *const u8,
             PRESERVING_INDEX,
-            &[types::I64, types::I64, types::I32],
-            &[item, index, site_v],
+            &[types::I64, types::I64, types::I32, types::I64],
+            &[item, index, site_v, me],
         );
         self.b.ins().jump(go, &[]);
         self.b.seal_block(go);

@@ -2341,13 +2341,21 @@ impl LaneCx {
         let r = match iv {
             LVal::Uni(CValue::Scalar(x)) => {
                 let x = wide(fx, x);
-                Ok((LVal::Uni(CValue::Scalar(fx.checked_index(x, n))), true))
+                // A uniform index: lane 0's work-item names it.
+                let saved = at_lane(fx, 0);
+                let c = fx.checked_index(x, n);
+                fx.check_me = saved;
+                Ok((LVal::Uni(CValue::Scalar(c)), true))
             }
             LVal::Aff { base, step } => {
                 let first = wide(fx, base);
                 let last = fx.b.ins().iadd_imm_s(first, step * (LANES as i64 - 1));
+                let saved = at_lane(fx, LANES - 1);
                 let last_checked = fx.checked_index(last, n);
+                fx.check_me = saved;
+                let saved = at_lane(fx, 0);
                 let first_checked = fx.checked_index(first, n);
+                fx.check_me = saved;
                 let kept = fx.b.ins().icmp(IntCC::Equal, last_checked, last);
                 let zero = fx.b.ins().iconst(types::I64, 0);
                 let base = fx.b.ins().select(kept, first_checked, zero);
@@ -2360,7 +2368,9 @@ impl LaneCx {
                 for k in 0..LANES {
                     let x = Self::lane(fx, &iv, k).scalar()?;
                     let x = wide(fx, x);
+                    let saved = at_lane(fx, k);
                     out.push(CValue::Scalar(fx.checked_index(x, n)));
+                    fx.check_me = saved;
                 }
                 Ok((LVal::Lanes(out), true))
             }

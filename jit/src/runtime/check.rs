@@ -1511,7 +1511,12 @@ fn report_race(
 ///
 /// # Safety
 /// As [`cranecl_check_access`].
-pub unsafe extern "C" fn cranecl_check_index(item: *mut ItemState, index: i64, site: u32) -> i64 {
+pub unsafe extern "C" fn cranecl_check_index(
+    item: *mut ItemState,
+    index: i64,
+    site: u32,
+    me: u64,
+) -> i64 {
     // SAFETY: as in `cranecl_check_access`.
     let (item, group, st) = unsafe {
         let item = &*item;
@@ -1533,7 +1538,12 @@ pub unsafe extern "C" fn cranecl_check_index(item: *mut ItemState, index: i64, s
                 s.text, s.len
             ),
         );
-        let _ = writeln!(t, "  kernel '{}', {}", launch.kernel, ids(item, group));
+        let _ = writeln!(
+            t,
+            "  kernel '{}', {}",
+            launch.kernel,
+            ids_me(item, group, me)
+        );
         t
     });
     0
