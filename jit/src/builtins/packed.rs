@@ -1,5 +1,5 @@
 //! Built-ins computed on four `float`s at once (one 128-bit register), for
-//! the lanes (`codegen/lanes.rs`), where the library's scalar call would run
+//! the lanes (`codegen/lanes/`), where the library's scalar call would run
 //! once per lane: `exp` (and `native_exp`, `half_exp`), within the spec's
 //! 3 ulp.
 

@@ -23,7 +23,7 @@ pub enum Strategy {
 pub enum Step {
     /// One work-item per step.
     One,
-    /// Four per step (`lanes.rs`); loops the lanes leave at different
+    /// Four per step (`lanes/`); loops the lanes leave at different
     /// times once per lane.
     Lanes,
     /// Four per step; such loops run masked.

@@ -249,7 +249,7 @@ pub(crate) fn compile_group_entry(
     Ok((id, choice))
 }
 
-/// The group entry running rows four work-items per step (`lanes.rs`).
+/// The group entry running rows four work-items per step (`lanes/`).
 #[allow(clippy::too_many_arguments)]
 fn lanes_entry(
     module: &mut JITModule,

@@ -18,7 +18,7 @@
 //!   by `runtime/` (`abi.rs`).
 //!
 //! Group and region entries run their work-item loops four work-items per
-//! step where the kernel allows it (`lanes.rs`, SIMD across work-items).
+//! step where the kernel allows it (`lanes/`, SIMD across work-items).
 //!
 //! The result, a [`CompiledProgram`], owns the module and the arena; only
 //! finalized function pointers are shared between threads.
@@ -97,7 +97,7 @@ pub struct CodegenOptions {
     /// (9.5 s); at 20,000 19k of its 31k instructions touched the stack.
     pub regalloc_budget: usize,
     /// Run kernels without barriers four work-items per step where the
-    /// body allows it (`lanes.rs`); `CRANECL_LANES=0` turns it off.
+    /// body allows it (`lanes/`); `CRANECL_LANES=0` turns it off.
     pub lanes: bool,
     /// Also run masked the divergent loops that access memory at
     /// addresses that differ between lanes (slower than once per lane on
@@ -140,7 +140,7 @@ impl Default for CodegenOptions {
 /// coroutine) for kernels with barriers.
 #[derive(Clone, Copy)]
 enum Entry {
-    /// A loop over the work-items; `true`: four per step (`lanes.rs`).
+    /// A loop over the work-items; `true`: four per step (`lanes/`).
     Group(EntryFn, lanes::Use),
     Item(EntryFn),
     /// Barriers cut into regions; the frame size per work-item; `true`:
@@ -228,7 +228,7 @@ impl CompiledProgram {
     }
 
     /// Whether `kernel`'s work-item loops run four work-items per step
-    /// (`lanes.rs`; tests and diagnostics).
+    /// (`lanes/`; tests and diagnostics).
     pub fn lanes(&self, kernel: usize) -> bool {
         self.lanes_use(kernel) != lanes::Use::None
     }
@@ -392,7 +392,7 @@ pub(crate) struct ProgramCx<'p> {
     pub bodies: std::cell::RefCell<inline::Bodies>,
     /// Inline small functions into their callers.
     pub inline: bool,
-    /// Try four-lane group entries (`lanes.rs`).
+    /// Try four-lane group entries (`lanes/`).
     pub lanes: bool,
     /// `CodegenOptions::masked_memory_loops`.
     pub masked_memory_loops: bool,

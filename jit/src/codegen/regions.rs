@@ -857,7 +857,7 @@ pub(crate) fn plan<'a>(
 /// Per-entry state of the region emitter.
 struct Emitter<'p, 'a> {
     plan: &'p Plan<'a>,
-    /// Pieces run four work-items per step (`lanes.rs`) when the kernel
+    /// Pieces run four work-items per step (`lanes/`) when the kernel
     /// allows it.
     lanes: Option<super::lanes::Plan>,
     geo: Geometry,
@@ -1252,7 +1252,7 @@ impl FunctionCx<'_, '_> {
         self.call_host(f, &[types::I64; 4], &[], &[item, site, frame, done]);
     }
 
-    /// [`Self::piece_loop`] four work-items per step (`lanes.rs`): each
+    /// [`Self::piece_loop`] four work-items per step (`lanes/`): each
     /// lane's frame locals are loaded at the start of the step and stored
     /// back at its end; the rest of a row runs one item at a time.
     fn piece_loop_lanes(

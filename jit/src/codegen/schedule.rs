@@ -3,7 +3,7 @@
 //!
 //! Emitted only for programs built in a scheduled context (`ProgramCx::
 //! schedule`), in place of the z/y/x loop nest of `group.rs` and the rows of
-//! `lanes.rs`: one loop over `k` that asks the runtime for the interval's
+//! `lanes/`: one loop over `k` that asks the runtime for the interval's
 //! table (`cranecl_schedule_units`, once per loop), reads unit
 //! `table[1 + k]` (x, y, z and a step bit packed, `runtime::schedule::unit`),
 //! unpacks the ids with shifts and masks, and runs the unit: one work-item
@@ -13,7 +13,7 @@
 //! one at a time. Row tails of the lanes are single units. A region piece
 //! whose rows end early (`x_end`) skips the units past the end.
 //!
-//! Where the four lanes of a step run one after another (`lanes.rs`:
+//! Where the four lanes of a step run one after another (`lanes/`:
 //! per-lane statements, stores of four lanes to addresses that may
 //! coincide, per-lane built-ins such as atomics), their order is drawn at
 //! build time ([`FunctionCx::lane_order`]) from the schedule and the
@@ -161,7 +161,7 @@ impl FunctionCx<'_, '_> {
         Ok(())
     }
 
-    /// `lanes.rs`'s `lanes_item_loop` in the scheduled order: steps of four
+    /// `lanes/`'s `lanes_item_loop` in the scheduled order: steps of four
     /// and single work-items (row tails) as units.
     pub(crate) fn scheduled_lanes_loop(
         &mut self,

@@ -1,0 +1,461 @@
+//! The lanes' expressions: operators, work-item functions, built-ins,
+//! subscripts and pointer arithmetic (affine where it stays affine).
+
+use super::*;
+
+impl LaneCx {
+    pub(super) fn expr(&mut self, fx: &mut FunctionCx<'_, '_>, e: &Expr) -> Result<LVal, String> {
+        // Checked mode names the expression being compiled.
+        let outer = std::mem::replace(&mut fx.cur_span, e.span);
+        let r = self.expr_here(fx, e);
+        fx.cur_span = outer;
+        r
+    }
+
+    pub(super) fn expr_here(
+        &mut self,
+        fx: &mut FunctionCx<'_, '_>,
+        e: &Expr,
+    ) -> Result<LVal, String> {
+        if !self.plan.varies(e) && !needs_serial(e) {
+            return Ok(LVal::Uni(fx.expr(e)?));
+        }
+        if needs_serial(e) {
+            return self.serial_expr(fx, e);
+        }
+        match &e.kind {
+            ExprKind::Cast(CastKind::LvalueToRvalue, a) => self.read(fx, a),
+            ExprKind::Cast(
+                CastKind::NoOp | CastKind::Bitcast | CastKind::ToGeneric | CastKind::FromGeneric,
+                a,
+            ) => self.expr(fx, a),
+            ExprKind::Cast(
+                CastKind::IntToInt
+                | CastKind::IntToFloat
+                | CastKind::FloatToInt
+                | CastKind::FloatToFloat
+                | CastKind::VectorSplat
+                | CastKind::PointerToInt
+                | CastKind::IntToPointer,
+                a,
+            ) => {
+                let v = self.expr(fx, a)?;
+                self.convert(fx, v, &a.ty, &e.ty)
+            }
+            ExprKind::Builtin(f, args) if f.family == Family::WorkItem => {
+                self.workitem(fx, f, args, e)
+            }
+            ExprKind::Builtin(f, args) => self.builtin(fx, f, args),
+            ExprKind::Unary(op, a) => {
+                let v = self.expr(fx, a)?;
+                if let (UnOp::Neg, LVal::Aff { base, step }) = (op, &v) {
+                    if a.ty.is_integer() {
+                        let base = fx.b.ins().ineg(*base);
+                        return Ok(LVal::Aff {
+                            base,
+                            step: step.wrapping_neg(),
+                        });
+                    }
+                }
+                let mut out = Vec::with_capacity(LANES);
+                for k in 0..LANES {
+                    let x = Self::lane(fx, &v, k);
+                    out.push(fx.unary(*op, x, &a.ty, &e.ty)?);
+                }
+                Ok(LVal::Lanes(out))
+            }
+            ExprKind::Binary(op @ (BinOp::LogAnd | BinOp::LogOr), a, b)
+                if !e.ty.is_vector()
+                    && speculable(b)
+                    && matches!(e.ty, Type::Scalar(Scalar::Int)) =>
+            {
+                // Both sides for every lane (the right one cannot fault or
+                // write), combined as masks: int 0/1 per lane.
+                let va = self.expr(fx, a)?;
+                let vb = self.expr(fx, b)?;
+                let ma = Self::truth_mask(fx, &va, &a.ty)?;
+                let mb = Self::truth_mask(fx, &vb, &b.ty)?;
+                let m = if *op == BinOp::LogAnd {
+                    fx.b.ins().band(ma, mb)
+                } else {
+                    fx.b.ins().bor(ma, mb)
+                };
+                let one = fx.b.ins().iconst(types::I32, 1);
+                let one = fx.b.ins().splat(types::I32X4, one);
+                Ok(LVal::Vec(fx.b.ins().band(m, one)))
+            }
+            ExprKind::Binary(BinOp::LogAnd | BinOp::LogOr, _, _) if !e.ty.is_vector() => {
+                self.serial_expr(fx, e)
+            }
+            ExprKind::Binary(op, a, b) => {
+                let va = self.expr(fx, a)?;
+                let vb = self.expr(fx, b)?;
+                let ty = if b.ty.is_vector() && !a.ty.is_vector() {
+                    &b.ty
+                } else {
+                    &a.ty
+                };
+                Self::binop(fx, *op, &va, &vb, ty, &b.ty, &e.ty)
+            }
+            ExprKind::PtrAdd(a, b) => {
+                let (p, i) = if a.ty.is_pointer() { (a, b) } else { (b, a) };
+                let pv = self.expr(fx, p)?;
+                let iv = self.expr(fx, i)?;
+                let (iv, inside) = self.checked_subscript(fx, p, iv, i)?;
+                let size = fx.pointee_size(&p.ty);
+                let r = self.ptr_add(fx, pv, iv, &i.ty, size)?;
+                if inside && crate::codegen::check::subscripted_array(p).is_some() {
+                    // An element of an array variable, every lane's index
+                    // checked (or known inside).
+                    match &r {
+                        LVal::Uni(CValue::Scalar(a)) => {
+                            fx.in_object.insert(*a, size);
+                        }
+                        LVal::Aff { base, step } if *step == size as i64 => {
+                            fx.in_object_lanes.insert(*base);
+                        }
+                        LVal::Lanes(v) => {
+                            for x in v {
+                                if let CValue::Scalar(a) = x {
+                                    fx.in_object.insert(*a, size);
+                                }
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+                Ok(r)
+            }
+            ExprKind::Assign {
+                op,
+                op_ty,
+                lhs,
+                rhs,
+            } => self.assign(fx, *op, op_ty, lhs, rhs, e),
+            ExprKind::Cond(c, a, b) if !c.ty.is_vector() && speculable(a) && speculable(b) => {
+                let vc = self.expr(fx, c)?;
+                let va = self.expr(fx, a)?;
+                let vb = self.expr(fx, b)?;
+                let mut out = Vec::with_capacity(LANES);
+                for k in 0..LANES {
+                    let x = Self::lane(fx, &vc, k);
+                    let t = fx.truth(&x, &c.ty)?;
+                    let (x, y) = (Self::lane(fx, &va, k), Self::lane(fx, &vb, k));
+                    match Self::select_lane(fx, t, x, y) {
+                        Some(v) => out.push(v),
+                        None => return self.serial_expr(fx, e),
+                    }
+                }
+                Ok(LVal::Lanes(out))
+            }
+            ExprKind::Comma(a, b) => {
+                self.expr(fx, a)?;
+                self.expr(fx, b)
+            }
+            ExprKind::Swizzle(base, lanes) if !base.is_lvalue() => {
+                let v = self.expr(fx, base)?;
+                match Self::swizzle(&v, lanes, &e.ty) {
+                    Some(v) => Ok(v),
+                    None => self.serial_expr(fx, e),
+                }
+            }
+            ExprKind::VectorLit(parts) if packed_components(&e.ty).is_some() => {
+                let (vt, n) = packed_components(&e.ty).ok_or(FALLBACK)?;
+                let mut comps = Vec::with_capacity(n);
+                for part in parts {
+                    let v = self.expr(fx, part)?;
+                    match (&part.ty, v) {
+                        (Type::Vector(_, m), v) => match Self::pack_n(fx, &v, vt, *m as usize) {
+                            Some(c) => comps.extend(c),
+                            None => return self.serial_expr(fx, e),
+                        },
+                        (_, v) => match Self::pack(fx, &v, vt) {
+                            Some(c) => comps.push(c),
+                            None => return self.serial_expr(fx, e),
+                        },
+                    }
+                }
+                if comps.len() == 1 && n > 1 {
+                    comps = vec![comps[0]; n];
+                }
+                if comps.len() != n {
+                    return self.serial_expr(fx, e);
+                }
+                Ok(LVal::VecN(comps))
+            }
+            ExprKind::IncDec {
+                inc,
+                prefix,
+                operand,
+            } => self.inc_dec(fx, *inc, *prefix, operand, e),
+            ExprKind::AddrOf(a) if matches!(a.kind, ExprKind::Deref(_)) => {
+                let ExprKind::Deref(p) = &a.kind else {
+                    unreachable!()
+                };
+                self.expr(fx, p)
+            }
+            _ => self.serial_expr(fx, e),
+        }
+    }
+
+    /// Checked `bounds`: the index `iv` of a subscript of an array object
+    /// (`p` is the array turned pointer) checked against its length, as the
+    /// ordinary code generator does (`expr.rs`, `checked_subscript`): once
+    /// for a uniform index, at the first and last lane for an affine one
+    /// (a last lane outside moves the lanes to start at element 0), per lane
+    /// otherwise. Also whether every lane's element then lies in the array
+    /// (false where no subscript of an array is checked).
+    pub(super) fn checked_subscript(
+        &mut self,
+        fx: &mut FunctionCx<'_, '_>,
+        p: &Expr,
+        iv: LVal,
+        i: &Expr,
+    ) -> Result<(LVal, bool), String> {
+        let ity = &i.ty;
+        let ExprKind::Cast(CastKind::ArrayToPointer, arr) = &p.kind else {
+            return Ok((iv, false));
+        };
+        let (true, crate::sema::types::Type::Array(_, Some(n))) = (fx.pcx.check.bounds, &arr.ty)
+        else {
+            return Ok((iv, false));
+        };
+        let n = *n;
+        if fx.index_known_inside(i, n) {
+            return Ok((iv, true));
+        }
+        let signed = ity.elem().is_none_or(|s| s.is_signed());
+        let wide = |fx: &mut FunctionCx<'_, '_>, v: Value| {
+            let t = fx.b.func.dfg.value_type(v);
+            fx.int_resize(v, t, types::I64, signed)
+        };
+        let outer = std::mem::replace(&mut fx.cur_span, arr.span);
+        let r = match iv {
+            LVal::Uni(CValue::Scalar(x)) => {
+                let x = wide(fx, x);
+                // A uniform index: lane 0's work-item names it.
+                let saved = at_lane(fx, 0);
+                let c = fx.checked_index(x, n);
+                fx.check_me = saved;
+                Ok((LVal::Uni(CValue::Scalar(c)), true))
+            }
+            LVal::Aff { base, step } => {
+                let first = wide(fx, base);
+                let last = fx.b.ins().iadd_imm_s(first, step * (LANES as i64 - 1));
+                let saved = at_lane(fx, LANES - 1);
+                let last_checked = fx.checked_index(last, n);
+                fx.check_me = saved;
+                let saved = at_lane(fx, 0);
+                let first_checked = fx.checked_index(first, n);
+                fx.check_me = saved;
+                let kept = fx.b.ins().icmp(IntCC::Equal, last_checked, last);
+                let zero = fx.b.ins().iconst(types::I64, 0);
+                let base = fx.b.ins().select(kept, first_checked, zero);
+                let span = step.checked_mul(LANES as i64 - 1);
+                let inside = step > 0 && span.is_some_and(|s| (s as u64) < n);
+                Ok((LVal::Aff { base, step }, inside))
+            }
+            iv => {
+                let mut out = Vec::with_capacity(LANES);
+                for k in 0..LANES {
+                    let x = Self::lane(fx, &iv, k).scalar()?;
+                    let x = wide(fx, x);
+                    let saved = at_lane(fx, k);
+                    out.push(CValue::Scalar(fx.checked_index(x, n)));
+                    fx.check_me = saved;
+                }
+                Ok((LVal::Lanes(out), true))
+            }
+        };
+        fx.cur_span = outer;
+        r
+    }
+
+    pub(super) fn ptr_add(
+        &mut self,
+        fx: &mut FunctionCx<'_, '_>,
+        p: LVal,
+        i: LVal,
+        ity: &Type,
+        size: u64,
+    ) -> Result<LVal, String> {
+        let widen = |fx: &mut FunctionCx<'_, '_>, v: Value| -> Value {
+            let t = fx.b.func.dfg.value_type(v);
+            let signed = ity.elem().is_none_or(|s| s.is_signed());
+            let w = fx.int_resize(v, t, types::I64, signed);
+            if size == 1 {
+                w
+            } else {
+                fx.b.ins().imul_imm_s(w, size as i64)
+            }
+        };
+        let affine_part = |v: &LVal| match v {
+            LVal::Uni(CValue::Scalar(x)) => Some((*x, 0i64)),
+            LVal::Aff { base, step } => Some((*base, *step)),
+            _ => None,
+        };
+        if let (Some((pb, ps)), Some((ib, is))) = (affine_part(&p), affine_part(&i)) {
+            let off = widen(fx, ib);
+            let base = fx.b.ins().iadd(pb, off);
+            let step = ps.wrapping_add(is.wrapping_mul(size as i64));
+            return Ok(if step == 0 {
+                LVal::Uni(CValue::Scalar(base))
+            } else {
+                LVal::Aff { base, step }
+            });
+        }
+        let mut out = Vec::with_capacity(LANES);
+        for k in 0..LANES {
+            let pk = Self::lane(fx, &p, k).scalar()?;
+            let ik = Self::lane(fx, &i, k).scalar()?;
+            let off = widen(fx, ik);
+            out.push(CValue::Scalar(fx.b.ins().iadd(pk, off)));
+        }
+        Ok(LVal::Lanes(out))
+    }
+
+    pub(super) fn workitem(
+        &mut self,
+        fx: &mut FunctionCx<'_, '_>,
+        f: &BuiltinFn,
+        args: &[Expr],
+        e: &Expr,
+    ) -> Result<LVal, String> {
+        let dim0 = args.first().map(const_dim) == Some(Some(0));
+        match f.name.as_str() {
+            "get_global_id" if dim0 => {
+                let base = fx.b.ins().iadd(self.bases[0], self.ids[0]);
+                Ok(LVal::Aff { base, step: 1 })
+            }
+            "get_local_id" if dim0 => Ok(LVal::Aff {
+                base: self.ids[0],
+                step: 1,
+            }),
+            "get_global_linear_id" | "get_local_linear_id" => {
+                // Lane 0's answer from the ordinary code, then +1 per lane.
+                let old = fx.inline_ids.replace((self.ids, self.bases));
+                let v = fx.expr(e);
+                fx.inline_ids = old;
+                Ok(LVal::Aff {
+                    base: v?.scalar()?,
+                    step: 1,
+                })
+            }
+            _ => self.serial_expr(fx, e),
+        }
+    }
+
+    pub(super) fn builtin(
+        &mut self,
+        fx: &mut FunctionCx<'_, '_>,
+        f: &BuiltinFn,
+        args: &[Expr],
+    ) -> Result<LVal, String> {
+        if self.masked()
+            && (per_item_builtin(f)
+                || image_access(f)
+                || f.params.iter().any(|p| p.is_pointer())
+                || matches!(f.family, Family::VectorLoadStore | Family::AddressSpace))
+        {
+            return Err(NOT_MASKABLE.into());
+        }
+        let mut vals = Vec::with_capacity(args.len());
+        let mut tys = Vec::with_capacity(args.len());
+        for (i, a) in args.iter().enumerate() {
+            let v = self.expr(fx, a)?;
+            match f.params.get(i) {
+                Some(p) if !is_aggregate(p) && !p.is_error() && p.is_arithmetic() => {
+                    vals.push(self.convert(fx, v, &a.ty, p)?);
+                    tys.push(p.clone());
+                }
+                _ => {
+                    vals.push(v);
+                    tys.push(a.ty.clone());
+                }
+            }
+        }
+        if image_access(f) {
+            if let Some(r) = crate::builtins::image::emit_lanes(fx, f, &vals, &tys) {
+                return r;
+            }
+        }
+        if let Some(v) = Self::packed_builtin(fx, f, &vals, &tys) {
+            return Ok(LVal::Vec(v));
+        }
+        if let ([LVal::Vec(x)], Some(Type::Scalar(Scalar::Float))) = (&vals[..], tys.first()) {
+            // The library's own formulas, four lanes at once.
+            let packed = match f.name.as_str() {
+                "sqrt" => Some(fx.b.ins().sqrt(*x)),
+                "rsqrt" => {
+                    let r = fx.b.ins().sqrt(*x);
+                    let one = fx.b.ins().f32const(1.0);
+                    let one = fx.b.ins().splat(types::F32X4, one);
+                    Some(fx.b.ins().fdiv(one, r))
+                }
+                "fabs" => Some(fx.b.ins().fabs(*x)),
+                "exp" | "native_exp" | "half_exp" => {
+                    Some(crate::builtins::packed::exp_f32x4(fx, *x))
+                }
+                _ => None,
+            };
+            if let (Some(v), Type::Scalar(Scalar::Float)) = (packed, &f.ret) {
+                return Ok(LVal::Vec(v));
+            }
+        }
+        let mut out = vec![CValue::Void; LANES];
+        for k in fx.lane_order() {
+            let lane: Vec<CValue> = vals.iter().map(|v| Self::lane(fx, v, k)).collect();
+            let saved = at_lane(fx, k);
+            let r = crate::builtins::emit_builtin(fx, f, &lane, &tys);
+            fx.check_me = saved;
+            out[k] = r?;
+        }
+        Ok(LVal::Lanes(out))
+    }
+
+    /// `x++`, `--x`, ... on a varying local or memory.
+    pub(super) fn inc_dec(
+        &mut self,
+        fx: &mut FunctionCx<'_, '_>,
+        inc: bool,
+        prefix: bool,
+        operand: &Expr,
+        e: &Expr,
+    ) -> Result<LVal, String> {
+        let ty = operand.ty.clone();
+        let arithmetic = ty.is_scalar() && !matches!(ty, Type::Scalar(Scalar::Bool | Scalar::Half));
+        if !(arithmetic || ty.is_pointer()) {
+            return self.serial_expr(fx, e);
+        }
+        let target = match &operand.kind {
+            ExprKind::Var(VarRef::Local(l)) if self.plan.varying[l.0 as usize] => None,
+            ExprKind::Deref(p) => Some(self.expr(fx, p)?),
+            _ => return self.serial_expr(fx, e),
+        };
+        let old = match &target {
+            None => self.read(fx, operand)?,
+            Some(a) => fx.read_for_write(|fx| self.load(fx, a, &ty))?,
+        };
+        let new = if ty.is_pointer() {
+            let long = Type::Scalar(Scalar::Long);
+            let one = fx.const_int(if inc { 1 } else { -1 }, &long)?;
+            let size = fx.pointee_size(&ty);
+            self.ptr_add(fx, old.clone(), LVal::Uni(one), &long, size)?
+        } else {
+            let one = LVal::Uni(fx.const_int(1, &ty)?);
+            let op = if inc { BinOp::Add } else { BinOp::Sub };
+            Self::binop(fx, op, &old, &one, &ty, &ty, &ty)?
+        };
+        match target {
+            None => {
+                let ExprKind::Var(VarRef::Local(l)) = &operand.kind else {
+                    return Err(FALLBACK.into());
+                };
+                self.bound.remove(&l.0);
+                self.write_local(fx, l.0, &ty, &new)?;
+            }
+            Some(addr) => self.store_lval(fx, addr, &ty, &new, None)?,
+        }
+        Ok(if prefix { new } else { old })
+    }
+}

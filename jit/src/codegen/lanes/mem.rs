@@ -1,0 +1,313 @@
+//! The lanes' loads and stores: one vector access for consecutive
+//! elements, per-lane accesses otherwise, checked mode's tests of the
+//! four lanes together, assignments.
+
+use super::*;
+
+impl LaneCx {
+    /// Store `new` (of type `ty`) at each lane's address.
+    pub(super) fn store_lval(
+        &mut self,
+        fx: &mut FunctionCx<'_, '_>,
+        addr: LVal,
+        ty: &Type,
+        new: &LVal,
+        kept: Option<Value>,
+    ) -> Result<(), String> {
+        if let (LVal::Aff { base, step: 4 }, Some(vt)) = (&addr, packed_type(ty)) {
+            if matches!(new, LVal::Vec(_) | LVal::Uni(_)) {
+                let v = Self::pack(fx, new, vt).ok_or(FALLBACK)?;
+                let Some(all) = self.all_active(fx) else {
+                    let base = fx.checked_addr_lanes(*base, true, Some(v));
+                    fx.b.ins().store(crate::codegen::value::flags(), v, base, 0);
+                    return Ok(());
+                };
+                // Masked: one vector store when every lane takes part.
+                let (part, join) = Self::whole_or_part(fx, all);
+                let b = fx.checked_addr_lanes(*base, true, Some(v));
+                fx.b.ins().store(crate::codegen::value::flags(), v, b, 0);
+                fx.b.ins().jump(join, &[]);
+                fx.b.seal_block(part);
+                fx.b.switch_to_block(part);
+                self.store_lanes(fx, &addr, ty, new, None)?;
+                fx.b.ins().jump(join, &[]);
+                fx.b.seal_block(join);
+                fx.b.switch_to_block(join);
+                return Ok(());
+            }
+        }
+        self.store_lanes(fx, &addr, ty, new, kept)
+    }
+
+    /// Store `new` at each lane's address, lane by lane. `kept`: the
+    /// verdict of the test of the same addresses by the read of a compound
+    /// assignment (the write then tests nothing more when it held).
+    pub(super) fn store_lanes(
+        &mut self,
+        fx: &mut FunctionCx<'_, '_>,
+        addr: &LVal,
+        ty: &Type,
+        new: &LVal,
+        kept: Option<Value>,
+    ) -> Result<(), String> {
+        let (addrs, prechecked) = self.lane_addrs(fx, addr, ty, Some(new), kept)?;
+        for k in fx.lane_order() {
+            let a = *addrs.get(k).ok_or(FALLBACK)?;
+            let v = Self::lane(fx, new, k);
+            let saved = at_lane(fx, k);
+            fx.prechecked = prechecked;
+            let r = fx.store(a, ty, &v);
+            fx.prechecked = false;
+            fx.check_me = saved;
+            r?;
+        }
+        Ok(())
+    }
+
+    /// Read the lvalue `a`.
+    pub(super) fn read(&mut self, fx: &mut FunctionCx<'_, '_>, a: &Expr) -> Result<LVal, String> {
+        match &a.kind {
+            ExprKind::Var(VarRef::Local(l)) if self.plan.varying[l.0 as usize] => {
+                let l = l.0;
+                if let Some(v) = self.bound.get(&l) {
+                    return Ok(v.clone());
+                }
+                let ty = Self::local_ty(fx, l);
+                match self.slot(fx, l)? {
+                    Slot::Packed(var) => Ok(LVal::Vec(fx.b.use_var(var))),
+                    Slot::PackedN(vars) => {
+                        Ok(LVal::VecN(vars.iter().map(|v| fx.b.use_var(*v)).collect()))
+                    }
+                    Slot::Lanes(places) => {
+                        let mut out = Vec::with_capacity(LANES);
+                        for p in &places {
+                            out.push(fx.read_place(p, &ty)?);
+                        }
+                        Ok(LVal::Lanes(out))
+                    }
+                }
+            }
+            ExprKind::Deref(p) => {
+                let pv = self.expr(fx, p)?;
+                self.load(fx, &pv, &a.ty)
+            }
+            ExprKind::Swizzle(base, lanes) if self.plan.varies(base) && base.is_lvalue() => {
+                let v = self.read(fx, base)?;
+                match Self::swizzle(&v, lanes, &a.ty) {
+                    Some(v) => Ok(v),
+                    None => {
+                        let uses = self.uses_expr(a);
+                        if self.masked() && !register_only(a) {
+                            return Err(NOT_MASKABLE.into());
+                        }
+                        Ok(LVal::Lanes(self.per_lane(fx, &uses, |fx| {
+                            let p = fx.place(a)?;
+                            fx.read_place(&p, &a.ty)
+                        })?))
+                    }
+                }
+            }
+            _ => {
+                let uses = self.uses_expr(a);
+                Ok(LVal::Lanes(self.per_lane(fx, &uses, |fx| {
+                    let p = fx.place(a)?;
+                    fx.read_place(&p, &a.ty)
+                })?))
+            }
+        }
+    }
+
+    pub(super) fn load(
+        &mut self,
+        fx: &mut FunctionCx<'_, '_>,
+        addr: &LVal,
+        ty: &Type,
+    ) -> Result<LVal, String> {
+        if let LVal::Uni(a) = addr {
+            return Ok(LVal::Uni(fx.load(a.scalar()?, ty)?));
+        }
+        if let (LVal::Aff { base, step: 4 }, Some(vt)) = (addr, packed_type(ty)) {
+            // Four consecutive elements: one unaligned vector load.
+            let Some(all) = self.all_active(fx) else {
+                let base = fx.checked_addr_lanes(*base, false, None);
+                let v = fx.b.ins().load(vt, crate::codegen::value::flags(), base, 0);
+                return Ok(LVal::Vec(v));
+            };
+            // Masked: the vector load when every lane takes part, else
+            // lane by lane (a masked-off lane may not read its address).
+            let (part, join) = Self::whole_or_part(fx, all);
+            fx.b.append_block_param(join, vt);
+            let b = fx.checked_addr_lanes(*base, false, None);
+            let v = fx.b.ins().load(vt, crate::codegen::value::flags(), b, 0);
+            fx.b.ins().jump(join, &[v.into()]);
+            fx.b.seal_block(part);
+            fx.b.switch_to_block(part);
+            let lanes = self.load_lanes(fx, addr, ty)?;
+            let v = Self::pack(fx, &lanes, vt).ok_or(FALLBACK)?;
+            fx.b.ins().jump(join, &[v.into()]);
+            fx.b.seal_block(join);
+            fx.b.switch_to_block(join);
+            return Ok(LVal::Vec(fx.b.block_params(join)[0]));
+        }
+        self.load_lanes(fx, addr, ty)
+    }
+
+    /// Load `ty` at each lane's address, lane by lane.
+    pub(super) fn load_lanes(
+        &mut self,
+        fx: &mut FunctionCx<'_, '_>,
+        addr: &LVal,
+        ty: &Type,
+    ) -> Result<LVal, String> {
+        // A masked-off lane reads the dummy (its address may be past the
+        // end of a buffer).
+        let (addrs, prechecked) = self.lane_addrs(fx, addr, ty, None, None)?;
+        let mut out = Vec::with_capacity(LANES);
+        for (k, a) in addrs.into_iter().enumerate() {
+            let saved = at_lane(fx, k);
+            fx.prechecked = prechecked;
+            let r = fx.load(a, ty);
+            fx.prechecked = false;
+            fx.check_me = saved;
+            out.push(r?);
+        }
+        Ok(LVal::Lanes(out))
+    }
+
+    /// Each lane's address of an access of `ty` at `addr` (a masked-off
+    /// lane's: the dummy), and whether they were checked at once already
+    /// (`FunctionCx::checked_lanes`: scalar accesses under `bounds` alone),
+    /// so that the accesses go with `prechecked`. `new`: what a store
+    /// writes; `known_ok`: the verdict of an earlier test of the same
+    /// addresses (`FunctionCx::checked_lanes`).
+    pub(super) fn lane_addrs(
+        &mut self,
+        fx: &mut FunctionCx<'_, '_>,
+        addr: &LVal,
+        ty: &Type,
+        new: Option<&LVal>,
+        known_ok: Option<Value>,
+    ) -> Result<(Vec<Value>, bool), String> {
+        let (addrs, active) = if self.masked() {
+            let addrs = self.masked_addrs(fx, addr, ty)?;
+            let m = self.cur_mask(fx).ok_or(NOT_MASKABLE)?;
+            let active: Vec<Value> = (0..LANES).map(|k| Self::mask_lane(fx, m, k)).collect();
+            (addrs, Some(active))
+        } else {
+            let addrs = (0..LANES)
+                .map(|k| Self::lane(fx, addr, k).scalar())
+                .collect::<Result<Vec<_>, _>>()?;
+            (addrs, None)
+        };
+        if !matches!(ty, Type::Scalar(_) | Type::Pointer(_)) || !fx.checks_memory() {
+            return Ok((addrs, false));
+        }
+        let values = match new {
+            Some(n) => Some(
+                (0..LANES)
+                    .map(|k| Self::lane(fx, n, k).scalar())
+                    .collect::<Result<Vec<_>, _>>()?,
+            ),
+            None => None,
+        };
+        let size = fx.size_of(ty);
+        // Lanes at `base + k * step` lie in one object when the first and
+        // the last do.
+        let monotone = active.is_none()
+            && match addr {
+                LVal::Aff { step, .. } => step.unsigned_abs() < 1 << 32,
+                LVal::Uni(_) => true,
+                _ => false,
+            };
+        Ok(
+            match fx.checked_lanes(
+                &addrs,
+                active.as_deref(),
+                size,
+                new.is_some(),
+                values.as_deref(),
+                monotone,
+                known_ok,
+            ) {
+                Some((a, ok)) => {
+                    if self.keep_lanes {
+                        self.kept_ok = ok;
+                    }
+                    (a, true)
+                }
+                None => (addrs, false),
+            },
+        )
+    }
+
+    pub(super) fn assign(
+        &mut self,
+        fx: &mut FunctionCx<'_, '_>,
+        op: Option<BinOp>,
+        op_ty: &Type,
+        lhs: &Expr,
+        rhs: &Expr,
+        e: &Expr,
+    ) -> Result<LVal, String> {
+        if is_aggregate(&lhs.ty) || lhs.ty.is_pointer() && op.is_some() {
+            return self.serial_expr(fx, e);
+        }
+        // Where the value goes: a varying local, or memory.
+        enum Target {
+            Local(u32),
+            Mem(LVal),
+        }
+        let target = match &lhs.kind {
+            ExprKind::Var(VarRef::Local(l)) if self.plan.varying[l.0 as usize] => {
+                Target::Local(l.0)
+            }
+            ExprKind::Deref(p) => Target::Mem(self.expr(fx, p)?),
+            _ => return self.serial_expr(fx, e),
+        };
+        let mut kept = None;
+        let new = match op {
+            None => {
+                let v = self.expr(fx, rhs)?;
+                self.convert(fx, v, &rhs.ty, &lhs.ty)?
+            }
+            Some(op) => {
+                let old = match &target {
+                    Target::Local(_) => self.read(fx, lhs)?,
+                    Target::Mem(a) => {
+                        // Not the packed access's: its lanes' part is a
+                        // branch of its own (and has its own reuse).
+                        self.keep_lanes = !matches!(
+                            (a, packed_type(&lhs.ty)),
+                            (LVal::Aff { step: 4, .. }, Some(_))
+                        );
+                        let r = fx.read_for_write(|fx| self.load(fx, a, &lhs.ty));
+                        self.keep_lanes = false;
+                        kept = self.kept_ok.take();
+                        r?
+                    }
+                };
+                let a = self.convert(fx, old, &lhs.ty, op_ty)?;
+                let b = self.expr(fx, rhs)?;
+                let shift = matches!(op, BinOp::Shl | BinOp::Shr);
+                if shift && op_ty.is_vector() && !rhs.ty.is_vector() {
+                    return self.serial_expr(fx, e);
+                }
+                let (b, bty) = if shift {
+                    (b, rhs.ty.clone())
+                } else {
+                    (self.convert(fx, b, &rhs.ty, op_ty)?, op_ty.clone())
+                };
+                let r = Self::binop(fx, op, &a, &b, op_ty, &bty, op_ty)?;
+                self.convert(fx, r, op_ty, &lhs.ty)?
+            }
+        };
+        match target {
+            Target::Local(l) => {
+                self.bound.remove(&l);
+                self.write_local(fx, l, &lhs.ty, &new)?
+            }
+            Target::Mem(addr) => self.store_lval(fx, addr, &lhs.ty, &new, kept)?,
+        }
+        Ok(new)
+    }
+}

@@ -1,0 +1,689 @@
+//! Four work-items per step ("lanes"), SIMD across work-items: the work-item
+//! loops of a group entry (and of each region piece between barriers, see
+//! `regions.rs`) walk each row of the group (dimension 0) four work-items at
+//! a time, then finish the row one at a time with the ordinary body.
+//!
+//! Work-items between barriers are unordered, so a step may run its four
+//! items statement by statement. Each value of the step is one of:
+//! - *uniform* ([`LVal::Uni`]): the same in every lane, computed once by the
+//!   ordinary code generator (uniform locals keep their ordinary places);
+//! - *affine* ([`LVal::Aff`]): `base + lane * step`, how `get_global_id(0)`
+//!   and the addresses built from it look; `a[i]` for the four lanes is then
+//!   one address and constant offsets, or one vector access;
+//! - *packed* ([`LVal::Vec`], [`LVal::VecN`]): a `float`, `int` or `uint` of
+//!   each lane in one 128-bit register (vectors of them one register per
+//!   component), for arithmetic, comparisons and the common built-ins;
+//! - *per lane* ([`LVal::Lanes`]): four values, each computed by the ordinary
+//!   operations (`binary`, `convert`, the built-in library).
+//!
+//! Which locals vary between lanes is decided before any code is emitted
+//! ([`plan`]): a local varies when a value written to it varies, or when it
+//! is written under a condition that varies. Control flow on a uniform
+//! condition is ordinary control flow. An `if` on a varying condition runs
+//! its arms as a whole when all four lanes agree; when they disagree, the
+//! step hands its four items to the one-at-a-time code if it has not yet
+//! written memory, and otherwise runs the `if` once per lane ("serially",
+//! with each lane's places standing in for the locals). A loop the lanes
+//! leave at different times runs *masked* (while any lane is in it; lanes
+//! out of it keep their values and touch only a dummy), unless its memory
+//! accesses differ between lanes, then serially. Statements whose effects
+//! belong to each work-item (atomics, `printf`, calls of user functions) and
+//! `switch` run serially too. Image reads and writes are taken apart like
+//! other built-ins: one host call for the four work-items of a step.
+//!
+//! A kernel this cannot express (`goto`, varying aggregates or locals whose
+//! address is taken, a `return` inside serial code after a write) gets no
+//! [`plan`] or fails its build here, and the caller compiles the plain
+//! one-item-per-step entry instead (after a try with serial loops, when a
+//! masked loop was what failed).
+//!
+//! Lane values of an `int` index widened to a pointer offset are assumed not
+//! to cross the `int` overflow boundary within one step (four consecutive
+//! work-items); only a kernel indexing with `int` past 2^31 items, whose
+//! indices are already wrong, could tell.
+
+use super::fx::FunctionCx;
+use super::group::Geometry;
+use super::value::{clif_scalar, clif_type, is_aggregate, CPlace, CValue};
+use crate::runtime::offsets as o;
+use crate::sema::builtins::{BuiltinFn, Family};
+use crate::sema::hir::{
+    BinOp, Block as HBlock, CastKind, Expr, ExprKind, Function, Init, Stmt, StmtKind, UnOp, VarRef,
+};
+use crate::sema::types::{Scalar, Type};
+use cranelift_codegen::ir::{
+    condcodes::FloatCC, condcodes::IntCC, types, Block, InstBuilder, Value,
+};
+use std::collections::HashMap;
+
+mod expr;
+mod masks;
+mod mem;
+mod plan;
+mod serial;
+mod stmt;
+mod value;
+
+pub(crate) use plan::plan;
+use plan::{collect_decls, contains, stmt_tree_exprs, stmt_writes};
+
+/// Work-items per step.
+pub(crate) const LANES: usize = 4;
+
+/// How an entry runs its work-item loops.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Use {
+    /// One work-item per step.
+    None,
+    /// Four per step; loops the lanes leave at different times once per lane.
+    Lanes,
+    /// Four per step; such loops masked.
+    Masked,
+}
+
+impl Plan {
+    /// What an entry built with this plan uses.
+    pub(crate) fn used(&self) -> Use {
+        if self.masked_loops {
+            Use::Masked
+        } else {
+            Use::Lanes
+        }
+    }
+}
+
+/// A value of a four-lane step.
+#[derive(Clone, Debug)]
+pub(crate) enum LVal {
+    /// The same in every lane.
+    Uni(CValue),
+    /// An integer or pointer: lane `k` holds `base + k * step` (wrapping).
+    Aff { base: Value, step: i64 },
+    /// One value per lane.
+    Lanes(Vec<CValue>),
+    /// A `float`, `int` or `uint` of each lane, packed in one 128-bit
+    /// vector (lane `k` in element `k`).
+    Vec(Value),
+    /// A vector of `float`, `int` or `uint` of each lane: one packed
+    /// register per component (component `c` of lane `k` in element `k` of
+    /// the `c`th).
+    VecN(Vec<Value>),
+}
+
+/// The packed type of a scalar type that has one.
+pub(crate) fn packed_type(ty: &Type) -> Option<types::Type> {
+    match ty {
+        Type::Scalar(Scalar::Float) => Some(types::F32X4),
+        Type::Scalar(Scalar::Int | Scalar::UInt) => Some(types::I32X4),
+        _ => None,
+    }
+}
+
+/// The packed type of each component of a vector type that has one, and
+/// the component count.
+pub(crate) fn packed_components(ty: &Type) -> Option<(types::Type, usize)> {
+    match ty {
+        Type::Vector(s, n) => packed_type(&Type::Scalar(*s)).map(|t| (t, *n as usize)),
+        _ => None,
+    }
+}
+
+/// Where a varying local lives: a place per lane, or packed variables (one,
+/// or one per component of a vector).
+#[derive(Clone)]
+pub(crate) enum Slot {
+    Lanes(Vec<CPlace>),
+    Packed(cranelift_frontend::Variable),
+    PackedN(Vec<cranelift_frontend::Variable>),
+}
+
+/// What the analysis decided about a kernel's locals.
+#[derive(Clone)]
+pub(crate) struct Plan {
+    /// The local's value may differ between the lanes of a step.
+    varying: Vec<bool>,
+    /// Written only by its declaration.
+    single: Vec<bool>,
+    /// A kernel-scope `local` variable: memory the group shares, never a
+    /// register of a lane (writing it writes memory).
+    shared: Vec<bool>,
+    /// Loops the lanes would leave at different times run with a mask of
+    /// active lanes (otherwise once per lane).
+    pub(crate) masked_loops: bool,
+    /// ... those whose memory accesses differ between lanes too.
+    masked_memory: bool,
+}
+
+// ------------------------------------------------------------ analysis
+
+/// The local an lvalue designates (whole or in part).
+fn root_local(e: &Expr) -> Option<u32> {
+    match &e.kind {
+        ExprKind::Var(VarRef::Local(l)) => Some(l.0),
+        ExprKind::Member(a, _) | ExprKind::Swizzle(a, _) => root_local(a),
+        _ => None,
+    }
+}
+
+/// A built-in whose effects or result belong to each work-item: run once
+/// per lane, never once for the step.
+fn per_item_builtin(b: &BuiltinFn) -> bool {
+    matches!(
+        b.family,
+        Family::Atomic
+            | Family::AtomicC11
+            | Family::Printf
+            | Family::AsyncCopy
+            | Family::WorkGroup
+            | Family::SubGroup
+            | Family::Sync
+    )
+}
+
+/// `read_image*` and `write_image*`: once per lane in their results (each
+/// lane's own texel) and effects, but called once for the four lanes
+/// (`builtins::image::emit_lanes`), so a statement with one is taken apart
+/// like any other.
+fn image_access(b: &BuiltinFn) -> bool {
+    b.family == Family::Image
+        && (b.name.starts_with("read_image") || b.name.starts_with("write_image"))
+}
+
+/// A work-item function whose answer differs between the lanes of a row.
+fn varying_workitem(b: &BuiltinFn, args: &[Expr]) -> bool {
+    if b.family != Family::WorkItem {
+        return false;
+    }
+    match b.name.as_str() {
+        "get_global_linear_id" | "get_local_linear_id" => true,
+        // Consecutive linear ids: lanes of a step may straddle sub-groups.
+        "get_sub_group_id" | "get_sub_group_local_id" | "get_sub_group_size" => true,
+        "get_global_id" | "get_local_id" => match args.first().map(const_dim) {
+            Some(Some(d)) => d == 0,
+            _ => true,
+        },
+        _ => false,
+    }
+}
+
+fn const_dim(e: &Expr) -> Option<i128> {
+    match &e.kind {
+        ExprKind::IntConst(v) => Some(*v),
+        ExprKind::Cast(_, a) => const_dim(a),
+        _ => None,
+    }
+}
+
+/// `e` contains something that must run once per work-item.
+fn needs_serial(e: &Expr) -> bool {
+    let mut out = false;
+    super::walk::expr_tree(e, &mut |x| match &x.kind {
+        ExprKind::Call(..) => out = true,
+        ExprKind::Builtin(b, _) if per_item_builtin(b) => out = true,
+        _ => {}
+    });
+    out
+}
+
+/// `e` writes memory (not counting the kernel's own variables).
+fn writes_memory(e: &Expr, shared: &[bool]) -> bool {
+    let mut out = needs_serial(e);
+    super::walk::expr_tree(e, &mut |x| match &x.kind {
+        ExprKind::Assign { lhs, .. } | ExprKind::IncDec { operand: lhs, .. }
+            if root_local(lhs).is_none_or(|l| shared[l as usize]) =>
+        {
+            out = true
+        }
+        ExprKind::Builtin(b, _)
+            if (b.family == Family::VectorLoadStore && b.name.starts_with("vstore"))
+                || (b.family == Family::Image && b.name.starts_with("write_image")) =>
+        {
+            out = true
+        }
+        _ => {}
+    });
+    out
+}
+
+/// Safe to evaluate for a lane that would not have evaluated it: no memory
+/// access, no division, no effect.
+fn speculable(e: &Expr) -> bool {
+    let mut ok = true;
+    super::walk::expr_tree(e, &mut |x| match &x.kind {
+        ExprKind::Deref(_)
+        | ExprKind::Call(..)
+        | ExprKind::Assign { .. }
+        | ExprKind::IncDec { .. }
+        | ExprKind::Builtin(..)
+        | ExprKind::Binary(BinOp::Div | BinOp::Rem, ..) => ok = false,
+        _ => {}
+    });
+    ok
+}
+
+/// An error of a lanes build that is a refusal (a construct the lanes do
+/// not express; the caller falls back to one work-item per step), not a
+/// bug of the lanes. Refusals are the errors starting with `lanes: `
+/// ([`FALLBACK`], [`NOT_MASKABLE`]).
+fn is_refusal(e: &str) -> bool {
+    e.starts_with("lanes: ")
+}
+
+/// The step an entry was built with, and why.
+pub(crate) struct Choice {
+    /// `Use::None`: the caller builds the one-item-per-step entry.
+    pub used: Use,
+    /// Each faster way refused, and why.
+    pub refused: Vec<String>,
+    /// The lanes build's notes (`explain.rs`).
+    pub notes: Vec<String>,
+}
+
+/// Choose the step of an entry and build it: four work-items per step with
+/// `f`'s plan (divergent loops masked, then once per lane) when the lanes
+/// are on and the kernel allows them. `refuse`: the caller's own reason to
+/// run one work-item per step. An error of a lanes build that is not a
+/// refusal is a bug of the lanes: debug builds fail with it, release builds
+/// fall back (and `CRANECL_EXPLAIN` names it).
+pub(crate) fn choose(
+    pcx: &super::ProgramCx<'_>,
+    f: &Function,
+    refuse: Option<String>,
+    mut build: impl FnMut(Plan) -> Result<(), String>,
+) -> Result<Choice, String> {
+    let mut choice = Choice {
+        used: Use::None,
+        refused: Vec::new(),
+        notes: Vec::new(),
+    };
+    let plan = if !pcx.lanes {
+        Err("the lanes are off (-cl-opt-disable or CRANECL_LANES=0)".to_string())
+    } else if let Some(why) = one_item_per_step(pcx, f) {
+        Err(why.to_string())
+    } else if let Some(why) = refuse {
+        Err(why)
+    } else {
+        plan(f, pcx.masked_memory_loops).and_then(|p| match p.lane_memory_loop(f) {
+            Some(s) => Err(super::explain::note_at(
+                pcx.sources.as_deref(),
+                s.span,
+                "a loop the work-items leave at different times touches memory at their own \
+                 addresses: the lanes would run it once per lane, slower than one work-item per step",
+            )),
+            None => Ok(p),
+        })
+    };
+    let plan = match plan {
+        Ok(plan) => plan,
+        Err(why) => {
+            choice.refused.push(format!("4 work-items per step: {why}"));
+            return Ok(choice);
+        }
+    };
+    for p in [plan.clone(), plan.unmasked()] {
+        let used = p.used();
+        pcx.lane_notes.borrow_mut().clear();
+        match build(p) {
+            Ok(()) => {
+                choice.used = used;
+                choice.notes = std::mem::take(&mut *pcx.lane_notes.borrow_mut());
+                return Ok(choice);
+            }
+            Err(e) if is_refusal(&e) => {
+                let how = if used == Use::Masked {
+                    "4 work-items per step with divergent loops masked"
+                } else {
+                    "4 work-items per step"
+                };
+                let why = e.trim_start_matches("lanes: ");
+                choice.refused.push(format!("{how}: {why}"));
+            }
+            Err(e) if cfg!(debug_assertions) => {
+                return Err(format!(
+                    "internal error of the lanes (a bug of cranecl): {e}"
+                ))
+            }
+            Err(e) => choice.refused.push(format!(
+                "4 work-items per step: internal error of the lanes (a bug of cranecl): {e}"
+            )),
+        }
+    }
+    Ok(choice)
+}
+
+// ------------------------------------------------------------ emission
+
+/// The state of one lanes entry while its step body is emitted.
+pub(crate) struct LaneCx {
+    plan: Plan,
+    /// Local id x of lane 0, the other local ids, the per-dimension bases.
+    ids: [Value; 3],
+    bases: [Value; 3],
+    /// Varying locals written only by a declaration emitted for the whole step.
+    bound: HashMap<u32, LVal>,
+    /// Varying locals with their own storage.
+    vars: HashMap<u32, Slot>,
+    /// Per-lane copies of bound values, for serial code.
+    copies: HashMap<u32, Vec<CPlace>>,
+    /// Nothing has written memory since the step began.
+    pure: bool,
+    /// The one-at-a-time code for items `[x, end)`: `(x, end)` parameters.
+    chunk: Block,
+    /// Masked loops being emitted, innermost last.
+    masks: Vec<MaskFrame>,
+    /// 64 writable bytes a masked-off lane loads from and stores to.
+    dummy: Value,
+    /// Checked `bounds` alone: the read of a compound assignment keeps the
+    /// lanes' addresses its test found inside (`lane_addrs`), for the
+    /// write to use without a second test.
+    keep_lanes: bool,
+    kept_ok: Option<Value>,
+}
+
+/// A loop run with a mask of active lanes: `i32x4` values, a lane all
+/// ones when active, zero when not.
+struct MaskFrame {
+    /// Lanes still in the loop (cleared by `break` and the condition).
+    loop_active: cranelift_frontend::Variable,
+    /// Lanes still in this iteration (cleared by `continue` too).
+    iter_active: cranelift_frontend::Variable,
+    /// Conditions of the varying `if`s around the current point.
+    conds: Vec<Value>,
+}
+
+/// A construct a masked loop cannot run (the entry is made again with
+/// such loops run once per lane).
+pub(crate) const NOT_MASKABLE: &str = "lanes: a loop cannot run masked";
+
+/// `e` is free of memory accesses, calls and assignments (safe to evaluate
+/// for a lane that is masked off).
+fn register_only(e: &Expr) -> bool {
+    let mut ok = true;
+    super::walk::expr_tree(e, &mut |x| match &x.kind {
+        ExprKind::Deref(_)
+        | ExprKind::Call(..)
+        | ExprKind::Assign { .. }
+        | ExprKind::IncDec { .. }
+        | ExprKind::AddrOf(_) => ok = false,
+        ExprKind::Builtin(b, _)
+            if per_item_builtin(b)
+                || image_access(b)
+                || b.params.iter().any(|p| p.is_pointer())
+                || matches!(b.family, Family::VectorLoadStore | Family::AddressSpace) =>
+        {
+            ok = false
+        }
+        _ => {}
+    });
+    ok
+}
+
+/// Why a lanes entry cannot be made (the caller falls back).
+pub(crate) const FALLBACK: &str = "lanes: fall back to one work-item per step";
+
+impl LaneCx {
+    pub(crate) fn new(
+        plan: Plan,
+        ids: [Value; 3],
+        bases: [Value; 3],
+        chunk: Block,
+        dummy: Value,
+    ) -> Self {
+        LaneCx {
+            plan,
+            ids,
+            bases,
+            bound: HashMap::new(),
+            vars: HashMap::new(),
+            copies: HashMap::new(),
+            pure: true,
+            chunk,
+            masks: Vec::new(),
+            dummy,
+            keep_lanes: false,
+            kept_ok: None,
+        }
+    }
+}
+
+impl FunctionCx<'_, '_> {
+    /// The header of a loop over dimension `d` (counter `id`, a parameter
+    /// of `header`): on to `next` (its counter from 0) while `id < size`,
+    /// else to `out`; the id is stored for callees when they need it.
+    fn row_header(
+        &mut self,
+        header: Block,
+        id: Value,
+        size: Value,
+        out: Block,
+        d: i32,
+        next: Block,
+    ) {
+        self.enter(header);
+        let more = self.b.ins().icmp(IntCC::UnsignedLessThan, id, size);
+        let body = self.b.create_block();
+        self.b.ins().brif(more, body, &[], out, &[]);
+        self.terminated();
+        self.enter(body);
+        if self.store_item_ids {
+            let item = self.item;
+            self.b
+                .ins()
+                .store(super::value::flags(), id, item, o::ITEM_LOCAL_ID + 8 * d);
+        }
+        let zero = self.b.ins().iconst(types::I64, 0);
+        self.b.ins().jump(next, &[zero.into()]);
+        self.terminated();
+    }
+
+    /// `(z * ly + y) * lx + x`.
+    fn linear_index(&mut self, geo: &Geometry, ids: [Value; 3]) -> Value {
+        let zy = self.b.ins().imul(ids[2], geo.sizes[1]);
+        let zy = self.b.ins().iadd(zy, ids[1]);
+        let row = self.b.ins().imul(zy, geo.sizes[0]);
+        self.b.ins().iadd(row, ids[0])
+    }
+
+    /// The group's work-items: each row (z, y) four at a time while four
+    /// remain, then one at a time; a step whose lanes disagree before
+    /// anything is written also runs one at a time (`chunk`).
+    pub(crate) fn lanes_item_loop(
+        &mut self,
+        geo: Geometry,
+        plan: Plan,
+        lanes_body: impl FnOnce(&mut Self, &mut LaneCx, Value) -> Result<(), String>,
+        item_body: impl FnOnce(&mut Self, Block, Value) -> Result<(), String>,
+    ) -> Result<(), String> {
+        if self.pcx.schedule.is_some() {
+            return self.scheduled_lanes_loop(geo, plan, lanes_body, item_body);
+        }
+        self.lanes_item_loop_to(geo, None, plan, lanes_body, item_body)
+    }
+
+    /// `lanes_item_loop` over the items whose local id x is below `x_end`
+    /// in each row (`None`: the whole row; at most the row's size), in
+    /// order (not for schedule fuzzing).
+    pub(crate) fn lanes_item_loop_to(
+        &mut self,
+        geo: Geometry,
+        x_end: Option<Value>,
+        plan: Plan,
+        lanes_body: impl FnOnce(&mut Self, &mut LaneCx, Value) -> Result<(), String>,
+        item_body: impl FnOnce(&mut Self, Block, Value) -> Result<(), String>,
+    ) -> Result<(), String> {
+        let row_end = x_end.unwrap_or(geo.sizes[0]);
+        let i64t = types::I64;
+        let exit = self.b.create_block();
+        let hz = self.b.create_block();
+        let hy = self.b.create_block();
+        let hv = self.b.create_block();
+        let vbody = self.b.create_block();
+        let hs = self.b.create_block();
+        let sbody = self.b.create_block();
+        let snext = self.b.create_block();
+        let latch_y = self.b.create_block();
+        let latch_z = self.b.create_block();
+        let z = self.b.append_block_param(hz, i64t);
+        let y = self.b.append_block_param(hy, i64t);
+        let xv = self.b.append_block_param(hv, i64t);
+        let xs = self.b.append_block_param(hs, i64t);
+        let end = self.b.append_block_param(hs, i64t);
+        let zero = self.b.ins().iconst(i64t, 0);
+        self.b.ins().jump(hz, &[zero.into()]);
+        self.terminated();
+        // z rows, then y rows
+        self.row_header(hz, z, geo.sizes[2], exit, 2, hy);
+        self.row_header(hy, y, geo.sizes[1], latch_z, 1, hv);
+        // four at a time: x + 4 <= size
+        self.enter(hv);
+        let x4 = self.b.ins().iadd_imm_s(xv, LANES as i64);
+        let fits = self
+            .b
+            .ins()
+            .icmp(IntCC::UnsignedLessThanOrEqual, x4, row_end);
+        self.b
+            .ins()
+            .brif(fits, vbody, &[], hs, &[xv.into(), row_end.into()]);
+        self.terminated();
+        self.enter(vbody);
+        self.lanes_step(geo, plan, [xv, y, z], hs, lanes_body)?;
+        let x4 = self.b.ins().iadd_imm_s(xv, LANES as i64);
+        self.b.ins().jump(hv, &[x4.into()]);
+        self.terminated();
+        // one at a time over [xs, end)
+        self.enter(hs);
+        let more = self.b.ins().icmp(IntCC::UnsignedLessThan, xs, end);
+        let done = self.b.create_block();
+        self.b.ins().brif(more, sbody, &[], done, &[]);
+        self.terminated();
+        self.enter(done);
+        let row_left = self.b.ins().icmp(IntCC::UnsignedLessThan, xs, row_end);
+        self.b.ins().brif(row_left, hv, &[xs.into()], latch_y, &[]);
+        self.terminated();
+        self.enter(sbody);
+        self.lanes_single(geo, [xs, y, z], snext, item_body)?;
+        let x1 = self.b.ins().iadd_imm_s(xs, 1);
+        self.b.ins().jump(hs, &[x1.into(), end.into()]);
+        self.terminated();
+        // latches
+        self.enter(latch_y);
+        let y1 = self.b.ins().iadd_imm_s(y, 1);
+        self.b.ins().jump(hy, &[y1.into()]);
+        self.terminated();
+        self.enter(latch_z);
+        let z1 = self.b.ins().iadd_imm_s(z, 1);
+        self.b.ins().jump(hz, &[z1.into()]);
+        self.terminated();
+        self.enter(exit);
+        Ok(())
+    }
+
+    /// One step of four work-items from `ids` (x a multiple of four, four
+    /// left in the row); `chunk` runs them one at a time instead. Ends in
+    /// the block after the step.
+    pub(crate) fn lanes_step(
+        &mut self,
+        geo: Geometry,
+        plan: Plan,
+        ids: [Value; 3],
+        chunk: Block,
+        lanes_body: impl FnOnce(&mut Self, &mut LaneCx, Value) -> Result<(), String>,
+    ) -> Result<(), String> {
+        let next_step = self.b.create_block();
+        let dummy = self.stack_temp(64, 64);
+        let mut lc = LaneCx::new(plan, ids, geo.bases, chunk, dummy);
+        let saved_ret = self.return_to.replace(next_step);
+        let saved_ids = self.inline_ids.replace((ids, geo.bases));
+        let lin0 = self.linear_index(&geo, ids);
+        let saved_me = (self.check_me, self.lanes_me0);
+        let saved_rel = self.lanes_rel;
+        if self.pcx.check.tracks() {
+            // Checked races/uninit: an access made once for the step is the
+            // four work-items' (several); lanes name their own.
+            let me0 = self.b.ins().iadd_imm_s(lin0, 1);
+            self.lanes_me0 = Some(me0);
+            let several = self.b.ins().ishl_imm_u(me0, 16);
+            self.check_me = Some(self.b.ins().bor_imm_u(several, 0xFFFF));
+        } else if self.checks_memory() && self.store_item_ids {
+            // Checked `bounds`: reports name lane k as the item's local id
+            // (lane 0's, stored per step) + k, a constant: no value of the
+            // step stays live for the slow paths.
+            let item = self.item;
+            self.b
+                .ins()
+                .store(super::value::flags(), ids[0], item, o::ITEM_LOCAL_ID);
+            self.lanes_rel = true;
+        }
+        let r = lanes_body(self, &mut lc, lin0);
+        self.lanes_rel = saved_rel;
+        (self.check_me, self.lanes_me0) = saved_me;
+        self.inline_ids = saved_ids;
+        self.return_to = saved_ret;
+        r?;
+        self.jump(next_step);
+        self.enter(next_step);
+        Ok(())
+    }
+
+    /// One work-item (`ids`) of a lanes loop run alone; `next` follows
+    /// its turn (a `return` jumps there). Ends in `next`.
+    pub(crate) fn lanes_single(
+        &mut self,
+        geo: Geometry,
+        ids: [Value; 3],
+        next: Block,
+        item_body: impl FnOnce(&mut Self, Block, Value) -> Result<(), String>,
+    ) -> Result<(), String> {
+        let item = self.item;
+        if self.store_item_ids {
+            self.b
+                .ins()
+                .store(super::value::flags(), ids[0], item, o::ITEM_LOCAL_ID);
+        }
+        let saved_ids = self.inline_ids.replace((ids, geo.bases));
+        let lin = self.linear_index(&geo, ids);
+        let saved_me = self.check_me;
+        if self.pcx.check.tracks() {
+            let me = self.b.ins().iadd_imm_s(lin, 1);
+            self.b
+                .ins()
+                .store(super::value::flags(), me, item, o::ITEM_CHECK_ME);
+            self.check_me = Some(me);
+        }
+        let r = item_body(self, next, lin);
+        self.check_me = saved_me;
+        self.inline_ids = saved_ids;
+        r?;
+        self.jump(next);
+        self.enter(next);
+        Ok(())
+    }
+}
+
+/// Checked races/uninit: lane `k`'s work-item for the accesses emitted next
+/// (`FunctionCx::lanes_me0` + `k`); returns what to restore. Nothing changes
+/// outside the lanes' steps or without those checks.
+fn at_lane(fx: &mut FunctionCx<'_, '_>, k: usize) -> Option<Value> {
+    let saved = fx.check_me;
+    if let Some(me0) = fx.lanes_me0 {
+        fx.check_me = Some(fx.b.ins().iadd_imm_s(me0, k as i64));
+    } else if fx.lanes_rel {
+        fx.check_me = Some(fx.lane_me(k));
+    }
+    saved
+}
+
+/// Why checked mode keeps `f` at one work-item per step, if it does: `uninit`
+/// following private variables of `f` (declared without an initialiser:
+/// their flags live in one work-item's code), or `races-strict` (the lanes
+/// make a uniform store once for four work-items, which hides same-value
+/// writes).
+pub(crate) fn one_item_per_step(pcx: &super::ProgramCx<'_>, f: &Function) -> Option<&'static str> {
+    if pcx.check.races_strict {
+        Some("checked races-strict follows each work-item's writes one at a time")
+    } else if pcx.check.uninit && !super::walk::uninitialised_locals(f).is_empty() {
+        Some("checked uninit follows private variables declared without a value")
+    } else {
+        None
+    }
+}

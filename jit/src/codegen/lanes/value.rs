@@ -1,0 +1,432 @@
+//! The lanes' value model: uniform, affine, packed and per-lane values
+//! ([`LVal`]), taken apart per lane, packed, converted, and combined by
+//! binary operators (packed where an instruction exists).
+
+use super::*;
+
+/// `op` has one instruction on values packed as `vt`.
+pub(super) fn packed_op_exists(op: BinOp, vt: types::Type) -> bool {
+    let float = vt == types::F32X4;
+    match op {
+        BinOp::Add | BinOp::Sub | BinOp::Mul => true,
+        BinOp::Div => float,
+        BinOp::BitAnd | BinOp::BitOr | BinOp::BitXor => !float,
+        _ => false,
+    }
+}
+
+/// `x op y` on packed values (an operation [`packed_op_exists`] accepts).
+pub(super) fn packed_op(fx: &mut FunctionCx<'_, '_>, op: BinOp, x: Value, y: Value) -> Value {
+    let float = fx.b.func.dfg.value_type(x) == types::F32X4;
+    let ins = fx.b.ins();
+    match (op, float) {
+        (BinOp::Add, true) => ins.fadd(x, y),
+        (BinOp::Sub, true) => ins.fsub(x, y),
+        (BinOp::Mul, true) => ins.fmul(x, y),
+        (BinOp::Div, true) => ins.fdiv(x, y),
+        (BinOp::Add, false) => ins.iadd(x, y),
+        (BinOp::Sub, false) => ins.isub(x, y),
+        (BinOp::Mul, false) => ins.imul(x, y),
+        (BinOp::BitAnd, _) => ins.band(x, y),
+        (BinOp::BitOr, _) => ins.bor(x, y),
+        _ => ins.bxor(x, y),
+    }
+}
+
+impl LaneCx {
+    pub(super) fn new_places(
+        fx: &mut FunctionCx<'_, '_>,
+        ty: &Type,
+    ) -> Result<Vec<CPlace>, String> {
+        let (t, n) = match ty {
+            Type::Vector(s, n) => (clif_scalar(*s), *n as usize),
+            t => (clif_type(t).ok_or(FALLBACK)?, 1),
+        };
+        Ok((0..LANES)
+            .map(|_| CPlace::Var((0..n).map(|_| fx.b.declare_var(t)).collect()))
+            .collect())
+    }
+
+    pub(super) fn local_ty<'p>(fx: &FunctionCx<'_, 'p>, l: u32) -> Type {
+        fx.func.locals[l as usize].ty.clone()
+    }
+
+    /// Lane `k` of `v`.
+    pub(crate) fn lane(fx: &mut FunctionCx<'_, '_>, v: &LVal, k: usize) -> CValue {
+        match v {
+            LVal::Uni(c) => c.clone(),
+            LVal::Aff { base, step } => CValue::Scalar(if k == 0 {
+                *base
+            } else {
+                fx.b.ins().iadd_imm_s(*base, step * k as i64)
+            }),
+            LVal::Lanes(l) => l[k].clone(),
+            LVal::Vec(v) => CValue::Scalar(fx.b.ins().extractlane(*v, k as u8)),
+            LVal::VecN(c) => CValue::Lanes(
+                c.iter()
+                    .map(|v| fx.b.ins().extractlane(*v, k as u8))
+                    .collect(),
+            ),
+        }
+    }
+
+    /// `v` (of a vector type of `n` components packed as `vt`) as one
+    /// packed register per component, when it can be.
+    pub(super) fn pack_n(
+        fx: &mut FunctionCx<'_, '_>,
+        v: &LVal,
+        vt: types::Type,
+        n: usize,
+    ) -> Option<Vec<Value>> {
+        let lane_t = vt.lane_type();
+        match v {
+            LVal::VecN(c) if c.len() == n => Some(c.clone()),
+            LVal::Uni(CValue::Lanes(l)) if l.len() == n => l
+                .iter()
+                .map(|x| (fx.b.func.dfg.value_type(*x) == lane_t).then(|| fx.b.ins().splat(vt, *x)))
+                .collect(),
+            LVal::Lanes(ls) => {
+                let mut comps: Vec<Value> = Vec::with_capacity(n);
+                for c in 0..n {
+                    let mut acc: Option<Value> = None;
+                    for (k, l) in ls.iter().enumerate() {
+                        let CValue::Lanes(xs) = l else { return None };
+                        let x = *xs.get(c)?;
+                        if fx.b.func.dfg.value_type(x) != lane_t {
+                            return None;
+                        }
+                        acc = Some(match acc {
+                            None => fx.b.ins().splat(vt, x),
+                            Some(a) => fx.b.ins().insertlane(a, x, k as u8),
+                        });
+                    }
+                    comps.push(acc?);
+                }
+                Some(comps)
+            }
+            _ => None,
+        }
+    }
+
+    /// `v` packed as `vt`, when it can be.
+    pub(super) fn pack(fx: &mut FunctionCx<'_, '_>, v: &LVal, vt: types::Type) -> Option<Value> {
+        let lane_t = vt.lane_type();
+        let scalar = |fx: &FunctionCx<'_, '_>, c: &CValue| match c {
+            CValue::Scalar(x) if fx.b.func.dfg.value_type(*x) == lane_t => Some(*x),
+            _ => None,
+        };
+        Some(match v {
+            LVal::VecN(_) => return None,
+            LVal::Vec(x) => *x,
+            LVal::Uni(c) => {
+                let x = scalar(fx, c)?;
+                fx.b.ins().splat(vt, x)
+            }
+            LVal::Aff { base, step } => {
+                if lane_t != types::I32 || fx.b.func.dfg.value_type(*base) != types::I32 {
+                    return None;
+                }
+                let bytes: Vec<u8> = (0..LANES as i64)
+                    .flat_map(|k| (step.wrapping_mul(k) as i32).to_le_bytes())
+                    .collect();
+                let c = fx.b.func.dfg.constants.insert(bytes.into());
+                let offsets = fx.b.ins().vconst(vt, c);
+                let b = fx.b.ins().splat(vt, *base);
+                fx.b.ins().iadd(b, offsets)
+            }
+            LVal::Lanes(l) => {
+                let xs: Vec<Value> = l
+                    .iter()
+                    .map(|c| scalar(fx, c))
+                    .collect::<Option<Vec<_>>>()?;
+                let mut v = fx.b.ins().splat(vt, xs[0]);
+                for (k, x) in xs.iter().enumerate().skip(1) {
+                    v = fx.b.ins().insertlane(v, *x, k as u8);
+                }
+                v
+            }
+        })
+    }
+
+    /// `a op b` over the step: affine where it stays affine, packed where
+    /// an operand is packed and the operation has a packed form, else per lane.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn binop(
+        fx: &mut FunctionCx<'_, '_>,
+        op: BinOp,
+        a: &LVal,
+        b: &LVal,
+        ty: &Type,
+        rhs_ty: &Type,
+        res_ty: &Type,
+    ) -> Result<LVal, String> {
+        if let Some(v) = Self::affine(fx, op, a, b, ty, rhs_ty, res_ty) {
+            return Ok(v);
+        }
+        if let (Some((vt, n)), true) = (
+            packed_components(ty),
+            ty == rhs_ty
+                && ty == res_ty
+                && (matches!(a, LVal::VecN(_) | LVal::Lanes(_))
+                    || matches!(b, LVal::VecN(_) | LVal::Lanes(_))),
+        ) {
+            let packed = packed_op_exists(op, vt)
+                .then(|| Some((Self::pack_n(fx, a, vt, n)?, Self::pack_n(fx, b, vt, n)?)))
+                .flatten();
+            if let Some((xs, ys)) = packed {
+                let out = xs
+                    .into_iter()
+                    .zip(ys)
+                    .map(|(x, y)| packed_op(fx, op, x, y))
+                    .collect();
+                return Ok(LVal::VecN(out));
+            }
+        }
+        let any_packed = matches!(a, LVal::Vec(_)) || matches!(b, LVal::Vec(_));
+        if let (true, Some(vt), Some(elem)) = (
+            any_packed && ty == rhs_ty && matches!(res_ty, Type::Scalar(Scalar::Int)),
+            packed_type(ty),
+            ty.elem(),
+        ) {
+            // A comparison of packed values: int 0/1 per lane, packed.
+            let fcc = match op {
+                BinOp::Lt => Some((
+                    FloatCC::LessThan,
+                    IntCC::SignedLessThan,
+                    IntCC::UnsignedLessThan,
+                )),
+                BinOp::Gt => Some((
+                    FloatCC::GreaterThan,
+                    IntCC::SignedGreaterThan,
+                    IntCC::UnsignedGreaterThan,
+                )),
+                BinOp::Le => Some((
+                    FloatCC::LessThanOrEqual,
+                    IntCC::SignedLessThanOrEqual,
+                    IntCC::UnsignedLessThanOrEqual,
+                )),
+                BinOp::Ge => Some((
+                    FloatCC::GreaterThanOrEqual,
+                    IntCC::SignedGreaterThanOrEqual,
+                    IntCC::UnsignedGreaterThanOrEqual,
+                )),
+                BinOp::Eq => Some((FloatCC::Equal, IntCC::Equal, IntCC::Equal)),
+                BinOp::Ne => Some((FloatCC::NotEqual, IntCC::NotEqual, IntCC::NotEqual)),
+                _ => None,
+            };
+            if let (Some((f, si, ui)), Some(x), Some(y)) =
+                (fcc, Self::pack(fx, a, vt), Self::pack(fx, b, vt))
+            {
+                let m = if vt == types::F32X4 {
+                    fx.b.ins().fcmp(f, x, y)
+                } else if elem.is_signed() {
+                    fx.b.ins().icmp(si, x, y)
+                } else {
+                    fx.b.ins().icmp(ui, x, y)
+                };
+                let one = fx.b.ins().iconst(types::I32, 1);
+                let one = fx.b.ins().splat(types::I32X4, one);
+                return Ok(LVal::Vec(fx.b.ins().band(m, one)));
+            }
+        }
+        if let (true, Some(vt)) = (any_packed && ty == rhs_ty && ty == res_ty, packed_type(ty)) {
+            let packed = packed_op_exists(op, vt)
+                .then(|| Some((Self::pack(fx, a, vt)?, Self::pack(fx, b, vt)?)))
+                .flatten();
+            if let Some((x, y)) = packed {
+                return Ok(LVal::Vec(packed_op(fx, op, x, y)));
+            }
+        }
+        let mut out = Vec::with_capacity(LANES);
+        for k in 0..LANES {
+            let x = Self::lane(fx, a, k);
+            let y = Self::lane(fx, b, k);
+            out.push(fx.binary(op, x, y, ty, rhs_ty, res_ty)?);
+        }
+        Ok(LVal::Lanes(out))
+    }
+
+    pub(super) fn convert(
+        &mut self,
+        fx: &mut FunctionCx<'_, '_>,
+        v: LVal,
+        from: &Type,
+        to: &Type,
+    ) -> Result<LVal, String> {
+        if from == to || is_aggregate(to) {
+            return Ok(v);
+        }
+        if let (LVal::Vec(x), Type::Vector(_, n)) = (&v, to) {
+            if packed_components(to).is_some() && from.elem() == to.elem() {
+                // A scalar splatted to a vector: the same register per component.
+                return Ok(LVal::VecN(vec![*x; *n as usize]));
+            }
+        }
+        if let LVal::Vec(x) = v {
+            match (from, to) {
+                // The same bits.
+                (
+                    Type::Scalar(Scalar::Int | Scalar::UInt),
+                    Type::Scalar(Scalar::Int | Scalar::UInt),
+                ) => return Ok(LVal::Vec(x)),
+                (Type::Scalar(Scalar::Int), Type::Scalar(Scalar::Float)) => {
+                    return Ok(LVal::Vec(fx.b.ins().fcvt_from_sint(types::F32X4, x)))
+                }
+                _ => {}
+            }
+        }
+        match v {
+            LVal::Uni(c) => Ok(LVal::Uni(fx.convert(c, from, to)?)),
+            LVal::Aff { base, step }
+                if (from.is_integer() || from.is_pointer())
+                    && (to.is_integer() || to.is_pointer())
+                    && !matches!(to, Type::Scalar(Scalar::Bool)) =>
+            {
+                // Wrapping narrows keep the lanes' spacing; widening
+                // assumes no lane crosses the overflow boundary (module doc).
+                let base = fx.convert(CValue::Scalar(base), from, to)?.scalar()?;
+                Ok(LVal::Aff { base, step })
+            }
+            v => {
+                let mut out = Vec::with_capacity(LANES);
+                for k in 0..LANES {
+                    let x = Self::lane(fx, &v, k);
+                    out.push(fx.convert(x, from, to)?);
+                }
+                Ok(LVal::Lanes(out))
+            }
+        }
+    }
+
+    /// `a op b` on affine and uniform integers, when it stays affine.
+    pub(super) fn affine(
+        fx: &mut FunctionCx<'_, '_>,
+        op: BinOp,
+        a: &LVal,
+        b: &LVal,
+        ty: &Type,
+        rhs_ty: &Type,
+        res_ty: &Type,
+    ) -> Option<LVal> {
+        if !ty.is_integer()
+            || ty.is_vector()
+            || res_ty != ty
+            || rhs_ty != ty
+            || matches!(ty, Type::Scalar(Scalar::Bool))
+        {
+            return None;
+        }
+        let uni = |v: &LVal| match v {
+            LVal::Uni(CValue::Scalar(x)) => Some(*x),
+            _ => None,
+        };
+        match (op, a, b) {
+            (BinOp::Add, LVal::Aff { base, step }, o)
+            | (BinOp::Add, o, LVal::Aff { base, step }) => match o {
+                LVal::Aff { base: b2, step: s2 } => Some(LVal::Aff {
+                    base: fx.b.ins().iadd(*base, *b2),
+                    step: step.wrapping_add(*s2),
+                }),
+                o => uni(o).map(|u| LVal::Aff {
+                    base: fx.b.ins().iadd(*base, u),
+                    step: *step,
+                }),
+            },
+            (BinOp::Sub, LVal::Aff { base, step }, o) => match o {
+                LVal::Aff { base: b2, step: s2 } => Some(LVal::Aff {
+                    base: fx.b.ins().isub(*base, *b2),
+                    step: step.wrapping_sub(*s2),
+                }),
+                o => uni(o).map(|u| LVal::Aff {
+                    base: fx.b.ins().isub(*base, u),
+                    step: *step,
+                }),
+            },
+            (BinOp::Sub, o, LVal::Aff { base, step }) => uni(o).map(|u| LVal::Aff {
+                base: fx.b.ins().isub(u, *base),
+                step: step.wrapping_neg(),
+            }),
+            (BinOp::Mul, LVal::Aff { base, step }, o)
+            | (BinOp::Mul, o, LVal::Aff { base, step }) => {
+                let c = fx.const_of(uni(o)?)?;
+                Some(LVal::Aff {
+                    base: fx.b.ins().imul_imm_s(*base, c),
+                    step: step.wrapping_mul(c),
+                })
+            }
+            _ => None,
+        }
+    }
+
+    /// Components `lanes` of packed vector `v` (the fourth of a 3-vector
+    /// reads as the first, as in the ordinary code generator).
+    pub(super) fn swizzle(v: &LVal, lanes: &[u8], ty: &Type) -> Option<LVal> {
+        let LVal::VecN(c) = v else { return None };
+        let picked: Vec<Value> = lanes
+            .iter()
+            .map(|&l| c.get(l as usize).or(c.first()).copied())
+            .collect::<Option<_>>()?;
+        Some(if ty.is_vector() {
+            LVal::VecN(picked)
+        } else {
+            LVal::Vec(*picked.first()?)
+        })
+    }
+
+    /// `mad`, `min`, `max`, `fmin`, `fmax` and `clamp` of scalar
+    /// `float`/`int`/`uint` arguments, one of them packed: the library's own
+    /// formulas, four lanes at once (`None`: not one of those).
+    pub(super) fn packed_builtin(
+        fx: &mut FunctionCx<'_, '_>,
+        f: &BuiltinFn,
+        vals: &[LVal],
+        tys: &[Type],
+    ) -> Option<Value> {
+        let ty = tys.first()?;
+        let vt = packed_type(ty)?;
+        if f.ret != *ty
+            || tys.iter().any(|t| t != ty)
+            || !vals
+                .iter()
+                .any(|v| matches!(v, LVal::Vec(_) | LVal::Aff { .. }))
+        {
+            return None;
+        }
+        let float = vt == types::F32X4;
+        let signed = ty.elem().is_some_and(|e| e.is_signed());
+        let name = f.name.as_str();
+        let known = match (name, vals.len()) {
+            ("mad", 3) => float,
+            ("fmin" | "fmax", 2) => float,
+            ("min" | "max", 2) | ("clamp", 3) => true,
+            _ => false,
+        };
+        if !known {
+            return None;
+        }
+        let xs: Vec<Value> = vals
+            .iter()
+            .map(|v| Self::pack(fx, v, vt))
+            .collect::<Option<_>>()?;
+        // The library's own min/max, on packed values.
+        let minmax = |fx: &mut FunctionCx<'_, '_>, x: Value, y: Value, max: bool| {
+            if float {
+                crate::builtins::math::fmin_fmax(fx, x, y, max)
+            } else {
+                crate::builtins::integer::minmax(fx, signed, x, y, max)
+            }
+        };
+        Some(match name {
+            "mad" => {
+                let m = fx.b.ins().fmul(xs[0], xs[1]);
+                fx.b.ins().fadd(m, xs[2])
+            }
+            "max" | "fmax" => minmax(fx, xs[0], xs[1], true),
+            "min" | "fmin" => minmax(fx, xs[0], xs[1], false),
+            _ => {
+                let m = minmax(fx, xs[0], xs[1], true);
+                minmax(fx, m, xs[2], false)
+            }
+        })
+    }
+}
