@@ -156,11 +156,17 @@ impl Launch {
         arena: usize,
         order: Option<&GroupOrder>,
     ) -> Result<(), String> {
-        let group_id = [
-            linear % groups[0],
-            (linear / groups[0]) % groups[1],
-            linear / groups[0].saturating_mul(groups[1]),
-        ];
+        // Three 64-bit divisions cost more than a one-item group's kernel:
+        // none when the groups form one row.
+        let group_id = if groups[1] == 1 && groups[2] == 1 {
+            [linear, 0, 0]
+        } else {
+            [
+                linear % groups[0],
+                (linear / groups[0]) % groups[1],
+                linear / groups[0].saturating_mul(groups[1]),
+            ]
+        };
         let mut local_size = self.local_size;
         for d in 0..3 {
             local_size[d] =

@@ -84,10 +84,10 @@ impl GroupState {
     /// `work_dim` by the spec's defaults.
     pub fn from_ctx(ctx: &WorkGroupCtx) -> GroupState {
         let dims = (ctx.work_dim as usize).min(3);
-        let pad = |a: &[u64; 3], default: u64| {
-            let mut r = [default; 4];
-            r[..dims].copy_from_slice(&a[..dims]);
-            r
+        // Element by element (a copy of `dims` elements is a call of memcpy,
+        // six per work-group).
+        let pad = |a: &[u64; 3], default: u64| -> [u64; 4] {
+            std::array::from_fn(|d| if d < dims { a[d] } else { default })
         };
         GroupState {
             global_size: pad(&ctx.global_size, 1),

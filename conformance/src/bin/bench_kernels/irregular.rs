@@ -12,6 +12,7 @@ const SCAN_CL: &str = include_str!("../../../bench/scan.cl");
 const HISTOGRAM_CL: &str = include_str!("../../../bench/histogram.cl");
 const SPMV_CL: &str = include_str!("../../../bench/spmv.cl");
 const TINY_CL: &str = include_str!("../../../bench/tiny.cl");
+const GROUPS1_CL: &str = include_str!("../../../bench/groups1.cl");
 
 /// Work-group size of the reduction and the scan; each group covers twice
 /// as many elements.
@@ -440,4 +441,48 @@ pub fn launch(rigs: &[Rig], cfg: &Cfg) -> Row {
 
 pub fn launch_wait(rigs: &[Rig], cfg: &Cfg) -> Row {
     launches(rigs, cfg, true)
+}
+
+// --------------------------------------------------- one-item work-groups
+
+struct Groups1<'a> {
+    rig: &'a Rig,
+    b: Built<'a>,
+    out: Mem<'a>,
+    n: usize,
+}
+
+impl Instance for Groups1<'_> {
+    fn run(&mut self) -> Result<(), String> {
+        self.rig.launch(&self.b.k, &[self.n], Some(&[1]))?;
+        self.rig.finish()
+    }
+    fn verify(&mut self) -> Result<String, String> {
+        let got: Vec<u32> = self.rig.read(&self.out, self.n)?;
+        match (0..self.n).find(|&i| got[i] != (i as u32).wrapping_mul(3).wrapping_add(1)) {
+            Some(i) => Err(format!("out[{i}]: got {}", got[i])),
+            None => Ok(String::new()),
+        }
+    }
+}
+
+/// One launch of `n` work-items in work-groups of one (a local size of 1).
+pub fn groups1(rigs: &[Rig], cfg: &Cfg) -> Row {
+    let n: usize = if cfg.quick { 1 << 18 } else { 1 << 21 };
+    let outcomes = alternate(rigs, cfg.rounds, &|rig| {
+        let b = built(rig, GROUPS1_CL, "groups1")?;
+        let out = rig.buffer(4 * n)?;
+        b.k.mem(0, &out)?;
+        Ok(Box::new(Groups1 { rig, b, out, n }))
+    });
+    Row {
+        name: "groups1",
+        size: format!("{n} work-groups of 1"),
+        metric: Metric::PerOp {
+            ops: n as f64 / 1000.0,
+            unit: "ns/group",
+        },
+        outcomes,
+        extra: vec![],
+    }
 }

@@ -13,7 +13,8 @@
 //! floats, a scan of 16M uints, a 256-bin histogram with local atomics, CSR
 //! SpMV, a 5x5 convolution with a constant filter, a bilinear resample of a
 //! 4096² RGBA8 image through a sampler (image reads), 10,000 tiny launches
-//! (and launch-then-wait latency), and the build time of each program.
+//! (and launch-then-wait latency), 2M work-groups of one work-item (the
+//! cost of a work-group), and the build time of each program.
 //!
 //! How it measures (`measure.rs`): each platform builds and uploads once,
 //! runs once to warm up, then the platforms run in alternation and the best
@@ -105,6 +106,7 @@ const CASES: &[(&str, CaseFn)] = &[
     ("resample", image::resample),
     ("launch", irregular::launch),
     ("launch+wait", irregular::launch_wait),
+    ("groups1", irregular::groups1),
 ];
 
 /// The pseudo-benchmark that measures build times.
