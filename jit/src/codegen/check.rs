@@ -652,11 +652,12 @@ impl FunctionCx<'_, '_> {
         write: bool,
         values: Option<&[Value]>,
         monotone: bool,
+        distinct: bool,
         known_ok: Option<Value>,
     ) -> Option<(Vec<Value>, Option<Value>)> {
         if self.pcx.check.tracks() {
             return self
-                .tracked_lanes(addrs, active, size, write, values)
+                .tracked_lanes(addrs, active, size, write, values, distinct)
                 .map(|a| (a, None));
         }
         if !self.pcx.check.bounds || self.prechecked || size == 0 {
@@ -775,6 +776,7 @@ impl FunctionCx<'_, '_> {
         size: u64,
         write: bool,
         values: Option<&[Value]>,
+        distinct: bool,
     ) -> Option<Vec<Value>> {
         let me0 = self.lanes_me0?;
         if active.is_some() || size != 4 || self.prechecked || addrs.len() != 4 {
@@ -792,26 +794,59 @@ impl FunctionCx<'_, '_> {
         let fl = super::value::flags();
         let lo = self.b.ins().load(types::I64, fl, cache, at);
         let span = self.b.ins().load(types::I64, fl, cache, at + 8);
-        let mut inside = self.b.ins().iconst(types::I8, 1);
-        let mut low = self.b.ins().iconst(types::I64, 0);
-        for &a in addrs {
-            let off = self.b.ins().isub(a, lo);
-            let ok = self.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, off, span);
-            inside = self.b.ins().band(inside, ok);
-            low = self.b.ins().bor(low, a);
+        // The four addresses as two vectors (lanes 0, 1 and 2, 3): each
+        // inside the object, all aligned, in one test.
+        let pair = |fx: &mut Self, x: Value, y: Value| {
+            let v = fx.b.ins().scalar_to_vector(types::I64X2, x);
+            fx.b.ins().insertlane(v, y, 1)
+        };
+        let v01 = pair(self, addrs[0], addrs[1]);
+        let v23 = pair(self, addrs[2], addrs[3]);
+        let lo_v = self.b.ins().splat(types::I64X2, lo);
+        let span_v = self.b.ins().splat(types::I64X2, span);
+        let past = |fx: &mut Self, v: Value| {
+            let off = fx.b.ins().isub(v, lo_v);
+            fx.b.ins().icmp(IntCC::UnsignedGreaterThan, off, span_v)
+        };
+        let (p01, p23) = (past(self, v01), past(self, v23));
+        let mut bad = self.b.ins().bor(p01, p23);
+        // A misaligned lane leaves its low bits set in `bad`.
+        let low = self.b.ins().bor(v01, v23);
+        let three = self.b.ins().iconst(types::I64, 3);
+        let three = self.b.ins().splat(types::I64X2, three);
+        let low = self.b.ins().band(low, three);
+        bad = self.b.ins().bor(bad, low);
+        if !distinct {
+            // Two lanes at one granule (`tile[2 * (l / 2)]`): the cells are
+            // read before any lane's tag is stored, so the SIMD test would
+            // see neither lane's access; the runtime takes them one by one.
+            // Pairs (0, 2) and (1, 3), (0, 3) and (1, 2), (0, 1) and (2, 3).
+            let lanes64 = |fx: &mut Self, x: Value, y: Value, pick: [u8; 2]| {
+                let le = cranelift_codegen::ir::MemFlagsData::new()
+                    .with_endianness(cranelift_codegen::ir::Endianness::Little);
+                let xb = fx.b.ins().bitcast(types::I8X16, le, x);
+                let yb = fx.b.ins().bitcast(types::I8X16, le, y);
+                let bytes: Vec<u8> = pick.iter().flat_map(|&q| (8 * q)..(8 * q + 8)).collect();
+                let mask =
+                    fx.b.func
+                        .dfg
+                        .immediates
+                        .push(cranelift_codegen::ir::ConstantData::from(bytes));
+                let v = fx.b.ins().shuffle(xb, yb, mask);
+                fx.b.ins().bitcast(types::I64X2, le, v)
+            };
+            // Lanes of (x, y) by index: 0, 1 are x's, 2, 3 are y's.
+            let v32 = lanes64(self, v23, v23, [1, 0]);
+            let v02 = lanes64(self, v01, v23, [0, 2]);
+            let v13 = lanes64(self, v01, v23, [1, 3]);
+            let e1 = self.b.ins().icmp(IntCC::Equal, v01, v23);
+            let e2 = self.b.ins().icmp(IntCC::Equal, v01, v32);
+            let e3 = self.b.ins().icmp(IntCC::Equal, v02, v13);
+            let e = self.b.ins().bor(e1, e2);
+            let e = self.b.ins().bor(e, e3);
+            bad = self.b.ins().bor(bad, e);
         }
-        let low = self.b.ins().band_imm_u(low, 3);
-        let aligned = self.b.ins().icmp_imm_u(IntCC::Equal, low, 0);
-        let mut inside = self.b.ins().band(inside, aligned);
-        // Two lanes at one granule (`tile[2 * (l / 2)]`): the cells are
-        // read before any lane's tag is stored, so the SIMD test would see
-        // neither lane's access; the runtime takes them one by one.
-        for i in 0..addrs.len() {
-            for j in i + 1..addrs.len() {
-                let differ = self.b.ins().icmp(IntCC::NotEqual, addrs[i], addrs[j]);
-                inside = self.b.ins().band(inside, differ);
-            }
-        }
+        let outside = self.b.ins().vany_true(bad);
         let (inside_b, followed, tag, each, go) = (
             self.b.create_block(),
             self.b.create_block(),
@@ -823,7 +858,7 @@ impl FunctionCx<'_, '_> {
             self.b.append_block_param(go, types::I64);
         }
         let same: Vec<_> = addrs.iter().map(|&a| a.into()).collect();
-        self.b.ins().brif(inside, inside_b, &[], each, &[]);
+        self.b.ins().brif(outside, each, &[], inside_b, &[]);
         self.b.seal_block(inside_b);
         self.b.switch_to_block(inside_b);
         let delta = self.b.ins().load(types::I64, fl, cache, at + 16);
@@ -841,25 +876,29 @@ impl FunctionCx<'_, '_> {
         let xr = self.b.ins().load(types::I64, fl, cache, at + 32);
         let (serial, base) = self.serial_and_base(group);
         let cells: Vec<_> = sh.iter().map(|&p| (p, 0)).collect();
-        let mes: Vec<_> = (0..sh.len())
-            .map(|k| self.b.ins().iadd_imm_s(me0, k as i64))
-            .collect();
+        let mes = match self.lanes_me_pairs {
+            Some(m) => m,
+            None => self.me_pairs(me0),
+        };
         // Each lane's tag (in this block: the stores and the kept read's
-        // test both use them).
+        // test both use them). A work-item's number (at most
+        // MAX_WORK_GROUP_SIZE + 3) fits the tag's low 16 bits, so lane
+        // k's tag is lane 0's + k.
+        const _: () = assert!(super::MAX_WORK_GROUP_SIZE + 3 <= 0xFFFF);
         let hi = self.b.ins().ishl_imm_u(serial, 32);
         let t = self
             .b
             .ins()
             .bor_imm_u(hi, i64::from(site.min(0xFFFF)) << 16);
-        let tags: Vec<Value> = mes
-            .iter()
-            .map(|&me| {
-                let me = self.b.ins().band_imm_u(me, 0xFFFF);
-                self.b.ins().bor(t, me)
+        let t0 = self.b.ins().bor(t, me0);
+        let tags: Vec<Value> = (0..sh.len())
+            .map(|k| match k {
+                0 => t0,
+                _ => self.b.ins().iadd_imm_s(t0, k as i64),
             })
             .collect();
         let lims = [xw, xr, base, serial];
-        let look = self.cells_look(&cells, Some(&mes), !for_write, lims);
+        let look = self.cells_look(&cells, Some(mes), !for_write, lims);
         let read = !write && !for_write;
         let kept = if read { self.b.create_block() } else { each };
         self.b.ins().brif(look, kept, &[], tag, &[]);
@@ -878,7 +917,7 @@ impl FunctionCx<'_, '_> {
             // write tags tested alone, and no store (`read_tag_keeps`).
             self.b.seal_block(kept);
             self.b.switch_to_block(kept);
-            let w_look = self.cells_look(&cells, Some(&mes), false, lims);
+            let w_look = self.cells_look(&cells, Some(mes), false, lims);
             let many = self.b.ins().load(types::I64, fl, cache, at + 40);
             let mut keep = self.b.ins().icmp_imm_u(IntCC::Equal, w_look, 0);
             for (&p, &tk) in sh.iter().zip(&tags) {
@@ -1332,13 +1371,13 @@ impl FunctionCx<'_, '_> {
         self.cells_look(&at, None, read_tags, lims)
     }
 
-    /// `serials_look` for the cells at `at`; with `mes` (each cell's
-    /// work-item), a tag of that work-item in this epoch needs no look
-    /// either (`same_item`).
+    /// `serials_look` for the cells at `at`; with `mes` (the four cells'
+    /// work-items as `FunctionCx::lanes_me_pairs`), a tag of that work-item
+    /// in this epoch needs no look either (`same_item`).
     fn cells_look(
         &mut self,
         at: &[(Value, i32)],
-        mes: Option<&[Value]>,
+        mes: Option<[Value; 2]>,
         read_tags: bool,
         lims: [Value; 4],
     ) -> Value {
@@ -1389,19 +1428,13 @@ impl FunctionCx<'_, '_> {
             let Some(mes) = mes else {
                 return look;
             };
-            let me_a = fx.b.ins().ireduce(types::I32, mes[k]);
-            let me_b = fx.b.ins().ireduce(types::I32, mes[j]);
-            let me = fx.b.ins().splat(types::I32X4, me_a);
-            let me = fx.b.ins().insertlane(me, me_b, 2);
-            let me = fx.b.ins().insertlane(me, me_b, 3);
-            let me = fx.b.ins().band(me, low16);
             let w = fx.b.ins().shuffle(a, b, lows);
             let w = fx.b.ins().bitcast(types::I32X4, le, w);
             let w = fx.b.ins().band(w, low16);
-            let other = fx.b.ins().icmp(IntCC::NotEqual, w, me);
-            let earlier = fx.b.ins().icmp(IntCC::NotEqual, v, now);
-            let not_mine = fx.b.ins().bor(other, earlier);
-            fx.b.ins().band(look, not_mine)
+            let same = fx.b.ins().icmp(IntCC::Equal, w, mes[k / 2]);
+            let now_ = fx.b.ins().icmp(IntCC::Equal, v, now);
+            let mine = fx.b.ins().band(same, now_);
+            fx.b.ins().band_not(look, mine)
         };
         let mut look = pair_look(self, 0);
         for k in (2..cells.len()).step_by(2) {
@@ -1424,6 +1457,23 @@ impl FunctionCx<'_, '_> {
             .dfg
             .immediates
             .push(cranelift_codegen::ir::ConstantData::from(bytes))
+    }
+
+    /// The step's four work-items (`me0` + k) as `lanes_me_pairs` has them.
+    pub(crate) fn me_pairs(&mut self, me0: Value) -> [Value; 2] {
+        let me = self.b.ins().ireduce(types::I32, me0);
+        let me = self.b.ins().splat(types::I32X4, me);
+        [[0u32, 0, 1, 1], [2, 2, 3, 3]].map(|ks| {
+            let bytes: Vec<u8> = ks.iter().flat_map(|k| k.to_le_bytes()).collect();
+            let c = self
+                .b
+                .func
+                .dfg
+                .constants
+                .insert(cranelift_codegen::ir::ConstantData::from(bytes));
+            let c = self.b.ins().vconst(types::I32X4, c);
+            self.b.ins().iadd(me, c)
+        })
     }
 
     /// The work-item's local linear id + 1 for the shadow (`me0 << 16 |

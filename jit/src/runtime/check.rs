@@ -1452,7 +1452,10 @@ fn report_race(
                     name(by),
                 ),
             );
-            let _ = writeln!(t, "  kernel '{}', {}", launch.kernel, ids_me(item, group, item_of(who.tag)));
+            // The work-item whose access stands here: the writer's when
+            // the report moved to the other access.
+            let here_me = if flip { other } else { who.tag };
+            let _ = writeln!(t, "  kernel '{}', {}", launch.kernel, ids_me(item, group, item_of(here_me)));
             if let Some(there) = there {
                 t.push_str(&note(there, &format!("the other {} is here", what(there_write))));
             }

@@ -219,6 +219,10 @@ impl LaneCx {
                 LVal::Uni(_) => true,
                 _ => false,
             };
+        // Lanes `step` bytes apart, at least an access apart: no two at
+        // one place.
+        let distinct = active.is_none()
+            && matches!(addr, LVal::Aff { step, .. } if step.unsigned_abs() >= size);
         Ok(
             match fx.checked_lanes(
                 &addrs,
@@ -227,6 +231,7 @@ impl LaneCx {
                 new.is_some(),
                 values.as_deref(),
                 monotone,
+                distinct,
                 known_ok,
             ) {
                 Some((a, ok)) => {
