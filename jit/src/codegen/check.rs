@@ -826,12 +826,8 @@ impl FunctionCx<'_, '_> {
                     .with_endianness(cranelift_codegen::ir::Endianness::Little);
                 let xb = fx.b.ins().bitcast(types::I8X16, le, x);
                 let yb = fx.b.ins().bitcast(types::I8X16, le, y);
-                let bytes: Vec<u8> = pick.iter().flat_map(|&q| (8 * q)..(8 * q + 8)).collect();
-                let mask =
-                    fx.b.func
-                        .dfg
-                        .immediates
-                        .push(cranelift_codegen::ir::ConstantData::from(bytes));
+                let bytes = pick.iter().flat_map(|&q| (8 * q)..(8 * q + 8)).collect();
+                let mask = fx.shuffle_mask(bytes);
                 let v = fx.b.ins().shuffle(xb, yb, mask);
                 fx.b.ins().bitcast(types::I64X2, le, v)
             };
@@ -876,10 +872,7 @@ impl FunctionCx<'_, '_> {
         let xr = self.b.ins().load(types::I64, fl, cache, at + 32);
         let (serial, base) = self.serial_and_base(group);
         let cells: Vec<_> = sh.iter().map(|&p| (p, 0)).collect();
-        let mes = match self.lanes_me_pairs {
-            Some(m) => m,
-            None => self.me_pairs(me0),
-        };
+        let mes = self.me_pairs(me0);
         // Each lane's tag (in this block: the stores and the kept read's
         // test both use them). A work-item's number (at most
         // MAX_WORK_GROUP_SIZE + 3) fits the tag's low 16 bits, so lane
@@ -1372,7 +1365,7 @@ impl FunctionCx<'_, '_> {
     }
 
     /// `serials_look` for the cells at `at`; with `mes` (the four cells'
-    /// work-items as `FunctionCx::lanes_me_pairs`), a tag of that work-item
+    /// work-items as `me_pairs` makes them), a tag of that work-item
     /// in this epoch needs no look either (`same_item`).
     fn cells_look(
         &mut self,
@@ -1452,6 +1445,12 @@ impl FunctionCx<'_, '_> {
             .iter()
             .flat_map(|&b| (b + at)..(b + at + 4))
             .collect();
+        self.shuffle_mask(bytes)
+    }
+
+    /// A `shuffle`'s byte selection (0-15 the first operand's, 16-31 the
+    /// second's).
+    fn shuffle_mask(&mut self, bytes: Vec<u8>) -> cranelift_codegen::ir::Immediate {
         self.b
             .func
             .dfg
@@ -1459,7 +1458,9 @@ impl FunctionCx<'_, '_> {
             .push(cranelift_codegen::ir::ConstantData::from(bytes))
     }
 
-    /// The step's four work-items (`me0` + k) as `lanes_me_pairs` has them.
+    /// The step's four work-items (`me0` + k) as two `I32X4` vectors: lanes
+    /// 0 and 1 each twice, then lanes 2 and 3 (one per tag half of two
+    /// shadow cells, as `cells_look` compares them).
     pub(crate) fn me_pairs(&mut self, me0: Value) -> [Value; 2] {
         let me = self.b.ins().ireduce(types::I32, me0);
         let me = self.b.ins().splat(types::I32X4, me);

@@ -76,10 +76,6 @@ pub struct FunctionCx<'a, 'p> {
     /// Checked races/uninit in the lanes: the step's first work-item's
     /// local linear id + 1 (lane `k`'s is this + `k`).
     pub(crate) lanes_me0: Option<Value>,
-    /// With `lanes_me0`: the step's work-items as two `I32X4` vectors,
-    /// lanes 0 and 1 each twice, then lanes 2 and 3 (one per tag half of
-    /// two shadow cells: `FunctionCx::cells_look`).
-    pub(crate) lanes_me_pairs: Option<[Value; 2]>,
     /// Checked `bounds` in a lanes step: the item's local id is lane 0's,
     /// and reports name lane `k` relative to it (`lane_me`).
     pub(crate) lanes_rel: bool,
@@ -440,7 +436,6 @@ impl<'a, 'p> FunctionCx<'a, 'p> {
             diverge: None,
             check_me: None,
             lanes_me0: None,
-            lanes_me_pairs: None,
             lanes_rel: false,
             site_lanes: false,
             prechecked: false,

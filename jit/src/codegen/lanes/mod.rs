@@ -595,14 +595,13 @@ impl FunctionCx<'_, '_> {
         let saved_ret = self.return_to.replace(next_step);
         let saved_ids = self.inline_ids.replace((ids, geo.bases));
         let lin0 = self.linear_index(&geo, ids);
-        let saved_me = (self.check_me, self.lanes_me0, self.lanes_me_pairs);
+        let saved_me = (self.check_me, self.lanes_me0);
         let saved_rel = self.lanes_rel;
         if self.pcx.check.tracks() {
             // Checked races/uninit: an access made once for the step is the
             // four work-items' (several); lanes name their own.
             let me0 = self.b.ins().iadd_imm_s(lin0, 1);
             self.lanes_me0 = Some(me0);
-            self.lanes_me_pairs = Some(self.me_pairs(me0));
             let several = self.b.ins().ishl_imm_u(me0, 16);
             self.check_me = Some(self.b.ins().bor_imm_u(several, 0xFFFF));
         } else if self.checks_memory() && self.store_item_ids {
@@ -617,7 +616,7 @@ impl FunctionCx<'_, '_> {
         }
         let r = lanes_body(self, &mut lc, lin0);
         self.lanes_rel = saved_rel;
-        (self.check_me, self.lanes_me0, self.lanes_me_pairs) = saved_me;
+        (self.check_me, self.lanes_me0) = saved_me;
         self.inline_ids = saved_ids;
         self.return_to = saved_ret;
         r?;
