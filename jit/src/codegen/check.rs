@@ -33,7 +33,7 @@ use crate::runtime::check::{self, Site, SiteKind};
 use crate::runtime::offsets;
 use crate::sema::hir::{CastKind, Expr, ExprKind};
 use crate::sema::types::Type;
-use cranelift_codegen::ir::{condcodes::IntCC, types, InstBuilder, Value};
+use cranelift_codegen::ir::{condcodes::IntCC, types, BlockArg, InstBuilder, Value};
 
 /// A compound assignment's kept read check: the address, the size and the
 /// fast path's `ok` (`FunctionCx::read_keeping_check`).
@@ -656,9 +656,7 @@ impl FunctionCx<'_, '_> {
         known_ok: Option<Value>,
     ) -> Option<(Vec<Value>, Option<Value>)> {
         if self.pcx.check.tracks() {
-            return self
-                .tracked_lanes(addrs, active, size, write, values, distinct)
-                .map(|a| (a, None));
+            return self.tracked_lanes(addrs, active, size, write, values, distinct, known_ok);
         }
         if !self.pcx.check.bounds || self.prechecked || size == 0 {
             return None;
@@ -769,6 +767,7 @@ impl FunctionCx<'_, '_> {
     /// (`checked_site`, with its own site). `None` where this does not
     /// apply (masked lanes, other sizes, outside the lanes' steps): the
     /// caller checks lane by lane.
+    #[allow(clippy::too_many_arguments)]
     fn tracked_lanes(
         &mut self,
         addrs: &[Value],
@@ -777,7 +776,8 @@ impl FunctionCx<'_, '_> {
         write: bool,
         values: Option<&[Value]>,
         distinct: bool,
-    ) -> Option<Vec<Value>> {
+        known_ok: Option<Value>,
+    ) -> Option<(Vec<Value>, Option<Value>)> {
         let me0 = self.lanes_me0?;
         if active.is_some() || size != 4 || self.prechecked || addrs.len() != 4 {
             return None;
@@ -788,7 +788,20 @@ impl FunctionCx<'_, '_> {
             SiteKind::Read
         };
         let for_write = !write && self.reading_for_write;
-        let site = self.site(kind, size, 0, values.is_some());
+        // The write of a compound assignment whose read stored its tags.
+        // (Left in place for any other access: the right-hand side's come
+        // between the read and the write.)
+        let stored = match (self.kept_tracked, known_ok) {
+            (Some((v, wsite)), Some(k)) if write && v == k => {
+                self.kept_tracked = None;
+                Some((k, wsite))
+            }
+            _ => None,
+        };
+        let site = match stored {
+            Some((_, wsite)) => wsite,
+            None => self.site(kind, size, 0, values.is_some()),
+        };
         let (group, cache) = self.check_cache();
         let at = (site as i64 * ENTRY) as i32;
         let fl = super::value::flags();
@@ -810,6 +823,24 @@ impl FunctionCx<'_, '_> {
         };
         let (p01, p23) = (past(self, v01), past(self, v23));
         let mut bad = self.b.ins().bor(p01, p23);
+        let same: Vec<BlockArg> = addrs.iter().map(|&a| a.into()).collect();
+        let go = self.b.create_block();
+        for _ in addrs {
+            self.b.append_block_param(go, types::I64);
+        }
+        if let Some((ok, _)) = stored {
+            // Its read found the same addresses aligned, one granule
+            // each, and stored this write's tags: only the write site's
+            // own object is tested (an entry emptied, as after a read of
+            // uninitialised local memory, sends it the whole way).
+            let outside = self.b.ins().vany_true(bad);
+            let inside = self.b.ins().icmp_imm_u(IntCC::Equal, outside, 0);
+            let skip = self.b.ins().band(ok, inside);
+            let full = self.b.create_block();
+            self.b.ins().brif(skip, go, &same, full, &[]);
+            self.b.seal_block(full);
+            self.b.switch_to_block(full);
+        }
         // A misaligned lane leaves its low bits set in `bad`.
         let low = self.b.ins().bor(v01, v23);
         let three = self.b.ins().iconst(types::I64, 3);
@@ -843,22 +874,37 @@ impl FunctionCx<'_, '_> {
             bad = self.b.ins().bor(bad, e);
         }
         let outside = self.b.ins().vany_true(bad);
-        let (inside_b, followed, tag, each, go) = (
-            self.b.create_block(),
+        let (inside_b, followed, tag, each) = (
             self.b.create_block(),
             self.b.create_block(),
             self.b.create_block(),
             self.b.create_block(),
         );
-        for _ in addrs {
-            self.b.append_block_param(go, types::I64);
-        }
-        let same: Vec<_> = addrs.iter().map(|&a| a.into()).collect();
+        // A compound assignment's read tells its write whether it stored
+        // the write's tags (1) or left the write to test them (0).
+        let merge = for_write.then(|| {
+            self.b.append_block_param(go, types::I8);
+            let wsite = self.site(SiteKind::Write, size, 0, true);
+            let one = self.b.ins().iconst(types::I8, 1);
+            let zero = self.b.ins().iconst(types::I8, 0);
+            (wsite, one, zero)
+        });
+        let with = |v: &[BlockArg], flag: Option<Value>| -> Vec<BlockArg> {
+            let mut v = v.to_vec();
+            v.extend(flag.map(BlockArg::from));
+            v
+        };
+        let (same_ok, same_no) = (
+            with(&same, merge.map(|m| m.1)),
+            with(&same, merge.map(|m| m.2)),
+        );
         self.b.ins().brif(outside, each, &[], inside_b, &[]);
         self.b.seal_block(inside_b);
         self.b.switch_to_block(inside_b);
         let delta = self.b.ins().load(types::I64, fl, cache, at + 16);
-        self.b.ins().brif(delta, followed, &[], go, &same);
+        // (An object this site does not follow stores no tags: a compound
+        // assignment's write then tests its own.)
+        self.b.ins().brif(delta, followed, &[], go, &same_no);
         self.b.seal_block(followed);
         self.b.switch_to_block(followed);
         let sh: Vec<Value> = addrs
@@ -891,19 +937,46 @@ impl FunctionCx<'_, '_> {
             })
             .collect();
         let lims = [xw, xr, base, serial];
-        let look = self.cells_look(&cells, Some(mes), !for_write, lims);
+        // A compound assignment's read tests what its write would (the read
+        // site's thresholds also send a write tag from before the group to
+        // the runtime: local memory never written) and then stores the
+        // write's tags; when that needs a look, the write tags alone as a
+        // read, and the write tests the rest itself.
+        let look = self.cells_look(&cells, Some(mes), true, lims);
         let read = !write && !for_write;
-        let kept = if read { self.b.create_block() } else { each };
-        self.b.ins().brif(look, kept, &[], tag, &[]);
+        let kept_b = if read || for_write {
+            self.b.create_block()
+        } else {
+            each
+        };
+        self.b.ins().brif(look, kept_b, &[], tag, &[]);
         self.b.seal_block(tag);
         self.b.switch_to_block(tag);
-        if !for_write {
-            let slot = if write { 0 } else { 8 };
-            for (&p, &tk) in sh.iter().zip(&tags) {
-                self.b.ins().store(fl, tk, p, slot);
+        let (slot, tags) = match merge {
+            Some((wsite, ..)) => {
+                let t = self
+                    .b
+                    .ins()
+                    .bor_imm_u(hi, i64::from(wsite.min(0xFFFF)) << 16);
+                let t0 = self.b.ins().bor(t, me0);
+                let wtags: Vec<Value> = (0..sh.len())
+                    .map(|k| self.b.ins().iadd_imm_s(t0, k as i64))
+                    .collect();
+                (0, wtags)
             }
+            None => (if write { 0 } else { 8 }, tags),
+        };
+        for (&p, &tk) in sh.iter().zip(&tags) {
+            self.b.ins().store(fl, tk, p, slot);
         }
-        self.b.ins().jump(go, &same);
+        self.b.ins().jump(go, &same_ok);
+        if for_write {
+            self.b.seal_block(kept_b);
+            self.b.switch_to_block(kept_b);
+            let w_look = self.cells_look(&cells, Some(mes), false, lims);
+            self.b.ins().brif(w_look, each, &[], go, &same_no);
+        }
+        let kept = kept_b;
         if read {
             // A read whose read tags say so already (this work-item's,
             // several work-items' of this epoch, several groups'): its
@@ -943,10 +1016,19 @@ impl FunctionCx<'_, '_> {
             }
             out.push(r.into());
         }
+        let out = with(&out, merge.map(|m| m.2));
         self.b.ins().jump(go, &out);
         self.b.seal_block(go);
         self.b.switch_to_block(go);
-        Some(self.b.block_params(go).to_vec())
+        let params = self.b.block_params(go).to_vec();
+        Some(match merge {
+            Some((wsite, ..)) => {
+                let ok = params[addrs.len()];
+                self.kept_tracked = Some((ok, wsite));
+                (params[..addrs.len()].to_vec(), Some(ok))
+            }
+            None => (params, None),
+        })
     }
 
     /// The fast path and the slow call for one site of `kind` at `a`.

@@ -76,6 +76,10 @@ pub struct FunctionCx<'a, 'p> {
     /// Checked races/uninit in the lanes: the step's first work-item's
     /// local linear id + 1 (lane `k`'s is this + `k`).
     pub(crate) lanes_me0: Option<Value>,
+    /// Checked races/uninit in the lanes, a compound assignment: the
+    /// verdict of its read (the write's tags stored already when true) and
+    /// the write's site, which the read made (`FunctionCx::tracked_lanes`).
+    pub(crate) kept_tracked: Option<(Value, u32)>,
     /// Checked `bounds` in a lanes step: the item's local id is lane 0's,
     /// and reports name lane `k` relative to it (`lane_me`).
     pub(crate) lanes_rel: bool,
@@ -436,6 +440,7 @@ impl<'a, 'p> FunctionCx<'a, 'p> {
             diverge: None,
             check_me: None,
             lanes_me0: None,
+            kept_tracked: None,
             lanes_rel: false,
             site_lanes: false,
             prechecked: false,
