@@ -265,6 +265,12 @@ pub struct LaunchCheck {
     /// cores (a launch of 2M one-item groups: 11.5x its unchecked time
     /// under `races` on 16 threads).
     groups: [Mutex<Vec<(u64, u64)>>; GROUP_SHARDS],
+    /// The same by linear id (the first serial + 1; 0: not started), made
+    /// at the launch's first group when it has at most
+    /// `GROUP_TABLE_LIMIT` groups: one plain store per group, where the
+    /// log's lock and unlock were half of the checked set-up of a group of
+    /// one work-item. Larger launches use `groups`.
+    first_serials: std::sync::OnceLock<Option<Box<[AtomicU64]>>>,
     /// Release operations on global memory: per address, the value the last
     /// one left there and the serial ranges it publishes
     /// (`cranecl_check_sync`); made at the launch's first.
@@ -289,6 +295,9 @@ pub struct ImageArg {
 
 /// The shards of a launch's log of groups (`LaunchCheck::groups`).
 const GROUP_SHARDS: usize = 32;
+
+/// The most groups of a launch `LaunchCheck::first_serials` takes (64 MiB).
+const GROUP_TABLE_LIMIT: u64 = 1 << 23;
 
 /// This thread's shard of `LaunchCheck::groups` (threads numbered as they
 /// first ask).
@@ -336,6 +345,7 @@ impl LaunchCheck {
             serial: AtomicU64::new(0),
             system_memory: false,
             groups: std::array::from_fn(|_| Mutex::new(Vec::new())),
+            first_serials: std::sync::OnceLock::new(),
             releases: std::sync::OnceLock::new(),
             images: Vec::new(),
             id: IDS.fetch_add(1, Ordering::Relaxed),
@@ -397,17 +407,44 @@ impl LaunchCheck {
         }
     }
 
+    /// Group `group_linear` of `groups` starts with serial `base`.
+    fn log_group(&self, group_linear: u64, base: u64, groups: u64) {
+        let table = self.first_serials.get_or_init(|| {
+            (groups <= GROUP_TABLE_LIMIT).then(|| {
+                // Zeroed pages from the allocator, touched as groups start.
+                let zeros = vec![0u64; groups as usize].into_boxed_slice();
+                // SAFETY: AtomicU64 has the same size, alignment and bit
+                // validity as u64; the box's ownership moves.
+                unsafe { Box::from_raw(Box::into_raw(zeros) as *mut [AtomicU64]) }
+            })
+        });
+        match table.as_ref().and_then(|t| t.get(group_linear as usize)) {
+            Some(slot) => slot.store(base + 1, Ordering::Relaxed),
+            None => self.groups[group_shard()]
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .push((base, group_linear)),
+        }
+    }
+
     /// The linear id of the group whose serials include `serial`.
     fn group_of(&self, serial: u64) -> Option<u64> {
-        self.groups
-            .iter()
-            .filter_map(|shard| {
-                let g = shard.lock().unwrap_or_else(|p| p.into_inner());
-                g.iter()
-                    .filter(|(b, _)| *b <= serial)
-                    .max_by_key(|(b, _)| *b)
-                    .copied()
+        let table = self.first_serials.get().and_then(Option::as_ref);
+        let in_table = table.into_iter().flat_map(|t| {
+            t.iter().enumerate().filter_map(|(g, b)| {
+                let b = b.load(Ordering::Relaxed);
+                (b != 0 && b - 1 <= serial).then_some((b - 1, g as u64))
             })
+        });
+        let in_shards = self.groups.iter().filter_map(|shard| {
+            let g = shard.lock().unwrap_or_else(|p| p.into_inner());
+            g.iter()
+                .filter(|(b, _)| *b <= serial)
+                .max_by_key(|(b, _)| *b)
+                .copied()
+        });
+        in_table
+            .chain(in_shards)
             .max_by_key(|&(b, _)| b)
             .map(|(_, id)| id)
     }
@@ -815,10 +852,8 @@ pub fn with_state<R>(
         st.epochs = 0;
         group.check_base = base;
         group.check_serial.store(base, Ordering::Relaxed);
-        launch.groups[group_shard()]
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .push((base, group_linear));
+        let groups: u64 = group.num_groups[..3].iter().product();
+        launch.log_group(group_linear, base, groups);
         let size = group.local_mem_size;
         if st
             .local_shadow
