@@ -432,8 +432,9 @@ impl LaunchCheck {
         let table = self.first_serials.get().and_then(Option::as_ref);
         let in_table = table.into_iter().flat_map(|t| {
             t.iter().enumerate().filter_map(|(g, b)| {
-                let b = b.load(Ordering::Relaxed);
-                (b != 0 && b - 1 <= serial).then_some((b - 1, g as u64))
+                // 0: not started.
+                let b = b.load(Ordering::Relaxed).checked_sub(1)?;
+                (b <= serial).then_some((b, g as u64))
             })
         });
         let in_shards = self.groups.iter().filter_map(|shard| {
