@@ -685,8 +685,15 @@ impl FunctionCx<'_, '_> {
             (cache, cache)
         };
         let last = addrs.len() - 1;
+        let vector = known_ok.is_none() && !monotone && active.is_none() && addrs.len() == 4;
+        if vector {
+            // Four lanes anywhere: one vector test.
+            let (_, _, past) = self.lanes_past(addrs, lo, span);
+            let outside = self.b.ins().vany_true(past);
+            all = Some(self.b.ins().icmp_imm_u(IntCC::Equal, outside, 0));
+        }
         for (k, &a) in addrs.iter().enumerate() {
-            if known_ok.is_some() || monotone && k != 0 && k != last {
+            if vector || known_ok.is_some() || monotone && k != 0 && k != last {
                 continue;
             }
             let off = self.b.ins().isub(a, lo);
@@ -758,6 +765,27 @@ impl FunctionCx<'_, '_> {
         Some((self.b.block_params(go).to_vec(), Some(all)))
     }
 
+    /// Four lanes' addresses as two vectors (lanes 0, 1 and 2, 3), and
+    /// which lanes lie past `[lo, lo + span]` (all ones): the bounds test
+    /// of four places at once.
+    fn lanes_past(&mut self, addrs: &[Value], lo: Value, span: Value) -> (Value, Value, Value) {
+        let pair = |fx: &mut Self, x: Value, y: Value| {
+            let v = fx.b.ins().scalar_to_vector(types::I64X2, x);
+            fx.b.ins().insertlane(v, y, 1)
+        };
+        let v01 = pair(self, addrs[0], addrs[1]);
+        let v23 = pair(self, addrs[2], addrs[3]);
+        let lo_v = self.b.ins().splat(types::I64X2, lo);
+        let span_v = self.b.ins().splat(types::I64X2, span);
+        let past = |fx: &mut Self, v: Value| {
+            let off = fx.b.ins().isub(v, lo_v);
+            fx.b.ins().icmp(IntCC::UnsignedGreaterThan, off, span_v)
+        };
+        let (p01, p23) = (past(self, v01), past(self, v23));
+        let bad = self.b.ins().bor(p01, p23);
+        (v01, v23, bad)
+    }
+
     /// `races`/`uninit`: the lanes' four accesses of 4 bytes at their own
     /// addresses (a gather or a scatter), all lanes active. Tested together
     /// first: all inside the object lane 0's site last touched, aligned,
@@ -807,22 +835,8 @@ impl FunctionCx<'_, '_> {
         let fl = super::value::flags();
         let lo = self.b.ins().load(types::I64, fl, cache, at);
         let span = self.b.ins().load(types::I64, fl, cache, at + 8);
-        // The four addresses as two vectors (lanes 0, 1 and 2, 3): each
-        // inside the object, all aligned, in one test.
-        let pair = |fx: &mut Self, x: Value, y: Value| {
-            let v = fx.b.ins().scalar_to_vector(types::I64X2, x);
-            fx.b.ins().insertlane(v, y, 1)
-        };
-        let v01 = pair(self, addrs[0], addrs[1]);
-        let v23 = pair(self, addrs[2], addrs[3]);
-        let lo_v = self.b.ins().splat(types::I64X2, lo);
-        let span_v = self.b.ins().splat(types::I64X2, span);
-        let past = |fx: &mut Self, v: Value| {
-            let off = fx.b.ins().isub(v, lo_v);
-            fx.b.ins().icmp(IntCC::UnsignedGreaterThan, off, span_v)
-        };
-        let (p01, p23) = (past(self, v01), past(self, v23));
-        let mut bad = self.b.ins().bor(p01, p23);
+        // Each inside the object, all aligned, in one test.
+        let (v01, v23, mut bad) = self.lanes_past(addrs, lo, span);
         let same: Vec<BlockArg> = addrs.iter().map(|&a| a.into()).collect();
         let go = self.b.create_block();
         for _ in addrs {
