@@ -74,6 +74,10 @@ pub(crate) struct Plan<'a> {
     /// Locals each piece may write (declares, assigns, increments): only
     /// those are stored back to the frame after a work-item's turn.
     writes: Vec<HashSet<u32>>,
+    /// Locals each piece declares with a value among its own statements
+    /// (not nested): their frame copy is not loaded at the piece's start,
+    /// the declaration gives them their value before any read.
+    inits: Vec<HashSet<u32>>,
     /// Offset of each frame-resident local in the work-item's frame.
     frame: HashMap<u32, u64>,
     pub frame_size: u64,
@@ -117,6 +121,7 @@ struct Planner<'a> {
     prog: &'a Program,
     uses: Vec<HashSet<u32>>,
     writes: Vec<HashSet<u32>>,
+    inits: Vec<HashSet<u32>>,
     /// Loops around barriers the statements being planned are in.
     loop_depth: usize,
 }
@@ -262,8 +267,16 @@ impl<'a> Planner<'a> {
         for e in exprs {
             walk::expr_tree(e, &mut |e| written_root(e, &mut writes));
         }
+        let inits = stmts
+            .iter()
+            .filter_map(|s| match &s.kind {
+                StmtKind::Decl(l, Some(_)) => Some(l.0),
+                _ => None,
+            })
+            .collect();
         self.uses.push(set);
         self.writes.push(writes);
+        self.inits.push(inits);
         self.uses.len() - 1
     }
 
@@ -577,6 +590,13 @@ fn piece_kinds<'a>(nodes: &'a [Node<'a>], out: &mut Vec<Option<PieceKind<'a>>>) 
 }
 
 impl Plan<'_> {
+    /// Whether `piece` gives local `l` its value before any read (a
+    /// declaration with a value among its statements): its frame copy is
+    /// not loaded. (Checked `uninit` loads it anyway, with its flags.)
+    fn declares(&self, piece: usize, l: u32) -> bool {
+        self.inits[piece].contains(&l) && !self.uninit_flags.contains_key(&l)
+    }
+
     /// The locals holding one value for the whole group: the uniform ones
     /// and the parameters no work-item writes (what `uniform_locals` ended
     /// with).
@@ -755,6 +775,7 @@ pub(crate) fn plan<'a>(
         prog,
         uses: Vec::new(),
         writes: Vec::new(),
+        inits: Vec::new(),
         loop_depth: 0,
     };
     let nodes = p.nodes(&body.stmts)?;
@@ -838,6 +859,7 @@ pub(crate) fn plan<'a>(
         nodes,
         uses: p.uses,
         writes: p.writes,
+        inits: p.inits,
         frame,
         frame_size: size.next_multiple_of(align).max(16),
         addressed,
@@ -912,8 +934,10 @@ impl FunctionCx<'_, '_> {
             };
             let vars: Vec<Variable> = (0..n).map(|_| self.b.declare_var(t)).collect();
             let place = CPlace::Var(vars.clone());
-            if let Ok(v) = self.unchecked(|fx| fx.load(addr, &ty)) {
-                let _ = self.write_place(&place, &ty, &v);
+            if !em.plan.declares(piece, l) {
+                if let Ok(v) = self.load_frame(addr, &ty) {
+                    let _ = self.write_place(&place, &ty, &v);
+                }
             }
             if let Some(&off) = em
                 .plan
@@ -1360,8 +1384,10 @@ impl FunctionCx<'_, '_> {
                 let at = if group_copy { em.arena } else { bases[0] };
                 let addr = self.b.ins().iadd_imm_s(at, off);
                 let place = scalar_place(self, &ty);
-                let v = self.unchecked(|fx| fx.load(addr, &ty))?;
-                self.write_place(&place, &ty, &v)?;
+                if !em.plan.declares(piece, l) {
+                    let v = self.load_frame(addr, &ty)?;
+                    self.write_place(&place, &ty, &v)?;
+                }
                 self.locals[l as usize] = place;
                 if written {
                     let addrs = if group_copy {
@@ -1381,7 +1407,7 @@ impl FunctionCx<'_, '_> {
                 // consecutive work-items of a row, so lane k's value is
                 // lane 0's + k (an affine value: packed accesses).
                 let addr = self.b.ins().iadd_imm_s(bases[0], off);
-                let v = self.unchecked(|fx| fx.load(addr, &ty))?.scalar()?;
+                let v = self.load_frame(addr, &ty)?.scalar()?;
                 lc.preset_value(l, super::lanes::LVal::Aff { base: v, step: 1 });
                 continue;
             }
@@ -1389,9 +1415,14 @@ impl FunctionCx<'_, '_> {
                 .iter()
                 .map(|b| self.b.ins().iadd_imm_s(*b, off))
                 .collect();
+            if em.plan.declares(piece, l) {
+                // Its declaration makes its storage (`LaneCx::decl`).
+                back.push((l, true, addrs));
+                continue;
+            }
             let mut vals = Vec::with_capacity(LANES);
             for a in &addrs {
-                vals.push(self.unchecked(|fx| fx.load(*a, &ty))?);
+                vals.push(self.load_frame(*a, &ty)?);
             }
             let slot = match (packed_type(&ty), super::lanes::packed_components(&ty)) {
                 (None, Some((vt, n))) => {

@@ -134,6 +134,30 @@ impl FunctionCx<'_, '_> {
         self.records().align_of(ty)
     }
 
+    /// A load of a work-item's frame (the region strategy's own copy of a
+    /// local, always valid memory): unchecked and without a trap, so that
+    /// Cranelift drops it where the piece never reads the value (a local
+    /// the piece declares, `uint lid = get_local_id(0)`).
+    pub(crate) fn load_frame(&mut self, addr: Value, ty: &Type) -> Result<CValue, String> {
+        let fl = flags().with_notrap();
+        match ty {
+            Type::Vector(s, n) => {
+                let t = clif_scalar(*s);
+                let step = s.size() as i32;
+                let lanes = (0..*n as i32)
+                    .map(|i| self.b.ins().load(t, fl, addr, i * step))
+                    .collect();
+                Ok(CValue::Lanes(lanes))
+            }
+            t => match clif_type(t) {
+                Some(ct) if !is_aggregate(t) => {
+                    Ok(CValue::Scalar(self.b.ins().load(ct, fl, addr, 0)))
+                }
+                _ => self.unchecked(|fx| fx.load(addr, t)),
+            },
+        }
+    }
+
     /// Read a value of type `ty` stored at `addr`.
     pub fn load(&mut self, addr: Value, ty: &Type) -> Result<CValue, String> {
         match ty {

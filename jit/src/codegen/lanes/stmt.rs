@@ -489,7 +489,16 @@ impl LaneCx {
             self.bound.insert(l, v);
             return Ok(());
         }
-        self.write_local(fx, l, &ty, &v)
+        self.write_local(fx, l, &ty, &v)?;
+        if self.plan.single[l as usize] && self.masks.is_empty() && matches!(v, LVal::Aff { .. }) {
+            // A region piece's frame local written once here (`uint lid =
+            // get_local_id(0)`): stored to its slot for the later pieces,
+            // and read in this one as the affine value it is (its accesses
+            // one address and constant offsets, not four).
+            self.copies.remove(&l);
+            self.bound.insert(l, v);
+        }
+        Ok(())
     }
 
     pub(super) fn write_local(
