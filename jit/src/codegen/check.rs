@@ -39,6 +39,14 @@ use cranelift_codegen::ir::{condcodes::IntCC, types, BlockArg, InstBuilder, Valu
 /// fast path's `ok` (`FunctionCx::read_keeping_check`).
 pub(crate) type Kept = Option<(Value, u64, Value)>;
 
+/// The lanes' four accesses emitted at the addresses given (by the caller
+/// of `FunctionCx::bounds_lanes`), answering what they read.
+pub(crate) type LanesAccess<'a, F> = dyn FnMut(&mut F, &[Value]) -> Result<Vec<Value>, String> + 'a;
+
+/// What `FunctionCx::bounds_lanes` answers: the values read and the fast
+/// path's verdict, `None` where it does not apply.
+type Joined = Result<Option<(Vec<Value>, Option<Value>)>, String>;
+
 /// Bytes of a site's entry in the cache (`runtime::check::CacheEntry`).
 const ENTRY: i64 = 64;
 
@@ -626,23 +634,8 @@ impl FunctionCx<'_, '_> {
         r
     }
 
-    /// `bounds` without the shadow: the lanes' four scalar accesses of
-    /// `size` bytes, lane `k`'s at `addrs[k]` (`active[k]`, where given:
-    /// whether lane `k` takes part; an inactive lane's address is the lanes'
-    /// dummy and is not tested), checked at once: each lane has its own site
-    /// as before, and the fast path tests every active lane against the
-    /// object lane 0's site last touched (one load of its bounds, a
-    /// subtraction and a compare per lane, one branch). When one falls
-    /// outside, every lane takes its own site's slow path, lane 0's last so
-    /// that its cache names lane 0's object (a masked-off lane 0's: the
-    /// first active lane's). Returns the addresses to use
-    /// (the caller accesses them with `prechecked` set), or `None` where
-    /// this does not apply (nothing checked, or `races`/`uninit`, whose
-    /// fast path tags each lane's granules). `monotone`: all lanes active
-    /// at `base + k * step`, so the fast path tests the first and the last.
-    /// Also the fast path's verdict (an `i8`), which a later access of the
-    /// same addresses may pass as `known_ok` to take its branch without
-    /// testing again (a compound assignment's write after its read).
+    /// `races`/`uninit`: the lanes' four accesses at their own addresses
+    /// (`tracked_lanes`); `None` without those checks.
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn checked_lanes(
         &mut self,
@@ -651,20 +644,58 @@ impl FunctionCx<'_, '_> {
         size: u64,
         write: bool,
         values: Option<&[Value]>,
-        monotone: bool,
         distinct: bool,
         known_ok: Option<Value>,
     ) -> Option<(Vec<Value>, Option<Value>)> {
-        if self.pcx.check.tracks() {
-            return self.tracked_lanes(addrs, active, size, write, values, distinct, known_ok);
-        }
-        if !self.pcx.check.bounds || self.prechecked || size == 0 {
+        if !self.pcx.check.tracks() {
             return None;
         }
-        if active.is_none() && addrs.iter().all(|&a| self.proven_inside(a, 0, size)) {
-            return Some((addrs.to_vec(), None));
+        self.tracked_lanes(addrs, active, size, write, values, distinct, known_ok)
+    }
+
+    /// `bounds` without the shadow: the lanes' four scalar accesses of
+    /// `size` bytes, lane `k`'s at `addrs[k]` (`active[k]`, where given:
+    /// whether lane `k` takes part; an inactive lane's address is the lanes'
+    /// dummy and is not tested), checked at once: each lane has its own site
+    /// as before, and the fast path tests every active lane against the
+    /// object lane 0's site last touched (one load of its bounds, a
+    /// subtraction and a compare per lane, one branch). `access` emits the
+    /// four accesses (given the addresses, returning what they read): once
+    /// on the fast path at `addrs`, once on the cold path at the addresses
+    /// the runtime answers, where every lane takes its own site's slow path,
+    /// lane 0's last so that its cache names lane 0's object (a masked-off
+    /// lane 0's: the first active lane's). The two join with what was read:
+    /// no address lives across the test. Returns that, or `None` where this
+    /// does not apply (nothing checked, or `races`/`uninit`, whose fast
+    /// path tags each lane's granules). `monotone`: all lanes active at
+    /// `base + k * step`, so the fast path tests the first and the last.
+    /// Also the fast path's verdict (an `i8`), which a later access of the
+    /// same addresses may pass as `known_ok` to take its branch without
+    /// testing again (a compound assignment's write after its read).
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn bounds_lanes(
+        &mut self,
+        addrs: &[Value],
+        active: Option<&[Value]>,
+        size: u64,
+        values: Option<&[Value]>,
+        monotone: bool,
+        known_ok: Option<Value>,
+        access: &mut LanesAccess<'_, Self>,
+    ) -> Joined {
+        if !self.pcx.check.bounds || self.pcx.check.tracks() || self.prechecked || size == 0 {
+            return Ok(None);
         }
-        let kind = if write {
+        let run = |fx: &mut Self, a: &[Value], access: &mut LanesAccess<'_, Self>| {
+            let saved = std::mem::replace(&mut fx.prechecked, true);
+            let r = access(fx, a);
+            fx.prechecked = saved;
+            r
+        };
+        if active.is_none() && addrs.iter().all(|&a| self.proven_inside(a, 0, size)) {
+            return Ok(Some((run(self, addrs, access)?, None)));
+        }
+        let kind = if values.is_some() {
             SiteKind::Write
         } else {
             SiteKind::Read
@@ -710,14 +741,24 @@ impl FunctionCx<'_, '_> {
                 None => ok,
             });
         }
-        let all = all?;
-        let slow = self.b.create_block();
-        let go = self.b.create_block();
-        for _ in addrs {
-            self.b.append_block_param(go, types::I64);
+        let Some(all) = all else {
+            return Ok(None);
+        };
+        let (fast, slow, join) = (
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+        );
+        self.b.ins().brif(all, fast, &[], slow, &[]);
+        self.b.seal_block(fast);
+        self.b.switch_to_block(fast);
+        let got = run(self, addrs, access)?;
+        for &v in &got {
+            let t = self.b.func.dfg.value_type(v);
+            self.b.append_block_param(join, t);
         }
-        let fast: Vec<_> = addrs.iter().map(|&a| a.into()).collect();
-        self.b.ins().brif(all, go, &fast, slow, &[]);
+        let args: Vec<BlockArg> = got.iter().map(|&v| v.into()).collect();
+        self.b.ins().jump(join, &args);
         self.b.seal_block(slow);
         self.b.switch_to_block(slow);
         self.b.set_cold_block(slow);
@@ -758,16 +799,25 @@ impl FunctionCx<'_, '_> {
             self.b.ins().store(fl, lo, cache, at);
             self.b.ins().store(fl, span, cache, at + 8);
         }
-        let args: Vec<_> = out.iter().map(|&a| a.into()).collect();
-        self.b.ins().jump(go, &args);
-        self.b.seal_block(go);
-        self.b.switch_to_block(go);
-        Some((self.b.block_params(go).to_vec(), Some(all)))
+        let got = run(self, &out, access)?;
+        let args: Vec<BlockArg> = got.iter().map(|&v| v.into()).collect();
+        self.b.ins().jump(join, &args);
+        self.b.seal_block(join);
+        self.b.switch_to_block(join);
+        Ok(Some((self.b.block_params(join).to_vec(), Some(all))))
     }
 
     /// Four lanes' addresses as two vectors (lanes 0, 1 and 2, 3), and
     /// which lanes lie past `[lo, lo + span]` (all ones): the bounds test
     /// of four places at once.
+    ///
+    /// The test is `a < lo || a > lo + span` in signed compares (SSE4.2 has
+    /// no unsigned 64-bit vector compare: an unsigned one costs two XORs
+    /// with the sign bit more per half). It is the unsigned test because
+    /// every entry's `lo` and `lo + span` lie in `[0, 2^63)` (user-space
+    /// addresses), so an address of `2^63` or more, negative as signed, is
+    /// below `lo`; the empty entry (`lo` = `2^63`, span 0) passes only the
+    /// non-canonical `2^63`, as the unsigned test does.
     fn lanes_past(&mut self, addrs: &[Value], lo: Value, span: Value) -> (Value, Value, Value) {
         let pair = |fx: &mut Self, x: Value, y: Value| {
             let v = fx.b.ins().scalar_to_vector(types::I64X2, x);
@@ -775,11 +825,13 @@ impl FunctionCx<'_, '_> {
         };
         let v01 = pair(self, addrs[0], addrs[1]);
         let v23 = pair(self, addrs[2], addrs[3]);
+        let end = self.b.ins().iadd(lo, span);
         let lo_v = self.b.ins().splat(types::I64X2, lo);
-        let span_v = self.b.ins().splat(types::I64X2, span);
+        let end_v = self.b.ins().splat(types::I64X2, end);
         let past = |fx: &mut Self, v: Value| {
-            let off = fx.b.ins().isub(v, lo_v);
-            fx.b.ins().icmp(IntCC::UnsignedGreaterThan, off, span_v)
+            let below = fx.b.ins().icmp(IntCC::SignedGreaterThan, lo_v, v);
+            let above = fx.b.ins().icmp(IntCC::SignedGreaterThan, v, end_v);
+            fx.b.ins().bor(below, above)
         };
         let (p01, p23) = (past(self, v01), past(self, v23));
         let bad = self.b.ins().bor(p01, p23);

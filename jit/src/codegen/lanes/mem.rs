@@ -50,18 +50,29 @@ impl LaneCx {
         new: &LVal,
         kept: Option<Value>,
     ) -> Result<(), String> {
-        let (addrs, prechecked) = self.lane_addrs(fx, addr, ty, Some(new), kept)?;
-        for k in fx.lane_order() {
-            let a = *addrs.get(k).ok_or(FALLBACK)?;
-            let v = Self::lane(fx, new, k);
-            let saved = at_lane(fx, k);
-            fx.prechecked = prechecked;
-            let r = fx.store(a, ty, &v);
-            fx.prechecked = false;
-            fx.check_me = saved;
-            r?;
+        let order = fx.lane_order();
+        let mut store = |fx: &mut FunctionCx<'_, '_>, addrs: &[Value]| {
+            for k in order {
+                let a = *addrs.get(k).ok_or(FALLBACK)?;
+                let v = Self::lane(fx, new, k);
+                let saved = at_lane(fx, k);
+                let r = fx.store(a, ty, &v);
+                fx.check_me = saved;
+                r?;
+            }
+            Ok(Vec::new())
+        };
+        if self
+            .bounds_access(fx, addr, ty, Some(new), kept, &mut store)?
+            .is_some()
+        {
+            return Ok(());
         }
-        Ok(())
+        let (addrs, prechecked) = self.lane_addrs(fx, addr, ty, Some(new), kept)?;
+        let saved = std::mem::replace(&mut fx.prechecked, prechecked);
+        let r = store(fx, &addrs);
+        fx.prechecked = saved;
+        r.map(|_| ())
     }
 
     /// Read the lvalue `a`.
@@ -161,6 +172,19 @@ impl LaneCx {
     ) -> Result<LVal, String> {
         // A masked-off lane reads the dummy (its address may be past the
         // end of a buffer).
+        let mut load = |fx: &mut FunctionCx<'_, '_>, addrs: &[Value]| {
+            let mut out = Vec::with_capacity(LANES);
+            for (k, &a) in addrs.iter().enumerate() {
+                let saved = at_lane(fx, k);
+                let r = fx.load(a, ty).and_then(|v| v.scalar());
+                fx.check_me = saved;
+                out.push(r?);
+            }
+            Ok(out)
+        };
+        if let Some(out) = self.bounds_access(fx, addr, ty, None, None, &mut load)? {
+            return Ok(LVal::Lanes(out.into_iter().map(CValue::Scalar).collect()));
+        }
         let (addrs, prechecked) = self.lane_addrs(fx, addr, ty, None, None)?;
         let mut out = Vec::with_capacity(LANES);
         for (k, a) in addrs.into_iter().enumerate() {
@@ -175,20 +199,14 @@ impl LaneCx {
     }
 
     /// Each lane's address of an access of `ty` at `addr` (a masked-off
-    /// lane's: the dummy), and whether they were checked at once already
-    /// (`FunctionCx::checked_lanes`: scalar accesses under `bounds` alone),
-    /// so that the accesses go with `prechecked`. `new`: what a store
-    /// writes; `known_ok`: the verdict of an earlier test of the same
-    /// addresses (`FunctionCx::checked_lanes`).
-    pub(super) fn lane_addrs(
+    /// lane's: the dummy), and which lanes take part (in a masked loop).
+    fn raw_lane_addrs(
         &mut self,
         fx: &mut FunctionCx<'_, '_>,
         addr: &LVal,
         ty: &Type,
-        new: Option<&LVal>,
-        known_ok: Option<Value>,
-    ) -> Result<(Vec<Value>, bool), String> {
-        let (addrs, active) = if self.masked() {
+    ) -> Result<(Vec<Value>, Option<Vec<Value>>), String> {
+        Ok(if self.masked() {
             let addrs = self.masked_addrs(fx, addr, ty)?;
             let m = self.cur_mask(fx).ok_or(NOT_MASKABLE)?;
             let active: Vec<Value> = (0..LANES).map(|k| Self::mask_lane(fx, m, k)).collect();
@@ -198,31 +216,88 @@ impl LaneCx {
                 .map(|k| Self::lane(fx, addr, k).scalar())
                 .collect::<Result<Vec<_>, _>>()?;
             (addrs, None)
-        };
+        })
+    }
+
+    /// What a store writes in each lane, as scalars.
+    fn lane_values(
+        fx: &mut FunctionCx<'_, '_>,
+        new: Option<&LVal>,
+    ) -> Result<Option<Vec<Value>>, String> {
+        new.map(|n| {
+            (0..LANES)
+                .map(|k| Self::lane(fx, n, k).scalar())
+                .collect::<Result<Vec<_>, _>>()
+        })
+        .transpose()
+    }
+
+    /// Checked `bounds` alone: the lanes' scalar accesses of `ty` at
+    /// `addr`, tested together and emitted by `access` on the fast and the
+    /// cold path (`FunctionCx::bounds_lanes`); what they read, or `None`
+    /// where that does not apply. `new` and `known_ok` as in `lane_addrs`.
+    pub(super) fn bounds_access<'f, 'p>(
+        &mut self,
+        fx: &mut FunctionCx<'f, 'p>,
+        addr: &LVal,
+        ty: &Type,
+        new: Option<&LVal>,
+        known_ok: Option<Value>,
+        access: &mut crate::codegen::check::LanesAccess<'_, FunctionCx<'f, 'p>>,
+    ) -> Result<Option<Vec<Value>>, String> {
+        let c = fx.pcx.check;
+        if !matches!(ty, Type::Scalar(_) | Type::Pointer(_))
+            || !c.bounds
+            || c.tracks()
+            || fx.prechecked
+        {
+            return Ok(None);
+        }
+        let (addrs, active) = self.raw_lane_addrs(fx, addr, ty)?;
+        let values = Self::lane_values(fx, new)?;
+        let size = fx.size_of(ty);
+        let (monotone, _) = lane_shape(addr, active.is_some(), size);
+        let r = fx.bounds_lanes(
+            &addrs,
+            active.as_deref(),
+            size,
+            values.as_deref(),
+            monotone,
+            known_ok,
+            access,
+        )?;
+        Ok(match r {
+            Some((out, ok)) => {
+                if self.keep_lanes {
+                    self.kept_ok = ok;
+                }
+                Some(out)
+            }
+            // Not checked at all (no site): the accesses as they are.
+            None => None,
+        })
+    }
+
+    /// Each lane's address of an access of `ty` at `addr` (a masked-off
+    /// lane's: the dummy), and whether they were checked at once already
+    /// (`FunctionCx::checked_lanes`: `races`/`uninit`), so that the
+    /// accesses go with `prechecked`. `new`: what a store writes;
+    /// `known_ok`: the verdict of an earlier test of the same addresses.
+    pub(super) fn lane_addrs(
+        &mut self,
+        fx: &mut FunctionCx<'_, '_>,
+        addr: &LVal,
+        ty: &Type,
+        new: Option<&LVal>,
+        known_ok: Option<Value>,
+    ) -> Result<(Vec<Value>, bool), String> {
+        let (addrs, active) = self.raw_lane_addrs(fx, addr, ty)?;
         if !matches!(ty, Type::Scalar(_) | Type::Pointer(_)) || !fx.checks_memory() {
             return Ok((addrs, false));
         }
-        let values = match new {
-            Some(n) => Some(
-                (0..LANES)
-                    .map(|k| Self::lane(fx, n, k).scalar())
-                    .collect::<Result<Vec<_>, _>>()?,
-            ),
-            None => None,
-        };
+        let values = Self::lane_values(fx, new)?;
         let size = fx.size_of(ty);
-        // Lanes at `base + k * step` lie in one object when the first and
-        // the last do.
-        let monotone = active.is_none()
-            && match addr {
-                LVal::Aff { step, .. } => step.unsigned_abs() < 1 << 32,
-                LVal::Uni(_) => true,
-                _ => false,
-            };
-        // Lanes `step` bytes apart, at least an access apart: no two at
-        // one place.
-        let distinct = active.is_none()
-            && matches!(addr, LVal::Aff { step, .. } if step.unsigned_abs() >= size);
+        let (_, distinct) = lane_shape(addr, active.is_some(), size);
         Ok(
             match fx.checked_lanes(
                 &addrs,
@@ -230,7 +305,6 @@ impl LaneCx {
                 size,
                 new.is_some(),
                 values.as_deref(),
-                monotone,
                 distinct,
                 known_ok,
             ) {
@@ -315,4 +389,19 @@ impl LaneCx {
         }
         Ok(new)
     }
+}
+
+/// Whether the lanes of an access of `size` bytes at `addr` are
+/// *monotone* (all active at `base + k * step`: in one object when the
+/// first and the last are) and *distinct* (all active, at least an access
+/// apart: no two at one place).
+fn lane_shape(addr: &LVal, masked: bool, size: u64) -> (bool, bool) {
+    let monotone = !masked
+        && match addr {
+            LVal::Aff { step, .. } => step.unsigned_abs() < 1 << 32,
+            LVal::Uni(_) => true,
+            _ => false,
+        };
+    let distinct = !masked && matches!(addr, LVal::Aff { step, .. } if step.unsigned_abs() >= size);
+    (monotone, distinct)
 }
