@@ -668,7 +668,13 @@ impl FunctionCx<'_, '_> {
     /// no address lives across the test. Returns that, or `None` where this
     /// does not apply (nothing checked, or `races`/`uninit`, whose fast
     /// path tags each lane's granules). `monotone`: all lanes active at
-    /// `base + k * step`, so the fast path tests the first and the last.
+    /// `base + k * step`, so the fast path tests the first and the last;
+    /// `range`: with `step` > 0, the bytes from lane 0's address to the
+    /// end of lane 3's access (`3 * step + size`), tested as one access
+    /// at lane 0's address against a site of that size of its own (one
+    /// compare; a miss asks the runtime silently whether the range lies
+    /// in one object, `cranecl_check_range`, which then fills the site's
+    /// entry, before each lane takes its own slow path).
     /// Also the fast path's verdict (an `i8`), which a later access of the
     /// same addresses may pass as `known_ok` to take its branch without
     /// testing again (a compound assignment's write after its read).
@@ -680,6 +686,7 @@ impl FunctionCx<'_, '_> {
         size: u64,
         values: Option<&[Value]>,
         monotone: bool,
+        range: Option<u64>,
         known_ok: Option<Value>,
         access: &mut LanesAccess<'_, Self>,
     ) -> Joined {
@@ -703,10 +710,35 @@ impl FunctionCx<'_, '_> {
         let sites: Vec<u32> = (0..addrs.len())
             .map(|_| self.site(kind, size, 0, values.is_some()))
             .collect();
-        let item = self.item;
         let (_, cache) = self.check_cache();
         let at = (sites[0] as i64 * ENTRY) as i32;
         let fl = super::value::flags();
+        let range = range.filter(|&r| {
+            known_ok.is_none() && active.is_none() && addrs.len() == 4 && r <= u64::from(u32::MAX)
+        });
+        if let Some(r) = range {
+            let rsite = self.site(kind, r, 0, false);
+            let at_r = (rsite as i64 * ENTRY) as i32;
+            let lo = self.b.ins().load(types::I64, fl, cache, at_r);
+            let span = self.b.ins().load(types::I64, fl, cache, at_r + 8);
+            let off = self.b.ins().isub(addrs[0], lo);
+            let ok = self.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, off, span);
+            let (fast, slow, join) = (
+                self.b.create_block(),
+                self.b.create_block(),
+                self.b.create_block(),
+            );
+            self.b.ins().brif(ok, fast, &[], slow, &[]);
+            return self.lanes_split(
+                addrs,
+                active,
+                (&sites, cache),
+                values,
+                (fast, slow, join),
+                (ok, Some((r, rsite))),
+                access,
+            );
+        }
         let mut all: Option<Value> = known_ok;
         let (lo, span) = if known_ok.is_none() {
             let lo = self.b.ins().load(types::I64, fl, cache, at);
@@ -750,6 +782,42 @@ impl FunctionCx<'_, '_> {
             self.b.create_block(),
         );
         self.b.ins().brif(all, fast, &[], slow, &[]);
+        self.lanes_split(
+            addrs,
+            active,
+            (&sites, cache),
+            values,
+            (fast, slow, join),
+            (all, None),
+            access,
+        )
+    }
+
+    /// The two sides of `bounds_lanes`' test, once its branch to `fast`
+    /// or `slow` is emitted: the accesses on each, joined in `join`.
+    #[allow(clippy::too_many_arguments)]
+    fn lanes_split(
+        &mut self,
+        addrs: &[Value],
+        active: Option<&[Value]>,
+        (sites, cache): (&[u32], Value),
+        values: Option<&[Value]>,
+        (fast, slow, join): (
+            cranelift_codegen::ir::Block,
+            cranelift_codegen::ir::Block,
+            cranelift_codegen::ir::Block,
+        ),
+        (all, retry): (Value, Option<(u64, u32)>),
+        access: &mut LanesAccess<'_, Self>,
+    ) -> Joined {
+        let run = |fx: &mut Self, a: &[Value], access: &mut LanesAccess<'_, Self>| {
+            let saved = std::mem::replace(&mut fx.prechecked, true);
+            let r = access(fx, a);
+            fx.prechecked = saved;
+            r
+        };
+        let item = self.item;
+        let at = (sites[0] as i64 * ENTRY) as i32;
         self.b.seal_block(fast);
         self.b.switch_to_block(fast);
         let got = run(self, addrs, access)?;
@@ -762,6 +830,30 @@ impl FunctionCx<'_, '_> {
         self.b.seal_block(slow);
         self.b.switch_to_block(slow);
         self.b.set_cold_block(slow);
+        if let Some((r, rsite)) = retry {
+            // The range's site missed: whether the range lies in one object
+            // (the runtime then fills the site's entry), silently; if so,
+            // the accesses as on the fast path.
+            let hi = self.b.ins().iadd_imm_s(addrs[0], r as i64);
+            let site_v = self.b.ins().iconst(types::I32, i64::from(rsite));
+            let got = self.call_host(
+                check::cranecl_check_range as *const u8,
+                &[types::I64, types::I64, types::I64, types::I32],
+                &[types::I64],
+                &[item, addrs[0], hi, site_v],
+            )[0];
+            let (again, each) = (self.b.create_block(), self.b.create_block());
+            self.b.ins().brif(got, again, &[], each, &[]);
+            self.b.seal_block(again);
+            self.b.switch_to_block(again);
+            self.b.set_cold_block(again);
+            let vals = run(self, addrs, access)?;
+            let args: Vec<BlockArg> = vals.iter().map(|&v| v.into()).collect();
+            self.b.ins().jump(join, &args);
+            self.b.seal_block(each);
+            self.b.switch_to_block(each);
+            self.b.set_cold_block(each);
+        }
         let zero = self.b.ins().iconst(types::I64, 0);
         let mut out = vec![zero; addrs.len()];
         for k in (0..addrs.len()).rev() {

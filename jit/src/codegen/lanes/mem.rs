@@ -257,12 +257,21 @@ impl LaneCx {
         let values = Self::lane_values(fx, new)?;
         let size = fx.size_of(ty);
         let (monotone, _) = lane_shape(addr, active.is_some(), size);
+        // Lanes at increasing places: the bytes they span from lane 0's.
+        let range = match addr {
+            LVal::Aff { step, .. } if monotone && *step > 0 => (*step as u64)
+                .checked_mul(LANES as u64 - 1)
+                .map(|s| s + size),
+            LVal::Uni(_) if monotone => Some(size),
+            _ => None,
+        };
         let r = fx.bounds_lanes(
             &addrs,
             active.as_deref(),
             size,
             values.as_deref(),
             monotone,
+            range,
             known_ok,
             access,
         )?;
