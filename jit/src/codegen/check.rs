@@ -728,6 +728,9 @@ impl FunctionCx<'_, '_> {
                 self.b.create_block(),
                 self.b.create_block(),
             );
+            if let Some(here) = self.b.current_block() {
+                self.joined_from.insert(join, here);
+            }
             self.b.ins().brif(ok, fast, &[], slow, &[]);
             return self.lanes_split(
                 addrs,
@@ -781,6 +784,9 @@ impl FunctionCx<'_, '_> {
             self.b.create_block(),
             self.b.create_block(),
         );
+        if let Some(here) = self.b.current_block() {
+            self.joined_from.insert(join, here);
+        }
         self.b.ins().brif(all, fast, &[], slow, &[]);
         self.lanes_split(
             addrs,
@@ -791,6 +797,20 @@ impl FunctionCx<'_, '_> {
             (all, None),
             access,
         )
+    }
+
+    /// Whether the values made in `block` are available at the current
+    /// point: it is this block, or one the joins (`joined_from`) lead back
+    /// to.
+    pub(crate) fn made_before(&self, block: cranelift_codegen::ir::Block) -> bool {
+        let mut cur = self.b.current_block();
+        while let Some(c) = cur {
+            if c == block {
+                return true;
+            }
+            cur = self.joined_from.get(&c).copied();
+        }
+        false
     }
 
     /// The two sides of `bounds_lanes`' test, once its branch to `fast`

@@ -80,6 +80,10 @@ pub struct FunctionCx<'a, 'p> {
     /// verdict of its read (the write's tags stored already when true) and
     /// the write's site, which the read made (`FunctionCx::tracked_lanes`).
     pub(crate) kept_tracked: Option<(Value, u32)>,
+    /// Blocks entered only from one earlier block's test, each to that
+    /// block (the join of `bounds_lanes`' two paths): what was computed
+    /// there is available here (`FunctionCx::made_before`).
+    pub(crate) joined_from: HashMap<cranelift_codegen::ir::Block, cranelift_codegen::ir::Block>,
     /// Checked `bounds` in a lanes step: the item's local id is lane 0's,
     /// and reports name lane `k` relative to it (`lane_me`).
     pub(crate) lanes_rel: bool,
@@ -441,6 +445,7 @@ impl<'a, 'p> FunctionCx<'a, 'p> {
             check_me: None,
             lanes_me0: None,
             kept_tracked: None,
+            joined_from: HashMap::new(),
             lanes_rel: false,
             site_lanes: false,
             prechecked: false,

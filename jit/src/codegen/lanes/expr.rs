@@ -271,7 +271,26 @@ impl LaneCx {
         r
     }
 
+    /// `p + i` for the lanes (`i` of type `ity`, elements of `size` bytes).
+    /// Under checked `bounds` alone, a place computed before from the same
+    /// values and still available is given again (the same values), so
+    /// that its test's verdict can be reused (`bounds_access`).
     pub(super) fn ptr_add(
+        &mut self,
+        fx: &mut FunctionCx<'_, '_>,
+        p: LVal,
+        i: LVal,
+        ity: &Type,
+        size: u64,
+    ) -> Result<LVal, String> {
+        let what = format!("+ {ity:?} {size}");
+        let (p2, i2) = (p.clone(), i.clone());
+        self.remembered(fx, what, &[&p2, &i2], |lc, fx| {
+            lc.ptr_add_new(fx, p, i, ity, size)
+        })
+    }
+
+    fn ptr_add_new(
         &mut self,
         fx: &mut FunctionCx<'_, '_>,
         p: LVal,

@@ -265,6 +265,21 @@ impl LaneCx {
             LVal::Uni(_) if monotone => Some(size),
             _ => None,
         };
+        // A place this step tested already (its verdict available here),
+        // for an access no larger: the same answer.
+        let key = if active.is_none() {
+            lval_key(fx, addr)
+        } else {
+            None
+        };
+        let known_ok = known_ok.or_else(|| {
+            let k = key.as_ref()?;
+            self.verdicts
+                .iter()
+                .rev()
+                .find(|(vk, n, _, b)| vk == k && *n >= size && fx.made_before(*b))
+                .map(|v| v.2)
+        });
         let r = fx.bounds_lanes(
             &addrs,
             active.as_deref(),
@@ -277,6 +292,9 @@ impl LaneCx {
         )?;
         Ok(match r {
             Some((out, ok)) => {
+                if let (Some(k), Some(ok), Some(b)) = (key, ok, fx.b.current_block()) {
+                    self.verdicts.push((k, size, ok, b));
+                }
                 if self.keep_lanes {
                     self.kept_ok = ok;
                 }

@@ -378,6 +378,75 @@ pub(crate) struct LaneCx {
     /// write to use without a second test.
     keep_lanes: bool,
     kept_ok: Option<Value>,
+    /// Checked `bounds` alone: the lanes' places already computed (`p + i`
+    /// by `ptr_add`, and the conversions of their indices by `convert`:
+    /// what was done, to what, the result and the block it was made in),
+    /// so that a place named again is the same values ...
+    places: Vec<(String, Vec<u32>, LVal, Block)>,
+    /// ... and the verdicts of the tests of those places (`bounds_access`:
+    /// the place, the access's size, the verdict and where it is
+    /// available), which a later access of the same place takes as known.
+    verdicts: Vec<(Vec<u32>, u64, Value, Block)>,
+}
+
+impl LaneCx {
+    /// Checked `bounds` alone: `make`'s result for `what` of `args`, the
+    /// one made before when it is available here (`LaneCx::places`).
+    fn remembered(
+        &mut self,
+        fx: &mut FunctionCx<'_, '_>,
+        what: String,
+        args: &[&LVal],
+        make: impl FnOnce(&mut Self, &mut FunctionCx<'_, '_>) -> Result<LVal, String>,
+    ) -> Result<LVal, String> {
+        let c = fx.pcx.check;
+        let mut key = Vec::new();
+        for a in args {
+            match lval_key(fx, a) {
+                Some(k) if c.bounds && !c.tracks() => {
+                    key.extend(k);
+                    key.push(u32::MAX);
+                }
+                _ => return make(self, fx),
+            }
+        }
+        let known = self
+            .places
+            .iter()
+            .rev()
+            .find(|(w, k, _, b)| *w == what && *k == key && fx.made_before(*b))
+            .map(|p| p.2.clone());
+        if let Some(v) = known {
+            return Ok(v);
+        }
+        let v = make(self, fx)?;
+        if let Some(b) = fx.b.current_block() {
+            self.places.push((what, key, v.clone(), b));
+        }
+        Ok(v)
+    }
+}
+
+/// What identifies lanes value `v` (its values, after aliases), for the
+/// memos of `LaneCx::places` and `LaneCx::verdicts`.
+fn lval_key(fx: &FunctionCx<'_, '_>, v: &LVal) -> Option<Vec<u32>> {
+    let id = |x: Value| fx.b.func.dfg.resolve_aliases(x).as_u32();
+    Some(match v {
+        LVal::Uni(CValue::Scalar(x)) => vec![0, id(*x)],
+        LVal::Aff { base, step } => vec![1, id(*base), *step as u32, (*step >> 32) as u32],
+        LVal::Vec(x) => vec![2, id(*x)],
+        LVal::Lanes(xs) => {
+            let mut k = vec![3];
+            for x in xs {
+                match x {
+                    CValue::Scalar(x) => k.push(id(*x)),
+                    _ => return None,
+                }
+            }
+            k
+        }
+        _ => return None,
+    })
 }
 
 /// A loop run with a mask of active lanes: `i32x4` values, a lane all
@@ -442,6 +511,8 @@ impl LaneCx {
             dummy,
             keep_lanes: false,
             kept_ok: None,
+            places: Vec::new(),
+            verdicts: Vec::new(),
         }
     }
 }

@@ -256,6 +256,23 @@ impl LaneCx {
         if from == to || is_aggregate(to) {
             return Ok(v);
         }
+        if !matches!(v, LVal::Lanes(_) | LVal::Vec(_)) {
+            return self.convert_new(fx, v, from, to);
+        }
+        // Four conversions: the same values again where they are
+        // available (a place named twice, `LaneCx::remembered`).
+        let what = format!("{from:?} -> {to:?}");
+        let v2 = v.clone();
+        self.remembered(fx, what, &[&v2], |lc, fx| lc.convert_new(fx, v, from, to))
+    }
+
+    fn convert_new(
+        &mut self,
+        fx: &mut FunctionCx<'_, '_>,
+        v: LVal,
+        from: &Type,
+        to: &Type,
+    ) -> Result<LVal, String> {
         if let (LVal::Vec(x), Type::Vector(_, n)) = (&v, to) {
             if packed_components(to).is_some() && from.elem() == to.elem() {
                 // A scalar splatted to a vector: the same register per component.
