@@ -1164,6 +1164,137 @@ fn kernel_argument_errors(t: &Cl) {
     assert_code!(call!(t; clReleaseContext(ctx)), CL_SUCCESS);
 }
 
+// ------------------------------------------------------------ Rx and RGx
+
+/// `CL_Rx` and `CL_RGx` on the host: stored as one and two channels (the
+/// Khronos CTS's layout; the API spec's table calls them two- and
+/// three-channel formats whose last channel is ignored), offered with the
+/// same data types as `CL_R` and `CL_RG` for every access flag and image
+/// type, the element size one (two) channels of the data type, raw bytes
+/// through write/read, and a fill that stores r (and g) converted by the
+/// spec's rules.
+fn rx_rgx_formats(t: &Cl) {
+    let ctx = t.context();
+    let q = t.queue(ctx, 0);
+    for flags in [
+        CL_MEM_READ_ONLY,
+        CL_MEM_WRITE_ONLY,
+        CL_MEM_READ_WRITE,
+        CL_MEM_KERNEL_READ_AND_WRITE,
+    ] {
+        for ty in [
+            CL_MEM_OBJECT_IMAGE1D,
+            CL_MEM_OBJECT_IMAGE1D_BUFFER,
+            CL_MEM_OBJECT_IMAGE1D_ARRAY,
+            CL_MEM_OBJECT_IMAGE2D,
+            CL_MEM_OBJECT_IMAGE2D_ARRAY,
+            CL_MEM_OBJECT_IMAGE3D,
+        ] {
+            let mut n: cl_uint = 0;
+            assert_code!(
+                call!(t; clGetSupportedImageFormats(ctx, flags, ty, 0, null(), &mut n)),
+                CL_SUCCESS
+            );
+            let mut list = vec![fmt(0, 0); n as usize];
+            assert_code!(
+                call!(t; clGetSupportedImageFormats(ctx, flags, ty, n, list.as_mut_ptr(), null())),
+                CL_SUCCESS
+            );
+            let types_of = |o| {
+                let mut v: Vec<cl_channel_type> = list
+                    .iter()
+                    .filter(|f| f.image_channel_order == o)
+                    .map(|f| f.image_channel_data_type)
+                    .collect();
+                v.sort();
+                v
+            };
+            for (x, base) in [(CL_Rx, CL_R), (CL_RGx, CL_RG)] {
+                assert!(
+                    !types_of(x).is_empty(),
+                    "{x:#x} listed for type {ty:#x} flags {flags:#x}"
+                );
+                assert_eq!(
+                    types_of(x),
+                    types_of(base),
+                    "{x:#x} and {base:#x} types for type {ty:#x} flags {flags:#x}"
+                );
+            }
+        }
+    }
+    // CL_IMAGE_ELEMENT_SIZE: channels × bytes of one channel.
+    let d2 = desc(CL_MEM_OBJECT_IMAGE2D, [3, 2, 0, 0], 0, 0);
+    for (ty, bytes) in [
+        (CL_UNORM_INT8, 1usize),
+        (CL_SNORM_INT16, 2),
+        (CL_SIGNED_INT32, 4),
+        (CL_UNSIGNED_INT16, 2),
+        (CL_HALF_FLOAT, 2),
+        (CL_FLOAT, 4),
+    ] {
+        for (o, channels) in [(CL_Rx, 1usize), (CL_RGx, 2)] {
+            let m = image(t, ctx, CL_MEM_READ_WRITE, fmt(o, ty), d2, null());
+            let es = channels * bytes;
+            assert_eq!(
+                image_info::<usize>(t, m, CL_IMAGE_ELEMENT_SIZE),
+                es,
+                "element size of {o:#x}/{ty:#x}"
+            );
+            assert_eq!(image_info::<usize>(t, m, CL_IMAGE_ROW_PITCH), 3 * es);
+            // The bytes of a write come back from a read (pitch 3 × es).
+            let data: Vec<u8> = (0..6 * es).map(|i| (i * 37 + 5) as u8).collect();
+            write(t, q, m, O, [3, 2, 1], 0, 0, data.as_ptr().cast());
+            let mut back = vec![0u8; 6 * es];
+            read(t, q, m, O, [3, 2, 1], 0, 0, back.as_mut_ptr().cast());
+            assert_eq!(back, data, "{o:#x}/{ty:#x} bytes");
+            assert_code!(call!(t; clReleaseMemObject(m)), CL_SUCCESS);
+        }
+    }
+    // Fills: UNORM_INT8 stores rte(c × 255) of r (and g); SIGNED_INT16 the
+    // integer r (and g) saturated.
+    let colour = [0.5f32, 0.25, 0.75, 0.0];
+    let unorm = |c: f32| (c * 255.0).round_ties_even() as u8;
+    let ints = [-5i32, 40000, 9, 11];
+    for (o, channels) in [(CL_Rx, 1usize), (CL_RGx, 2)] {
+        let m = image(t, ctx, CL_MEM_READ_WRITE, fmt(o, CL_UNORM_INT8), d2, null());
+        assert_code!(
+            call!(t; clEnqueueFillImage(q, m, colour.as_ptr().cast(), O.as_ptr(), [3usize, 2, 1].as_ptr(), 0, null(), null())),
+            CL_SUCCESS
+        );
+        let mut back = vec![0u8; 6 * channels];
+        read(t, q, m, O, [3, 2, 1], 0, 0, back.as_mut_ptr().cast());
+        for px in back.chunks(channels) {
+            let want: Vec<u8> = colour[..channels].iter().map(|&c| unorm(c)).collect();
+            assert_eq!(px, &want[..], "{o:#x} UNORM_INT8 fill");
+        }
+        assert_code!(call!(t; clReleaseMemObject(m)), CL_SUCCESS);
+        let m = image(
+            t,
+            ctx,
+            CL_MEM_READ_WRITE,
+            fmt(o, CL_SIGNED_INT16),
+            d2,
+            null(),
+        );
+        assert_code!(
+            call!(t; clEnqueueFillImage(q, m, ints.as_ptr().cast(), O.as_ptr(), [3usize, 2, 1].as_ptr(), 0, null(), null())),
+            CL_SUCCESS
+        );
+        let mut back = vec![0i16; 6 * channels];
+        read(t, q, m, O, [3, 2, 1], 0, 0, back.as_mut_ptr().cast());
+        for px in back.chunks(channels) {
+            let want: Vec<i16> = ints[..channels]
+                .iter()
+                .map(|&c| c.clamp(-32768, 32767) as i16)
+                .collect();
+            assert_eq!(px, &want[..], "{o:#x} SIGNED_INT16 fill");
+        }
+        assert_code!(call!(t; clReleaseMemObject(m)), CL_SUCCESS);
+    }
+    assert_code!(call!(t; clReleaseCommandQueue(q)), CL_SUCCESS);
+    assert_code!(call!(t; clReleaseContext(ctx)), CL_SUCCESS);
+}
+
 both_ways!(
     device_limits_and_formats,
     create_and_query_each_type,
@@ -1174,6 +1305,7 @@ both_ways!(
     command_errors,
     sampler_objects,
     kernel_argument_errors,
+    rx_rgx_formats,
 );
 
 // ------------------------------------------------------------ the reference
@@ -3294,6 +3426,241 @@ fn image_from_image(t: &Cl) {
     assert_code!(call!(t; clReleaseContext(ctx)), CL_SUCCESS);
 }
 
+/// `CL_Rx` and `CL_RGx` in kernels: writes store r (and g) converted by the
+/// spec's rules into one (two) channels; reads return (r, 0, 0, 1) and
+/// (r, g, 0, 1) (the OpenCL C spec's table of image channel orders);
+/// `get_image_channel_order` answers `CLK_Rx` / `CLK_RGx`; a clamping
+/// sampler's border is (0, 0, 0, 1), as the Khronos CTS's reference gives
+/// for orders without alpha (the OpenCL C spec's border list says
+/// (0, 0, 0, 0) for Rx and RGx, as for RGBx: see `cts_findings`).
+fn rx_rgx_kernels(t: &Cl) {
+    let ctx = t.context();
+    let q = t.queue(ctx, 0);
+    let src = "
+        kernel void wf(write_only image1d_t im, global const float4 *v) {
+            int i = get_global_id(0); write_imagef(im, i, v[i]);
+        }
+        kernel void wi(write_only image1d_t im, global const int4 *v) {
+            int i = get_global_id(0); write_imagei(im, i, v[i]);
+        }
+        kernel void wu(write_only image1d_t im, global const uint4 *v) {
+            int i = get_global_id(0); write_imageui(im, i, v[i]);
+        }
+        kernel void rf(read_only image1d_t im, global float4 *o) {
+            int i = get_global_id(0); o[i] = read_imagef(im, i);
+        }
+        kernel void ri(read_only image1d_t im, global int4 *o) {
+            int i = get_global_id(0); o[i] = read_imagei(im, i);
+        }
+        kernel void ru(read_only image1d_t im, global uint4 *o) {
+            int i = get_global_id(0); o[i] = read_imageui(im, i);
+        }
+        kernel void order(read_only image1d_t im, global int *o) {
+            o[0] = get_image_channel_order(im);
+            o[1] = get_image_channel_order(im) == CLK_Rx;
+            o[2] = get_image_channel_order(im) == CLK_RGx;
+        }
+        kernel void rs(read_only image1d_t im, sampler_t s, global const float *x,
+                       global float4 *o) {
+            int i = get_global_id(0); o[i] = read_imagef(im, s, x[i]);
+        }";
+    let p = build(t, ctx, src, c"-cl-std=CL3.0");
+    let n = 4usize;
+    let d1 = desc(CL_MEM_OBJECT_IMAGE1D, [n, 0, 0, 0], 0, 0);
+    let launch = |name: &std::ffi::CStr, im: cl_mem, buf: cl_mem, global: usize| {
+        let k = kernel(t, p, name);
+        assert_code!(set_arg(t, k, 0, &im), CL_SUCCESS);
+        assert_code!(set_arg(t, k, 1, &buf), CL_SUCCESS);
+        run(t, q, k, &[global]);
+        assert_code!(call!(t; clReleaseKernel(k)), CL_SUCCESS);
+    };
+    // UNORM_INT8: rte(f × 255) saturated; read back as c / 255.
+    let fv: Vec<[f32; 4]> = vec![
+        [0.5, 0.25, 0.9, 0.1],
+        [1.5, -0.5, 0.3, 0.2],
+        [0.001, 0.999, 0.0, 1.0],
+        [0.75, 0.2, 0.6, 0.9],
+    ];
+    let vb = buffer_with(t, ctx, &fv);
+    let fo = buffer_with(t, ctx, &[[9f32; 4]; 4]);
+    let ib = buffer_with(t, ctx, &[0i32; 3]);
+    let unorm = |c: f32| (c * 255.0).round_ties_even().clamp(0.0, 255.0) as u8;
+    for (o, channels) in [(CL_Rx, 1usize), (CL_RGx, 2)] {
+        let im = image(t, ctx, CL_MEM_READ_WRITE, fmt(o, CL_UNORM_INT8), d1, null());
+        launch(c"wf", im, vb, n);
+        let mut raw = vec![0u8; n * channels];
+        read(t, q, im, O, [n, 1, 1], 0, 0, raw.as_mut_ptr().cast());
+        for (i, px) in fv.iter().enumerate() {
+            for k in 0..channels {
+                assert_eq!(
+                    raw[i * channels + k],
+                    unorm(px[k]),
+                    "{o:#x} UNORM_INT8 texel {i} channel {k}"
+                );
+            }
+        }
+        launch(c"rf", im, fo, n);
+        let back: Vec<[f32; 4]> = read_buffer(t, q, fo, n);
+        for (i, px) in back.iter().enumerate() {
+            let mut want = [0.0, 0.0, 0.0, 1.0];
+            for k in 0..channels {
+                want[k] = f32::from(unorm(fv[i][k])) / 255.0;
+            }
+            assert_eq!(*px, want, "{o:#x} UNORM_INT8 read {i}");
+        }
+        launch(c"order", im, ib, 1);
+        let got: Vec<i32> = read_buffer(t, q, ib, 3);
+        assert_eq!(
+            got,
+            [o as i32, (o == CL_Rx) as i32, (o == CL_RGx) as i32],
+            "get_image_channel_order of {o:#x}"
+        );
+        assert_code!(call!(t; clReleaseMemObject(im)), CL_SUCCESS);
+    }
+    // FLOAT: r (and g) stored as given.
+    for (o, channels) in [(CL_Rx, 1usize), (CL_RGx, 2)] {
+        let im = image(t, ctx, CL_MEM_READ_WRITE, fmt(o, CL_FLOAT), d1, null());
+        launch(c"wf", im, vb, n);
+        let mut raw = vec![0f32; n * channels];
+        read(t, q, im, O, [n, 1, 1], 0, 0, raw.as_mut_ptr().cast());
+        let want: Vec<f32> = fv.iter().flat_map(|px| px[..channels].to_vec()).collect();
+        assert_eq!(raw, want, "{o:#x} FLOAT texels");
+        launch(c"rf", im, fo, n);
+        let back: Vec<[f32; 4]> = read_buffer(t, q, fo, n);
+        for (i, px) in back.iter().enumerate() {
+            let mut want = [0.0, 0.0, 0.0, 1.0];
+            want[..channels].copy_from_slice(&fv[i][..channels]);
+            assert_eq!(*px, want, "{o:#x} FLOAT read {i}");
+        }
+        assert_code!(call!(t; clReleaseMemObject(im)), CL_SUCCESS);
+    }
+    // SIGNED_INT8 and UNSIGNED_INT16: saturated; reads (r, [g,] 0, 1).
+    let iv: Vec<[i32; 4]> = vec![
+        [-200, 5, 1, 2],
+        [100, 300, 3, 4],
+        [-7, -128, 5, 6],
+        [0, 127, 7, 8],
+    ];
+    let uv: Vec<[u32; 4]> = vec![
+        [70000, 1, 2, 3],
+        [65535, 9, 4, 5],
+        [0, 123456, 6, 7],
+        [42, 65536, 8, 9],
+    ];
+    let ivb = buffer_with(t, ctx, &iv);
+    let uvb = buffer_with(t, ctx, &uv);
+    let io = buffer_with(t, ctx, &[[9i32; 4]; 4]);
+    for (o, channels) in [(CL_Rx, 1usize), (CL_RGx, 2)] {
+        let im = image(
+            t,
+            ctx,
+            CL_MEM_READ_WRITE,
+            fmt(o, CL_SIGNED_INT8),
+            d1,
+            null(),
+        );
+        launch(c"wi", im, ivb, n);
+        let mut raw = vec![0i8; n * channels];
+        read(t, q, im, O, [n, 1, 1], 0, 0, raw.as_mut_ptr().cast());
+        let want: Vec<i8> = iv
+            .iter()
+            .flat_map(|px| px[..channels].iter().map(|&c| c.clamp(-128, 127) as i8))
+            .collect();
+        assert_eq!(raw, want, "{o:#x} SIGNED_INT8 texels");
+        launch(c"ri", im, io, n);
+        let back: Vec<[i32; 4]> = read_buffer(t, q, io, n);
+        for (i, px) in back.iter().enumerate() {
+            let mut want = [0, 0, 0, 1];
+            for k in 0..channels {
+                want[k] = iv[i][k].clamp(-128, 127);
+            }
+            assert_eq!(*px, want, "{o:#x} SIGNED_INT8 read {i}");
+        }
+        assert_code!(call!(t; clReleaseMemObject(im)), CL_SUCCESS);
+        let im = image(
+            t,
+            ctx,
+            CL_MEM_READ_WRITE,
+            fmt(o, CL_UNSIGNED_INT16),
+            d1,
+            null(),
+        );
+        launch(c"wu", im, uvb, n);
+        let mut raw = vec![0u16; n * channels];
+        read(t, q, im, O, [n, 1, 1], 0, 0, raw.as_mut_ptr().cast());
+        let want: Vec<u16> = uv
+            .iter()
+            .flat_map(|px| px[..channels].iter().map(|&c| c.min(65535) as u16))
+            .collect();
+        assert_eq!(raw, want, "{o:#x} UNSIGNED_INT16 texels");
+        launch(c"ru", im, io, n);
+        let back: Vec<[u32; 4]> = read_buffer(t, q, io, n);
+        for (i, px) in back.iter().enumerate() {
+            let mut want = [0, 0, 0, 1];
+            for k in 0..channels {
+                want[k] = uv[i][k].min(65535);
+            }
+            assert_eq!(*px, want, "{o:#x} UNSIGNED_INT16 read {i}");
+        }
+        assert_code!(call!(t; clReleaseMemObject(im)), CL_SUCCESS);
+    }
+    // A clamping sampler on a 2-texel FLOAT image: x = 5 and -3 read the
+    // border (0, 0, 0, 1); nearest at 1.5 reads texel 1; linear at 0.0
+    // weighs the border (i0 = -1) and texel 0 by one half each.
+    let k = kernel(t, p, c"rs");
+    let xs = [5.0f32, -3.0, 1.5, 0.0];
+    let xb = buffer_with(t, ctx, &xs);
+    let d2t = desc(CL_MEM_OBJECT_IMAGE1D, [2, 0, 0, 0], 0, 0);
+    let texels = [[0.5f32, 0.25], [1.0, 0.75]];
+    for (o, channels) in [(CL_Rx, 1usize), (CL_RGx, 2)] {
+        let mut host: Vec<f32> = texels.iter().flat_map(|t| t[..channels].to_vec()).collect();
+        let im = image(
+            t,
+            ctx,
+            CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+            fmt(o, CL_FLOAT),
+            d2t,
+            host.as_mut_ptr().cast(),
+        );
+        let texel = |i: usize| {
+            let mut v = [0.0f32, 0.0, 0.0, 1.0];
+            v[..channels].copy_from_slice(&texels[i][..channels]);
+            v
+        };
+        for filter in [CL_FILTER_NEAREST, CL_FILTER_LINEAR] {
+            let smp = sampler(t, ctx, false, CL_ADDRESS_CLAMP, filter);
+            assert_code!(set_arg(t, k, 0, &im), CL_SUCCESS);
+            assert_code!(set_arg(t, k, 1, &smp), CL_SUCCESS);
+            assert_code!(set_arg(t, k, 2, &xb), CL_SUCCESS);
+            assert_code!(set_arg(t, k, 3, &fo), CL_SUCCESS);
+            run(t, q, k, &[xs.len()]);
+            let got: Vec<[f32; 4]> = read_buffer(t, q, fo, xs.len());
+            let border = [0.0, 0.0, 0.0, 1.0];
+            assert_eq!(got[0], border, "{o:#x} filter {filter:#x} border at x=5");
+            assert_eq!(got[1], border, "{o:#x} filter {filter:#x} border at x=-3");
+            if filter == CL_FILTER_NEAREST {
+                assert_eq!(got[2], texel(1), "{o:#x} nearest at 1.5");
+                assert_eq!(got[3], texel(0), "{o:#x} nearest at 0.0");
+            } else {
+                // 1.5 - 0.5 = 1.0: i0 = 1, i1 = 2 (the border), a = 0.
+                assert_eq!(got[2], texel(1), "{o:#x} linear at 1.5");
+                let t0 = texel(0);
+                let want: Vec<f32> = (0..4).map(|c| 0.5 * border[c] + 0.5 * t0[c]).collect();
+                assert_eq!(got[3].to_vec(), want, "{o:#x} linear at 0.0");
+            }
+            assert_code!(call!(t; clReleaseSampler(smp)), CL_SUCCESS);
+        }
+        assert_code!(call!(t; clReleaseMemObject(im)), CL_SUCCESS);
+    }
+    assert_code!(call!(t; clReleaseKernel(k)), CL_SUCCESS);
+    for m in [vb, fo, ib, ivb, uvb, io, xb] {
+        assert_code!(call!(t; clReleaseMemObject(m)), CL_SUCCESS);
+    }
+    assert_code!(call!(t; clReleaseProgram(p)), CL_SUCCESS);
+    assert_code!(call!(t; clReleaseCommandQueue(q)), CL_SUCCESS);
+    assert_code!(call!(t; clReleaseContext(ctx)), CL_SUCCESS);
+}
+
 /// The kernels run through the loader only (the direct table is the same
 /// code, and each build takes a while).
 mod kernels {
@@ -3340,5 +3707,9 @@ mod kernels {
     #[test]
     fn image_from_image() {
         super::image_from_image(cranecl_conformance::cl())
+    }
+    #[test]
+    fn rx_rgx_kernels() {
+        super::rx_rgx_kernels(cranecl_conformance::cl())
     }
 }

@@ -25,6 +25,8 @@ pub mod order {
     pub const ARGB: u32 = 0x10B7;
     pub const INTENSITY: u32 = 0x10B8;
     pub const LUMINANCE: u32 = 0x10B9;
+    pub const RX: u32 = 0x10BA;
+    pub const RGX: u32 = 0x10BB;
     pub const RGBX: u32 = 0x10BC;
     pub const DEPTH: u32 = 0x10BD;
     pub const SRGBA: u32 = 0x10C1;
@@ -97,11 +99,20 @@ const NORMAL_TYPES: [u32; 12] = {
 
 /// Every `(channel order, channel data type)` pair an image may have: the
 /// OpenCL 3.0 full profile's minimum list (RGBA with every type, BGRA with
-/// UNORM_INT8, R and RG for read-write images) and a few more.
+/// UNORM_INT8, R and RG for read-write images) and a few more. Rx and RGx
+/// take R's and RG's types (they are stored as R and RG, see [`channels`]).
 pub fn supported_formats() -> Vec<(u32, u32)> {
     use data_type::*;
     let mut v = Vec::new();
-    for o in [order::R, order::A, order::RG, order::RA, order::RGBA] {
+    for o in [
+        order::R,
+        order::A,
+        order::RG,
+        order::RA,
+        order::RGBA,
+        order::RX,
+        order::RGX,
+    ] {
         for t in NORMAL_TYPES {
             v.push((o, t));
         }
@@ -208,11 +219,16 @@ pub fn channel_size(t: u32) -> usize {
 }
 
 /// Which of r, g, b, a (0–3) each stored channel holds, in memory order.
+///
+/// `CL_Rx` is stored as `CL_R` and `CL_RGx` as `CL_RG`: the API spec's table
+/// calls them two- and three-channel formats whose last channel is
+/// ignored, but the Khronos CTS's reference (and the drivers it passes on)
+/// lays them out with one and two channels; cranecl follows the CTS.
 fn channels(o: u32) -> &'static [usize] {
     match o {
-        order::R | order::INTENSITY | order::LUMINANCE | order::DEPTH => &[0],
+        order::R | order::RX | order::INTENSITY | order::LUMINANCE | order::DEPTH => &[0],
         order::A => &[3],
-        order::RG => &[0, 1],
+        order::RG | order::RGX => &[0, 1],
         order::RA => &[0, 3],
         order::BGRA => &[2, 1, 0, 3],
         order::ARGB => &[3, 0, 1, 2],
@@ -254,11 +270,11 @@ pub fn is_unsigned_int(t: u32) -> bool {
 /// Whether the order has an alpha channel that a border colour leaves 0
 /// (the spec's border colour is (0,0,0,0) then, (0,0,0,1) otherwise).
 ///
-/// `CL_RGBx` has none: its fourth channel is ignored and reads give alpha
-/// 1.0, and the border colour keeps that alpha. The OpenCL C
-/// specification's border list names `CL_RGBx` among the (0,0,0,0) orders,
-/// but the Khronos CTS (`test_image_streams`, whose reference treats
-/// RGBx as an order without alpha) requires (0,0,0,1), as a packed RGB
+/// `CL_RGBx`, `CL_RGx` and `CL_Rx` have none: their ignored channel is not
+/// alpha, reads give alpha 1.0, and the border colour keeps that alpha.
+/// The OpenCL C specification's border list names them among the
+/// (0,0,0,0) orders, but the Khronos CTS (`test_image_streams`, whose
+/// reference treats them as orders without alpha) requires (0,0,0,1), as a
 /// texel read in range gives; cranecl follows the CTS.
 fn has_alpha(o: u32) -> bool {
     matches!(
