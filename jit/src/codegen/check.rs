@@ -635,7 +635,9 @@ impl FunctionCx<'_, '_> {
     }
 
     /// `races`/`uninit`: the lanes' four accesses at their own addresses
-    /// (`tracked_lanes`); `None` without those checks.
+    /// (`tracked_lanes`; `shape`: whether no two lanes share a place, and
+    /// the lanes' affine step, if they have one); `None` without those
+    /// checks.
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn checked_lanes(
         &mut self,
@@ -644,13 +646,13 @@ impl FunctionCx<'_, '_> {
         size: u64,
         write: bool,
         values: Option<&[Value]>,
-        distinct: bool,
+        shape: (bool, Option<i64>),
         known_ok: Option<Value>,
     ) -> Option<(Vec<Value>, Option<Value>)> {
         if !self.pcx.check.tracks() {
             return None;
         }
-        self.tracked_lanes(addrs, active, size, write, values, distinct, known_ok)
+        self.tracked_lanes(addrs, active, size, write, values, shape, known_ok)
     }
 
     /// `bounds` without the shadow: the lanes' four scalar accesses of
@@ -967,7 +969,7 @@ impl FunctionCx<'_, '_> {
         size: u64,
         write: bool,
         values: Option<&[Value]>,
-        distinct: bool,
+        (distinct, step): (bool, Option<i64>),
         known_ok: Option<Value>,
     ) -> Option<(Vec<Value>, Option<Value>)> {
         let me0 = self.lanes_me0?;
@@ -999,8 +1001,28 @@ impl FunctionCx<'_, '_> {
         let fl = super::value::flags();
         let lo = self.b.ins().load(types::I64, fl, cache, at);
         let span = self.b.ins().load(types::I64, fl, cache, at + 8);
-        // Each inside the object, all aligned, in one test.
-        let (v01, v23, mut bad) = self.lanes_past(addrs, lo, span);
+        // Each inside the object, all aligned, in one test: lanes an
+        // affine step apart, a multiple of the granule, are inside when the
+        // first and the last are, and aligned when the first is (scalar
+        // compares); other lanes in vectors (`lanes_past`).
+        let affine = step.filter(|s| *s % 4 == 0 && *s != 0);
+        let (vectors, inside) = match affine {
+            Some(_) => {
+                let last = addrs[addrs.len() - 1];
+                let off0 = self.b.ins().isub(addrs[0], lo);
+                let off3 = self.b.ins().isub(last, lo);
+                let in0 = self
+                    .b
+                    .ins()
+                    .icmp(IntCC::UnsignedLessThanOrEqual, off0, span);
+                let in3 = self
+                    .b
+                    .ins()
+                    .icmp(IntCC::UnsignedLessThanOrEqual, off3, span);
+                (None, Some(self.b.ins().band(in0, in3)))
+            }
+            None => (Some(self.lanes_past(addrs, lo, span)), None),
+        };
         let same: Vec<BlockArg> = addrs.iter().map(|&a| a.into()).collect();
         let go = self.b.create_block();
         for _ in addrs {
@@ -1011,14 +1033,35 @@ impl FunctionCx<'_, '_> {
             // each, and stored this write's tags: only the write site's
             // own object is tested (an entry emptied, as after a read of
             // uninitialised local memory, sends it the whole way).
-            let outside = self.b.ins().vany_true(bad);
-            let inside = self.b.ins().icmp_imm_u(IntCC::Equal, outside, 0);
+            let inside = match (inside, vectors) {
+                (Some(i), _) => i,
+                (None, Some((_, _, bad))) => {
+                    let outside = self.b.ins().vany_true(bad);
+                    self.b.ins().icmp_imm_u(IntCC::Equal, outside, 0)
+                }
+                (None, None) => return None,
+            };
             let skip = self.b.ins().band(ok, inside);
             let full = self.b.create_block();
             self.b.ins().brif(skip, go, &same, full, &[]);
             self.b.seal_block(full);
             self.b.switch_to_block(full);
         }
+        if let (None, Some(inside)) = (vectors, inside) {
+            // Affine: lane 0 aligned, and no two lanes at one granule.
+            let low = self.b.ins().band_imm_u(addrs[0], 3);
+            let aligned = self.b.ins().icmp_imm_u(IntCC::Equal, low, 0);
+            let ok = self.b.ins().band(inside, aligned);
+            let outside = self.b.ins().icmp_imm_u(IntCC::Equal, ok, 0);
+            return self.tracked_lanes_tail(
+                addrs,
+                (size, write, values),
+                (site, for_write),
+                (me0, group, cache, at),
+                (outside, go, same),
+            );
+        }
+        let (v01, v23, mut bad) = vectors?;
         // A misaligned lane leaves its low bits set in `bad`.
         let low = self.b.ins().bor(v01, v23);
         let three = self.b.ins().iconst(types::I64, 3);
@@ -1052,6 +1095,29 @@ impl FunctionCx<'_, '_> {
             bad = self.b.ins().bor(bad, e);
         }
         let outside = self.b.ins().vany_true(bad);
+        self.tracked_lanes_tail(
+            addrs,
+            (size, write, values),
+            (site, for_write),
+            (me0, group, cache, at),
+            (outside, go, same),
+        )
+    }
+
+    /// The rest of `tracked_lanes` once `outside` (an `i8`: some lane
+    /// outside, misaligned or sharing a granule) is known: the followed
+    /// object's cells looked at and tagged, or each lane's own way; `go`
+    /// takes the addresses (`same`: the fast path's).
+    #[allow(clippy::type_complexity)]
+    fn tracked_lanes_tail(
+        &mut self,
+        addrs: &[Value],
+        (size, write, values): (u64, bool, Option<&[Value]>),
+        (site, for_write): (u32, bool),
+        (me0, group, cache, at): (Value, Value, Value, i32),
+        (outside, go, same): (Value, cranelift_codegen::ir::Block, Vec<BlockArg>),
+    ) -> Option<(Vec<Value>, Option<Value>)> {
+        let fl = super::value::flags();
         let (inside_b, followed, tag, each) = (
             self.b.create_block(),
             self.b.create_block(),

@@ -325,6 +325,10 @@ impl LaneCx {
         let values = Self::lane_values(fx, new)?;
         let size = fx.size_of(ty);
         let (_, distinct) = lane_shape(addr, active.is_some(), size);
+        let step = match addr {
+            LVal::Aff { step, .. } if active.is_none() => Some(*step),
+            _ => None,
+        };
         Ok(
             match fx.checked_lanes(
                 &addrs,
@@ -332,7 +336,7 @@ impl LaneCx {
                 size,
                 new.is_some(),
                 values.as_deref(),
-                distinct,
+                (distinct, step),
                 known_ok,
             ) {
                 Some((a, ok)) => {
