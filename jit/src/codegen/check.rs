@@ -999,6 +999,25 @@ impl FunctionCx<'_, '_> {
         let (group, cache) = self.check_cache();
         let at = (site as i64 * ENTRY) as i32;
         let fl = super::value::flags();
+        let reuse = self.lanes_reuse.take();
+        if let (Some((outside, at_then)), None) = (reuse, stored) {
+            // The same four places, found inside the object of the entry
+            // at `at_then`, aligned and apart by an earlier access of this
+            // step: that test stands (its entry gives the shadow).
+            let same: Vec<BlockArg> = addrs.iter().map(|&a| a.into()).collect();
+            let go = self.b.create_block();
+            for _ in addrs {
+                self.b.append_block_param(go, types::I64);
+            }
+            self.lanes_tested = Some((outside, at_then));
+            return self.tracked_lanes_tail(
+                addrs,
+                (size, write, values),
+                (site, for_write),
+                (me0, group, cache, at_then),
+                (outside, go, same),
+            );
+        }
         let lo = self.b.ins().load(types::I64, fl, cache, at);
         let span = self.b.ins().load(types::I64, fl, cache, at + 8);
         // Each inside the object, all aligned, in one test: lanes an
@@ -1053,6 +1072,9 @@ impl FunctionCx<'_, '_> {
             let aligned = self.b.ins().icmp_imm_u(IntCC::Equal, low, 0);
             let ok = self.b.ins().band(inside, aligned);
             let outside = self.b.ins().icmp_imm_u(IntCC::Equal, ok, 0);
+            if stored.is_none() {
+                self.lanes_tested = Some((outside, at));
+            }
             return self.tracked_lanes_tail(
                 addrs,
                 (size, write, values),
@@ -1095,6 +1117,9 @@ impl FunctionCx<'_, '_> {
             bad = self.b.ins().bor(bad, e);
         }
         let outside = self.b.ins().vany_true(bad);
+        if stored.is_none() {
+            self.lanes_tested = Some((outside, at));
+        }
         self.tracked_lanes_tail(
             addrs,
             (size, write, values),
@@ -1118,6 +1143,12 @@ impl FunctionCx<'_, '_> {
         (outside, go, same): (Value, cranelift_codegen::ir::Block, Vec<BlockArg>),
     ) -> Option<(Vec<Value>, Option<Value>)> {
         let fl = super::value::flags();
+        if self.lanes_tested.is_some() {
+            // Every way to `go` starts here: what was made here is there.
+            if let Some(here) = self.b.current_block() {
+                self.joined_from.insert(go, here);
+            }
+        }
         let (inside_b, followed, tag, each) = (
             self.b.create_block(),
             self.b.create_block(),

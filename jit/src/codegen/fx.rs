@@ -84,6 +84,13 @@ pub struct FunctionCx<'a, 'p> {
     /// block (the join of `bounds_lanes`' two paths): what was computed
     /// there is available here (`FunctionCx::made_before`).
     pub(crate) joined_from: HashMap<cranelift_codegen::ir::Block, cranelift_codegen::ir::Block>,
+    /// Checked races/uninit in the lanes: the next `tracked_lanes` takes
+    /// this test of the same four places by an earlier access of the step
+    /// (its `outside` and the entry it tested against) instead of its own
+    /// ...
+    pub(crate) lanes_reuse: Option<(Value, i32)>,
+    /// ... and the test the last `tracked_lanes` made, for later ones.
+    pub(crate) lanes_tested: Option<(Value, i32)>,
     /// Checked `bounds` in a lanes step: the item's local id is lane 0's,
     /// and reports name lane `k` relative to it (`lane_me`).
     pub(crate) lanes_rel: bool,
@@ -446,6 +453,8 @@ impl<'a, 'p> FunctionCx<'a, 'p> {
             lanes_me0: None,
             kept_tracked: None,
             joined_from: HashMap::new(),
+            lanes_reuse: None,
+            lanes_tested: None,
             lanes_rel: false,
             site_lanes: false,
             prechecked: false,

@@ -329,25 +329,45 @@ impl LaneCx {
             LVal::Aff { step, .. } if active.is_none() => Some(*step),
             _ => None,
         };
-        Ok(
-            match fx.checked_lanes(
-                &addrs,
-                active.as_deref(),
-                size,
-                new.is_some(),
-                values.as_deref(),
-                (distinct, step),
-                known_ok,
-            ) {
-                Some((a, ok)) => {
-                    if self.keep_lanes {
-                        self.kept_ok = ok;
-                    }
-                    (a, true)
+        // Places an earlier access of this step tested (its test available
+        // here), for an access no larger: that test stands.
+        let key = if active.is_none() && fx.pcx.check.tracks() {
+            lval_key(fx, addr)
+        } else {
+            None
+        };
+        fx.lanes_reuse = key.as_ref().and_then(|k| {
+            self.tracked
+                .iter()
+                .rev()
+                .find(|(vk, n, _, _, b)| vk == k && *n >= size && fx.made_before(*b))
+                .map(|t| (t.2, t.3))
+        });
+        fx.lanes_tested = None;
+        let checked = fx.checked_lanes(
+            &addrs,
+            active.as_deref(),
+            size,
+            new.is_some(),
+            values.as_deref(),
+            (distinct, step),
+            known_ok,
+        );
+        fx.lanes_reuse = None;
+        if let (Some(k), Some((outside, at)), Some(b)) =
+            (key, fx.lanes_tested.take(), fx.b.current_block())
+        {
+            self.tracked.push((k, size, outside, at, b));
+        }
+        Ok(match checked {
+            Some((a, ok)) => {
+                if self.keep_lanes {
+                    self.kept_ok = ok;
                 }
-                None => (addrs, false),
-            },
-        )
+                (a, true)
+            }
+            None => (addrs, false),
+        })
     }
 
     pub(super) fn assign(

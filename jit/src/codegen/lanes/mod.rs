@@ -378,7 +378,7 @@ pub(crate) struct LaneCx {
     /// write to use without a second test.
     keep_lanes: bool,
     kept_ok: Option<Value>,
-    /// Checked `bounds` alone: the lanes' places already computed (`p + i`
+    /// Checked mode: the lanes' places already computed (`p + i`
     /// by `ptr_add`, and the conversions of their indices by `convert`:
     /// what was done, to what, the result and the block it was made in),
     /// so that a place named again is the same values ...
@@ -387,11 +387,15 @@ pub(crate) struct LaneCx {
     /// the place, the access's size, the verdict and where it is
     /// available), which a later access of the same place takes as known.
     verdicts: Vec<(Vec<u32>, u64, Value, Block)>,
+    /// Checked races/uninit: the tests of such places (`lane_addrs`: the
+    /// place, the access's size, its `outside`, the entry tested against
+    /// and where the test is available).
+    tracked: Vec<(Vec<u32>, u64, Value, i32, Block)>,
 }
 
 impl LaneCx {
-    /// Checked `bounds` alone: `make`'s result for `what` of `args`, the
-    /// one made before when it is available here (`LaneCx::places`).
+    /// Checked mode: `make`'s result for `what` of `args`, the one made
+    /// before when it is available here (`LaneCx::places`).
     fn remembered(
         &mut self,
         fx: &mut FunctionCx<'_, '_>,
@@ -403,7 +407,7 @@ impl LaneCx {
         let mut key = Vec::new();
         for a in args {
             match lval_key(fx, a) {
-                Some(k) if c.bounds && !c.tracks() => {
+                Some(k) if c.bounds || c.tracks() => {
                     key.extend(k);
                     key.push(u32::MAX);
                 }
@@ -513,6 +517,7 @@ impl LaneCx {
             kept_ok: None,
             places: Vec::new(),
             verdicts: Vec::new(),
+            tracked: Vec::new(),
         }
     }
 }
