@@ -95,7 +95,11 @@ impl LaneCx {
                 } else {
                     &a.ty
                 };
-                Self::binop(fx, *op, &va, &vb, ty, &b.ty, &e.ty)
+                let r = Self::binop(fx, *op, &va, &vb, ty, &b.ty, &e.ty)?;
+                if a.ty == e.ty && b.ty == e.ty && fx.pcx.check.bounds {
+                    self.rising_binop(fx, *op, (&va, &vb), &e.ty, &r);
+                }
+                Ok(r)
             }
             ExprKind::PtrAdd(a, b) => {
                 let (p, i) = if a.ty.is_pointer() { (a, b) } else { (b, a) };
@@ -330,7 +334,13 @@ impl LaneCx {
             let off = widen(fx, ik);
             out.push(CValue::Scalar(fx.b.ins().iadd(pk, off)));
         }
-        Ok(LVal::Lanes(out))
+        let r = LVal::Lanes(out);
+        // Rising elements (widened as their type is) of a rising pointer.
+        let signed = ity.elem().is_none_or(|s| s.is_signed());
+        if fx.pcx.check.bounds && self.is_rising(fx, &p, false) && self.is_rising(fx, &i, signed) {
+            self.mark_rising(fx, &r, false);
+        }
+        Ok(r)
     }
 
     pub(super) fn workitem(
@@ -398,8 +408,22 @@ impl LaneCx {
                 return r;
             }
         }
+        // Integer `min`, `max` and `clamp` (the larger, then the smaller)
+        // of rising values rise.
+        let rises = fx.pcx.check.bounds
+            && matches!(f.name.as_str(), "min" | "max" | "clamp")
+            && matches!(tys.first(), Some(t @ Type::Scalar(s)) if s.is_integer() && f.ret == *t
+                && tys.iter().all(|u| u == t))
+            && vals
+                .iter()
+                .all(|v| self.is_rising(fx, v, f.ret.elem().is_some_and(|s| s.is_signed())));
+        let signed = f.ret.elem().is_some_and(|s| s.is_signed());
         if let Some(v) = Self::packed_builtin(fx, f, &vals, &tys) {
-            return Ok(LVal::Vec(v));
+            let v = LVal::Vec(v);
+            if rises {
+                self.mark_rising(fx, &v, signed);
+            }
+            return Ok(v);
         }
         if let ([LVal::Vec(x)], Some(Type::Scalar(Scalar::Float))) = (&vals[..], tys.first()) {
             // The library's own formulas, four lanes at once.
@@ -429,7 +453,11 @@ impl LaneCx {
             fx.check_me = saved;
             out[k] = r?;
         }
-        Ok(LVal::Lanes(out))
+        let v = LVal::Lanes(out);
+        if rises {
+            self.mark_rising(fx, &v, signed);
+        }
+        Ok(v)
     }
 
     /// `x++`, `--x`, ... on a varying local or memory.

@@ -257,6 +257,9 @@ impl LaneCx {
         let values = Self::lane_values(fx, new)?;
         let size = fx.size_of(ty);
         let (monotone, _) = lane_shape(addr, active.is_some(), size);
+        // Addresses that rise lane by lane (`clamp`ed indices): in one
+        // object when the first and the last are.
+        let monotone = monotone || active.is_none() && self.is_rising(fx, addr, false);
         // Lanes at increasing places: the bytes they span from lane 0's.
         let range = match addr {
             LVal::Aff { step, .. } if monotone && *step > 0 => (*step as u64)

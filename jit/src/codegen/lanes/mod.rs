@@ -391,6 +391,10 @@ pub(crate) struct LaneCx {
     /// place, the access's size, its `outside`, the entry tested against
     /// and where the test is available).
     tracked: Vec<(Vec<u32>, u64, Value, i32, Block)>,
+    /// Integer and pointer values (`lval_key`) whose lanes never decrease
+    /// from lane 0 to lane 3, with the signedness they were compared in
+    /// (`LaneCx::is_rising`).
+    rising: HashMap<Vec<u32>, bool>,
 }
 
 impl LaneCx {
@@ -428,6 +432,68 @@ impl LaneCx {
             self.places.push((what, key, v.clone(), b));
         }
         Ok(v)
+    }
+}
+
+impl LaneCx {
+    /// Whether the lanes of integer or pointer value `v` never decrease
+    /// from lane 0 to lane 3, compared as `signed` says: a uniform value,
+    /// an affine one of step 0 or more (under the affine model's
+    /// assumption that no lane crosses the overflow boundary), and what
+    /// [`Self::mark_rising`] recorded. An access whose lanes' addresses
+    /// rise lies in one object when its first and last lanes do
+    /// (`bounds_access`): `clamp(x + dx, 0, w - 1)` in a convolution.
+    pub(super) fn is_rising(&self, fx: &FunctionCx<'_, '_>, v: &LVal, signed: bool) -> bool {
+        match v {
+            LVal::Uni(CValue::Scalar(_)) => true,
+            LVal::Aff { step, .. } => (0..1 << 32).contains(step),
+            _ => lval_key(fx, v).is_some_and(|k| self.rising.get(&k) == Some(&signed)),
+        }
+    }
+
+    /// Record that `v`'s lanes never decrease (as `signed` compares them).
+    pub(super) fn mark_rising(&mut self, fx: &FunctionCx<'_, '_>, v: &LVal, signed: bool) {
+        if let (LVal::Vec(_) | LVal::Lanes(_), Some(k)) = (v, lval_key(fx, v)) {
+            self.rising.insert(k, signed);
+        }
+    }
+
+    /// Records the result `r` of integer operator `op` on `a` and `b` (of
+    /// scalar type `ty`, as the result) as rising when it does: a sum of
+    /// rising values, a rising value less a uniform one, a rising value
+    /// times a non-negative constant.
+    pub(super) fn rising_binop(
+        &mut self,
+        fx: &FunctionCx<'_, '_>,
+        op: BinOp,
+        (a, b): (&LVal, &LVal),
+        ty: &Type,
+        r: &LVal,
+    ) {
+        let Type::Scalar(s) = ty else { return };
+        if !s.is_integer() || *s == Scalar::Bool {
+            return;
+        }
+        let signed = s.is_signed();
+        let uni = |v: &LVal| matches!(v, LVal::Uni(CValue::Scalar(_)));
+        let small = |v: &LVal| match v {
+            LVal::Uni(CValue::Scalar(x)) => {
+                fx.const_of(*x).is_some_and(|c| (0..1 << 31).contains(&c))
+            }
+            _ => false,
+        };
+        let rises = match op {
+            BinOp::Add => self.is_rising(fx, a, signed) && self.is_rising(fx, b, signed),
+            BinOp::Sub => self.is_rising(fx, a, signed) && uni(b),
+            BinOp::Mul => {
+                self.is_rising(fx, a, signed) && small(b)
+                    || small(a) && self.is_rising(fx, b, signed)
+            }
+            _ => false,
+        };
+        if rises {
+            self.mark_rising(fx, r, signed);
+        }
     }
 }
 
@@ -518,6 +584,7 @@ impl LaneCx {
             places: Vec::new(),
             verdicts: Vec::new(),
             tracked: Vec::new(),
+            rising: HashMap::new(),
         }
     }
 }

@@ -263,7 +263,19 @@ impl LaneCx {
         // available (a place named twice, `LaneCx::remembered`).
         let what = format!("{from:?} -> {to:?}");
         let v2 = v.clone();
-        self.remembered(fx, what, &[&v2], |lc, fx| lc.convert_new(fx, v, from, to))
+        let r = self.remembered(fx, what, &[&v2], |lc, fx| lc.convert_new(fx, v, from, to))?;
+        // An integer widened as its signedness says keeps its order.
+        if let (Type::Scalar(f), Type::Scalar(t)) = (from, to) {
+            let keeps = f.is_integer()
+                && t.is_integer()
+                && *f != Scalar::Bool
+                && f.is_signed() == t.is_signed()
+                && t.size() >= f.size();
+            if keeps && fx.pcx.check.bounds && self.is_rising(fx, &v2, f.is_signed()) {
+                self.mark_rising(fx, &r, f.is_signed());
+            }
+        }
+        Ok(r)
     }
 
     fn convert_new(
