@@ -6,6 +6,9 @@
 //! not checked when the kernel was given such a pointer as an argument or
 //! `CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM` was set to `CL_TRUE`;
 //! otherwise reaching it is reported like any access outside the objects.
+//! A kernel keeps its launch's objects for the next launch with the same
+//! arguments; an allocation made in between and an argument set again are
+//! seen all the same.
 
 use cranecl_conformance::{assert_code, call, cl, null, Cl, NotifyLog};
 use opencl_sys::*;
@@ -233,4 +236,84 @@ fn host_memory_is_unchecked_only_under_fine_grain_system() {
     call!(t; clReleaseKernel(k));
     call!(t; clSVMFree(f.ctx, head.cast()));
     call!(t; clSVMFree(f.ctx, out));
+}
+
+/// A launch's objects are kept by its kernel for the next launch with the
+/// same arguments: an allocation made in between is an object of the next
+/// launch all the same (a list that grows into it is walked clean).
+#[test]
+fn an_allocation_made_between_launches_is_an_object_of_the_next() {
+    let f = Fix::new();
+    let t = t();
+    let size = 3 * std::mem::size_of::<Node>();
+    let nodes = call!(t; clSVMAlloc(f.ctx, CL_MEM_SVM_FINE_GRAIN_BUFFER, size, 0)) as *mut Node;
+    let out = call!(t; clSVMAlloc(f.ctx, CL_MEM_SVM_FINE_GRAIN_BUFFER, 4, 0));
+    // SAFETY: room for three nodes.
+    unsafe { link(nodes) };
+    let k = f.kernel(c"walk");
+    svm_arg(k, 0, nodes.cast());
+    svm_arg(k, 1, out);
+    assert_eq!(f.run(k, 1), CL_COMPLETE, "{}", f.reports());
+    // SAFETY: a 4-byte SVM allocation.
+    assert_eq!(unsafe { *(out as *const i32) }, 6);
+    // A fourth node in a new allocation, linked from the third.
+    let extra = call!(t; clSVMAlloc(f.ctx, CL_MEM_SVM_FINE_GRAIN_BUFFER, std::mem::size_of::<Node>(), 0))
+        as *mut Node;
+    // SAFETY: one node; the third node of `nodes`.
+    unsafe {
+        extra.write(Node {
+            value: 10,
+            next: std::ptr::null_mut(),
+        });
+        (*nodes.add(2)).next = extra;
+    }
+    assert_eq!(f.run(k, 1), CL_COMPLETE, "{}", f.reports());
+    assert_eq!(f.reports(), "");
+    // SAFETY: as above.
+    assert_eq!(unsafe { *(out as *const i32) }, 16);
+    call!(t; clReleaseKernel(k));
+    for p in [nodes.cast(), out, extra.cast()] {
+        call!(t; clSVMFree(f.ctx, p));
+    }
+}
+
+/// A kernel launched again after its buffer argument was set to another
+/// buffer checks against the new one (its size, its name in the report).
+#[test]
+fn a_buffer_argument_set_again_is_checked_as_the_new_buffer() {
+    let f = Fix::new();
+    let t = t();
+    let mut e = 0;
+    let big = call!(t; clCreateBuffer(f.ctx, CL_MEM_READ_WRITE, 64 * 4, null(), &mut e));
+    assert_code!(e, CL_SUCCESS);
+    let small = call!(t; clCreateBuffer(f.ctx, CL_MEM_READ_WRITE, 32 * 4, null(), &mut e));
+    assert_code!(e, CL_SUCCESS);
+    let k = f.kernel(c"scale");
+    let one: cl_int = 1;
+    assert_code!(
+        call!(t; clSetKernelArg(k, 1, 4, (&one as *const i32).cast())),
+        CL_SUCCESS
+    );
+    let set = |b: &cl_mem| {
+        assert_code!(
+            call!(t; clSetKernelArg(k, 0, std::mem::size_of::<cl_mem>(), (b as *const cl_mem).cast())),
+            CL_SUCCESS
+        );
+    };
+    set(&big);
+    assert_eq!(f.run(k, 33), CL_COMPLETE, "{}", f.reports());
+    set(&small);
+    assert_eq!(
+        f.run(k, 33),
+        CL_OUT_OF_RESOURCES,
+        "one element past the end"
+    );
+    let r = f.reports();
+    assert!(
+        r.contains("invalid write of 4 bytes at offset 128 of global buffer argument 'p' (128 bytes), just past its end"),
+        "{r}"
+    );
+    call!(t; clReleaseKernel(k));
+    call!(t; clReleaseMemObject(big));
+    call!(t; clReleaseMemObject(small));
 }

@@ -21,7 +21,7 @@ use super::program::{Executable, Program};
 use super::svm::Svm;
 use crate::error::{err, CLResult};
 use cranecl_jit::launch::{ArgKind, KernelInfo};
-use cranecl_jit::runtime::check::{Checks, ImageArg, LaunchCheck, Object, Space};
+use cranecl_jit::runtime::check::{Checks, ImageArg, LaunchCheck, LaunchObjects, Object, Space};
 use opencl_sys::*;
 use parking_lot::Mutex;
 use std::sync::{Arc, Weak};
@@ -66,6 +66,9 @@ pub struct Kernel {
     index: usize,
     args: Mutex<Vec<ArgValue>>,
     exec_info: Mutex<ExecInfo>,
+    /// Checked mode: the objects of the last launch, with what they were
+    /// made from (`Kernel::launch_objects`).
+    last_objects: Mutex<Option<(ObjectsKey, Arc<LaunchObjects>)>>,
 }
 crate::cl_object!(Kernel, cl_kernel, CL_INVALID_KERNEL, "kernel");
 
@@ -110,6 +113,7 @@ impl Kernel {
             index,
             args: Mutex::new(args),
             exec_info: Mutex::new(exec_info),
+            last_objects: Mutex::new(None),
         })
     }
 
@@ -281,14 +285,8 @@ impl Kernel {
         let (keep_svm, system) = self.svm_in_use(&args);
         let checks = self.exe.code.checks();
         let check = checks.any_code().then(|| {
-            let mems: Vec<_> = args
-                .iter()
-                .map(|a| match a {
-                    ArgValue::Mem(Some(w)) => w.upgrade(),
-                    _ => None,
-                })
-                .collect();
-            Arc::new(self.check_objects(checks, &args, &mems, &offsets, system))
+            let of = self.launch_objects(checks, &args, &offsets, system);
+            Arc::new(LaunchCheck::new(checks, of))
         });
         for (i, (a, ai)) in args.iter().zip(&info.args).enumerate() {
             let at = ai.offset as usize;
@@ -391,6 +389,49 @@ impl Kernel {
         (found, system)
     }
 
+    /// Checked mode's objects for a launch with these arguments: those of
+    /// the last launch when they were made from the same (a launch stream
+    /// formats no names), else new ones. Objects with a race shadow are not
+    /// kept (a released buffer's shadow would live on in the kernel).
+    fn launch_objects(
+        &self,
+        checks: Checks,
+        args: &[ArgValue],
+        offsets: &[u64],
+        system: bool,
+    ) -> Arc<LaunchObjects> {
+        let key = ObjectsKey {
+            args: args
+                .iter()
+                .map(|a| match a {
+                    ArgValue::Mem(Some(w)) => KeyArg::Mem(w.clone()),
+                    ArgValue::Local(n) => KeyArg::Local(*n),
+                    ArgValue::Svm(p) => KeyArg::Svm(*p),
+                    _ => KeyArg::Other,
+                })
+                .collect(),
+            svm: self.context().svm().generation(),
+            system,
+        };
+        let mut last = self.last_objects.lock();
+        if let Some((k, of)) = last.as_ref() {
+            if *k == key {
+                return of.clone();
+            }
+        }
+        let mems: Vec<_> = args
+            .iter()
+            .map(|a| match a {
+                ArgValue::Mem(Some(w)) => w.upgrade(),
+                _ => None,
+            })
+            .collect();
+        let of = Arc::new(self.check_objects(checks, args, &mems, offsets, system));
+        let shadowed = of.objects.iter().any(|o| o.shadow.is_some());
+        *last = (!shadowed).then(|| (key, of.clone()));
+        of
+    }
+
     /// Checked mode's objects for a launch with these arguments. Every SVM
     /// allocation of the context is an object (a kernel may follow pointers
     /// stored in memory into any of them); with fine-grain system SVM in use
@@ -403,7 +444,7 @@ impl Kernel {
         mems: &[Option<Arc<Obj<Mem>>>],
         offsets: &[u64],
         system: bool,
-    ) -> LaunchCheck {
+    ) -> LaunchObjects {
         let info = self.info();
         let mut objects = Vec::new();
         let mut local = Vec::new();
@@ -517,9 +558,47 @@ impl Kernel {
                 shadow: (checks.races && !constant).then(|| self.exe.code.variable_shadow()),
             });
         }
-        LaunchCheck::new(checks, &info.name, objects, local)
-            .with_system_memory(system)
-            .with_images(images)
+        LaunchObjects {
+            kernel: info.name.clone(),
+            objects,
+            local_objects: local,
+            system_memory: system,
+            images,
+        }
+    }
+}
+
+/// What a kernel's checked objects were made from: each argument (memory
+/// objects held weakly, compared by identity: a held `Weak` keeps its
+/// allocation's address from being reused), the context's SVM allocations
+/// (their generation) and whether the host's memory is in use.
+struct ObjectsKey {
+    args: Vec<KeyArg>,
+    svm: u64,
+    system: bool,
+}
+
+enum KeyArg {
+    Mem(Weak<Obj<Mem>>),
+    Local(u64),
+    Svm(usize),
+    /// A value, or NULL: no object.
+    Other,
+}
+
+impl PartialEq for ObjectsKey {
+    fn eq(&self, other: &ObjectsKey) -> bool {
+        let same = |a: &KeyArg, b: &KeyArg| match (a, b) {
+            (KeyArg::Mem(x), KeyArg::Mem(y)) => Weak::ptr_eq(x, y),
+            (KeyArg::Local(x), KeyArg::Local(y)) => x == y,
+            (KeyArg::Svm(x), KeyArg::Svm(y)) => x == y,
+            (KeyArg::Other, KeyArg::Other) => true,
+            _ => false,
+        };
+        self.svm == other.svm
+            && self.system == other.system
+            && self.args.len() == other.args.len()
+            && self.args.iter().zip(&other.args).all(|(a, b)| same(a, b))
     }
 }
 

@@ -73,6 +73,9 @@ impl Svm {
 #[derive(Default)]
 pub struct SvmTable {
     map: Mutex<BTreeMap<usize, Arc<Svm>>>,
+    /// Changes at every allocation and free (checked mode keeps a kernel's
+    /// objects while it stays the same).
+    generation: std::sync::atomic::AtomicU64,
 }
 
 impl SvmTable {
@@ -87,13 +90,26 @@ impl SvmTable {
         });
         let base = svm.base();
         self.map.lock().insert(base, svm);
+        self.bump();
         Some(base)
     }
 
     /// `clSVMFree`: forget the allocation that starts at `ptr` (its memory
     /// goes when the last command using it completes). False if none does.
     pub fn free(&self, ptr: usize) -> bool {
-        self.map.lock().remove(&ptr).is_some()
+        let gone = self.map.lock().remove(&ptr).is_some();
+        self.bump();
+        gone
+    }
+
+    fn bump(&self) {
+        self.generation
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// What changes whenever the set of allocations does.
+    pub fn generation(&self) -> u64 {
+        self.generation.load(std::sync::atomic::Ordering::Relaxed)
     }
 
     /// The allocation holding the byte at `addr`.

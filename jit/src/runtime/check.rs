@@ -241,30 +241,43 @@ struct Reports {
     dropped: u64,
 }
 
+/// What a launch's checks know of the kernel and what it may touch: the
+/// same for every launch of a kernel whose arguments name the same objects,
+/// so the kernel keeps one and its launches share it (`Arc`).
+#[derive(Debug)]
+pub struct LaunchObjects {
+    pub kernel: String,
+    /// Buffers and program-scope variables.
+    pub objects: Vec<Object>,
+    /// Offsets in the local arena.
+    pub local_objects: Vec<Object>,
+    /// Fine-grain system SVM: an access to memory that no allocation of the
+    /// registry owns (the host's `malloc` memory a kernel was given) is not
+    /// checked; memory the registry knows is checked as before.
+    pub system_memory: bool,
+    /// The launch's image arguments (`bounds`).
+    pub images: Vec<ImageArg>,
+}
+
 /// One launch's checks: its objects, the program's sites, the reports.
 pub struct LaunchCheck {
     pub checks: Checks,
-    kernel: String,
-    objects: Vec<Object>,
-    local_objects: Vec<Object>,
+    of: std::sync::Arc<LaunchObjects>,
     max_errors: usize,
     reports: Mutex<Reports>,
     /// The launch's serial, taken when its first group starts: every tag
     /// of a group of this launch is above it (a shadow tag below it was
     /// left by an earlier command).
     serial: AtomicU64,
-    /// Fine-grain system SVM: an access to memory that no allocation of the
-    /// registry owns (the host's `malloc` memory a kernel was given) is not
-    /// checked; memory the registry knows is checked as before.
-    system_memory: bool,
     /// Each group's first serial and its linear id (to name the other
     /// group of a race), in shards by worker thread: every group of a
     /// launch adds itself when it starts, and one lock for all of them was
     /// contended by every thread (a tenth of a checked reduction's time on
     /// 16 threads); shards by linear id still moved each shard between the
     /// cores (a launch of 2M one-item groups: 11.5x its unchecked time
-    /// under `races` on 16 threads).
-    groups: [Mutex<Vec<(u64, u64)>>; GROUP_SHARDS],
+    /// under `races` on 16 threads). Made when a launch's groups do not fit
+    /// `first_serials`.
+    groups: std::sync::OnceLock<Box<GroupShards>>,
     /// The same by linear id (the first serial + 1; 0: not started), made
     /// at the launch's first group when it has at most
     /// `GROUP_TABLE_LIMIT` groups: one plain store per group, where the
@@ -275,8 +288,6 @@ pub struct LaunchCheck {
     /// one left there and the serial ranges it publishes
     /// (`cranecl_check_sync`); made at the launch's first.
     releases: std::sync::OnceLock<Box<ReleaseShards>>,
-    /// The launch's image arguments (`bounds`).
-    images: Vec<ImageArg>,
     id: u64,
 }
 
@@ -295,6 +306,7 @@ pub struct ImageArg {
 
 /// The shards of a launch's log of groups (`LaunchCheck::groups`).
 const GROUP_SHARDS: usize = 32;
+type GroupShards = [Mutex<Vec<(u64, u64)>>; GROUP_SHARDS];
 
 /// The most groups of a launch `LaunchCheck::first_serials` takes (64 MiB).
 const GROUP_TABLE_LIMIT: u64 = 1 << 23;
@@ -321,48 +333,29 @@ struct Release {
 }
 
 impl LaunchCheck {
-    /// `objects`: buffers and program-scope variables; `local_objects`:
-    /// offsets in the local arena. Made when the launch starts running.
-    pub fn new(
-        checks: Checks,
-        kernel: &str,
-        objects: Vec<Object>,
-        local_objects: Vec<Object>,
-    ) -> LaunchCheck {
+    /// The checks of a launch of `of`'s kernel. Made when the launch is
+    /// enqueued; `CRANECL_MAX_ERRORS` is read once, by a process's first.
+    pub fn new(checks: Checks, of: std::sync::Arc<LaunchObjects>) -> LaunchCheck {
         static IDS: AtomicU64 = AtomicU64::new(1);
-        let max_errors = std::env::var("CRANECL_MAX_ERRORS")
-            .ok()
-            .and_then(|v| v.trim().parse().ok())
-            .unwrap_or(16usize)
-            .max(1);
+        static MAX_ERRORS: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+        let max_errors = *MAX_ERRORS.get_or_init(|| {
+            std::env::var("CRANECL_MAX_ERRORS")
+                .ok()
+                .and_then(|v| v.trim().parse().ok())
+                .unwrap_or(16usize)
+                .max(1)
+        });
         LaunchCheck {
             checks,
-            kernel: kernel.to_string(),
-            objects,
-            local_objects,
+            of,
             max_errors,
             reports: Mutex::new(Reports::default()),
             serial: AtomicU64::new(0),
-            system_memory: false,
-            groups: std::array::from_fn(|_| Mutex::new(Vec::new())),
+            groups: std::sync::OnceLock::new(),
             first_serials: std::sync::OnceLock::new(),
             releases: std::sync::OnceLock::new(),
-            images: Vec::new(),
             id: IDS.fetch_add(1, Ordering::Relaxed),
         }
-    }
-
-    /// With fine-grain system SVM in use: accesses to memory that no
-    /// registered allocation owns are not checked.
-    pub fn with_system_memory(mut self, on: bool) -> LaunchCheck {
-        self.system_memory = on;
-        self
-    }
-
-    /// The launch's image arguments (checked by `bounds`).
-    pub fn with_images(mut self, images: Vec<ImageArg>) -> LaunchCheck {
-        self.images = images;
-        self
     }
 
     /// The reports so far, one text each (empty: the launch is clean).
@@ -420,10 +413,13 @@ impl LaunchCheck {
         });
         match table.as_ref().and_then(|t| t.get(group_linear as usize)) {
             Some(slot) => slot.store(base + 1, Ordering::Relaxed),
-            None => self.groups[group_shard()]
-                .lock()
-                .unwrap_or_else(|p| p.into_inner())
-                .push((base, group_linear)),
+            None => self
+                .groups
+                .get_or_init(|| Box::new(std::array::from_fn(|_| Mutex::new(Vec::new()))))
+                [group_shard()]
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .push((base, group_linear)),
         }
     }
 
@@ -437,13 +433,18 @@ impl LaunchCheck {
                 (b <= serial).then_some((b, g as u64))
             })
         });
-        let in_shards = self.groups.iter().filter_map(|shard| {
-            let g = shard.lock().unwrap_or_else(|p| p.into_inner());
-            g.iter()
-                .filter(|(b, _)| *b <= serial)
-                .max_by_key(|(b, _)| *b)
-                .copied()
-        });
+        let in_shards = self
+            .groups
+            .get()
+            .into_iter()
+            .flat_map(|g| g.iter())
+            .filter_map(|shard| {
+                let g = shard.lock().unwrap_or_else(|p| p.into_inner());
+                g.iter()
+                    .filter(|(b, _)| *b <= serial)
+                    .max_by_key(|(b, _)| *b)
+                    .copied()
+            });
         in_table
             .chain(in_shards)
             .max_by_key(|&(b, _)| b)
@@ -950,8 +951,9 @@ fn ids_me(item: &ItemState, g: &GroupState, me: u64) -> String {
 /// Where `addr` is, relative to the nearest object (for messages).
 fn describe_addr(local_lo: u64, launch: &LaunchCheck, addr: u64, size: Option<u64>) -> String {
     let size = size.unwrap_or(1);
-    let objects = launch.objects.iter().map(|o| (o.lo, o.hi, o)).chain(
+    let objects = launch.of.objects.iter().map(|o| (o.lo, o.hi, o)).chain(
         launch
+            .of
             .local_objects
             .iter()
             .map(|o| (local_lo + o.lo, local_lo + o.hi, o)),
@@ -1010,7 +1012,7 @@ fn describe_addr(local_lo: u64, launch: &LaunchCheck, addr: u64, size: Option<u6
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Follow {
     No,
-    /// `launch.objects[i]`'s.
+    /// `launch.of.objects[i]`'s.
     Object(usize),
     Local,
 }
@@ -1026,7 +1028,7 @@ fn find(
     let inside = |lo: u64, hi: u64| addr >= lo && end <= hi;
     // SAFETY: `launch` is set while the group runs.
     let launch = unsafe { &*st.launch };
-    for (i, o) in launch.objects.iter().enumerate() {
+    for (i, o) in launch.of.objects.iter().enumerate() {
         if inside(o.lo, o.hi) {
             let f = if o.shadow.is_some() {
                 Follow::Object(i)
@@ -1036,7 +1038,7 @@ fn find(
             return Some((o.lo, o.hi, o.space, f));
         }
     }
-    for o in &launch.local_objects {
+    for o in &launch.of.local_objects {
         let (lo, hi) = (st.local_lo + o.lo, st.local_lo + o.hi);
         if inside(lo, hi) {
             return Some((lo, hi, Space::Local, Follow::Local));
@@ -1053,7 +1055,7 @@ fn find(
     }
     // Fine-grain system SVM: the host's own memory, whose bounds nobody
     // knows, is the program's business.
-    if launch.system_memory
+    if launch.of.system_memory
         && cranecl_memory::registry::lookup(addr as usize).is_none()
         && cranecl_memory::registry::lookup((end - 1) as usize).is_none()
     {
@@ -1113,7 +1115,7 @@ pub unsafe extern "C" fn cranecl_check_access(
             let plain = CacheEntry::new(lo, hi, size);
             let entry = match follow {
                 Follow::No => Some(plain),
-                Follow::Object(i) => launch.objects[i].shadow.as_ref().map(|sh| CacheEntry {
+                Follow::Object(i) => launch.of.objects[i].shadow.as_ref().map(|sh| CacheEntry {
                     delta: sh.delta(),
                     xw: launch.serial(),
                     xr: launch.serial(),
@@ -1177,7 +1179,7 @@ pub unsafe extern "C" fn cranecl_check_access(
                 let _ = writeln!(
                     t,
                     "  kernel '{}', {}",
-                    launch.kernel,
+                    launch.of.kernel,
                     ids_me(item, group, me)
                 );
                 t
@@ -1267,7 +1269,7 @@ fn track(
         old[..s.size as usize] == value.to_le_bytes()[..s.size as usize]
     };
     let shadow = match follow {
-        Follow::Object(i) => launch.objects[i].shadow.as_deref(),
+        Follow::Object(i) => launch.of.objects[i].shadow.as_deref(),
         Follow::Local => st.local_shadow.as_ref(),
         Follow::No => None,
     };
@@ -1416,7 +1418,7 @@ fn uninit_write(
                     r.size
                 ),
             );
-            let _ = writeln!(t, "  kernel '{}', {}", launch.kernel, ids_me(item, group, me));
+            let _ = writeln!(t, "  kernel '{}', {}", launch.of.kernel, ids_me(item, group, me));
             t.push_str(&note(s, "the work-item writes the value it read to global memory here"));
             t
         });
@@ -1501,7 +1503,7 @@ fn report_race(
             // The work-item whose access stands here: the writer's when
             // the report moved to the other access.
             let here_me = if flip { other } else { who.tag };
-            let _ = writeln!(t, "  kernel '{}', {}", launch.kernel, ids_me(item, group, item_of(here_me)));
+            let _ = writeln!(t, "  kernel '{}', {}", launch.of.kernel, ids_me(item, group, item_of(here_me)));
             if let Some(there) = there {
                 t.push_str(&note(there, &format!("the other {} is here", what(there_write))));
             }
@@ -1547,7 +1549,7 @@ fn report_race(
                 name(og),
             ),
         );
-        let _ = writeln!(t, "  kernel '{}', {}", launch.kernel, ids_me(item, group, item_of(who.tag)));
+        let _ = writeln!(t, "  kernel '{}', {}", launch.of.kernel, ids_me(item, group, item_of(who.tag)));
         if let Some(os) = os {
             t.push_str(&note(os, &format!("the other {} is here", what(o_write))));
         }
@@ -1590,7 +1592,7 @@ pub unsafe extern "C" fn cranecl_check_index(
         let _ = writeln!(
             t,
             "  kernel '{}', {}",
-            launch.kernel,
+            launch.of.kernel,
             ids_me(item, group, me)
         );
         t
@@ -1645,6 +1647,7 @@ pub unsafe fn image_lanes_clean(
     // SAFETY: `launch` is set while the group runs.
     let launch = unsafe { &*st.launch };
     let forbidden = launch
+        .of
         .images
         .iter()
         .find(|a| a.desc == img as *const image::ImageDesc as u64)
@@ -1705,6 +1708,7 @@ pub unsafe fn cranecl_check_image(
     // SAFETY: `launch` is set while the group runs.
     let launch = unsafe { &*st.launch };
     let arg = launch
+        .of
         .images
         .iter()
         .find(|a| a.desc == img as *const image::ImageDesc as u64);
@@ -1802,7 +1806,7 @@ pub unsafe fn cranecl_check_image(
         let _ = writeln!(
             t,
             "  kernel '{}', {}",
-            launch.kernel,
+            launch.of.kernel,
             ids_me(item, group, me)
         );
         t
@@ -1912,7 +1916,7 @@ pub fn barrier_round(group: &GroupState, items: &[ItemState], done: &[bool]) -> 
         let _ = writeln!(
             t,
             "  kernel '{}', {}",
-            launch.kernel,
+            launch.of.kernel,
             ids(&items[first], group)
         );
         if let Some(o) = &other_site.0 {
@@ -1953,7 +1957,7 @@ pub unsafe extern "C" fn cranecl_check_uninit_private(item: *mut ItemState, site
             s,
             &format!("read of {} before this work-item wrote it", s.text),
         );
-        let _ = writeln!(t, "  kernel '{}', {}", launch.kernel, ids(item, group));
+        let _ = writeln!(t, "  kernel '{}', {}", launch.of.kernel, ids(item, group));
         t.push_str(&note(
             d,
             &format!("'{}' is declared here without an initialiser", d.text),
@@ -2020,7 +2024,7 @@ pub unsafe extern "C" fn cranecl_check_region_barrier(
                 "barrier divergence: not every work-item of the group reaches this barrier: local linear id {l} waits here ({live} of {n} work-items), local linear id {d} has returned"
             ),
         );
-        let _ = writeln!(t, "  kernel '{}', group id ({})", launch.kernel, group_ids(group));
+        let _ = writeln!(t, "  kernel '{}', group id ({})", launch.of.kernel, group_ids(group));
         t
     });
 }
@@ -2088,7 +2092,7 @@ pub unsafe extern "C" fn cranecl_check_region_divergence(
         let _ = writeln!(
             t,
             "  kernel '{}', group id ({})",
-            launch.kernel,
+            launch.of.kernel,
             group_ids(group)
         );
         if let Some((o, _)) = there {
