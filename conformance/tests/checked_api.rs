@@ -224,6 +224,34 @@ fn read_while_kernel_writes_on_another_queue_is_reported() {
     );
 }
 
+/// Many launches that write the buffer between the racing kernel and the
+/// read (each a use the buffer records, swept when complete): the
+/// kernel's use, still pending, is found all the same.
+#[test]
+fn read_after_many_other_launches_still_finds_the_racing_kernel() {
+    let f = Fixture::new();
+    let (qa, qb, qc) = (f.queue(0), f.queue(0), f.queue(0));
+    let out = f.buffer(4096);
+    let spinner = Spinner::new(&f);
+    let k = spinner.start(&f, qb, out);
+    let touch = f.kernel(c"touch", &[out]);
+    for _ in 0..40 {
+        call!(t(); clReleaseEvent(f.launch(qc, touch, &[k])));
+    }
+    let (rc, _, _) = read(qa, out, true, &[]);
+    spinner.release();
+    assert_code!(call!(t(); clFinish(qc)), CL_SUCCESS);
+    assert_code!(rc, CL_OUT_OF_RESOURCES, "the blocking read's own failure");
+    let messages = f.reported(1);
+    assert!(
+        messages[0].contains(
+            "while clEnqueueNDRangeKernel (kernel 'spin', argument 'out') may write some of them"
+        ),
+        "{messages:#?}"
+    );
+    call!(t(); clReleaseKernel(touch));
+}
+
 #[test]
 fn read_on_an_out_of_order_queue_is_reported() {
     let f = Fixture::new();

@@ -412,7 +412,7 @@ impl Uses {
                 offset,
                 size,
                 usage,
-                what: what.to_string(),
+                what: what.into(),
             });
         }
         self

@@ -131,7 +131,7 @@ impl Command {
                 offset,
                 size,
                 usage,
-                what: what.to_string(),
+                what: what.into(),
             });
         }
         self

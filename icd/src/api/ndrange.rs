@@ -538,7 +538,7 @@ pub fn kernel_accesses(k: &Kernel) -> Vec<Access> {
             size: mem.size(),
             mem,
             usage: if writes { Usage::Write } else { Usage::Read },
-            what: format!("kernel '{kernel}', argument '{arg}'"),
+            what: format!("kernel '{kernel}', argument '{arg}'").into(),
         })
         .collect()
 }

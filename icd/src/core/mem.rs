@@ -35,7 +35,7 @@ use super::context::{run_destructors, Context, UserData};
 use super::handle::Obj;
 use super::image::Image;
 use crate::error::{err, CLResult};
-use crate::exec::api_check::RecordedUse;
+use crate::exec::api_check::Uses;
 use cranecl_memory::registry::{self, Kind, Registration};
 use cranecl_memory::HostAllocation;
 use opencl_sys::*;
@@ -97,7 +97,7 @@ pub struct Mem {
     maps: Mutex<Vec<Mapping>>,
     /// Checked mode (`api`): uses by commands perhaps not complete (on
     /// buffers only, like `maps`).
-    uses: Mutex<Vec<RecordedUse>>,
+    uses: Mutex<Uses>,
     destructors: Mutex<Vec<(MemDestructorFn, UserData)>>,
     /// Checked `races`: the shadow of the data store (buffers only; made at
     /// the first checked launch that may write it).
@@ -197,7 +197,7 @@ impl Mem {
             registered,
             _store: alloc,
             maps: Mutex::new(Vec::new()),
-            uses: Mutex::new(Vec::new()),
+            uses: Mutex::new(Uses::default()),
             destructors: Mutex::new(Vec::new()),
             race_shadow: std::sync::OnceLock::new(),
             image,
@@ -266,7 +266,7 @@ impl Mem {
             registered,
             _store: None,
             maps: Mutex::new(Vec::new()),
-            uses: Mutex::new(Vec::new()),
+            uses: Mutex::new(Uses::default()),
             destructors: Mutex::new(Vec::new()),
             race_shadow: std::sync::OnceLock::new(),
             image,
@@ -453,13 +453,13 @@ impl Mem {
 
     /// Checked mode (`api`): the uses recorded on this buffer's data store
     /// (pruned of finished commands), for `f` to read or extend.
-    pub fn with_uses<R>(&self, f: impl FnOnce(&mut Vec<RecordedUse>) -> R) -> R {
+    pub fn with_uses<R>(&self, f: impl FnOnce(&mut Uses) -> R) -> R {
         // Events looked at are dropped after the lock is released (the last
         // reference to one may drop a command's work, and a memory object
         // whose destructor calls the user back).
         let mut held = Vec::new();
         let mut uses = self.root().uses.lock();
-        uses.retain(|u| u.pending(&mut held));
+        uses.sweep(&mut held);
         f(&mut uses)
     }
 

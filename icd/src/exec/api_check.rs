@@ -113,7 +113,7 @@ pub struct Access {
     pub usage: Usage,
     /// What the use is to the command, for reports: "argument 'out'",
     /// "destination"; empty when the command has one buffer.
-    pub what: String,
+    pub what: Arc<str>,
 }
 
 /// A use by a command that may not be complete, kept on the buffer that owns
@@ -124,9 +124,10 @@ pub struct RecordedUse {
     start: usize,
     end: usize,
     usage: Usage,
-    /// The command, by its API name and the use ("clEnqueueNDRangeKernel
-    /// (kernel 'k', argument 'out')").
-    command: Arc<str>,
+    /// The command's API name and the use, described together for a
+    /// report ("clEnqueueNDRangeKernel (kernel 'k', argument 'out')").
+    name: &'static str,
+    what: Arc<str>,
 }
 
 impl RecordedUse {
@@ -141,6 +142,55 @@ impl RecordedUse {
             }
             None => false,
         }
+    }
+}
+
+/// A buffer's recorded uses (`Mem::with_uses`): the device's writes and the
+/// host's reads and maps apart, each in enqueue order (a use conflicts
+/// only with one of the other kind, so a stream of launches that write a
+/// buffer looks at no list). Uses whose command is complete are dropped
+/// when the lists have doubled since they were last swept (a use of a
+/// complete command left in a list is passed over: its event says so).
+#[derive(Default)]
+pub struct Uses {
+    writes: Vec<RecordedUse>,
+    host: Vec<RecordedUse>,
+    /// The lists' length after the last sweep.
+    swept: usize,
+}
+
+impl Uses {
+    /// Drop the uses of complete commands, when the lists have doubled.
+    pub fn sweep(&mut self, held: &mut Vec<Arc<Obj<Event>>>) {
+        if self.writes.len() + self.host.len() <= 2 * self.swept + 16 {
+            return;
+        }
+        self.writes.retain(|u| u.pending(held));
+        self.host.retain(|u| u.pending(held));
+        self.swept = self.writes.len() + self.host.len();
+    }
+
+    fn push(&mut self, u: RecordedUse) {
+        if u.usage.host() {
+            self.host.push(u)
+        } else {
+            self.writes.push(u)
+        }
+    }
+
+    /// The uses that conflict with `usage` of bytes `[start, end)`.
+    fn conflicting(&self, usage: Usage, start: usize, end: usize) -> Vec<RecordedUse> {
+        let list = if usage.host() {
+            &self.writes
+        } else if usage.writes() {
+            &self.host
+        } else {
+            return Vec::new();
+        };
+        list.iter()
+            .filter(|u| u.usage.conflicts(usage) && start < u.end && u.start < end)
+            .cloned()
+            .collect()
     }
 }
 
@@ -250,16 +300,19 @@ fn verb(usage: Usage) -> &'static str {
 fn reports(ev: &Arc<Obj<Event>>, name: &str, accesses: &[Access], started: bool) -> Vec<String> {
     let mut out = Vec::new();
     for a in accesses {
-        let this = describe_command(name, &a.what);
-        let bytes = describe_bytes(&a.mem, a.offset, a.size);
+        // Described only for a report.
+        let this = || describe_command(name, &a.what);
+        let bytes = || describe_bytes(&a.mem, a.offset, a.size);
         if a.usage != Usage::HostMap {
             if let Some((start, len, write)) =
                 a.mem.conflicting_map(a.offset, a.size, a.usage.writes())
             {
                 out.push(format!(
-                    "error: {this} {} {bytes} while {len} bytes at offset {start} of {} are mapped for {} ({}, not unmapped yet)\n\
+                    "error: {} {} {} while {len} bytes at offset {start} of {} are mapped for {} ({}, not unmapped yet)\n\
                      note: the spec makes a command that {} a mapped memory object undefined: enqueue clEnqueueUnmapMemObject before it, and make it wait for the unmap\n",
+                    this(),
                     verb(a.usage),
+                    bytes(),
                     match (a.mem.parent().is_some(), a.mem.image().is_some()) {
                         (true, _) => "its parent buffer",
                         (false, true) => "the image",
@@ -277,11 +330,8 @@ fn reports(ev: &Arc<Obj<Event>>, name: &str, accesses: &[Access], started: bool)
         }
         let start = a.mem.offset() + a.offset;
         let end = start + a.size;
-        let uses = a.mem.with_uses(|u| u.clone());
+        let uses = a.mem.with_uses(|u| u.conflicting(a.usage, start, end));
         for u in uses {
-            if !(u.usage.conflicts(a.usage) && start < u.end && u.start < end) {
-                continue;
-            }
             let Some(other) = u.event.upgrade() else {
                 continue;
             };
@@ -299,10 +349,12 @@ fn reports(ev: &Arc<Obj<Event>>, name: &str, accesses: &[Access], started: bool)
                 continue;
             }
             out.push(format!(
-                "error: {this} {} {bytes} while {} {} some of them, and nothing orders the two: that command is not complete, and {}\n\
+                "error: {} {} {} while {} {} some of them, and nothing orders the two: that command is not complete, and {}\n\
                  note: order them: put one's event in the other's wait list, use one in-order queue for both, or wait for the first on the host (clWaitForEvents, clFinish) before enqueuing the second\n",
+                this(),
                 verb(a.usage),
-                u.command,
+                bytes(),
+                describe_command(u.name, &u.what),
                 verb(u.usage),
                 if started {
                     "this one, held back by a user event until now, does not come before it"
@@ -374,16 +426,16 @@ pub fn enqueued(
 }
 
 /// Record the uses that can conflict later (host reads and writes).
-fn record(ev: &Arc<Obj<Event>>, name: &str, accesses: &[Access]) {
+fn record(ev: &Arc<Obj<Event>>, name: &'static str, accesses: &[Access]) {
     for a in accesses.iter().filter(|a| a.usage != Usage::Read) {
         let start = a.mem.offset() + a.offset;
-        let command = describe_command(name, &a.what);
         let rec = RecordedUse {
             event: Arc::downgrade(ev),
             start,
             end: start + a.size,
             usage: a.usage,
-            command: command.into(),
+            name,
+            what: a.what.clone(),
         };
         a.mem.with_uses(|u| u.push(rec));
     }
