@@ -269,7 +269,8 @@ impl FunctionCx<'_, '_> {
     }
 
     /// Whether the subscript `idx` of an array of `n` elements is known to
-    /// be inside: a constant, the counter of a counted loop being compiled
+    /// be inside: a constant, a value of a narrow unsigned type that fits
+    /// (`walk::type_range`), the counter of a counted loop being compiled
     /// whose range fits (`walk::counted_loop`), or an index the loop being
     /// compiled does not change, tested before it (`invariant_inside`).
     pub(crate) fn index_known_inside(&self, idx: &Expr, n: u64) -> bool {
@@ -279,6 +280,9 @@ impl FunctionCx<'_, '_> {
         }
         if let Some(v) = super::walk::int_value(idx) {
             return inside(v, v + 1);
+        }
+        if super::walk::type_range(idx).is_some_and(|(lo, hi)| inside(lo, hi)) {
+            return true;
         }
         super::walk::read_of(idx).is_some_and(|l| {
             self.counted
@@ -429,7 +433,7 @@ impl FunctionCx<'_, '_> {
     pub(crate) fn range_loop<'e>(
         &self,
         cond: Option<&'e Expr>,
-        step: Option<&Expr>,
+        step: Option<&'e Expr>,
         body: &'e crate::sema::hir::Stmt,
     ) -> Option<super::walk::RangeLoop<'e>> {
         if !self.pcx.check.bounds || self.pcx.check.tracks() || self.prechecked {
@@ -495,20 +499,47 @@ impl FunctionCx<'_, '_> {
         let a64 = self.int_resize(a0, t, types::I64, signed);
         let b64 = self.int_resize(b0, t, types::I64, signed);
         let count = self.b.ins().isub(b64, a64);
-        let few = self
+        let mut few = self
             .b
             .ins()
             .icmp_imm_u(IntCC::UnsignedLessThanOrEqual, count, 1 << 40);
+        if let Some(s) = rl.step {
+            // `k += s` reaches only elements of the range when it moves
+            // forward and cannot wrap: 1 <= s <= MAX - b (k of 32 bits at
+            // most, so these hold exactly in 64 bits).
+            let sv = self.expr(s)?.scalar()?;
+            let s64 = self.int_resize(sv, t, types::I64, signed);
+            let max = match kty.elem() {
+                Some(e) if e.is_signed() => (1i64 << (8 * e.size() - 1)) - 1,
+                Some(e) => (1i64 << (8 * e.size())) - 1,
+                None => 0,
+            };
+            let forward = self
+                .b
+                .ins()
+                .icmp_imm_s(IntCC::SignedGreaterThanOrEqual, s64, 1);
+            let room = self.b.ins().iconst(types::I64, max);
+            let room = self.b.ins().isub(room, b64);
+            let no_wrap = self.b.ins().icmp(IntCC::SignedLessThanOrEqual, s64, room);
+            few = self.b.ins().band(few, forward);
+            few = self.b.ins().band(few, no_wrap);
+        }
         let mut all = few;
         let (_, cache) = self.check_cache();
         let mut ranges = Vec::new();
-        for (p, _) in &rl.ptrs {
+        for (p, offset, _) in &rl.ptrs {
             let size = self.pointee_size(&p.ty);
             let outer = std::mem::replace(&mut self.cur_span, p.span);
             let pv = self.expr(p).and_then(|v| v.scalar());
             let site = self.site(SiteKind::Read, size, 0, false);
             self.cur_span = outer;
-            let pv = pv?;
+            let mut pv = pv?;
+            if let Some(x) = offset {
+                // `p[x + k]`: the range of `(p + x)[k]`.
+                let xv = self.expr(x)?.scalar()?;
+                let off = self.b.ins().imul_imm_s(xv, size as i64);
+                pv = self.b.ins().iadd(pv, off);
+            }
             let off = self.b.ins().imul_imm_s(a64, size as i64);
             let first = self.b.ins().iadd(pv, off);
             let last_k = self.b.ins().iadd_imm_s(b64, -1);
@@ -1970,7 +2001,7 @@ impl FunctionCx<'_, '_> {
     /// The address an atomic operation on `size` bytes at `p` must use: a
     /// bounds check only (atomics take part in no race or uninit tracking).
     pub(crate) fn checked_atomic(&mut self, p: Value, size: u64) -> Value {
-        if !self.checks_memory() {
+        if !self.checks_memory() || self.proven_inside(p, 0, size) {
             return p;
         }
         self.checked_site(p, size, SiteKind::Atomic, None)

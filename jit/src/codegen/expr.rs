@@ -159,7 +159,24 @@ impl FunctionCx<'_, '_> {
                 // &*p and &a[i] are p and a + i: `&a[N]` is legal, so no
                 // subscript check.
                 if let ExprKind::Deref(p) = &a.kind {
-                    return self.expr(p);
+                    let v = self.expr(p)?;
+                    // An element of an array variable whose index is known
+                    // inside: an access through it needs no test
+                    // (`atomic_inc(&bins[c])` with a `uchar c`).
+                    if let (true, CValue::Scalar(at), ExprKind::PtrAdd(x, y)) =
+                        (self.pcx.check.bounds, &v, &p.kind)
+                    {
+                        let (ptr, idx) = if x.ty.is_pointer() { (x, y) } else { (y, x) };
+                        if let ExprKind::Cast(CastKind::ArrayToPointer, arr) = &ptr.kind {
+                            if let Type::Array(_, Some(n)) = &arr.ty {
+                                if super::check::rooted(arr) && self.index_known_inside(idx, *n) {
+                                    let size = self.pointee_size(&ptr.ty);
+                                    self.in_object.insert(*at, size);
+                                }
+                            }
+                        }
+                    }
+                    return Ok(v);
                 }
                 let p = self.place(a)?;
                 let addr = self.place_addr(&p)?;

@@ -193,7 +193,7 @@ impl FunctionCx<'_, '_> {
             }
             let outer = (fx.range_proven.clone(), fx.range_bound);
             fx.range_proven
-                .extend(rl.ptrs.iter().flat_map(|(_, uses)| uses.iter().copied()));
+                .extend(rl.ptrs.iter().flat_map(|(_, _, uses)| uses.iter().copied()));
             fx.range_bound = Some((rl.bound as *const _, bound));
             let r = fx.for_loop(c, step, body, counted);
             (fx.range_proven, fx.range_bound) = outer;

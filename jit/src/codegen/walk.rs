@@ -441,6 +441,31 @@ fn widening(from: &crate::sema::types::Type, to: &crate::sema::types::Type) -> b
     }
 }
 
+/// The values integer expression `e` can take, from its types alone: an
+/// unsigned type narrower than 32 bits holds `[0, 2^bits)`, and a widening
+/// conversion keeps its operand's values (`bins[c]` with a `uchar c`).
+pub fn type_range(e: &Expr) -> Option<(i128, i128)> {
+    use crate::sema::hir::CastKind;
+    use crate::sema::types::Type;
+    let own = |t: &Type| match t {
+        Type::Scalar(s) if s.is_integer() && !s.is_signed() && s.size() < 4 => {
+            Some((0, 1i128 << (8 * s.size())))
+        }
+        _ => None,
+    };
+    match (&e.kind, &e.ty) {
+        (ExprKind::Cast(CastKind::IntToInt, a), Type::Scalar(to)) => match &a.ty {
+            Type::Scalar(from)
+                if to.size() >= from.size() && (to.is_signed() || !from.is_signed()) =>
+            {
+                type_range(a).or_else(|| own(&e.ty))
+            }
+            _ => own(&e.ty),
+        },
+        _ => own(&e.ty),
+    }
+}
+
 /// The value of an integer constant expression as the front end leaves it
 /// (a constant, possibly converted).
 pub fn int_value(e: &Expr) -> Option<i128> {
@@ -513,11 +538,14 @@ pub fn invariant_cond_loads<'e>(
     out
 }
 
-/// A loop `for (...; k < b; k++)` (or `k += 1`) whose body reads or writes
-/// elements `p[k]` through pointers `p` that do not change in it: checked
-/// `bounds` tests the whole range `p[first k] .. p[b - 1]` of each such
-/// pointer once before the loop (`FunctionCx::range_precheck`) and runs a
-/// copy of the loop without those tests when it lies inside one object.
+/// A loop `for (...; k < b; k++)` (or `k += 1`, or `k += s` with `s` built
+/// like `b` and `k` of at most 32 bits) whose body reads or writes elements
+/// `p[k]` (or `p[x + k]` with a 64-bit `x` built like `b`) through pointers
+/// `p` that do not change in it: checked `bounds` tests the whole range
+/// `p[first k] .. p[b - 1]` of each such access once before the loop
+/// (`FunctionCx::range_precheck`; with a step `s`, the elements the loop
+/// reaches lie in it when `1 <= s` and `k` cannot wrap) and runs a copy of
+/// the loop without those tests when it lies inside one object.
 /// The loop qualifies when `k` is a private integer local nobody takes the
 /// address of and the body does not write; the body stores only to such
 /// locals (so no memory the bound reads changes), calls no function and no
@@ -530,10 +558,17 @@ pub struct RangeLoop<'e> {
     pub var: u32,
     /// `b`, of `k`'s type.
     pub bound: &'e Expr,
+    /// `s` of `k += s`, `None` for a step of one.
+    pub step: Option<&'e Expr>,
     /// Each pointer `p` (built from constants and locals the body does not
-    /// write) and the `p + k` address expressions of its accesses.
-    pub ptrs: Vec<(&'e Expr, Vec<*const Expr>)>,
+    /// write), the `x` of `p[x + k]` if any, and the `p + k` address
+    /// expressions of its accesses.
+    pub ptrs: Vec<RangePtr<'e>>,
 }
+
+/// A pointer of a [`RangeLoop`], the offset its accesses add to `k`, and
+/// those accesses.
+pub type RangePtr<'e> = (&'e Expr, Option<&'e Expr>, Vec<*const Expr>);
 
 /// The expression nodes a loop body may have to be copied by
 /// [`range_loop`].
@@ -542,7 +577,7 @@ const RANGE_LOOP_NODES: usize = 400;
 pub fn range_loop<'e>(
     f: &Function,
     cond: Option<&'e Expr>,
-    step: Option<&Expr>,
+    step: Option<&'e Expr>,
     body: &'e Stmt,
 ) -> Option<RangeLoop<'e>> {
     use crate::sema::hir::{BinOp, CastKind};
@@ -570,23 +605,29 @@ pub fn range_loop<'e>(
     if !s.is_integer() {
         return None;
     }
-    let steps_by_one = match &step?.kind {
+    // The step: one, or an `s` checked below.
+    let by: Option<&'e Expr> = match &step?.kind {
         ExprKind::IncDec {
             inc: true, operand, ..
-        } => local_var(operand) == Some(k),
+        } if local_var(operand) == Some(k) => None,
         ExprKind::Assign {
             op: Some(BinOp::Add),
             lhs,
             rhs,
             ..
-        } => local_var(lhs) == Some(k) && int_value(rhs) == Some(1),
-        _ => false,
+        } if local_var(lhs) == Some(k) => match int_value(rhs) {
+            Some(1) => None,
+            _ if rhs.ty == local.ty && s.size() <= 4 => Some(&**rhs),
+            _ => return None,
+        },
+        _ => return None,
     };
-    if !steps_by_one || jumps_into(body) || has_loop(body) {
+    if jumps_into(body) || has_loop(body) {
         return None;
     }
-    // What the body writes: private locals only, never `k`.
-    let (mut written, mut pure, mut nodes) = (HashSet::new(), true, 0usize);
+    // What the body writes: private locals, never `k`; memory (stores,
+    // atomics, `vstore`) only when the bound reads none.
+    let (mut written, mut pure, mut stores, mut nodes) = (HashSet::new(), true, false, 0usize);
     stmt_exprs(body, &mut |e| {
         nodes += 1;
         match &e.kind {
@@ -595,15 +636,27 @@ pub fn range_loop<'e>(
                     Some(l) if plain(l) && l != k => {
                         written.insert(l);
                     }
-                    _ => pure = false,
+                    Some(l) if l == k || plain(l) => pure = false,
+                    _ => stores = true,
                 }
             }
             ExprKind::Call(..) => pure = false,
-            ExprKind::Builtin(b, _) => pure &= reads_only(b),
+            ExprKind::Builtin(b, _) if reads_only(b) => {}
+            ExprKind::Builtin(b, _)
+                if matches!(
+                    b.family,
+                    crate::sema::builtins::Family::Atomic
+                        | crate::sema::builtins::Family::AtomicC11
+                ) || b.name.starts_with("vstore") =>
+            {
+                stores = true
+            }
+            ExprKind::Builtin(..) => pure = false,
             _ => {}
         }
     });
-    if !pure || nodes > RANGE_LOOP_NODES {
+    let loads_bound = matches!(value_of(bound).kind, ExprKind::Deref(_));
+    if !pure || stores && loads_bound || nodes > RANGE_LOOP_NODES {
         return None;
     }
     // Built from constants and locals the body leaves alone.
@@ -612,10 +665,33 @@ pub fn range_loop<'e>(
         ExprKind::Deref(p) => invariant(p),
         _ => invariant(bound),
     };
-    if !bound_ok {
+    if !bound_ok || by.is_some_and(|s| !invariant(s) || read_of(s) == Some(k)) {
         return None;
     }
-    let mut ptrs: Vec<(&'e Expr, Vec<*const Expr>)> = Vec::new();
+    // `x + k` of a 64-bit `x` built like the bound (no wrap), or `k`.
+    let offset_of = |idx: &'e Expr| -> Option<Option<&'e Expr>> {
+        if read_of(idx) == Some(k) {
+            return Some(None);
+        }
+        let wide = |e: &Expr| matches!(&e.ty, Type::Scalar(t) if t.is_integer() && t.size() == 8);
+        // A 64-bit sum, perhaps converted to the other 64-bit type.
+        let idx = match &idx.kind {
+            ExprKind::Cast(CastKind::IntToInt, a) if wide(idx) && wide(a) => &**a,
+            _ => idx,
+        };
+        let ExprKind::Binary(BinOp::Add, x, y) = &idx.kind else {
+            return None;
+        };
+        let wide = wide(idx);
+        let (x, y) = if read_of(y) == Some(k) {
+            (x, y)
+        } else {
+            (y, x)
+        };
+        (wide && read_of(y) == Some(k) && invariant(x) && read_of(x) != Some(k))
+            .then_some(Some(&**x))
+    };
+    let mut ptrs: Vec<RangePtr<'e>> = Vec::new();
     stmt_exprs(body, &mut |e: &'e Expr| {
         let ExprKind::Deref(p) = &e.kind else {
             return;
@@ -624,7 +700,10 @@ pub fn range_loop<'e>(
             return;
         };
         let (ptr, idx) = if x.ty.is_pointer() { (x, y) } else { (y, x) };
-        if read_of(idx) != Some(k) || !invariant(ptr) {
+        let Some(offset) = offset_of(idx) else {
+            return;
+        };
+        if !invariant(ptr) {
             return;
         }
         let key = |q: &Expr| match &q.kind {
@@ -632,17 +711,17 @@ pub fn range_loop<'e>(
             _ => None,
         };
         let p_at = &**p as *const Expr;
-        match ptrs
-            .iter_mut()
-            .find(|(q, _)| key(q).is_some() && key(q) == key(ptr))
-        {
-            Some((_, uses)) => uses.push(p_at),
-            None => ptrs.push((&**ptr, vec![p_at])),
+        match ptrs.iter_mut().find(|(q, o, _)| {
+            o.is_none() && offset.is_none() && key(q).is_some() && key(q) == key(ptr)
+        }) {
+            Some((_, _, uses)) => uses.push(p_at),
+            None => ptrs.push((&**ptr, offset, vec![p_at])),
         }
     });
     (!ptrs.is_empty()).then_some(RangeLoop {
         var: k,
         bound,
+        step: by,
         ptrs,
     })
 }
