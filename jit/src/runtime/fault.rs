@@ -95,6 +95,16 @@ pub struct Running<'a> {
     _name: PhantomData<&'a str>,
 }
 
+impl Running<'_> {
+    /// The work-group now running is `group_id` (a run of groups entered
+    /// once: `runtime::groups`): a report names it.
+    pub fn set_group(&self, group_id: [u64; 3]) {
+        if let Some(s) = self.slot {
+            imp::set_group(s, group_id);
+        }
+    }
+}
+
 impl Drop for Running<'_> {
     fn drop(&mut self) {
         if let Some(s) = self.slot {
@@ -506,6 +516,14 @@ mod imp {
         Some(s)
     }
 
+    pub fn set_group(s: usize, group_id: [u64; 3]) {
+        for (g, &v) in SLOTS[s].group.iter().zip(&group_id) {
+            g.store(v, Ordering::Relaxed);
+        }
+        // The handler runs on this thread: keep the stores before the kernel.
+        compiler_fence(Ordering::SeqCst);
+    }
+
     pub fn leave(s: usize) {
         compiler_fence(Ordering::SeqCst);
         SLOTS[s].running.store(false, Ordering::Relaxed);
@@ -541,16 +559,18 @@ mod imp {
             // as a return with the callee-saved registers it had.
             let faulted = unsafe { x86::call_guarded(cp, entry, item, args) };
             compiler_fence(Ordering::SeqCst);
-            match (faulted, current()) {
-                (0, _) => Ok(()),
+            if faulted == 0 {
+                return Ok(());
+            }
+            match current() {
                 // Unreachable: only a thread with a slot is resumed here.
-                (_, None) => Err(Fault {
+                None => Err(Fault {
                     signal: libc::SIGSEGV,
                     addr: 0,
                     stack_overflow: false,
                     write: None,
                 }),
-                (_, Some(slot)) => Err(Fault {
+                Some(slot) => Err(Fault {
                     signal: slot.fault_sig.load(Ordering::Relaxed),
                     addr: slot.fault_addr.load(Ordering::Relaxed),
                     stack_overflow: slot.fault_overflow.load(Ordering::Relaxed),
@@ -917,6 +937,7 @@ mod imp {
         None
     }
     pub fn leave(_s: usize) {}
+    pub fn set_group(_s: usize, _group_id: [u64; 3]) {}
     pub fn arm(_cp: *mut super::Checkpoint) {}
     /// # Safety
     /// As `fault::call`.
