@@ -346,7 +346,8 @@ impl CompiledProgram {
             _ => None,
         };
         match one_call {
-            Some(f) if !checked && count > 0 => {
+            // One group: as any group (no run to set up).
+            Some(f) if !checked && count > 1 => {
                 // The largest group of the launch answers for every group.
                 let largest = crate::launch::WorkGroupCtx {
                     local_size: ctx.enqueued_local_size,
@@ -358,14 +359,14 @@ impl CompiledProgram {
                 let mut group = GroupState::from_ctx(&largest);
                 Self::group_fits(info, group.items()).map_err(first)?;
                 let running = runtime::fault::enter(&info.name, walk.id());
-                // SAFETY: `f` is this kernel's entry, run in one call per
-                // group; the block and the geometry were checked above.
+                // SAFETY: `f` is this kernel's entry, which runs a group in
+                // one call; the block and the geometry were checked above.
                 unsafe {
                     runtime::groups::run_loop_groups(
                         f,
                         args.as_ptr(),
                         &mut group,
-                        &mut walk,
+                        &walk,
                         count,
                         &running,
                     )

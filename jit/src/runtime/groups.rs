@@ -4,29 +4,36 @@
 //! checks of the argument block and the geometry, the copy of the
 //! executor's context into a [`GroupState`], the thread's fault slot
 //! marked running, a checkpoint armed, the thread's stack registered, an
-//! [`ItemState`](super::ItemState) made — about a thousand instructions,
+//! [`ItemState`] made — about a thousand instructions,
 //! where a group of one work-item that writes one value runs a hundred. A launch of many small
 //! groups (a local size of 1, as naive host code writes it) spent most of
 //! its time there.
 //!
 //! So the executor hands a thread a *run* of groups (a chunk of linear
-//! ids, `CompiledProgram::run_work_groups`), and for an entry that runs a
-//! whole group in one call (a group entry, or an item entry when every
-//! group has one work-item) [`run_loop_groups`] does that set-up once for
-//! the run. Per group it only moves to the next id ([`GroupWalk`]: an
-//! odometer, dimension 0 fastest, no division), writes the group's id and
-//! size into the one `GroupState`, tells the fault slot which group runs
-//! (so a report still names it), resets the item and calls the entry
-//! through the checkpoint armed for the whole run. Between two calls only
-//! this module's code runs, which the fault handler never recovers (it is
-//! not generated code), so leaving the checkpoint armed there changes
-//! nothing. The first fault stops the run and names its group.
+//! ids, `CompiledProgram::run_work_groups`), and for a kernel whose entry
+//! runs a whole group in one call (a group entry, or an item entry when
+//! every group has one work-item) [`run_loop_groups`] does that set-up once
+//! for the run, and calls [`run_groups`] once through the fault checkpoint.
+//! That loop calls the entry once per group and between calls moves the
+//! `GroupState` on to the next group: an odometer over the group ids
+//! (dimension 0 fastest, no division) and each group's size (smaller in the
+//! last group of a dimension). The run's first group ([`GroupWalk`] finds
+//! it: three divisions per run), the number of groups and the last groups'
+//! sizes are in the `GroupState` it starts from.
+//!
+//! A fault in the entry abandons the rest of the run: recovery returns to
+//! the checkpoint, discarding the entry's frames and [`run_groups`]'s,
+//! which holds only addresses and counters (no destructor, no lock: as
+//! safe to drop as a generated frame). The `GroupState` then holds the
+//! faulting group's id, which the result names, and which the thread's
+//! fault slot follows while the run goes on (so a fault that is reported
+//! rather than recovered names its group too).
 //!
 //! Everything else — region and coroutine groups, checked mode (whose
-//! per-group state `check::with_state` sets up), schedule fuzzing — runs
-//! group by group as before.
+//! per-group state `check::with_state` sets up), schedule fuzzing, a
+//! single group — runs group by group as before.
 
-use super::{fault, EntryFn, GroupState};
+use super::{fault, EntryFn, GroupState, ItemState};
 use crate::launch::{KernelFault, WorkGroupCtx};
 
 /// The groups of a launch from one linear id on, in linear order
@@ -83,6 +90,11 @@ impl GroupWalk {
         self.size
     }
 
+    /// The size of the last group of each dimension.
+    pub fn last_local_size(&self) -> [u64; 3] {
+        self.last
+    }
+
     fn resize(&mut self, d: usize) {
         self.size[d] = if self.id[d] + 1 == self.num_groups[d] {
             self.last[d]
@@ -108,53 +120,100 @@ impl GroupWalk {
     }
 }
 
-/// Run `count` groups from `walk` on, each by one call of `entry` (a group
-/// entry, or an item entry whose groups have one work-item); `group` holds
-/// the launch's geometry, and each group's id and size are written into it
-/// (the dimensions below `work_dim`: the others keep the spec's defaults).
+/// What [`run_groups`] runs: passed as its argument block.
+#[repr(C)]
+struct Run {
+    entry: EntryFn,
+    args: *const u8,
+}
+
+/// Run `count` (at least one) groups from `walk` on, each by one call of
+/// `entry` (see the module comment); `group` holds the launch's geometry.
 /// The first fault stops the run: it is returned with its group's id.
 ///
 /// # Safety
-/// `entry` is such an entry generated for a kernel whose argument block is
-/// `args`; `group` was checked for it (`run_work_group_checked`'s checks);
-/// the caller holds `running` (this thread's fault slot) for the run.
+/// `entry` runs a whole group in one call (a group entry, or an item entry
+/// of groups of one work-item) of a kernel whose argument block is `args`;
+/// `group` was checked for it (`run_work_group_checked`'s checks, with the
+/// largest group of the launch); the caller holds `running` (this thread's
+/// fault slot) for the run.
 pub unsafe fn run_loop_groups(
     entry: EntryFn,
     args: *const u8,
     group: &mut GroupState,
-    walk: &mut GroupWalk,
+    walk: &GroupWalk,
     count: u64,
     running: &fault::Running<'_>,
 ) -> Result<(), ([u64; 3], KernelFault)> {
     cranecl_memory::private::register_thread_stack();
     let dims = (group.work_dim as usize).min(3);
-    let mut cp = fault::Checkpoint::default();
-    fault::arm(&mut cp);
+    let (id, size, last) = (walk.id(), walk.local_size(), walk.last_local_size());
+    // The dimensions below `work_dim`: the others keep the spec's defaults.
+    group.group_id[..dims].copy_from_slice(&id[..dims]);
+    group.local_size[..dims].copy_from_slice(&size[..dims]);
+    group.last_local_size[..dims].copy_from_slice(&last[..dims]);
+    group.run_left = count.max(1);
     let mut item = super::thread_item(group);
-    let mut result = Ok(());
-    for _ in 0..count {
-        let (id, size) = (walk.id(), walk.local_size());
-        // Element by element (a slice copy is a call of memcpy).
-        for d in 0..3 {
-            if d < dims {
-                group.group_id[d] = id[d];
-                group.local_size[d] = size[d];
+    // The run writes the group (a pointer from `&mut`).
+    let group: *mut GroupState = group;
+    item.group = group;
+    let run = Run { entry, args };
+    // SAFETY: `group` outlives the run, and the slot stops following it
+    // below, before it goes.
+    unsafe { running.follow_group(std::ptr::addr_of!((*group).group_id).cast()) };
+    // SAFETY: `run_groups` calls `entry` as the caller allows; `item`, the
+    // group it points to and `run` outlive the call.
+    let r = unsafe { fault::call_armed(run_groups, &mut item, &run as *const Run as *const u8) };
+    // SAFETY: null: the slot goes back to the id `enter` gave it.
+    unsafe { running.follow_group(std::ptr::null()) };
+    r.map_err(|f| {
+        // SAFETY: the run is over; the group is ours again.
+        let at = unsafe { (*group).group_id };
+        ([at[0], at[1], at[2]], super::abandoned(f))
+    })
+}
+
+/// The run: `entry` once per group, `run_left` groups from the one in the
+/// item's `GroupState` on, the state moved on between calls. Nothing here
+/// can panic or owns anything: a fault in the entry discards this frame.
+///
+/// # Safety
+/// `run` points to a [`Run`]; `item` to an `ItemState` whose group was set
+/// up by [`run_loop_groups`] and may be written through it.
+unsafe extern "C" fn run_groups(item: *mut ItemState, run: *const u8) {
+    // SAFETY: per the function's contract; the entry may read the group
+    // (through `item`) but does not keep a reference to it across calls.
+    unsafe {
+        let run = &*(run as *const Run);
+        let group = (*item).group as *mut GroupState;
+        let mut left = (*group).run_left;
+        loop {
+            (run.entry)(item, run.args);
+            left = left.wrapping_sub(1);
+            if left == 0 {
+                return;
             }
+            next_group(&mut *group);
         }
-        running.set_group(id);
-        // What generated code changes in its item: the ids it loops over,
-        // the path of calls (restored on return: set again to be sure).
-        item.local_id = [0; 4];
-        item.sub_group_path = 0;
-        item.group = group;
-        // SAFETY: the caller guarantees `entry` matches `args`; `item` and
-        // `group` outlive the call; `cp` is armed and outlives it.
-        if let Err(f) = unsafe { fault::call(&mut cp, entry, &mut item, args) } {
-            result = Err((id, super::abandoned(f)));
-            break;
-        }
-        walk.advance();
     }
-    fault::disarm();
-    result
+}
+
+/// Move `g` on to the next group in linear order (dimension 0 fastest),
+/// with its size. A run never goes past the launch's last group, so the
+/// last dimension never wraps.
+fn next_group(g: &mut GroupState) {
+    for d in 0..3 {
+        let id = g.group_id[d].wrapping_add(1);
+        let wraps = d < 2 && id == g.num_groups[d];
+        let id = if wraps { 0 } else { id };
+        g.group_id[d] = id;
+        g.local_size[d] = if id.wrapping_add(1) == g.num_groups[d] {
+            g.last_local_size[d]
+        } else {
+            g.enqueued_local_size[d]
+        };
+        if !wraps {
+            return;
+        }
+    }
 }

@@ -78,6 +78,10 @@ pub struct GroupState {
     /// Schedule fuzzing: this group's `schedule::GroupOrder` (0: the usual
     /// order).
     pub schedule: u64,
+    /// A run of groups (`groups.rs`): the groups left to run, this one
+    /// included, and the size of the last group of each dimension.
+    pub run_left: u64,
+    pub last_local_size: [u64; 4],
 }
 
 impl GroupState {
@@ -105,6 +109,8 @@ impl GroupState {
             check_serial: std::sync::atomic::AtomicU64::new(0),
             check_base: 0,
             schedule: 0,
+            run_left: 1,
+            last_local_size: pad(&ctx.local_size, 1),
         }
     }
     /// Work-items in the group (saturating: absurd sizes stay absurd).
