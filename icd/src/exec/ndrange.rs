@@ -50,6 +50,7 @@ use crate::core::program::Executable;
 use crate::error::{CLResult, ClError};
 use cranecl_jit::launch::WorkGroupCtx;
 use cranecl_jit::runtime::check::LaunchCheck;
+use cranecl_jit::runtime::groups::GroupWalk;
 use cranecl_jit::runtime::schedule::{self, GroupOrder, Schedule};
 use opencl_sys::CL_OUT_OF_RESOURCES;
 use parking_lot::{Condvar, Mutex};
@@ -143,45 +144,67 @@ impl Launch {
         n
     }
 
-    /// Run one work-group (by linear id) with the local arena at `arena`.
-    fn run_group(&self, linear: u64, groups: &[u64; 3], arena: usize) -> Result<(), String> {
-        self.run_group_in(linear, groups, arena, None)
+    /// The launch's geometry, for any of its groups (`group_id` and
+    /// `local_size` are each group's own: `run_work_groups` fills them in).
+    fn geometry(&self, groups: &[u64; 3], arena: usize) -> WorkGroupCtx {
+        WorkGroupCtx {
+            work_dim: self.work_dim,
+            global_size: self.global_size,
+            global_offset: self.global_offset,
+            local_size: self.local_size,
+            enqueued_local_size: self.local_size,
+            num_groups: *groups,
+            group_id: [0; 3],
+            local_mem: arena,
+            local_mem_size: if arena == 0 { 0 } else { self.local_mem_size },
+        }
     }
 
-    /// [`Self::run_group`] with, under schedule fuzzing, its `order`.
-    fn run_group_in(
+    /// Run the work-groups of linear ids `range`, one after another, with
+    /// the local arena at `arena`, stopping at the first that fails.
+    fn run_range(
+        &self,
+        range: std::ops::Range<u64>,
+        groups: &[u64; 3],
+        arena: usize,
+    ) -> Result<(), String> {
+        let ctx = self.geometry(groups, arena);
+        let r = catch_unwind(AssertUnwindSafe(|| {
+            self.exe.code.run_work_groups(
+                self.kernel,
+                &self.block,
+                &ctx,
+                range.clone(),
+                self.check.as_deref(),
+            )
+        }));
+        match r {
+            Ok(Ok(())) => Ok(()),
+            Ok(Err((group_id, fault))) => {
+                Err(format!("work-group {group_id:?}: {}", fault.message))
+            }
+            Err(_) => Err(format!(
+                "work-groups {}..{} (linear ids): internal error: the kernel's run panicked",
+                range.start, range.end
+            )),
+        }
+    }
+
+    /// Schedule fuzzing: run one work-group (by linear id) with its `order`.
+    fn run_scheduled_group(
         &self,
         linear: u64,
         groups: &[u64; 3],
         arena: usize,
-        order: Option<&GroupOrder>,
+        order: &GroupOrder,
     ) -> Result<(), String> {
-        // Three 64-bit divisions cost more than a one-item group's kernel:
-        // none when the groups form one row.
-        let group_id = if groups[1] == 1 && groups[2] == 1 {
-            [linear, 0, 0]
-        } else {
-            [
-                linear % groups[0],
-                (linear / groups[0]) % groups[1],
-                linear / groups[0].saturating_mul(groups[1]),
-            ]
-        };
-        let mut local_size = self.local_size;
-        for d in 0..3 {
-            local_size[d] =
-                (self.global_size[d] - group_id[d] * self.local_size[d]).min(self.local_size[d]);
-        }
+        let launch = self.geometry(groups, arena);
+        let walk = GroupWalk::new(&launch, linear);
+        let group_id = walk.id();
         let ctx = WorkGroupCtx {
-            work_dim: self.work_dim,
-            global_size: self.global_size,
-            global_offset: self.global_offset,
-            local_size,
-            enqueued_local_size: self.local_size,
-            num_groups: *groups,
+            local_size: walk.local_size(),
             group_id,
-            local_mem: arena,
-            local_mem_size: if arena == 0 { 0 } else { self.local_mem_size },
+            ..launch
         };
         let r = catch_unwind(AssertUnwindSafe(|| {
             self.exe.code.run_work_group_checked(
@@ -190,7 +213,7 @@ impl Launch {
                 &ctx,
                 self.check.as_deref(),
                 linear,
-                order,
+                Some(order),
             )
         }));
         match r {
@@ -249,7 +272,7 @@ impl Launch {
                 Deal::run(self, pool, total, groups, inline_ok)
             }
             _ => with_arena(self.local_mem_size, |arena| {
-                (0..total).try_for_each(|g| self.run_group(g, &groups, arena))
+                self.run_range(0..total, &groups, arena)
             }),
         };
         let reports = check.map(|c| c.reports()).unwrap_or_default();
@@ -290,7 +313,7 @@ impl Launch {
                 (0..total).try_for_each(|k| {
                     let g = order.at(k);
                     let group = GroupOrder::new(sched, launch, g);
-                    self.run_group_in(g, &groups, arena, Some(&group))
+                    self.run_scheduled_group(g, &groups, arena, &group)
                 })
             })
         };
@@ -447,12 +470,9 @@ impl Deal {
     fn run_chunk(&self, chunk: std::ops::Range<u64>, arena: usize) {
         let n = chunk.end - chunk.start;
         if !self.failed.load(Ordering::Relaxed) {
-            for g in chunk {
-                if let Err(m) = self.launch.run_group(g, &self.groups, arena) {
-                    self.failed.store(true, Ordering::Relaxed);
-                    self.fault.lock().get_or_insert(m);
-                    break;
-                }
+            if let Err(m) = self.launch.run_range(chunk, &self.groups, arena) {
+                self.failed.store(true, Ordering::Relaxed);
+                self.fault.lock().get_or_insert(m);
             }
         }
         if self.done.fetch_add(n, Ordering::AcqRel) + n == self.total {

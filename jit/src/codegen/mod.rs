@@ -299,6 +299,100 @@ impl CompiledProgram {
         group_linear: u64,
         order: Option<&runtime::schedule::GroupOrder>,
     ) -> Result<(), KernelFault> {
+        let (info, e) = self.runnable(kernel, args, ctx)?;
+        let mut group = GroupState::from_ctx(ctx);
+        group.schedule = order.map_or(0, |o| o as *const _ as u64);
+        let items = group.items();
+        Self::group_fits(info, items)?;
+        // A fault in generated code from here on is reported with the
+        // kernel's name and group (runtime/fault.rs).
+        let _running = runtime::fault::enter(&info.name, ctx.group_id);
+        match check {
+            Some(launch) if self.checks.any_code() => runtime::check::with_state(
+                launch,
+                &self.sites,
+                args,
+                &mut group,
+                group_linear,
+                |g| Self::run_entry(*e, args, g, items),
+            ),
+            _ => Self::run_entry(*e, args, &group, items),
+        }
+    }
+
+    /// Run the work-groups of linear ids `groups` (dimension 0 fastest) of
+    /// a launch whose geometry `ctx` gives (its `group_id` and `local_size`
+    /// are not read: each group's come from its linear id), one after
+    /// another on this thread, with checked mode's reports going to
+    /// `check`. The first group that fails stops the run; its id comes back
+    /// with the fault. Groups whose entry runs them in one call (no
+    /// barriers, or one work-item each) and that checked mode does not
+    /// follow are set up once for the run (`runtime::groups`); the others
+    /// as [`Self::run_work_group_checked`] one by one.
+    pub fn run_work_groups(
+        &self,
+        kernel: usize,
+        args: &[u8],
+        ctx: &crate::launch::WorkGroupCtx,
+        groups: std::ops::Range<u64>,
+        check: Option<&LaunchCheck>,
+    ) -> Result<(), ([u64; 3], KernelFault)> {
+        let mut walk = runtime::groups::GroupWalk::new(ctx, groups.start);
+        let count = groups.end.saturating_sub(groups.start);
+        let checked = check.is_some() && self.checks.any_code();
+        let one_call = match self.entries.get(kernel) {
+            Some(Entry::Group(f, _)) => Some(*f),
+            Some(Entry::Item(f)) if ctx.enqueued_local_size == [1; 3] => Some(*f),
+            _ => None,
+        };
+        match one_call {
+            // One group: as any group (no run to set up).
+            Some(f) if !checked && count > 1 => {
+                // The largest group of the launch answers for every group.
+                let largest = crate::launch::WorkGroupCtx {
+                    local_size: ctx.enqueued_local_size,
+                    group_id: walk.id(),
+                    ..*ctx
+                };
+                let first = |m| (walk.id(), m);
+                let (info, _) = self.runnable(kernel, args, &largest).map_err(first)?;
+                let mut group = GroupState::from_ctx(&largest);
+                Self::group_fits(info, group.items()).map_err(first)?;
+                let running = runtime::fault::enter(&info.name, walk.id());
+                // SAFETY: `f` is this kernel's entry, which runs a group in
+                // one call; the block and the geometry were checked above.
+                unsafe {
+                    runtime::groups::run_loop_groups(
+                        f,
+                        args.as_ptr(),
+                        &mut group,
+                        &walk,
+                        count,
+                        &running,
+                    )
+                }
+            }
+            _ => groups.into_iter().try_for_each(|linear| {
+                let one = crate::launch::WorkGroupCtx {
+                    local_size: walk.local_size(),
+                    group_id: walk.id(),
+                    ..*ctx
+                };
+                walk.advance();
+                self.run_work_group_checked(kernel, args, &one, check, linear, None)
+                    .map_err(|f| (one.group_id, f))
+            }),
+        }
+    }
+
+    /// The kernel's facts and entry, if `args` and `ctx` suit it (the
+    /// checks every group passes before it runs).
+    fn runnable(
+        &self,
+        kernel: usize,
+        args: &[u8],
+        ctx: &crate::launch::WorkGroupCtx,
+    ) -> Result<(&KernelInfo, &Entry), KernelFault> {
         let fault = |m: String| Err(KernelFault { message: m });
         let (Some(info), Some(e)) = (self.kernels.get(kernel), self.entries.get(kernel)) else {
             return fault(format!("no kernel number {kernel}"));
@@ -336,29 +430,17 @@ impl CompiledProgram {
                 stack - PRIVATE_STACK_RESERVE
             ));
         }
-        let mut group = GroupState::from_ctx(ctx);
-        group.schedule = order.map_or(0, |o| o as *const _ as u64);
-        let items = group.items();
+        Ok((info, e))
+    }
+
+    /// Whether a group of `items` work-items may run `info`'s kernel.
+    fn group_fits(info: &KernelInfo, items: u64) -> Result<(), KernelFault> {
         if items == 0 || items > info.max_work_group_size {
-            return fault(format!(
-                "work-group of {items} items for kernel '{}'",
-                info.name
-            ));
+            return Err(KernelFault {
+                message: format!("work-group of {items} items for kernel '{}'", info.name),
+            });
         }
-        // A fault in generated code from here on is reported with the
-        // kernel's name and group (runtime/fault.rs).
-        let _running = runtime::fault::enter(&info.name, ctx.group_id);
-        match check {
-            Some(launch) if self.checks.any_code() => runtime::check::with_state(
-                launch,
-                &self.sites,
-                args,
-                &mut group,
-                group_linear,
-                |g| Self::run_entry(*e, args, g, items),
-            ),
-            _ => Self::run_entry(*e, args, &group, items),
-        }
+        Ok(())
     }
 
     fn run_entry(e: Entry, args: &[u8], group: &GroupState, items: u64) -> Result<(), KernelFault> {

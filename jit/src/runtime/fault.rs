@@ -31,15 +31,17 @@
 //! - *Recovery* (x86_64): the thread runs a kernel, a checkpoint is armed,
 //!   the faulting instruction is not in any object noted at set-up (so it is
 //!   generated code, and every frame between it and the checkpoint is
-//!   generated code too: generated code calls only host functions that
-//!   return before it goes on), and the faulting stack pointer lies on the
-//!   checkpoint's stack. The handler records the fault in the slot, disarms
-//!   the checkpoint and edits the saved context so that returning from the
-//!   handler resumes as if [`call`] had returned "faulted". Generated frames
-//!   are discarded; they own nothing (no destructors, no locks). The
-//!   runtime then stops the group (other work-items of a coroutine group are
-//!   never resumed and their suspended stacks are reset, which is sound
-//!   because only generated frames and `cranecl_barrier` lie on them), and
+//!   generated code too, or the runtime's loop over a run of groups in
+//!   `groups.rs`, which owns nothing: generated code calls only host
+//!   functions that return before it goes on), and the faulting stack
+//!   pointer lies on the checkpoint's stack. The handler records the fault
+//!   in the slot, disarms the checkpoint and edits the saved context so that
+//!   returning from the handler resumes as if [`call`] had returned
+//!   "faulted". Generated frames are discarded; they own nothing (no
+//!   destructors, no locks). The runtime then stops the group (other
+//!   work-items of a coroutine group are never resumed and their suspended
+//!   stacks are reset, which is sound because only generated frames and
+//!   `cranecl_barrier` lie on them), and
 //!   `run_work_group` returns a `KernelFault`, so the command fails with a CL
 //!   error and the message names the kernel and the group. The handler
 //!   also records whether a page fault was a read or a write (bit 1 of the
@@ -93,6 +95,22 @@ pub struct Running<'a> {
     slot: Option<usize>,
     /// The slot points at the kernel's name: it must outlive the guard.
     _name: PhantomData<&'a str>,
+}
+
+impl Running<'_> {
+    /// A run of groups entered once (`runtime::groups`): the id of the
+    /// group running is the three `u64`s at `group_id` (the run's
+    /// `GroupState`, which generated code moves on), until the guard drops
+    /// or this is called again (null: the id given to [`enter`]). A report
+    /// names that group.
+    ///
+    /// # Safety
+    /// `group_id` is null or readable for three `u64`s while it is followed.
+    pub unsafe fn follow_group(&self, group_id: *const u64) {
+        if let Some(s) = self.slot {
+            imp::follow_group(s, group_id);
+        }
+    }
 }
 
 impl Drop for Running<'_> {
@@ -234,6 +252,8 @@ mod imp {
         name: AtomicPtr<u8>,
         name_len: AtomicUsize,
         group: [AtomicU64; 3],
+        /// When not null, the group's id is the three `u64`s here instead.
+        group_at: AtomicPtr<u64>,
         /// The armed checkpoint (null: none).
         jmp: AtomicPtr<Checkpoint>,
         /// The last fault recovered from, for [`call`] to return.
@@ -251,6 +271,7 @@ mod imp {
             name: AtomicPtr::new(std::ptr::null_mut()),
             name_len: AtomicUsize::new(0),
             group: [const { AtomicU64::new(0) }; 3],
+            group_at: AtomicPtr::new(std::ptr::null_mut()),
             jmp: AtomicPtr::new(std::ptr::null_mut()),
             fault_sig: AtomicI32::new(0),
             fault_addr: AtomicUsize::new(0),
@@ -498,6 +519,7 @@ mod imp {
         for (g, &v) in slot.group.iter().zip(&group_id) {
             g.store(v, Ordering::Relaxed);
         }
+        slot.group_at.store(std::ptr::null_mut(), Ordering::Relaxed);
         slot.jmp.store(std::ptr::null_mut(), Ordering::Relaxed);
         slot.running.store(true, Ordering::Relaxed);
         // The handler runs on this thread: keep the stores before the kernel.
@@ -506,10 +528,21 @@ mod imp {
         Some(s)
     }
 
+    pub fn follow_group(s: usize, group_id: *const u64) {
+        SLOTS[s]
+            .group_at
+            .store(group_id as *mut u64, Ordering::Relaxed);
+        // The handler runs on this thread: keep the store before the kernel.
+        compiler_fence(Ordering::SeqCst);
+    }
+
     pub fn leave(s: usize) {
         compiler_fence(Ordering::SeqCst);
         SLOTS[s].running.store(false, Ordering::Relaxed);
         SLOTS[s].jmp.store(std::ptr::null_mut(), Ordering::Relaxed);
+        SLOTS[s]
+            .group_at
+            .store(std::ptr::null_mut(), Ordering::Relaxed);
         let _ = CURRENT.try_with(|c| c.set(usize::MAX));
     }
 
@@ -541,16 +574,18 @@ mod imp {
             // as a return with the callee-saved registers it had.
             let faulted = unsafe { x86::call_guarded(cp, entry, item, args) };
             compiler_fence(Ordering::SeqCst);
-            match (faulted, current()) {
-                (0, _) => Ok(()),
+            if faulted == 0 {
+                return Ok(());
+            }
+            match current() {
                 // Unreachable: only a thread with a slot is resumed here.
-                (_, None) => Err(Fault {
+                None => Err(Fault {
                     signal: libc::SIGSEGV,
                     addr: 0,
                     stack_overflow: false,
                     write: None,
                 }),
-                (_, Some(slot)) => Err(Fault {
+                Some(slot) => Err(Fault {
                     signal: slot.fault_sig.load(Ordering::Relaxed),
                     addr: slot.fault_addr.load(Ordering::Relaxed),
                     stack_overflow: slot.fault_overflow.load(Ordering::Relaxed),
@@ -849,11 +884,19 @@ mod imp {
         }
         line.hex(addr);
         line.push(b" (work-group (");
+        let at = slot.group_at.load(Ordering::Relaxed);
         for (d, g) in slot.group.iter().enumerate() {
             if d > 0 {
                 line.push(b",");
             }
-            line.dec(g.load(Ordering::Relaxed));
+            let id = if at.is_null() {
+                g.load(Ordering::Relaxed)
+            } else {
+                // SAFETY: a followed id is readable while it is followed
+                // (`follow_group`), and only this thread writes it.
+                unsafe { at.add(d).read_volatile() }
+            };
+            line.dec(id);
         }
         line.push(b")); the host program is stopped\n");
         line.write();
@@ -917,6 +960,7 @@ mod imp {
         None
     }
     pub fn leave(_s: usize) {}
+    pub fn follow_group(_s: usize, _group_id: *const u64) {}
     pub fn arm(_cp: *mut super::Checkpoint) {}
     /// # Safety
     /// As `fault::call`.

@@ -34,6 +34,7 @@
 
 pub mod check;
 pub mod fault;
+pub mod groups;
 pub mod schedule;
 
 use crate::launch::{KernelFault, WorkGroupCtx};
@@ -77,6 +78,10 @@ pub struct GroupState {
     /// Schedule fuzzing: this group's `schedule::GroupOrder` (0: the usual
     /// order).
     pub schedule: u64,
+    /// A run of groups (`groups.rs`): the groups left to run, this one
+    /// included, and the size of the last group of each dimension.
+    pub run_left: u64,
+    pub last_local_size: [u64; 4],
 }
 
 impl GroupState {
@@ -104,6 +109,8 @@ impl GroupState {
             check_serial: std::sync::atomic::AtomicU64::new(0),
             check_base: 0,
             schedule: 0,
+            run_left: 1,
+            last_local_size: pad(&ctx.local_size, 1),
         }
     }
     /// Work-items in the group (saturating: absurd sizes stay absurd).
@@ -348,6 +355,18 @@ fn abandoned(f: fault::Fault) -> KernelFault {
     }
 }
 
+/// An item of `group` run on the calling thread's stack, whose private
+/// range is an approximation generous enough for `to_private` (the frames
+/// of generated code lie below the runtime's).
+#[inline(always)]
+fn thread_item(group: &GroupState) -> ItemState {
+    let mut item = ItemState::new(group);
+    let here = &item as *const ItemState as u64;
+    item.private_lo = here.saturating_sub(THREAD_PRIVATE_WINDOW);
+    item.private_hi = here + 4096;
+    item
+}
+
 /// Run a group whose kernel has no barrier (or a group of one item): the
 /// group entry loops over the local ids.
 ///
@@ -359,12 +378,7 @@ pub unsafe fn run_loop(
     group: &GroupState,
 ) -> Result<(), KernelFault> {
     cranecl_memory::private::register_thread_stack();
-    let mut item = ItemState::new(group);
-    let here = &item as *const ItemState as u64;
-    // The calling thread's stack: an approximation generous enough for
-    // `to_private` (the frames of generated code lie below `here`).
-    item.private_lo = here.saturating_sub(THREAD_PRIVATE_WINDOW);
-    item.private_hi = here + 4096;
+    let mut item = thread_item(group);
     // SAFETY: the caller guarantees `entry` matches `args`; `item` outlives the call.
     unsafe { fault::call_armed(entry, &mut item, args) }.map_err(abandoned)
 }
@@ -385,10 +399,7 @@ pub unsafe fn run_regions(
     cranecl_memory::private::register_thread_stack();
     let bytes = (group.items() * frame_size) as usize;
     let run = |base: u64| {
-        let mut item = ItemState::new(group);
-        let here = &item as *const ItemState as u64;
-        item.private_lo = here.saturating_sub(THREAD_PRIVATE_WINDOW);
-        item.private_hi = here + 4096;
+        let mut item = thread_item(group);
         item.arena = base;
         item.arena_lo = base;
         item.arena_hi = base + bytes as u64;
