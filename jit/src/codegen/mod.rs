@@ -326,9 +326,10 @@ impl CompiledProgram {
     /// another on this thread, with checked mode's reports going to
     /// `check`. The first group that fails stops the run; its id comes back
     /// with the fault. Groups whose entry runs them in one call (no
-    /// barriers, or one work-item each) and that checked mode does not
-    /// follow are set up once for the run (`runtime::groups`); the others
-    /// as [`Self::run_work_group_checked`] one by one.
+    /// barriers, or one work-item each), unchecked or checked by `bounds`
+    /// alone (whose per-group state is only the run's `with_state`), are
+    /// set up once for the run (`runtime::groups`); the others as
+    /// [`Self::run_work_group_checked`] one by one.
     pub fn run_work_groups(
         &self,
         kernel: usize,
@@ -340,6 +341,9 @@ impl CompiledProgram {
         let mut walk = runtime::groups::GroupWalk::new(ctx, groups.start);
         let count = groups.end.saturating_sub(groups.start);
         let checked = check.is_some() && self.checks.any_code();
+        // Checks with per-group state of their own (tags, barrier counts)
+        // take the groups one by one.
+        let per_group = check.is_some_and(|c| c.checks.tracks() || c.checks.barriers) && checked;
         let one_call = match self.entries.get(kernel) {
             Some(Entry::Group(f, _)) => Some(*f),
             Some(Entry::Item(f)) if ctx.enqueued_local_size == [1; 3] => Some(*f),
@@ -347,7 +351,7 @@ impl CompiledProgram {
         };
         match one_call {
             // One group: as any group (no run to set up).
-            Some(f) if !checked && count > 1 => {
+            Some(f) if !per_group && count > 1 => {
                 // The largest group of the launch answers for every group.
                 let largest = crate::launch::WorkGroupCtx {
                     local_size: ctx.enqueued_local_size,
@@ -361,15 +365,28 @@ impl CompiledProgram {
                 let running = runtime::fault::enter(&info.name, walk.id());
                 // SAFETY: `f` is this kernel's entry, which runs a group in
                 // one call; the block and the geometry were checked above.
-                unsafe {
+                let go = |group: &mut GroupState| unsafe {
                     runtime::groups::run_loop_groups(
                         f,
                         args.as_ptr(),
-                        &mut group,
+                        group,
                         &walk,
                         count,
                         &running,
                     )
+                };
+                match check {
+                    // `bounds`: the run's groups share one set-up of the
+                    // thread's checking state (its cache of objects).
+                    Some(launch) if checked => runtime::check::with_state(
+                        launch,
+                        &self.sites,
+                        args,
+                        &mut group,
+                        groups.start,
+                        go,
+                    ),
+                    _ => go(&mut group),
                 }
             }
             _ => groups.into_iter().try_for_each(|linear| {

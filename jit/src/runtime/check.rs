@@ -797,7 +797,7 @@ pub fn with_state<R>(
     args: &[u8],
     group: &mut GroupState,
     group_linear: u64,
-    f: impl FnOnce(&GroupState) -> R,
+    f: impl FnOnce(&mut GroupState) -> R,
 ) -> R {
     let mut st = STATE.with(|s| s.borrow_mut().take()).unwrap_or_else(|| {
         Box::new(CheckState {
