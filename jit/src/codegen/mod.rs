@@ -327,7 +327,7 @@ impl CompiledProgram {
     /// `check`. The first group that fails stops the run; its id comes back
     /// with the fault. Groups whose entry runs them in one call (no
     /// barriers, or one work-item each), unchecked or checked by `bounds`
-    /// alone (whose per-group state is only the run's `with_state`), are
+    /// and `barriers` (whose per-group state is only the run's `with_state`), are
     /// set up once for the run (`runtime::groups`); the others as
     /// [`Self::run_work_group_checked`] one by one.
     pub fn run_work_groups(
@@ -341,9 +341,10 @@ impl CompiledProgram {
         let mut walk = runtime::groups::GroupWalk::new(ctx, groups.start);
         let count = groups.end.saturating_sub(groups.start);
         let checked = check.is_some() && self.checks.any_code();
-        // Checks with per-group state of their own (tags, barrier counts)
-        // take the groups one by one.
-        let per_group = check.is_some_and(|c| c.checks.tracks() || c.checks.barriers) && checked;
+        // Checks with per-group state of their own (tags and serials) take
+        // the groups one by one; `barriers` has nothing to find in groups
+        // that run in one call (no barrier, or one work-item).
+        let per_group = check.is_some_and(|c| c.checks.tracks()) && checked;
         let one_call = match self.entries.get(kernel) {
             Some(Entry::Group(f, _)) => Some(*f),
             Some(Entry::Item(f)) if ctx.enqueued_local_size == [1; 3] => Some(*f),
