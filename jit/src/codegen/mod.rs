@@ -326,9 +326,9 @@ impl CompiledProgram {
     /// another on this thread, with checked mode's reports going to
     /// `check`. The first group that fails stops the run; its id comes back
     /// with the fault. Groups whose entry runs them in one call (no
-    /// barriers, or one work-item each), unchecked or checked by `bounds`
-    /// and `barriers` (whose per-group state is only the run's `with_state`), are
-    /// set up once for the run (`runtime::groups`); the others as
+    /// barriers, or one work-item each) are set up once for the run
+    /// (`runtime::groups`; checked, the run is inside one `with_state`, and
+    /// `races`/`uninit` set each group up between calls); the others as
     /// [`Self::run_work_group_checked`] one by one.
     pub fn run_work_groups(
         &self,
@@ -341,10 +341,12 @@ impl CompiledProgram {
         let mut walk = runtime::groups::GroupWalk::new(ctx, groups.start);
         let count = groups.end.saturating_sub(groups.start);
         let checked = check.is_some() && self.checks.any_code();
-        // Checks with per-group state of their own (tags and serials) take
-        // the groups one by one; `barriers` has nothing to find in groups
-        // that run in one call (no barrier, or one work-item).
-        let per_group = check.is_some_and(|c| c.checks.tracks()) && checked;
+        // `races`/`uninit` set up each group of a run between its calls
+        // (its serials, `check::between_groups`); `barriers` has nothing to
+        // find in groups that run in one call (no barrier, or one work-item).
+        let between = check
+            .is_some_and(|c| checked && c.checks.tracks())
+            .then_some(runtime::check::between_groups as unsafe extern "C" fn(*mut GroupState));
         let one_call = match self.entries.get(kernel) {
             Some(Entry::Group(f, _)) => Some(*f),
             Some(Entry::Item(f)) if ctx.enqueued_local_size == [1; 3] => Some(*f),
@@ -352,7 +354,7 @@ impl CompiledProgram {
         };
         match one_call {
             // One group: as any group (no run to set up).
-            Some(f) if !per_group && count > 1 => {
+            Some(f) if count > 1 => {
                 // The largest group of the launch answers for every group.
                 let largest = crate::launch::WorkGroupCtx {
                     local_size: ctx.enqueued_local_size,
@@ -374,6 +376,7 @@ impl CompiledProgram {
                         &walk,
                         count,
                         &running,
+                        between,
                     )
                 };
                 match check {

@@ -840,67 +840,116 @@ pub fn with_state<R>(
         args.as_ptr() as u64 + args.len() as u64,
     ];
     if launch.checks.tracks() {
-        // This group's serials: from the thread's run when it was taken
-        // during this launch and has room for as many barriers as the last
-        // group passed (and some), else a new run.
-        let need = 2 * st.last_use + 16;
-        if st.serials[0] <= launch.serial() || st.serials[1] - st.serials[0] < need {
-            let len = need.max(256);
-            let b = NEXT_SERIAL.fetch_add(len, Ordering::Relaxed);
-            st.serials = [b, b + len];
-        }
-        let base = st.serials[0];
-        let live = base < SERIAL_LIMIT;
-        st.epochs = 0;
-        group.check_base = base;
-        group.check_serial.store(base, Ordering::Relaxed);
-        let groups: u64 = group.num_groups[..3].iter().product();
-        launch.log_group(group_linear, base, groups);
-        let size = group.local_mem_size;
-        if st
-            .local_shadow
-            .as_ref()
-            .is_none_or(|s| s.base != local_lo || (s.cells.len() as u64 / 2) * 4 < size + 4)
-        {
-            st.local_shadow = Some(Shadow::new(local_lo, size));
-            st.cache.iter_mut().for_each(|c| *c = CacheEntry::default());
-        }
-        // Local entries of the cache: the thresholds follow the group.
-        for (i, c) in st.cache.iter_mut().enumerate() {
-            if c.delta != 0 && c.lo >= local_lo && c.hi <= local_hi && c.hi > c.lo {
-                let write = sites.get(i).is_some_and(|s| s.kind == SiteKind::Write);
-                c.xw = if write { base } else { 0 };
-                c.xr = base;
-            }
-            if !live {
-                *c = CacheEntry::default();
-            }
-        }
-        st.tainted.clear();
-        st.acquired.clear();
-        if launch.checks.uninit && group.local_mem != 0 {
-            // SAFETY: the group's local arena holds `local_mem_size` bytes,
-            // whose contents are undefined until the kernel writes them.
-            unsafe {
-                std::ptr::write_bytes(
-                    group.local_mem as *mut u8,
-                    POISON,
-                    group.local_mem_size as usize,
-                )
-            };
-        }
+        begin_group(st.as_mut(), launch, sites, group, group_linear);
     }
     group.check = &mut *st as *mut CheckState as u64;
     group.check_cache = st.cache.as_mut_ptr() as u64;
     let r = f(group);
     if launch.checks.tracks() {
-        let last = group.check_serial.load(Ordering::Relaxed);
-        st.last_use = st.epochs + 1;
-        st.serials[0] = last + 1;
+        end_group(&mut st, group);
     }
     st.launch = std::ptr::null();
     STATE.with(|s| *s.borrow_mut() = Some(st));
     r
+}
+
+/// `races`/`uninit`: set up group `group_linear` of `launch` on this
+/// thread (`with_state`, and `between_groups` in a run): its serials, its
+/// entry in the launch's log of groups, the local shadow and the cache's
+/// local thresholds, the local arena poisoned for `uninit`.
+fn begin_group(
+    st: &mut CheckState,
+    launch: &LaunchCheck,
+    sites: &[Site],
+    group: &mut GroupState,
+    group_linear: u64,
+) {
+    let (local_lo, local_hi) = (st.local_lo, st.local_hi);
+    // This group's serials: from the thread's run when it was taken
+    // during this launch and has room for as many barriers as the last
+    // group passed (and some), else a new run.
+    let need = 2 * st.last_use + 16;
+    if st.serials[0] <= launch.serial() || st.serials[1] - st.serials[0] < need {
+        let len = need.max(256);
+        let b = NEXT_SERIAL.fetch_add(len, Ordering::Relaxed);
+        st.serials = [b, b + len];
+    }
+    let base = st.serials[0];
+    let live = base < SERIAL_LIMIT;
+    st.epochs = 0;
+    group.check_base = base;
+    group.check_serial.store(base, Ordering::Relaxed);
+    let groups: u64 = group.num_groups[..3].iter().product();
+    launch.log_group(group_linear, base, groups);
+    let size = group.local_mem_size;
+    if st
+        .local_shadow
+        .as_ref()
+        .is_none_or(|s| s.base != local_lo || (s.cells.len() as u64 / 2) * 4 < size + 4)
+    {
+        st.local_shadow = Some(Shadow::new(local_lo, size));
+        st.cache.iter_mut().for_each(|c| *c = CacheEntry::default());
+    }
+    // Local entries of the cache: the thresholds follow the group.
+    for (i, c) in st.cache.iter_mut().enumerate() {
+        if c.delta != 0 && c.lo >= local_lo && c.hi <= local_hi && c.hi > c.lo {
+            let write = sites.get(i).is_some_and(|s| s.kind == SiteKind::Write);
+            c.xw = if write { base } else { 0 };
+            c.xr = base;
+        }
+        if !live {
+            *c = CacheEntry::default();
+        }
+    }
+    st.tainted.clear();
+    st.acquired.clear();
+    if launch.checks.uninit && group.local_mem != 0 {
+        // SAFETY: the group's local arena holds `local_mem_size` bytes,
+        // whose contents are undefined until the kernel writes them.
+        unsafe {
+            std::ptr::write_bytes(
+                group.local_mem as *mut u8,
+                POISON,
+                group.local_mem_size as usize,
+            )
+        };
+    }
+}
+
+/// `races`/`uninit`: the group that ran gives back the serials it did
+/// not use.
+fn end_group(st: &mut CheckState, group: &GroupState) {
+    let last = group.check_serial.load(Ordering::Relaxed);
+    st.last_use = st.epochs + 1;
+    st.serials[0] = last + 1;
+}
+
+/// Between two groups of a run (`runtime::groups`, the state already
+/// moved on to the next group in linear order): under `races`/`uninit`,
+/// the last group ends and the next begins as `with_state` does for one.
+///
+/// # Safety
+/// `group` is the run's `GroupState`, inside `with_state` (its `check` is
+/// this thread's state, with the launch set).
+pub unsafe extern "C" fn between_groups(group: *mut GroupState) {
+    // SAFETY: the caller's contract.
+    let group = unsafe { &mut *group };
+    if group.check == 0 {
+        return;
+    }
+    // SAFETY: `check` points at this thread's state while the run goes on.
+    let st = unsafe { &mut *(group.check as *mut CheckState) };
+    // SAFETY: `launch` is set while the run goes on.
+    let launch = unsafe { &*st.launch };
+    if !launch.checks.tracks() {
+        return;
+    }
+    end_group(st, group);
+    // SAFETY: set by `with_state` from the program's live site table.
+    let sites = unsafe { std::slice::from_raw_parts(st.sites, st.nsites) };
+    let linear = st.group_linear + 1;
+    st.group_linear = linear;
+    begin_group(st, launch, sites, group, linear);
 }
 
 fn header(site: &Site, message: &str) -> String {

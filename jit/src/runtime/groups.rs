@@ -125,6 +125,9 @@ impl GroupWalk {
 struct Run {
     entry: EntryFn,
     args: *const u8,
+    /// Called between two groups, the state moved on to the next
+    /// (checked mode's per-group set-up, `check::between_groups`).
+    between: Option<unsafe extern "C" fn(*mut GroupState)>,
 }
 
 /// Run `count` (at least one) groups from `walk` on, each by one call of
@@ -144,6 +147,7 @@ pub unsafe fn run_loop_groups(
     walk: &GroupWalk,
     count: u64,
     running: &fault::Running<'_>,
+    between: Option<unsafe extern "C" fn(*mut GroupState)>,
 ) -> Result<(), ([u64; 3], KernelFault)> {
     cranecl_memory::private::register_thread_stack();
     let dims = (group.work_dim as usize).min(3);
@@ -157,7 +161,11 @@ pub unsafe fn run_loop_groups(
     // The run writes the group (a pointer from `&mut`).
     let group: *mut GroupState = group;
     item.group = group;
-    let run = Run { entry, args };
+    let run = Run {
+        entry,
+        args,
+        between,
+    };
     // SAFETY: `group` outlives the run, and the slot stops following it
     // below, before it goes.
     unsafe { running.follow_group(std::ptr::addr_of!((*group).group_id).cast()) };
@@ -194,6 +202,9 @@ unsafe extern "C" fn run_groups(item: *mut ItemState, run: *const u8) {
                 return;
             }
             next_group(&mut *group);
+            if let Some(f) = run.between {
+                f(group);
+            }
         }
     }
 }
