@@ -157,15 +157,23 @@ unsafe fn link(nodes: *mut Node) {
     }
 }
 
-#[test]
-fn pointers_between_svm_allocations_are_clean() {
-    let f = Fix::new();
+/// A list of three nodes in one SVM allocation (values 1, 2, 3) and a
+/// 4-byte SVM allocation for the `walk` kernel's sum.
+fn list_and_out(f: &Fix) -> (*mut Node, *mut c_void) {
     let t = t();
     let size = 3 * std::mem::size_of::<Node>();
     let nodes = call!(t; clSVMAlloc(f.ctx, CL_MEM_SVM_FINE_GRAIN_BUFFER, size, 0)) as *mut Node;
     let out = call!(t; clSVMAlloc(f.ctx, CL_MEM_SVM_FINE_GRAIN_BUFFER, 4, 0));
     // SAFETY: room for three nodes.
     unsafe { link(nodes) };
+    (nodes, out)
+}
+
+#[test]
+fn pointers_between_svm_allocations_are_clean() {
+    let f = Fix::new();
+    let t = t();
+    let (nodes, out) = list_and_out(&f);
     let k = f.kernel(c"walk");
     // The head is the second node: the kernel reaches the third through
     // memory.
@@ -245,11 +253,7 @@ fn host_memory_is_unchecked_only_under_fine_grain_system() {
 fn an_allocation_made_between_launches_is_an_object_of_the_next() {
     let f = Fix::new();
     let t = t();
-    let size = 3 * std::mem::size_of::<Node>();
-    let nodes = call!(t; clSVMAlloc(f.ctx, CL_MEM_SVM_FINE_GRAIN_BUFFER, size, 0)) as *mut Node;
-    let out = call!(t; clSVMAlloc(f.ctx, CL_MEM_SVM_FINE_GRAIN_BUFFER, 4, 0));
-    // SAFETY: room for three nodes.
-    unsafe { link(nodes) };
+    let (nodes, out) = list_and_out(&f);
     let k = f.kernel(c"walk");
     svm_arg(k, 0, nodes.cast());
     svm_arg(k, 1, out);
