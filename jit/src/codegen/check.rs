@@ -50,6 +50,14 @@ type Joined = Result<Option<(Vec<Value>, Option<Value>)>, String>;
 /// Bytes of a site's entry in the cache (`runtime::check::CacheEntry`).
 const ENTRY: i64 = 64;
 
+/// A site's write and read thresholds for `FunctionCx::cells_look_with`:
+/// two scalars, or the vector `lim_vector` loads.
+#[derive(Clone, Copy)]
+enum Lim {
+    Scalars(Value, Value),
+    Vector(Value),
+}
+
 #[cfg(target_arch = "x86_64")]
 const PRESERVING_ACCESS: Option<*const u8> =
     Some(check::preserving::cranecl_check_access_preserving as *const u8);
@@ -1220,8 +1228,6 @@ impl FunctionCx<'_, '_> {
                 self.b.ins().iadd(x, delta)
             })
             .collect();
-        let xw = self.b.ins().load(types::I64, fl, cache, at + 24);
-        let xr = self.b.ins().load(types::I64, fl, cache, at + 32);
         let (serial, base) = self.serial_and_base(group);
         let cells: Vec<_> = sh.iter().map(|&p| (p, 0)).collect();
         let mes = self.me_pairs(me0);
@@ -1242,13 +1248,15 @@ impl FunctionCx<'_, '_> {
                 _ => self.b.ins().iadd_imm_s(t0, k as i64),
             })
             .collect();
-        let lims = [xw, xr, base, serial];
+        // The site's two thresholds as one vector, loaded at once from the
+        // entry, where they lie side by side.
+        let lim = Lim::Vector(self.lim_vector(cache, at + 24));
         // A compound assignment's read tests what its write would (the read
         // site's thresholds also send a write tag from before the group to
         // the runtime: local memory never written) and then stores the
         // write's tags; when that needs a look, the write tags alone as a
         // read, and the write tests the rest itself.
-        let look = self.cells_look(&cells, Some(mes), true, lims);
+        let look = self.cells_look_with(&cells, Some(mes), lim, true, base, serial);
         let read = !write && !for_write;
         let kept_b = if read || for_write {
             self.b.create_block()
@@ -1279,7 +1287,7 @@ impl FunctionCx<'_, '_> {
         if for_write {
             self.b.seal_block(kept_b);
             self.b.switch_to_block(kept_b);
-            let w_look = self.cells_look(&cells, Some(mes), false, lims);
+            let w_look = self.cells_look_with(&cells, Some(mes), lim, false, base, serial);
             self.b.ins().brif(w_look, each, &[], go, &same_no);
         }
         let kept = kept_b;
@@ -1289,7 +1297,7 @@ impl FunctionCx<'_, '_> {
             // write tags tested alone, and no store (`read_tag_keeps`).
             self.b.seal_block(kept);
             self.b.switch_to_block(kept);
-            let w_look = self.cells_look(&cells, Some(mes), false, lims);
+            let w_look = self.cells_look_with(&cells, Some(mes), lim, false, base, serial);
             let many = self.b.ins().load(types::I64, fl, cache, at + 40);
             let mut keep = self.b.ins().icmp_imm_u(IntCC::Equal, w_look, 0);
             for (&p, &tk) in sh.iter().zip(&tags) {
@@ -1763,6 +1771,34 @@ impl FunctionCx<'_, '_> {
         lims: [Value; 4],
     ) -> Value {
         let [xw, xr, base, serial] = lims;
+        self.cells_look_with(at, mes, Lim::Scalars(xw, xr), read_tags, base, serial)
+    }
+
+    /// The site's thresholds at `cache + at` (a cache entry's `xw` and
+    /// `xr`, 8 bytes each, serials below 2^32) as the `I32X4` `(xw, xr,
+    /// xw, xr)` that `cells_look` compares two cells' tags with: one load
+    /// and one shuffle.
+    fn lim_vector(&mut self, cache: Value, at: i32) -> Value {
+        let fl = super::value::flags();
+        let v = self.b.ins().load(types::I8X16, fl, cache, at);
+        let bytes: Vec<u8> = [0u8, 8, 0, 8].iter().flat_map(|&b| b..b + 4).collect();
+        let mask = self.shuffle_mask(bytes);
+        let v = self.b.ins().shuffle(v, v, mask);
+        let le = cranelift_codegen::ir::MemFlagsData::new()
+            .with_endianness(cranelift_codegen::ir::Endianness::Little);
+        self.b.ins().bitcast(types::I32X4, le, v)
+    }
+
+    /// `cells_look` with the site's thresholds as `lim` gives them.
+    fn cells_look_with(
+        &mut self,
+        at: &[(Value, i32)],
+        mes: Option<[Value; 2]>,
+        lim: Lim,
+        read_tags: bool,
+        base: Value,
+        serial: Value,
+    ) -> Value {
         let fl = super::value::flags();
         let cells: Vec<Value> = at
             .iter()
@@ -1773,17 +1809,33 @@ impl FunctionCx<'_, '_> {
         let lows = self.cell_halves(0);
         let mask = self.cell_halves(4);
         let narrow = |fx: &mut Self, v: Value| fx.b.ins().ireduce(types::I32, v);
-        let (xw, xr, base32, serial32) = (
-            narrow(self, xw),
-            narrow(self, xr),
-            narrow(self, base),
-            narrow(self, serial),
-        );
-        let all = self.b.ins().iconst(types::I32, -1);
-        let lr = if read_tags { xr } else { all };
-        let lim = self.b.ins().splat(types::I32X4, xw);
-        let lim = self.b.ins().insertlane(lim, lr, 1);
-        let lim = self.b.ins().insertlane(lim, lr, 3);
+        let (base32, serial32) = (narrow(self, base), narrow(self, serial));
+        let lim = match lim {
+            Lim::Vector(v) if read_tags => v,
+            Lim::Vector(v) => {
+                // Read tags never need a look: their threshold all ones.
+                let bytes: Vec<u8> = [0u32, u32::MAX, 0, u32::MAX]
+                    .iter()
+                    .flat_map(|x| x.to_le_bytes())
+                    .collect();
+                let c = self
+                    .b
+                    .func
+                    .dfg
+                    .constants
+                    .insert(cranelift_codegen::ir::ConstantData::from(bytes));
+                let ones = self.b.ins().vconst(types::I32X4, c);
+                self.b.ins().bor(v, ones)
+            }
+            Lim::Scalars(xw, xr) => {
+                let (xw, xr) = (narrow(self, xw), narrow(self, xr));
+                let all = self.b.ins().iconst(types::I32, -1);
+                let lr = if read_tags { xr } else { all };
+                let lim = self.b.ins().splat(types::I32X4, xw);
+                let lim = self.b.ins().insertlane(lim, lr, 1);
+                self.b.ins().insertlane(lim, lr, 3)
+            }
+        };
         let base_v = self.b.ins().splat(types::I32X4, base32);
         let width = self.b.ins().isub(serial32, base32);
         let width = self.b.ins().splat(types::I32X4, width);

@@ -505,20 +505,54 @@ fn site_of(t: u64) -> u32 {
 /// `SEVERAL` readers). Generated code reads and updates it inline (see
 /// `codegen/check.rs`); granules accessed in parts are followed per byte
 /// here.
-#[derive(Debug)]
 pub struct Shadow {
-    cells: Vec<u64>,
+    /// Two `u64`s per granule, zero to start with (no access): in huge
+    /// pages when large (a buffer's shadow is four times its size, read
+    /// and written all over; with 4 KiB pages each new page of it costs
+    /// a TLB miss).
+    cells: cranecl_memory::Allocation,
+    /// The number of `u64`s in `cells`.
+    words: usize,
     /// The address of granule 0 (4-aligned).
     base: u64,
     split: Mutex<HashMap<u64, [[u64; 2]; 4]>>,
 }
 
+impl std::fmt::Debug for Shadow {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Shadow")
+            .field("base", &self.base)
+            .field("words", &self.words)
+            .finish()
+    }
+}
+
+/// Shadows of this many bytes or more come in huge pages.
+const HUGE_SHADOW: usize = 4 * cranecl_memory::alloc::HUGE_PAGE;
+
 impl Shadow {
     /// A shadow for `len` bytes at `base`.
+    ///
+    /// # Panics
+    /// When the system has no memory for it (as a `Vec` would abort).
     pub fn new(base: u64, len: u64) -> Shadow {
         let granules = len.div_ceil(4) as usize + 1;
+        let words = granules * 2;
+        let bytes = words * 8;
+        let cells = if bytes >= HUGE_SHADOW {
+            cranecl_memory::Allocation::huge_zeroed(bytes)
+        } else {
+            cranecl_memory::Allocation::zeroed(bytes, 16)
+        };
+        let cells = cells.unwrap_or_else(|| {
+            std::alloc::handle_alloc_error(
+                std::alloc::Layout::from_size_align(bytes, 16)
+                    .unwrap_or(std::alloc::Layout::new::<u64>()),
+            )
+        });
         Shadow {
-            cells: vec![0; granules * 2],
+            cells,
+            words,
             base: base & !3,
             split: Mutex::new(HashMap::new()),
         }
@@ -532,14 +566,17 @@ impl Shadow {
     /// Granule `addr`'s cell: write tag, read tag.
     fn cell(&self, addr: u64) -> Option<[&AtomicU64; 2]> {
         let g = (addr.checked_sub(self.base)? / 4) as usize;
-        let w = self.cells.get(2 * g)?;
-        let r = self.cells.get(2 * g + 1)?;
-        // SAFETY: `w` and `r` are aligned u64s of this shadow, which
-        // generated code also reads and writes with plain 8-byte accesses.
+        if 2 * g + 1 >= self.words {
+            return None;
+        }
+        let words = self.cells.as_ptr() as *mut u64;
+        // SAFETY: `2 * g + 1 < words`: both are aligned u64s of this
+        // shadow's allocation, which lives as long as `self`; generated
+        // code also reads and writes them with plain 8-byte accesses.
         Some(unsafe {
             [
-                AtomicU64::from_ptr(w as *const u64 as *mut u64),
-                AtomicU64::from_ptr(r as *const u64 as *mut u64),
+                AtomicU64::from_ptr(words.add(2 * g)),
+                AtomicU64::from_ptr(words.add(2 * g + 1)),
             ]
         })
     }
@@ -730,6 +767,16 @@ pub struct CacheEntry {
     full: u64,
 }
 
+// Generated code reads the entry at these offsets (`codegen/check.rs`),
+// `xw` and `xr` together as one 16-byte vector.
+const _: () = {
+    use std::mem::offset_of;
+    assert!(std::mem::size_of::<CacheEntry>() == 64);
+    assert!(offset_of!(CacheEntry, lo) == 0 && offset_of!(CacheEntry, span) == 8);
+    assert!(offset_of!(CacheEntry, delta) == 16 && offset_of!(CacheEntry, xw) == 24);
+    assert!(offset_of!(CacheEntry, xr) == 32 && offset_of!(CacheEntry, many) == 40);
+};
+
 impl Default for CacheEntry {
     /// An entry no address passes (but a non-canonical one, which faults).
     fn default() -> CacheEntry {
@@ -885,7 +932,7 @@ fn begin_group(
     if st
         .local_shadow
         .as_ref()
-        .is_none_or(|s| s.base != local_lo || (s.cells.len() as u64 / 2) * 4 < size + 4)
+        .is_none_or(|s| s.base != local_lo || (s.words as u64 / 2) * 4 < size + 4)
     {
         st.local_shadow = Some(Shadow::new(local_lo, size));
         st.cache.iter_mut().for_each(|c| *c = CacheEntry::default());
