@@ -50,7 +50,7 @@ type Joined = Result<Option<(Vec<Value>, Option<Value>)>, String>;
 /// Bytes of a site's entry in the cache (`runtime::check::CacheEntry`).
 const ENTRY: i64 = 64;
 
-/// A site's write and read thresholds for `FunctionCx::cells_look_with`:
+/// A site's write and read thresholds for `FunctionCx::cells_serials`:
 /// two scalars, or the vector `lim_vector` loads.
 #[derive(Clone, Copy)]
 enum Lim {
@@ -1256,14 +1256,14 @@ impl FunctionCx<'_, '_> {
         // the runtime: local memory never written) and then stores the
         // write's tags; when that needs a look, the write tags alone as a
         // read, and the write tests the rest itself.
-        let look = self.cells_look_with(&cells, Some(mes), lim, true, base, serial);
         let read = !write && !for_write;
         let kept_b = if read || for_write {
             self.b.create_block()
         } else {
             each
         };
-        self.b.ins().brif(look, kept_b, &[], tag, &[]);
+        let cells_at = (cells.as_slice(), mes, lim, base, serial);
+        self.cells_branch(cells_at, true, (kept_b, &[]), (tag, &[]));
         self.b.seal_block(tag);
         self.b.switch_to_block(tag);
         let (slot, tags) = match merge {
@@ -1287,8 +1287,7 @@ impl FunctionCx<'_, '_> {
         if for_write {
             self.b.seal_block(kept_b);
             self.b.switch_to_block(kept_b);
-            let w_look = self.cells_look_with(&cells, Some(mes), lim, false, base, serial);
-            self.b.ins().brif(w_look, each, &[], go, &same_no);
+            self.cells_branch(cells_at, false, (each, &[]), (go, &same_no));
         }
         let kept = kept_b;
         if read {
@@ -1297,9 +1296,12 @@ impl FunctionCx<'_, '_> {
             // write tags tested alone, and no store (`read_tag_keeps`).
             self.b.seal_block(kept);
             self.b.switch_to_block(kept);
-            let w_look = self.cells_look_with(&cells, Some(mes), lim, false, base, serial);
+            let read_tags = self.b.create_block();
+            self.cells_branch(cells_at, false, (each, &[]), (read_tags, &[]));
+            self.b.seal_block(read_tags);
+            self.b.switch_to_block(read_tags);
             let many = self.b.ins().load(types::I64, fl, cache, at + 40);
-            let mut keep = self.b.ins().icmp_imm_u(IntCC::Equal, w_look, 0);
+            let mut keep = self.b.ins().iconst(types::I8, 1);
             for (&p, &tk) in sh.iter().zip(&tags) {
                 let r = self.b.ins().load(types::I64, fl, p, 8);
                 let k = self.read_tag_keeps(r, tk, serial, many);
@@ -1757,26 +1759,14 @@ impl FunctionCx<'_, '_> {
     /// write over older tags.
     fn serials_look(&mut self, sh: Value, n: i32, read_tags: bool, lims: [Value; 4]) -> Value {
         let at: Vec<_> = (0..n).map(|k| (sh, 16 * k)).collect();
-        self.cells_look(&at, None, read_tags, lims)
-    }
-
-    /// `serials_look` for the cells at `at`; with `mes` (the four cells'
-    /// work-items as `me_pairs` makes them), a tag of that work-item
-    /// in this epoch needs no look either (`same_item`).
-    fn cells_look(
-        &mut self,
-        at: &[(Value, i32)],
-        mes: Option<[Value; 2]>,
-        read_tags: bool,
-        lims: [Value; 4],
-    ) -> Value {
         let [xw, xr, base, serial] = lims;
-        self.cells_look_with(at, mes, Lim::Scalars(xw, xr), read_tags, base, serial)
+        let (_, look) = self.cells_serials(&at, Lim::Scalars(xw, xr), read_tags, base, serial);
+        look
     }
 
     /// The site's thresholds at `cache + at` (a cache entry's `xw` and
     /// `xr`, 8 bytes each, serials below 2^32) as the `I32X4` `(xw, xr,
-    /// xw, xr)` that `cells_look` compares two cells' tags with: one load
+    /// xw, xr)` that `cells_serials` compares two cells' tags with: one load
     /// and one shuffle.
     fn lim_vector(&mut self, cache: Value, at: i32) -> Value {
         let fl = super::value::flags();
@@ -1789,24 +1779,76 @@ impl FunctionCx<'_, '_> {
         self.b.ins().bitcast(types::I32X4, le, v)
     }
 
-    /// `cells_look` with the site's thresholds as `lim` gives them.
-    fn cells_look_with(
+    /// The lanes' cells `at` (their work-items `mes`, as `me_pairs` makes
+    /// them): to `look` when some tag needs a look, else to `ok`, as
+    /// `serials_look` tests them, a tag of that work-item in this epoch
+    /// (`same_item`) needing no look either. That case is tested only when
+    /// the serials alone send a tag to a look (a tag of another epoch or
+    /// group is the usual case): two branches, no join.
+    #[allow(clippy::type_complexity)]
+    fn cells_branch(
+        &mut self,
+        (at, mes, lim, base, serial): (&[(Value, i32)], [Value; 2], Lim, Value, Value),
+        read_tags: bool,
+        look: (cranelift_codegen::ir::Block, &[BlockArg]),
+        ok: (cranelift_codegen::ir::Block, &[BlockArg]),
+    ) {
+        let (pairs, first) = self.cells_serials(at, lim, read_tags, base, serial);
+        let refine = self.b.create_block();
+        self.b.ins().brif(first, refine, &[], ok.0, ok.1);
+        self.b.seal_block(refine);
+        self.b.switch_to_block(refine);
+        let le = cranelift_codegen::ir::MemFlagsData::new()
+            .with_endianness(cranelift_codegen::ir::Endianness::Little);
+        let lows = self.cell_halves(0);
+        let serial32 = self.b.ins().ireduce(types::I32, serial);
+        let now = self.b.ins().splat(types::I32X4, serial32);
+        let low16 = self.b.ins().iconst(types::I32, 0xFFFF);
+        let low16 = self.b.ins().splat(types::I32X4, low16);
+        let looks: Vec<Value> = pairs
+            .iter()
+            .map(|&(a, b, k, v, look)| {
+                let w = self.b.ins().shuffle(a, b, lows);
+                let w = self.b.ins().bitcast(types::I32X4, le, w);
+                let w = self.b.ins().band(w, low16);
+                let same = self.b.ins().icmp(IntCC::Equal, w, mes[k / 2]);
+                let now_ = self.b.ins().icmp(IntCC::Equal, v, now);
+                let mine = self.b.ins().band(same, now_);
+                self.b.ins().band_not(look, mine)
+            })
+            .collect();
+        let any = self.vany_of(&looks);
+        self.b.ins().brif(any, look.0, look.1, ok.0, ok.1);
+    }
+
+    /// Whether any of the `I32X4` masks `looks` has a lane set (an `i8`).
+    fn vany_of(&mut self, looks: &[Value]) -> Value {
+        let mut look = looks[0];
+        for &more in &looks[1..] {
+            look = self.b.ins().bor(look, more);
+        }
+        self.b.ins().vany_true(look)
+    }
+
+    /// `serials_look` for the cells at `at` (their site's thresholds as
+    /// `lim` gives them): the cells loaded, per pair of them (the two cells, the
+    /// first's index, their tags' serials, which of those need a look by
+    /// the serials alone), and whether any does (an `i8`).
+    #[allow(clippy::type_complexity)]
+    fn cells_serials(
         &mut self,
         at: &[(Value, i32)],
-        mes: Option<[Value; 2]>,
         lim: Lim,
         read_tags: bool,
         base: Value,
         serial: Value,
-    ) -> Value {
+    ) -> (Vec<(Value, Value, usize, Value, Value)>, Value) {
         let fl = super::value::flags();
         let cells: Vec<Value> = at
             .iter()
             .map(|&(p, off)| self.b.ins().load(types::I8X16, fl, p, off))
             .collect();
-        // Lanes (w, r) of two cells: their tags' work-items (low halves)
-        // and serials (high halves).
-        let lows = self.cell_halves(0);
+        // Lanes (w, r) of two cells: their tags' serials (high halves).
         let mask = self.cell_halves(4);
         let narrow = |fx: &mut Self, v: Value| fx.b.ins().ireduce(types::I32, v);
         let (base32, serial32) = (narrow(self, base), narrow(self, serial));
@@ -1846,35 +1888,24 @@ impl FunctionCx<'_, '_> {
             let m = fx.b.ins().umax(x, y);
             fx.b.ins().icmp(IntCC::Equal, m, x)
         };
-        let now = self.b.ins().splat(types::I32X4, serial32);
-        let low16 = self.b.ins().iconst(types::I32, 0xFFFF);
-        let low16 = self.b.ins().splat(types::I32X4, low16);
-        let pair_look = |fx: &mut Self, k: usize| {
-            let j = (k + 1).min(cells.len() - 1);
-            let (a, b) = (cells[k], cells[j]);
-            let v = fx.b.ins().shuffle(a, b, mask);
-            let v = fx.b.ins().bitcast(types::I32X4, le, v);
-            let not_below = at_least(fx, v, lim);
-            let d = fx.b.ins().isub(v, base_v);
-            let not_group = at_least(fx, d, width);
-            let look = fx.b.ins().band(not_below, not_group);
-            let Some(mes) = mes else {
-                return look;
-            };
-            let w = fx.b.ins().shuffle(a, b, lows);
-            let w = fx.b.ins().bitcast(types::I32X4, le, w);
-            let w = fx.b.ins().band(w, low16);
-            let same = fx.b.ins().icmp(IntCC::Equal, w, mes[k / 2]);
-            let now_ = fx.b.ins().icmp(IntCC::Equal, v, now);
-            let mine = fx.b.ins().band(same, now_);
-            fx.b.ins().band_not(look, mine)
-        };
-        let mut look = pair_look(self, 0);
-        for k in (2..cells.len()).step_by(2) {
-            let more = pair_look(self, k);
-            look = self.b.ins().bor(look, more);
-        }
-        self.b.ins().vany_true(look)
+        // Per pair of cells: their serials and which of their tags need a
+        // look by the serials alone.
+        let pairs: Vec<_> = (0..cells.len())
+            .step_by(2)
+            .map(|k| {
+                let j = (k + 1).min(cells.len() - 1);
+                let (a, b) = (cells[k], cells[j]);
+                let v = self.b.ins().shuffle(a, b, mask);
+                let v = self.b.ins().bitcast(types::I32X4, le, v);
+                let not_below = at_least(self, v, lim);
+                let d = self.b.ins().isub(v, base_v);
+                let not_group = at_least(self, d, width);
+                (a, b, k, v, self.b.ins().band(not_below, not_group))
+            })
+            .collect();
+        let looks: Vec<Value> = pairs.iter().map(|p| p.4).collect();
+        let first = self.vany_of(&looks);
+        (pairs, first)
     }
 
     /// The shuffle that takes the write and read tags' low (`at` 0) or high
@@ -1900,7 +1931,7 @@ impl FunctionCx<'_, '_> {
 
     /// The step's four work-items (`me0` + k) as two `I32X4` vectors: lanes
     /// 0 and 1 each twice, then lanes 2 and 3 (one per tag half of two
-    /// shadow cells, as `cells_look` compares them).
+    /// shadow cells, as `cells_branch` compares them).
     pub(crate) fn me_pairs(&mut self, me0: Value) -> [Value; 2] {
         let me = self.b.ins().ireduce(types::I32, me0);
         let me = self.b.ins().splat(types::I32X4, me);
