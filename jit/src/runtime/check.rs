@@ -401,7 +401,24 @@ impl LaunchCheck {
     }
 
     /// Group `group_linear` of `groups` starts with serial `base`.
+    #[inline]
     fn log_group(&self, group_linear: u64, base: u64, groups: u64) {
+        // The common case, once the table is made: one store.
+        if let Some(Some(slot)) = self
+            .first_serials
+            .get()
+            .map(|t| t.as_ref().and_then(|t| t.get(group_linear as usize)))
+        {
+            slot.store(base + 1, Ordering::Relaxed);
+            return;
+        }
+        self.log_group_first(group_linear, base, groups);
+    }
+
+    /// `log_group` making the table, or past it (a launch of more groups
+    /// than the table takes: the shards).
+    #[inline(never)]
+    fn log_group_first(&self, group_linear: u64, base: u64, groups: u64) {
         let table = self.first_serials.get_or_init(|| {
             (groups <= GROUP_TABLE_LIMIT).then(|| {
                 // Zeroed pages from the allocator, touched as groups start.
@@ -902,8 +919,10 @@ pub fn with_state<R>(
 
 /// `races`/`uninit`: set up group `group_linear` of `launch` on this
 /// thread (`with_state`, and `between_groups` in a run): its serials, its
-/// entry in the launch's log of groups, the local shadow and the cache's
-/// local thresholds, the local arena poisoned for `uninit`.
+/// entry in the launch's log of groups, and for a group with local memory
+/// the rest (`begin_group_local`). A run of one-item groups passes here
+/// once per group: the common case stays short.
+#[inline]
 fn begin_group(
     st: &mut CheckState,
     launch: &LaunchCheck,
@@ -911,23 +930,53 @@ fn begin_group(
     group: &mut GroupState,
     group_linear: u64,
 ) {
-    let (local_lo, local_hi) = (st.local_lo, st.local_hi);
     // This group's serials: from the thread's run when it was taken
     // during this launch and has room for as many barriers as the last
     // group passed (and some), else a new run.
     let need = 2 * st.last_use + 16;
     if st.serials[0] <= launch.serial() || st.serials[1] - st.serials[0] < need {
-        let len = need.max(256);
-        let b = NEXT_SERIAL.fetch_add(len, Ordering::Relaxed);
-        st.serials = [b, b + len];
+        new_serials(st, need);
     }
     let base = st.serials[0];
-    let live = base < SERIAL_LIMIT;
     st.epochs = 0;
     group.check_base = base;
     group.check_serial.store(base, Ordering::Relaxed);
     let groups: u64 = group.num_groups[..3].iter().product();
     launch.log_group(group_linear, base, groups);
+    if group.local_mem_size != 0 || base >= SERIAL_LIMIT {
+        begin_group_local(st, launch, sites, group, base);
+    }
+    // (Clearing an empty map still sweeps its table.)
+    if !st.tainted.is_empty() {
+        st.tainted.clear();
+    }
+    if !st.acquired.is_empty() {
+        st.acquired.clear();
+    }
+}
+
+/// A new run of serials for this thread, at least `need` long.
+#[cold]
+fn new_serials(st: &mut CheckState, need: u64) {
+    let len = need.max(256);
+    let b = NEXT_SERIAL.fetch_add(len, Ordering::Relaxed);
+    st.serials = [b, b + len];
+}
+
+/// `begin_group` for a group with local memory, or once serials ran out
+/// (`base` at `SERIAL_LIMIT` or past it: every entry emptied, so that the
+/// runtime sees each access and follows none): the local shadow and the
+/// cache's local thresholds, the local arena poisoned for `uninit`.
+#[inline(never)]
+fn begin_group_local(
+    st: &mut CheckState,
+    launch: &LaunchCheck,
+    sites: &[Site],
+    group: &mut GroupState,
+    base: u64,
+) {
+    let (local_lo, local_hi) = (st.local_lo, st.local_hi);
+    let live = base < SERIAL_LIMIT;
     let size = group.local_mem_size;
     if st
         .local_shadow
@@ -948,8 +997,6 @@ fn begin_group(
             *c = CacheEntry::default();
         }
     }
-    st.tainted.clear();
-    st.acquired.clear();
     if launch.checks.uninit && group.local_mem != 0 {
         // SAFETY: the group's local arena holds `local_mem_size` bytes,
         // whose contents are undefined until the kernel writes them.
