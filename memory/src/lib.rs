@@ -1,8 +1,9 @@
 //! cranecl-memory: the four OpenCL address spaces on the host.
 //!
 //! Every arena is made of one aligned allocation type, [`Allocation`]
-//! (`alloc`): heap blocks zeroed or not, or a mapping of its own followed by
-//! a guard region. On top of it:
+//! (`alloc`): heap blocks zeroed or not, a mapping of its own followed by
+//! a guard region, or one in huge pages (checked mode's large shadows). On
+//! top of it:
 //! - `global`: buffers' data stores (guarded when large) and programs'
 //!   program-scope variables (global and `constant` ones share that arena);
 //! - `local`: the per-worker local arena (work-group local memory);
