@@ -131,9 +131,15 @@ fn refusals_are_named() {
         &log,
         "not faster because regions: a barrier inside a switch (only if, loops and blocks are cut)",
     );
-    // A barrier in a called function: coroutines, and the reason names it.
+    // A barrier in a called function that cannot be inlined (a return
+    // before its end): coroutines, and the reason names it.
     let log = log_of(
-        "void sync(local int *t) { t[get_local_id(0)] = 1; barrier(CLK_LOCAL_MEM_FENCE); }
+        "void sync(local int *t) {
+            t[get_local_id(0)] = 1;
+            barrier(CLK_LOCAL_MEM_FENCE);
+            if (t[0] == 2) return;
+            t[get_local_id(0)] = 3;
+        }
         kernel void callee(global int *o) {
             local int t[64];
             sync(t);
@@ -142,19 +148,21 @@ fn refusals_are_named() {
     );
     has(
         &log,
-        "not faster because regions: a barrier inside a called function (inlining it would let \
-         the regions cut it)",
+        "not faster because regions: a barrier inside a called function that is not inlined \
+         (`hir_inline.rs`: a call inside an expression, a return before the callee's end, a goto, \
+         a label or a local variable in it, or checked mode)",
     );
-    // A float3 update: computed once per lane, with its place.
+    // An update of a long2's component (no packed form of long): computed
+    // once per lane, with its place. (A float4's components are packed.)
     let log = log_of(
-        "kernel void f3(global float4 *p) {
-            float4 v = p[get_global_id(0)];
-            v.xyz += 1.0f;
+        "kernel void l2(global long2 *p) {
+            long2 v = p[get_global_id(0)];
+            v.x += 1;
             p[get_global_id(0)] = v;
         }",
     );
     has(
         &log,
-        "<source>:3:13: once per lane (no packed form of this float3): `v.xyz += 1.0f`",
+        "<source>:3:13: once per lane (no packed form of this long): `v.x += 1`",
     );
 }

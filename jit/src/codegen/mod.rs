@@ -35,6 +35,7 @@ mod expr;
 mod fx;
 mod group;
 mod half;
+mod hir_inline;
 mod hoist;
 mod inline;
 mod lanes;
@@ -42,6 +43,7 @@ mod num;
 mod regions;
 mod schedule;
 mod stmt;
+mod tiles;
 mod uninit;
 mod value;
 mod walk;
@@ -656,6 +658,24 @@ fn init_globals(prog: &Program, arena: &ProgramArena, offs: &[u64]) -> Result<()
 /// Compile a checked program to native code.
 pub fn compile(program: &Program, opts: &CodegenOptions) -> Result<CompiledProgram, String> {
     let mut module = make_module(opts)?;
+    // Calls in kernels inlined (`hir_inline.rs`: barrier calls for the
+    // regions, small functions for the lanes), then register tiles
+    // (`tiles.rs`). Checked mode keeps the program as written: its reports
+    // name the functions and follow the arrays' accesses.
+    let c = &opts.check;
+    let checked = c.bounds || c.barriers || c.races || c.races_strict || c.uninit;
+    let inlining = hir_inline::Inlining {
+        barrier_calls: opts.barrier_regions && !checked,
+        small_calls: opts.optimize && !checked,
+    };
+    let inlined = (inlining.barrier_calls || inlining.small_calls)
+        .then(|| hir_inline::inline_calls(program, inlining))
+        .flatten();
+    let program = inlined.as_ref().unwrap_or(program);
+    let promoted = (opts.optimize && !checked)
+        .then(|| tiles::promote(program))
+        .flatten();
+    let program = promoted.as_ref().unwrap_or(program);
     for g in &program.globals {
         let size = program.records.size_of(&g.ty).unwrap_or(0);
         if size > MAX_PROGRAM_VARIABLE_SIZE {

@@ -378,10 +378,14 @@ impl<'a> Planner<'a> {
                 StmtKind::Label(..) | StmtKind::Case(..) | StmtKind::Default(..) => {
                     return Err("a barrier in a labelled statement".into())
                 }
-                _ => return Err(
-                    "a barrier inside a called function (inlining it would let the regions cut it)"
-                        .into(),
-                ),
+                _ => {
+                    return Err(
+                        "a barrier inside a called function that is not inlined \
+                         (`hir_inline.rs`: a call inside an expression, a return before the \
+                         callee's end, a goto, a label or a local variable in it, or checked mode)"
+                            .into(),
+                    )
+                }
             }
         }
         self.flush(&mut cur, &mut out)?;

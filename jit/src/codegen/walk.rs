@@ -874,3 +874,137 @@ fn reads_only(b: &crate::sema::builtins::BuiltinFn) -> bool {
         _ => false,
     }
 }
+
+// ---- mutable walks (the HIR rewrites of `tiles.rs` and `hir_inline.rs`) ----
+
+/// The direct sub-expressions of `e`.
+pub fn children(e: &Expr, f: &mut dyn FnMut(&Expr)) {
+    match &e.kind {
+        ExprKind::IntConst(_) | ExprKind::FloatConst(_) | ExprKind::Var(_) | ExprKind::Func(_) => {}
+        ExprKind::Unary(_, a)
+        | ExprKind::Cast(_, a)
+        | ExprKind::Deref(a)
+        | ExprKind::AddrOf(a)
+        | ExprKind::Member(a, _)
+        | ExprKind::Swizzle(a, _)
+        | ExprKind::IncDec { operand: a, .. } => f(a),
+        ExprKind::Binary(_, a, b)
+        | ExprKind::PtrAdd(a, b)
+        | ExprKind::PtrDiff(a, b)
+        | ExprKind::PtrCmp(_, a, b)
+        | ExprKind::Comma(a, b)
+        | ExprKind::Assign { lhs: a, rhs: b, .. } => {
+            f(a);
+            f(b);
+        }
+        ExprKind::Cond(a, b, c) => {
+            f(a);
+            f(b);
+            f(c);
+        }
+        ExprKind::Call(_, args) | ExprKind::Builtin(_, args) | ExprKind::VectorLit(args) => {
+            args.iter().for_each(f)
+        }
+    }
+}
+
+/// The direct sub-expressions of `e`, to change.
+pub fn children_mut(e: &mut Expr, f: &mut dyn FnMut(&mut Expr)) {
+    match &mut e.kind {
+        ExprKind::IntConst(_) | ExprKind::FloatConst(_) | ExprKind::Var(_) | ExprKind::Func(_) => {}
+        ExprKind::Unary(_, a)
+        | ExprKind::Cast(_, a)
+        | ExprKind::Deref(a)
+        | ExprKind::AddrOf(a)
+        | ExprKind::Member(a, _)
+        | ExprKind::Swizzle(a, _)
+        | ExprKind::IncDec { operand: a, .. } => f(a),
+        ExprKind::Binary(_, a, b)
+        | ExprKind::PtrAdd(a, b)
+        | ExprKind::PtrDiff(a, b)
+        | ExprKind::PtrCmp(_, a, b)
+        | ExprKind::Comma(a, b)
+        | ExprKind::Assign { lhs: a, rhs: b, .. } => {
+            f(a);
+            f(b);
+        }
+        ExprKind::Cond(a, b, c) => {
+            f(a);
+            f(b);
+            f(c);
+        }
+        ExprKind::Call(_, args) | ExprKind::Builtin(_, args) | ExprKind::VectorLit(args) => {
+            args.iter_mut().for_each(f)
+        }
+    }
+}
+
+/// The root expressions a statement holds itself (not its nested
+/// statements'): a declaration's initialisers, conditions, a `for`'s test
+/// and step, an expression statement, a returned value.
+pub fn own_exprs(s: &Stmt, f: &mut dyn FnMut(&Expr)) {
+    match &s.kind {
+        StmtKind::Decl(_, Some(i)) => init_roots(i, f),
+        StmtKind::Expr(e) | StmtKind::Return(Some(e)) => f(e),
+        StmtKind::If(c, ..) | StmtKind::While(c, _) | StmtKind::DoWhile(_, c) => f(c),
+        StmtKind::Switch(c, _) => f(c),
+        StmtKind::For(_, c, step, _) => [c, step].into_iter().flatten().for_each(f),
+        _ => {}
+    }
+}
+
+pub fn init_roots(i: &Init, f: &mut dyn FnMut(&Expr)) {
+    match i {
+        Init::Expr(e) => f(e),
+        Init::Array(v) | Init::Struct(v) => v.iter().for_each(|i| init_roots(i, f)),
+        Init::Union(_, i) => init_roots(i, f),
+        Init::Zero => {}
+    }
+}
+
+pub fn own_exprs_mut(s: &mut Stmt, f: &mut dyn FnMut(&mut Expr)) {
+    match &mut s.kind {
+        StmtKind::Decl(_, Some(i)) => init_roots_mut(i, f),
+        StmtKind::Expr(e) | StmtKind::Return(Some(e)) => f(e),
+        StmtKind::If(c, ..) | StmtKind::While(c, _) | StmtKind::DoWhile(_, c) => f(c),
+        StmtKind::Switch(c, _) => f(c),
+        StmtKind::For(_, c, step, _) => [c, step].into_iter().flatten().for_each(f),
+        _ => {}
+    }
+}
+
+pub fn init_roots_mut(i: &mut Init, f: &mut dyn FnMut(&mut Expr)) {
+    match i {
+        Init::Expr(e) => f(e),
+        Init::Array(v) | Init::Struct(v) => v.iter_mut().for_each(|i| init_roots_mut(i, f)),
+        Init::Union(_, i) => init_roots_mut(i, f),
+        Init::Zero => {}
+    }
+}
+
+/// Every root expression of `s` and its nested statements, to change.
+pub fn stmt_exprs_mut(s: &mut Stmt, f: &mut dyn FnMut(&mut Expr)) {
+    match &mut s.kind {
+        StmtKind::Block(b) => b.stmts.iter_mut().for_each(|s| stmt_exprs_mut(s, f)),
+        StmtKind::If(_, t, e) => {
+            stmt_exprs_mut(t, f);
+            if let Some(e) = e {
+                stmt_exprs_mut(e, f);
+            }
+        }
+        StmtKind::For(init, _, _, b) => {
+            if let Some(i) = init {
+                stmt_exprs_mut(i, f);
+            }
+            stmt_exprs_mut(b, f);
+        }
+        StmtKind::While(_, b)
+        | StmtKind::DoWhile(b, _)
+        | StmtKind::Switch(_, b)
+        | StmtKind::Case(_, b)
+        | StmtKind::Default(b)
+        | StmtKind::Label(_, b) => stmt_exprs_mut(b, f),
+        _ => {}
+    }
+    own_exprs_mut(s, f);
+}

@@ -386,15 +386,26 @@ impl LaneCx {
             return self.serial_expr(fx, e);
         }
         // Where the value goes: a varying local, or memory.
-        enum Target {
+        enum Target<'e> {
             Local(u32),
             Mem(LVal),
+            /// Components of a varying local vector packed per component
+            /// (`cvec.x += a * b`): the other components are kept.
+            Components(u32, &'e Expr, &'e [u8]),
         }
         let target = match &lhs.kind {
             ExprKind::Var(VarRef::Local(l)) if self.plan.varying[l.0 as usize] => {
                 Target::Local(l.0)
             }
             ExprKind::Deref(p) => Target::Mem(self.expr(fx, p)?),
+            ExprKind::Swizzle(base, sel) => match &base.kind {
+                ExprKind::Var(VarRef::Local(l))
+                    if self.plan.varying[l.0 as usize] && packed_components(&base.ty).is_some() =>
+                {
+                    Target::Components(l.0, base, sel)
+                }
+                _ => return self.serial_expr(fx, e),
+            },
             _ => return self.serial_expr(fx, e),
         };
         let mut kept = None;
@@ -405,7 +416,7 @@ impl LaneCx {
             }
             Some(op) => {
                 let old = match &target {
-                    Target::Local(_) => self.read(fx, lhs)?,
+                    Target::Local(_) | Target::Components(..) => self.read(fx, lhs)?,
                     Target::Mem(a) => {
                         // Not the packed access's: its lanes' part is a
                         // branch of its own (and has its own reuse).
@@ -440,6 +451,21 @@ impl LaneCx {
                 self.write_local(fx, l, &lhs.ty, &new)?
             }
             Target::Mem(addr) => self.store_lval(fx, addr, &lhs.ty, &new, kept)?,
+            Target::Components(l, base, sel) => {
+                let (vt, n) = packed_components(&base.ty).ok_or(FALLBACK)?;
+                let whole = self.read(fx, base)?;
+                let mut comps = Self::pack_n(fx, &whole, vt, n).ok_or(FALLBACK)?;
+                let parts = if sel.len() == 1 {
+                    vec![Self::pack(fx, &new, vt).ok_or(FALLBACK)?]
+                } else {
+                    Self::pack_n(fx, &new, vt, sel.len()).ok_or(FALLBACK)?
+                };
+                for (&c, x) in sel.iter().zip(parts) {
+                    comps[c as usize] = x;
+                }
+                self.bound.remove(&l);
+                self.write_local(fx, l, &base.ty, &LVal::VecN(comps))?
+            }
         }
         Ok(new)
     }
