@@ -63,6 +63,26 @@ enum Backing {
     Huge { map: NonNull<u8>, len: usize },
 }
 
+/// A fresh private anonymous mapping of `len` bytes (`MAP_NORESERVE`) with
+/// protection `prot`, where the system chooses; `None` if it refuses.
+fn anonymous_map(len: usize, prot: libc::c_int) -> Option<NonNull<u8>> {
+    // SAFETY: a fresh anonymous mapping; the system chooses the address.
+    let map = unsafe {
+        libc::mmap(
+            std::ptr::null_mut(),
+            len,
+            prot,
+            libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE,
+            -1,
+            0,
+        )
+    };
+    if map == libc::MAP_FAILED {
+        return None;
+    }
+    NonNull::new(map as *mut u8)
+}
+
 /// The alignment and page size of [`Allocation::huge_zeroed`].
 pub const HUGE_PAGE: usize = 2 << 20;
 
@@ -155,20 +175,7 @@ impl Allocation {
         if len > isize::MAX as usize {
             return None;
         }
-        // SAFETY: a fresh anonymous mapping; the system chooses the address.
-        let map = unsafe {
-            libc::mmap(
-                std::ptr::null_mut(),
-                len,
-                libc::PROT_NONE,
-                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE,
-                -1,
-                0,
-            )
-        };
-        if map == libc::MAP_FAILED {
-            return None;
-        }
+        let map = anonymous_map(len, libc::PROT_NONE)?.as_ptr() as *mut libc::c_void;
         // SAFETY: the first `data_len` bytes are part of the mapping above.
         if unsafe { libc::mprotect(map, data_len, libc::PROT_READ | libc::PROT_WRITE) } != 0 {
             // SAFETY: our own mapping, not yet shared.
@@ -201,21 +208,7 @@ impl Allocation {
         if len > isize::MAX as usize {
             return None;
         }
-        // SAFETY: a fresh anonymous mapping; the system chooses the address.
-        let map = unsafe {
-            libc::mmap(
-                std::ptr::null_mut(),
-                len,
-                libc::PROT_READ | libc::PROT_WRITE,
-                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE,
-                -1,
-                0,
-            )
-        };
-        if map == libc::MAP_FAILED {
-            return None;
-        }
-        let map = NonNull::new(map as *mut u8)?;
+        let map = anonymous_map(len, libc::PROT_READ | libc::PROT_WRITE)?;
         let start = (map.as_ptr() as usize).next_multiple_of(HUGE_PAGE);
         // SAFETY: `start - map < HUGE_PAGE`, so `[start, start + data_len)`
         // lies inside the mapping of `data_len + HUGE_PAGE` bytes.

@@ -296,29 +296,10 @@ fn renumber(s: &mut Stmt, base: u32) {
 }
 
 fn renumber_decls(s: &mut Stmt, base: u32) {
-    match &mut s.kind {
-        StmtKind::Decl(l, _) => l.0 += base,
-        StmtKind::Block(b) => b.stmts.iter_mut().for_each(|s| renumber_decls(s, base)),
-        StmtKind::If(_, t, e) => {
-            renumber_decls(t, base);
-            if let Some(e) = e {
-                renumber_decls(e, base);
-            }
-        }
-        StmtKind::For(init, _, _, b) => {
-            if let Some(i) = init {
-                renumber_decls(i, base);
-            }
-            renumber_decls(b, base);
-        }
-        StmtKind::While(_, b)
-        | StmtKind::DoWhile(b, _)
-        | StmtKind::Switch(_, b)
-        | StmtKind::Case(_, b)
-        | StmtKind::Default(b)
-        | StmtKind::Label(_, b) => renumber_decls(b, base),
-        _ => {}
+    if let StmtKind::Decl(l, _) = &mut s.kind {
+        l.0 += base;
     }
+    walk::sub_stmts_mut(s, &mut |t| renumber_decls(t, base));
 }
 
 fn renumber_expr(e: &mut Expr, base: u32) {

@@ -26,7 +26,9 @@
 //! unrolling is for the promotion only. Checked mode keeps the arrays (its
 //! checks follow the memory accesses).
 
-use super::walk::{children, children_mut, own_exprs, own_exprs_mut, stmt_exprs_mut};
+use super::walk::{
+    children, children_mut, own_exprs, own_exprs_mut, stmt_exprs_mut, sub_stmts_mut,
+};
 use crate::sema::hir::{BinOp, CastKind};
 use crate::sema::hir::{
     Block, Expr, ExprKind, Function, Init, Local, LocalId, Program, Stmt, StmtKind, ValueCat,
@@ -641,28 +643,10 @@ fn rewrite_block(b: &mut Block, elems: &HashMap<u32, Promoted>) {
 }
 
 fn rewrite_stmt(s: &mut Stmt, elems: &HashMap<u32, Promoted>) {
-    match &mut s.kind {
-        StmtKind::Block(b) => return rewrite_block(b, elems),
-        StmtKind::If(_, t, e) => {
-            rewrite_stmt(t, elems);
-            if let Some(e) = e {
-                rewrite_stmt(e, elems);
-            }
-        }
-        StmtKind::For(init, _, _, b) => {
-            if let Some(i) = init {
-                rewrite_stmt(i, elems);
-            }
-            rewrite_stmt(b, elems);
-        }
-        StmtKind::While(_, b)
-        | StmtKind::DoWhile(b, _)
-        | StmtKind::Switch(_, b)
-        | StmtKind::Case(_, b)
-        | StmtKind::Default(b)
-        | StmtKind::Label(_, b) => rewrite_stmt(b, elems),
-        _ => {}
+    if let StmtKind::Block(b) = &mut s.kind {
+        return rewrite_block(b, elems);
     }
+    sub_stmts_mut(s, &mut |t| rewrite_stmt(t, elems));
     own_exprs_mut(s, &mut |e| rewrite_expr(e, elems));
 }
 

@@ -982,29 +982,36 @@ pub fn init_roots_mut(i: &mut Init, f: &mut dyn FnMut(&mut Expr)) {
     }
 }
 
-/// Every root expression of `s` and its nested statements, to change.
-pub fn stmt_exprs_mut(s: &mut Stmt, f: &mut dyn FnMut(&mut Expr)) {
+/// The statements nested directly in `s`, in order (a block's list, the
+/// arms of an `if`, a `for`'s first clause and body, a loop's or label's
+/// body), to change.
+pub fn sub_stmts_mut(s: &mut Stmt, f: &mut dyn FnMut(&mut Stmt)) {
     match &mut s.kind {
-        StmtKind::Block(b) => b.stmts.iter_mut().for_each(|s| stmt_exprs_mut(s, f)),
+        StmtKind::Block(b) => b.stmts.iter_mut().for_each(f),
         StmtKind::If(_, t, e) => {
-            stmt_exprs_mut(t, f);
+            f(t);
             if let Some(e) = e {
-                stmt_exprs_mut(e, f);
+                f(e);
             }
         }
         StmtKind::For(init, _, _, b) => {
             if let Some(i) = init {
-                stmt_exprs_mut(i, f);
+                f(i);
             }
-            stmt_exprs_mut(b, f);
+            f(b);
         }
         StmtKind::While(_, b)
         | StmtKind::DoWhile(b, _)
         | StmtKind::Switch(_, b)
         | StmtKind::Case(_, b)
         | StmtKind::Default(b)
-        | StmtKind::Label(_, b) => stmt_exprs_mut(b, f),
+        | StmtKind::Label(_, b) => f(b),
         _ => {}
     }
+}
+
+/// Every root expression of `s` and its nested statements, to change.
+pub fn stmt_exprs_mut(s: &mut Stmt, f: &mut dyn FnMut(&mut Expr)) {
+    sub_stmts_mut(s, &mut |t| stmt_exprs_mut(t, f));
     own_exprs_mut(s, f);
 }
