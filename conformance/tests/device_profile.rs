@@ -588,6 +588,30 @@ fn child_fp64() {
         "{extensions}"
     );
     assert_eq!(s.device_ulong(CL_DEVICE_DOUBLE_FP_CONFIG) != 0, fp64);
+    // A work-item's vectors are computed one component at a time, so every
+    // type's preferred and native width is 1 (double's 0 without fp64).
+    let widths = [
+        (CL_DEVICE_PREFERRED_VECTOR_WIDTH_CHAR, 1),
+        (CL_DEVICE_NATIVE_VECTOR_WIDTH_CHAR, 1),
+        (CL_DEVICE_PREFERRED_VECTOR_WIDTH_SHORT, 1),
+        (CL_DEVICE_NATIVE_VECTOR_WIDTH_SHORT, 1),
+        (CL_DEVICE_PREFERRED_VECTOR_WIDTH_INT, 1),
+        (CL_DEVICE_NATIVE_VECTOR_WIDTH_INT, 1),
+        (CL_DEVICE_PREFERRED_VECTOR_WIDTH_LONG, 1),
+        (CL_DEVICE_NATIVE_VECTOR_WIDTH_LONG, 1),
+        (CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT, 1),
+        (CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT, 1),
+        (CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE, u32::from(fp64)),
+        (CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE, u32::from(fp64)),
+    ];
+    for (param, want) in widths {
+        let mut w: cl_uint = 99;
+        assert_code!(
+            call!(s.t; clGetDeviceInfo(s.dev, param, 4, (&mut w as *mut cl_uint).cast(), null())),
+            CL_SUCCESS
+        );
+        assert_eq!(w, want, "vector width {param:#x}");
+    }
     let (_, rc, log) = s.build(DOUBLE, "");
     let (_, rc30, log30) = s.build(DOUBLE, "-cl-std=CL3.0");
     // The preprocessor agrees with the extension list.
