@@ -979,3 +979,49 @@ fn masked_loop_packed_accesses_whole_and_partial_steps() {
         }
     }
 }
+
+#[test]
+fn float_exp_is_the_same_with_and_without_the_lanes() {
+    // The lanes compute `exp` four at a time; one work-item per step
+    // computes it with the same instructions, so a kernel's values do not
+    // depend on the step that ran it (and stay within the spec's 3 ulp).
+    let src = "kernel void k(global float *out, global const float *in) {
+        size_t i = get_global_id(0);
+        out[i] = exp(in[i]);
+    }";
+    let n = 4096;
+    let inp: Vec<f32> = (0..n)
+        .map(|i| match i {
+            0 => f32::NAN,
+            1 => f32::INFINITY,
+            2 => f32::NEG_INFINITY,
+            3 => 0.0,
+            _ => -110.0 + 200.0 * (i as f32 / n as f32) + (i % 13) as f32 * 1e-3,
+        })
+        .collect();
+    let mut results = Vec::new();
+    for p in both(src, "k", true) {
+        let mut a = vec![0f32; n];
+        let mut b = inp.clone();
+        run(&p, "k", &mut [buf(&mut a), buf(&mut b)], &[n as u64], &[64]);
+        results.push(a);
+    }
+    for i in 0..n {
+        let (on, off) = (results[0][i], results[1][i]);
+        assert!(
+            on.to_bits() == off.to_bits() || (on.is_nan() && off.is_nan()),
+            "exp({}) lanes {on:e}, one work-item {off:e}",
+            inp[i]
+        );
+        let want = (inp[i] as f64).exp();
+        if want.is_nan() {
+            assert!(on.is_nan());
+        } else if want > f32::MAX as f64 {
+            assert_eq!(on, f32::INFINITY, "exp({})", inp[i]);
+        } else if want >= f32::MIN_POSITIVE as f64 {
+            let ulp = (want as f32).abs().next_up() - (want as f32).abs();
+            let err = ((on as f64 - want) / ulp as f64).abs();
+            assert!(err <= 3.0, "exp({}) = {on:e}, {err} ulp", inp[i]);
+        }
+    }
+}

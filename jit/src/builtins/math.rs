@@ -6,7 +6,8 @@
 //! rounded, as the device advertises), `copysign`, `fma`; `fmin`/`fmax`
 //! return the other operand when one is a NaN (Cranelift's propagate NaNs,
 //! so the NaN cases are selected around them). Everything else calls a host
-//! function of `host.rs` (`cranecl_<name>_f` / `cranecl_<name>_d`).
+//! function of `host.rs` (`cranecl_<name>_f` / `cranecl_<name>_d`), but
+//! `float` `exp`, inline as the lanes compute it (`packed.rs`).
 //! `half_*` and `native_*` variants are the full-precision functions.
 
 use super::host::math_symbol;
@@ -128,6 +129,8 @@ pub(super) fn emit(
             debug_assert_eq!(fx.b.func.dfg.value_type(bits), it);
             Ok(fx.b.ins().bitcast(t, mem(), bits))
         }),
+        // Inline, and the same instructions as the lanes' packed `exp`.
+        "exp" if !double => map_lanes(fx, ret, args, |fx, a| Ok(super::packed::exp_f32(fx, a[0]))),
         n if HOST_UNARY.contains(&n) => {
             let sym = math_symbol(n, double);
             map_lanes(fx, ret, args, |fx, a| host(fx, &sym, &[t], t, &[a[0]]))

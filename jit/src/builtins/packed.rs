@@ -1,14 +1,21 @@
-//! Built-ins computed on four `float`s at once (one 128-bit register), for
-//! the lanes (`codegen/lanes/`), where the library's scalar call would run
-//! once per lane: `exp` (and `native_exp`, `half_exp`), within the spec's
-//! 3 ulp.
+//! Built-ins written once as Cranelift instructions for one `float` or four
+//! at once (one 128-bit register): `exp` (and `native_exp`, `half_exp`),
+//! within the spec's 3 ulp. The lanes (`codegen/lanes/`) use the packed form
+//! where the library's scalar call would run once per lane; the one
+//! work-item code the scalar form, inline instead of a call (so a kernel
+//! computes the same values whichever step runs it).
 
 use crate::codegen::FunctionCx;
 use cranelift_codegen::ir::{types, InstBuilder, Value};
 
-fn splat(fx: &mut FunctionCx<'_, '_>, v: f32) -> Value {
+/// `v` as a value of type `t` (`F32`, or `F32X4` with `v` in each lane).
+fn splat(fx: &mut FunctionCx<'_, '_>, t: types::Type, v: f32) -> Value {
     let c = fx.b.ins().f32const(v);
-    fx.b.ins().splat(types::F32X4, c)
+    if t.is_vector() {
+        fx.b.ins().splat(t, c)
+    } else {
+        c
+    }
 }
 
 /// e^x of each lane. x is clamped to [-104, 89] (outside, the result is 0
@@ -16,17 +23,23 @@ fn splat(fx: &mut FunctionCx<'_, '_>, v: f32) -> Value {
 /// parts (the high part has 16 significant bits, so n·hi is exact);
 /// e^r by its Taylor series to r^7 (|r| ≤ ln2/2: truncation below 2^-27);
 /// then times 2^n as two powers of two, so that results below the normal
-/// range round once, gradually.
-pub(crate) fn exp_f32x4(fx: &mut FunctionCx<'_, '_>, x: Value) -> Value {
-    let lo = splat(fx, -104.0);
-    let hi = splat(fx, 89.0);
+/// range round once, gradually. `x` is an `F32` or an `F32X4`.
+pub(crate) fn exp_f32(fx: &mut FunctionCx<'_, '_>, x: Value) -> Value {
+    let ty = fx.b.func.dfg.value_type(x);
+    let it = if ty.is_vector() {
+        types::I32X4
+    } else {
+        types::I32
+    };
+    let lo = splat(fx, ty, -104.0);
+    let hi = splat(fx, ty, 89.0);
     let x = fx.b.ins().fmax(x, lo);
     let x = fx.b.ins().fmin(x, hi);
-    let log2e = splat(fx, std::f32::consts::LOG2_E);
+    let log2e = splat(fx, ty, std::f32::consts::LOG2_E);
     let t = fx.b.ins().fmul(x, log2e);
     let n = fx.b.ins().nearest(t);
-    let ln2_hi = splat(fx, f32::from_bits(0x3f31_7200));
-    let ln2_lo = splat(fx, 1.428_606_8e-6);
+    let ln2_hi = splat(fx, ty, f32::from_bits(0x3f31_7200));
+    let ln2_lo = splat(fx, ty, 1.428_606_8e-6);
     let a = fx.b.ins().fmul(n, ln2_hi);
     let r = fx.b.ins().fsub(x, a);
     let b = fx.b.ins().fmul(n, ln2_lo);
@@ -42,23 +55,27 @@ pub(crate) fn exp_f32x4(fx: &mut FunctionCx<'_, '_>, x: Value) -> Value {
         1.0,
         1.0,
     ];
-    let mut p = splat(fx, coeffs[0]);
+    let mut p = splat(fx, ty, coeffs[0]);
     for &c in &coeffs[1..] {
         let m = fx.b.ins().fmul(p, r);
-        let c = splat(fx, c);
+        let c = splat(fx, ty, c);
         p = fx.b.ins().fadd(m, c);
     }
     // 2^n = 2^n1 · 2^n2 with n1 = n >> 1, both normal for n in [-150, 128].
-    let ni = fx.b.ins().fcvt_to_sint_sat(types::I32X4, n);
+    let ni = fx.b.ins().fcvt_to_sint_sat(it, n);
     let n1 = fx.b.ins().sshr_imm_u(ni, 1);
     let n2 = fx.b.ins().isub(ni, n1);
     let bias = fx.b.ins().iconst(types::I32, 127);
-    let bias = fx.b.ins().splat(types::I32X4, bias);
+    let bias = if ty.is_vector() {
+        fx.b.ins().splat(it, bias)
+    } else {
+        bias
+    };
     let mut out = p;
     for k in [n1, n2] {
         let e = fx.b.ins().iadd(k, bias);
         let e = fx.b.ins().ishl_imm_u(e, 23);
-        let s = super::bitcast(fx, types::F32X4, e);
+        let s = super::bitcast(fx, ty, e);
         out = fx.b.ins().fmul(out, s);
     }
     out

@@ -436,9 +436,7 @@ impl LaneCx {
                     Some(fx.b.ins().fdiv(one, r))
                 }
                 "fabs" => Some(fx.b.ins().fabs(*x)),
-                "exp" | "native_exp" | "half_exp" => {
-                    Some(crate::builtins::packed::exp_f32x4(fx, *x))
-                }
+                "exp" | "native_exp" | "half_exp" => Some(crate::builtins::packed::exp_f32(fx, *x)),
                 _ => None,
             };
             if let (Some(v), Type::Scalar(Scalar::Float)) = (packed, &f.ret) {
