@@ -16,9 +16,11 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 fn run<T>(f: impl FnOnce() -> CLResult<T>) -> CLResult<T> {
     let outer = crate::core::context::begin_call();
     let r = guarded(f);
-    let ctx = crate::core::context::end_call(outer);
+    let first = crate::core::context::end_call(outer);
     if let Err(e) = &r {
-        report(e, ctx.as_deref());
+        if !e.message.is_empty() {
+            report(e, crate::core::context::call_context(first).as_deref());
+        }
     }
     r
 }

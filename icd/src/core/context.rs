@@ -18,10 +18,10 @@ use cranecl_jit::runtime::check::Checks;
 use cranecl_jit::runtime::schedule::Schedule;
 use opencl_sys::*;
 use parking_lot::Mutex;
-use std::cell::RefCell;
+use std::cell::Cell;
 use std::ffi::{c_char, c_void, CString};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Weak};
+use std::sync::Arc;
 
 /// The `pfn_notify` of `clCreateContext`.
 pub type NotifyFn = unsafe extern "C" fn(
@@ -75,7 +75,7 @@ pub struct Context {
     /// The live SVM allocations made in this context (`clSVMAlloc`).
     svm: SvmTable,
 }
-crate::cl_object!(Context, cl_context, CL_INVALID_CONTEXT, "context");
+crate::cl_object!(Context, cl_context, CL_INVALID_CONTEXT, "context", true);
 
 /// `CRANECL_SCHEDULE` for a new context; a schedule is printed on stderr
 /// (`cranecl: CRANECL_SCHEDULE=shuffle:SEED`) so that the run can be repeated.
@@ -174,44 +174,45 @@ impl Drop for Context {
 }
 
 thread_local! {
-    /// The context of the API call under way on this thread.
-    static CALL_CONTEXT: RefCell<Option<Weak<Obj<Context>>>> = const { RefCell::new(None) };
+    /// The address of the first handle the API call under way on this
+    /// thread validated (0: none yet). Only a failed call looks up its
+    /// context from it (`call_context`), so a call that succeeds pays one
+    /// thread-local store, no reference count.
+    static CALL_OBJECT: Cell<usize> = const { Cell::new(0) };
 }
 
-/// Start an API call: forget the context of the call around it (if this one
-/// is nested, inside a callback); [`end_call`] restores it.
+/// Start an API call: forget the first handle of the call around it (if
+/// this one is nested, inside a callback); [`end_call`] restores it.
 ///
 /// At process exit (a library's static destructors releasing objects after
-/// this thread's locals are gone) there is no call context: `None`.
-pub fn begin_call() -> Option<Weak<Obj<Context>>> {
-    CALL_CONTEXT
-        .try_with(|c| c.borrow_mut().take())
-        .ok()
-        .flatten()
+/// this thread's locals are gone) there is no call object: 0.
+pub fn begin_call() -> usize {
+    CALL_OBJECT.try_with(|c| c.replace(0)).unwrap_or(0)
 }
 
-/// End an API call: its context, and the outer call's back in place.
-pub fn end_call(outer: Option<Weak<Obj<Context>>>) -> Option<Arc<Obj<Context>>> {
-    CALL_CONTEXT
-        .try_with(|c| std::mem::replace(&mut *c.borrow_mut(), outer))
-        .ok()
-        .flatten()
-        .and_then(|w| w.upgrade())
+/// End an API call: the address of its first handle (0 if none), and the
+/// outer call's back in place.
+pub fn end_call(outer: usize) -> usize {
+    CALL_OBJECT.try_with(|c| c.replace(outer)).unwrap_or(0)
 }
 
-/// A handle the call validated: the first one that belongs to a context
-/// names the call's context.
-pub fn note_call_object(obj: &Arc<dyn std::any::Any + Send + Sync>) {
+/// A handle the call validated: the first one names the call's context.
+pub fn note_call_object(addr: usize) {
+    let _ = CALL_OBJECT.try_with(|c| {
+        if c.get() == 0 {
+            c.set(addr);
+        }
+    });
+}
+
+/// The context of the object at `addr` (a call's first handle, from
+/// [`end_call`]): itself, or the context a queue, buffer, kernel, program or
+/// event belongs to; `None` for a platform or device handle, or an object
+/// gone since.
+pub fn call_context(addr: usize) -> Option<Arc<Obj<Context>>> {
     use super::{event::Event, kernel::Kernel, mem::Mem, program::Program, queue::Queue};
-    if CALL_CONTEXT
-        .try_with(|c| c.borrow().is_some())
-        .unwrap_or(true)
-    {
-        return;
-    }
-    let ctx = if let Ok(c) = obj.clone().downcast::<Obj<Context>>() {
-        Some(c)
-    } else if let Some(q) = obj.downcast_ref::<Obj<Queue>>() {
+    let obj = super::handle::live_object(addr)?;
+    if let Some(q) = obj.downcast_ref::<Obj<Queue>>() {
         Some(q.context().clone())
     } else if let Some(m) = obj.downcast_ref::<Obj<Mem>>() {
         Some(m.context().clone())
@@ -219,11 +220,9 @@ pub fn note_call_object(obj: &Arc<dyn std::any::Any + Send + Sync>) {
         Some(k.context().clone())
     } else if let Some(p) = obj.downcast_ref::<Obj<Program>>() {
         Some(p.context().clone())
+    } else if let Some(e) = obj.downcast_ref::<Obj<Event>>() {
+        Some(e.context().clone())
     } else {
-        obj.downcast_ref::<Obj<Event>>()
-            .map(|e| e.context().clone())
-    };
-    if let Some(ctx) = ctx {
-        let _ = CALL_CONTEXT.try_with(|c| *c.borrow_mut() = Some(Arc::downgrade(&ctx)));
+        obj.downcast::<Obj<Context>>().ok()
     }
 }

@@ -66,7 +66,8 @@ struct State {
     phase: Phase,
     work: Option<Work>,
     /// Events waiting for this one, and whether our failure fails them.
-    dependents: Vec<(Arc<Obj<Event>>, bool)>,
+    /// Inline up to two (an in-order queue's next command, a waiter).
+    dependents: smallvec::SmallVec<[(Arc<Obj<Event>>, bool); 2]>,
     /// Callbacks not yet called: (status they wait for, function, user data).
     callbacks: Vec<(cl_int, EventCallbackFn, UserData)>,
     /// Host threads blocked in `wait`.
@@ -94,7 +95,7 @@ pub struct Event {
     state: Mutex<State>,
     changed: Condvar,
 }
-crate::cl_object!(Event, cl_event, CL_INVALID_EVENT, "event");
+crate::cl_object!(Event, cl_event, CL_INVALID_EVENT, "event", true);
 
 impl Event {
     fn build(
@@ -125,7 +126,7 @@ impl Event {
             state: Mutex::new(State {
                 phase: Phase::Waiting,
                 work,
-                dependents: Vec::new(),
+                dependents: smallvec::SmallVec::new(),
                 callbacks: Vec::new(),
                 waiters: 0,
                 times,

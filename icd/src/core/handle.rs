@@ -34,6 +34,9 @@ pub trait ClObject: Send + Sync + Sized + 'static {
     const INVALID: cl_int;
     /// The type's name, for messages.
     const NAME: &'static str;
+    /// Its objects belong to a context (a failed call whose first such
+    /// handle is one reports to that context's callback).
+    const IN_CONTEXT: bool = false;
     fn to_raw(h: Self::Handle) -> *const Obj<Self>;
     fn from_raw(p: *const Obj<Self>) -> Self::Handle;
 }
@@ -88,6 +91,11 @@ type Registry = RwLock<HashMap<usize, Weak<dyn Any + Send + Sync>, BuildHasherDe
 fn registry() -> &'static Registry {
     static REGISTRY: OnceLock<Registry> = OnceLock::new();
     REGISTRY.get_or_init(|| RwLock::new(HashMap::default()))
+}
+
+/// The live registered object at `addr`, of any type.
+pub fn live_object(addr: usize) -> Option<Arc<dyn Any + Send + Sync>> {
+    registry().read().get(&addr).and_then(Weak::upgrade)
 }
 
 /// Number of live registered objects (for leak tests).
@@ -154,9 +162,9 @@ impl<T: ClObject> Obj<T> {
         if p.is_null() {
             return err(T::INVALID, format!("{} is NULL", T::NAME));
         }
-        let found = registry().read().get(&(p as usize)).and_then(Weak::upgrade);
-        if let Some(any) = &found {
-            super::context::note_call_object(any);
+        let found = live_object(p as usize);
+        if T::IN_CONTEXT && found.is_some() {
+            super::context::note_call_object(p as usize);
         }
         match found.map(|any| any.downcast::<Obj<T>>()) {
             Some(Ok(obj)) => Ok(obj),
@@ -242,14 +250,19 @@ impl<T: ClObject> Obj<T> {
     }
 }
 
-/// Declare a CL object type: `cl_object!(Context, cl_context, CL_INVALID_CONTEXT, "context")`.
+/// Declare a CL object type: `cl_object!(Context, cl_context, CL_INVALID_CONTEXT, "context", true)`
+/// (the last argument: [`ClObject::IN_CONTEXT`], false if left out).
 #[macro_export]
 macro_rules! cl_object {
     ($ty:ty, $handle:ty, $invalid:expr, $name:expr) => {
+        $crate::cl_object!($ty, $handle, $invalid, $name, false);
+    };
+    ($ty:ty, $handle:ty, $invalid:expr, $name:expr, $in_context:expr) => {
         impl $crate::core::handle::ClObject for $ty {
             type Handle = $handle;
             const INVALID: opencl_sys::cl_int = $invalid;
             const NAME: &'static str = $name;
+            const IN_CONTEXT: bool = $in_context;
             fn to_raw(h: $handle) -> *const $crate::core::handle::Obj<Self> {
                 h as *const $crate::core::handle::Obj<Self>
             }

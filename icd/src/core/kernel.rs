@@ -70,13 +70,19 @@ pub struct Kernel {
     /// made from (`Kernel::launch_objects`).
     last_objects: Mutex<Option<(ObjectsKey, Arc<LaunchObjects>)>>,
 }
-crate::cl_object!(Kernel, cl_kernel, CL_INVALID_KERNEL, "kernel");
+crate::cl_object!(Kernel, cl_kernel, CL_INVALID_KERNEL, "kernel", true);
 
 /// What an enqueue captures: the argument block and the memory objects it
 /// points into (kept alive until the command completes).
+/// A launch's argument block: inline up to 128 bytes (no allocation per
+/// launch for most kernels).
+pub type ArgBlock = smallvec::SmallVec<[u8; 128]>;
+/// The memory objects a launch keeps alive: inline up to four.
+pub type KeptMems = smallvec::SmallVec<[Arc<Obj<Mem>>; 4]>;
+
 pub struct Captured {
-    pub block: Vec<u8>,
-    pub keep: Vec<Arc<Obj<Mem>>>,
+    pub block: ArgBlock,
+    pub keep: KeptMems,
     /// The SVM allocations its SVM arguments and `CL_KERNEL_EXEC_INFO_SVM_PTRS`
     /// point into (kept alive until the command completes).
     pub keep_svm: Vec<Arc<Svm>>,
@@ -279,8 +285,8 @@ impl Kernel {
     pub fn capture(&self) -> CLResult<Captured> {
         let info = self.info();
         let args = self.args.lock();
-        let mut block = vec![0u8; info.args_size as usize];
-        let mut keep = Vec::new();
+        let mut block = ArgBlock::from_elem(0, info.args_size as usize);
+        let mut keep = KeptMems::new();
         let (offsets, local_mem_size) = local_layout(info, &args);
         let (keep_svm, system) = self.svm_in_use(&args);
         let checks = self.exe.code.checks();

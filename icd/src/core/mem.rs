@@ -105,7 +105,7 @@ pub struct Mem {
     /// For an image: its format and geometry (`core::image`).
     image: Option<Image>,
 }
-crate::cl_object!(Mem, cl_mem, CL_INVALID_MEM_OBJECT, "memory object");
+crate::cl_object!(Mem, cl_mem, CL_INVALID_MEM_OBJECT, "memory object", true);
 
 // SAFETY: `base` points into memory that lives as long as this object (our
 // allocation, the parent's, or the user's under the `USE_HOST_PTR` contract);

@@ -182,7 +182,7 @@ pub struct Program {
     /// Kernel objects alive that were created from this program.
     kernels: AtomicUsize,
 }
-crate::cl_object!(Program, cl_program, CL_INVALID_PROGRAM, "program");
+crate::cl_object!(Program, cl_program, CL_INVALID_PROGRAM, "program", true);
 
 impl Program {
     pub fn new(

@@ -34,7 +34,8 @@ crate::cl_object!(
     Queue,
     cl_command_queue,
     CL_INVALID_COMMAND_QUEUE,
-    "command queue"
+    "command queue",
+    true
 );
 
 #[derive(Default)]

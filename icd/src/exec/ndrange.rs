@@ -45,7 +45,6 @@
 
 use crate::core::device::{Device, LOCAL_MEM_SIZE};
 use crate::core::handle::Obj;
-use crate::core::mem::Mem;
 use crate::core::program::Executable;
 use crate::error::{CLResult, ClError};
 use cranecl_jit::launch::WorkGroupCtx;
@@ -85,9 +84,9 @@ pub struct Launch {
     pub device: Arc<Obj<Device>>,
     pub exe: Arc<Executable>,
     pub kernel: usize,
-    pub block: Vec<u8>,
+    pub block: crate::core::kernel::ArgBlock,
     /// Kept alive until the launch is dropped (after the command completes).
-    pub keep: Vec<Arc<Obj<Mem>>>,
+    pub keep: crate::core::kernel::KeptMems,
     /// The SVM allocations it reaches, kept alive the same way.
     pub keep_svm: Vec<Arc<crate::core::svm::Svm>>,
     pub work_dim: u32,
