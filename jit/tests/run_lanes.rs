@@ -495,6 +495,69 @@ fn tiled_matmul_pieces_run_four_per_step() {
 }
 
 #[test]
+fn ifs_around_barriers_are_uniform_for_the_lanes() {
+    // The tile loops sit in an `if` on the work-item's ids (complete tiles,
+    // then the edges with their loads tested), as tuned GEMMs write them.
+    // The spec has every work-item of a group reach a barrier or none, so
+    // the group agrees on that `if`: `t`, declared and stepped under it, is
+    // the same in every lane, and the tile loop, which touches memory at
+    // each lane's own address, is not one the lanes leave at different
+    // times (they would run it once per lane: refused).
+    let src = "#define T 8
+    kernel void mm(global const float *A, global const float *B, global float *C, int n) {
+        local float As[T][T], Bs[T][T];
+        int tx = get_local_id(0), ty = get_local_id(1);
+        int col = get_global_id(0), row = get_global_id(1);
+        float acc = 0.0f;
+        if (row < n / T * T && col < n / T * T) {
+            int t = 0;
+            for (; t < n / T; t++) {
+                As[ty][tx] = A[row * n + t * T + tx];
+                Bs[ty][tx] = B[(t * T + ty) * n + col];
+                barrier(CLK_LOCAL_MEM_FENCE);
+                for (int k = 0; k < T; k++) acc += As[ty][k] * Bs[k][tx];
+                barrier(CLK_LOCAL_MEM_FENCE);
+            }
+            for (t *= T; t < n; t++) acc += A[row * n + t] * B[t * n + col];
+            C[row * n + col] = acc;
+        } else {
+            for (int t = 0; t < n; t += T) {
+                As[ty][tx] = row < n && t + tx < n ? A[row * n + t + tx] : 0.0f;
+                Bs[ty][tx] = t + ty < n && col < n ? B[(t + ty) * n + col] : 0.0f;
+                barrier(CLK_LOCAL_MEM_FENCE);
+                for (int k = 0; k < T; k++) acc += As[ty][k] * Bs[k][tx];
+                barrier(CLK_LOCAL_MEM_FENCE);
+            }
+            if (row < n && col < n) C[row * n + col] = acc + 0.5f;
+        }
+    }";
+    for p in regions_both(src, "mm", true) {
+        let n = 21usize;
+        let a: Vec<f32> = (0..n * n).map(|i| (i % 7) as f32 - 3.0).collect();
+        let b: Vec<f32> = (0..n * n).map(|i| (i % 5) as f32).collect();
+        let (mut a2, mut b2) = (a.clone(), b.clone());
+        let mut c = vec![0f32; n * n];
+        run(
+            &p,
+            "mm",
+            &mut [buf(&mut a2), buf(&mut b2), buf(&mut c), val(n as i32)],
+            &[24, 24],
+            &[8, 8],
+        );
+        for r in 0..n {
+            for col in 0..n {
+                let mut s = 0f32;
+                for k in 0..n {
+                    s += a[r * n + k] * b[k * n + col];
+                }
+                let edge = if r < 16 && col < 16 { 0.0 } else { 0.5 };
+                assert_eq!(c[r * n + col], s + edge, "C[{r}][{col}]");
+            }
+        }
+    }
+}
+
+#[test]
 fn scan_pieces_with_varying_guards() {
     // A Hillis-Steele scan in local memory: `if (lid >= off)` varies within
     // steps (lanes disagree in the step that straddles `off`), values cross

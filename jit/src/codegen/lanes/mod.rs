@@ -19,7 +19,9 @@
 //! Which locals vary between lanes is decided before any code is emitted
 //! ([`plan`]): a local varies when a value written to it varies, or when it
 //! is written under a condition that varies. Control flow on a uniform
-//! condition is ordinary control flow. An `if` on a varying condition runs
+//! condition is ordinary control flow; the condition of an `if` or loop
+//! around a barrier is uniform whatever it reads (the spec has the whole
+//! group reach a barrier or none, `plan::synchronises`). An `if` on a varying condition runs
 //! its arms as a whole when all four lanes agree; when they disagree, the
 //! step hands its four items to the one-at-a-time code if it has not yet
 //! written memory, and otherwise runs the `if` once per lane ("serially",

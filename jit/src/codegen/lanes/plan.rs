@@ -45,13 +45,13 @@ impl Plan {
             StmtKind::Return(Some(e)) => needs_serial(e),
             StmtKind::If(c, ..) => needs_serial(c),
             StmtKind::While(c, body) | StmtKind::DoWhile(body, c) => {
-                self.varies(c) || needs_serial(c) || self.escapes_divergent(body)
+                needs_serial(c) || self.diverges(c, body)
             }
             StmtKind::For(init, c, step, body) => {
-                c.as_ref()
-                    .is_some_and(|c| self.varies(c) || needs_serial(c))
+                c.as_ref().is_some_and(needs_serial)
                     || step.as_ref().is_some_and(needs_serial)
                     || init.as_ref().is_some_and(|i| self.serial(i))
+                    || (c.as_ref().is_some_and(|c| self.varies(c)) && !synchronises(body))
                     || self.escapes_divergent(body)
             }
             StmtKind::Switch(..) => true,
@@ -95,15 +95,23 @@ impl Plan {
         })
     }
 
+    /// The lanes may leave a `while`/`do` loop with condition `c` and body
+    /// `body` at different times.
+    fn diverges(&self, c: &Expr, body: &Stmt) -> bool {
+        (self.varies(c) && !synchronises(body)) || self.escapes_divergent(body)
+    }
+
     /// A `break`/`continue` of this loop under a varying condition (the
-    /// lanes would leave the loop at different times).
+    /// lanes would leave the loop at different times). In a loop around a
+    /// barrier every `break` and `continue` is reached by all work-items or
+    /// none (as the barrier is), whatever the conditions say.
     pub(super) fn escapes_divergent(&self, body: &Stmt) -> bool {
         fn walk(p: &Plan, s: &Stmt, divergent: bool) -> bool {
             match &s.kind {
                 StmtKind::Break | StmtKind::Continue => divergent,
                 StmtKind::Block(b) => b.stmts.iter().any(|s| walk(p, s, divergent)),
                 StmtKind::If(c, t, e) => {
-                    let d = divergent || p.varies(c);
+                    let d = divergent || (p.varies(c) && !synchronises(s));
                     walk(p, t, d) || e.as_ref().is_some_and(|e| walk(p, e, d))
                 }
                 StmtKind::Label(_, s) | StmtKind::Case(_, s) | StmtKind::Default(s) => {
@@ -115,7 +123,7 @@ impl Plan {
                 _ => false,
             }
         }
-        walk(self, body, false)
+        !synchronises(body) && walk(self, body, false)
     }
 
     /// Mark the locals `s` writes with varying values; true if any changed.
@@ -137,7 +145,7 @@ impl Plan {
             }
             StmtKind::If(c, t, e) => {
                 changed |= self.mark_expr(c, under);
-                let u = under || self.varies(c);
+                let u = under || (self.varies(c) && !synchronises(s));
                 changed |= self.mark(t, u);
                 if let Some(e) = e {
                     changed |= self.mark(e, u);
@@ -201,6 +209,24 @@ impl Plan {
         *v = true;
         changed
     }
+}
+
+/// `s` reaches a work-group barrier or collective. The spec requires every
+/// work-item of a group to reach such a call, or none (in a loop, in every
+/// iteration), so the conditions of the `if`s and loops around one are the
+/// same for the whole group whatever they read: the regions branch on one
+/// work-item's decision (`regions.rs`), and the lanes need not take them as
+/// varying (a local written under one varies only by its value).
+pub(super) fn synchronises(s: &Stmt) -> bool {
+    let mut found = false;
+    stmt_tree_exprs(s, &mut |e| {
+        if let ExprKind::Builtin(b, _) = &e.kind {
+            // Sub-groups may take different paths to theirs.
+            found |=
+                crate::codegen::walk::is_barrier(&b.name, b.family) && b.family != Family::SubGroup;
+        }
+    });
+    found
 }
 
 pub(super) fn contains(s: &Stmt, pred: &dyn Fn(&StmtKind) -> bool) -> bool {
