@@ -436,6 +436,113 @@ fn packed_values_and_locals() {
     }
 }
 
+#[test]
+fn whole_vectors_move_by_vector_accesses_and_shuffles() {
+    // Each lane's vector read or written whole, the four lanes' vectors
+    // transposed to and from one register per component: side by side
+    // (`a[i]`, `o4[i]`), apart (`a[(i * 3) % 50]`, `o5[(i * 5) % 64]`), the
+    // same for four lanes (`b[i / 4]`), two components side by side
+    // (`c[i]`, `o2[i]`), eight components (`d[2 * i + 1]`, `o8[i]`).
+    let src = "kernel void vecs(global const float4 *a, global const int4 *b,
+            global const float2 *c, global const uint8 *d, global float4 *o4,
+            global float4 *o5, global float2 *o2, global uint8 *o8) {
+        int i = get_global_id(0);
+        float4 x = a[i];
+        float4 y = a[(i * 3) % 50];
+        int4 z = b[i / 4];
+        float2 w = c[i];
+        uint8 u = d[2 * i + 1];
+        o4[i] = x * y + convert_float4(z);
+        o5[(i * 5) % 64] = y;
+        o2[i] = w * w.yx;
+        o8[i] = u + (uint)i;
+    }";
+    let explained = CodegenOptions {
+        explain: true,
+        ..Default::default()
+    };
+    let gathered = |p: &CompiledProgram| -> Vec<String> {
+        let k = p.kernel_index("vecs").expect("kernel");
+        let e = &p.explanations()[k];
+        e.notes
+            .iter()
+            .filter(|n| n.contains("component by component"))
+            .cloned()
+            .collect()
+    };
+    let fast = build_cg(src, &explained);
+    assert!(fast.lanes(0), "vecs runs in the lanes");
+    assert_eq!(gathered(&fast), Vec::<String>::new());
+    // Checked mode tests each lane's components: gathered, and said so.
+    let checked = CodegenOptions {
+        check: cranecl_jit::runtime::check::Checks::parse("bounds").expect("checks"),
+        ..explained
+    };
+    let notes = gathered(&build_cg(src, &checked));
+    assert!(
+        notes
+            .iter()
+            .any(|n| n.contains("float4 read component by component per lane")),
+        "{notes:?}"
+    );
+    let n = 64usize;
+    let a: Vec<f32> = (0..4 * n).map(|j| (j % 13) as f32 - 4.5).collect();
+    let b: Vec<i32> = (0..n as i32).map(|j| j * 7 - 100).collect();
+    let c: Vec<f32> = (0..2 * n).map(|j| (j % 9) as f32 * 0.25).collect();
+    let d: Vec<u32> = (0..16 * n as u32)
+        .map(|j| j.wrapping_mul(2654435761))
+        .collect();
+    for p in [
+        fast,
+        build_cg(
+            src,
+            &CodegenOptions {
+                lanes: false,
+                ..Default::default()
+            },
+        ),
+    ] {
+        for l in LOCALS {
+            let (mut a2, mut b2, mut c2, mut d2) = (a.clone(), b.clone(), c.clone(), d.clone());
+            let (mut o4, mut o5) = (vec![0f32; 4 * n], vec![0f32; 4 * n]);
+            let (mut o2, mut o8) = (vec![0f32; 2 * n], vec![0u32; 8 * n]);
+            run(
+                &p,
+                "vecs",
+                &mut [
+                    buf(&mut a2),
+                    buf(&mut b2),
+                    buf(&mut c2),
+                    buf(&mut d2),
+                    buf(&mut o4),
+                    buf(&mut o5),
+                    buf(&mut o2),
+                    buf(&mut o8),
+                ],
+                &[n as u64],
+                &[l],
+            );
+            for i in 0..n {
+                let y = (i * 3) % 50;
+                for e in 0..4 {
+                    let want = a[4 * i + e] * a[4 * y + e] + b[4 * (i / 4) + e] as f32;
+                    assert_eq!(o4[4 * i + e], want, "o4[{i}].s{e} local {l}");
+                    let o = (i * 5) % 64;
+                    assert_eq!(o5[4 * o + e], a[4 * y + e], "o5[{o}].s{e} local {l}");
+                }
+                for e in 0..2 {
+                    let want = c[2 * i + e] * c[2 * i + 1 - e];
+                    assert_eq!(o2[2 * i + e], want, "o2[{i}].s{e} local {l}");
+                }
+                for e in 0..8 {
+                    let want = d[8 * (2 * i + 1) + e].wrapping_add(i as u32);
+                    assert_eq!(o8[8 * i + e], want, "o8[{i}].s{e} local {l}");
+                }
+            }
+        }
+    }
+}
+
 /// `src` built with the lanes on (asserting the region strategy took them
 /// for `kernel`, or not) and off.
 fn regions_both(src: &str, kernel: &str, lanes: bool) -> [CompiledProgram; 2] {

@@ -64,6 +64,7 @@ mod mem;
 mod plan;
 mod serial;
 mod stmt;
+mod transpose;
 mod value;
 
 pub(crate) use plan::plan;
