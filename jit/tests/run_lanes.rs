@@ -543,6 +543,61 @@ fn whole_vectors_move_by_vector_accesses_and_shuffles() {
     }
 }
 
+#[test]
+fn calls_of_pure_functions_run_packed() {
+    // `group_base()` and `scale()` read no memory and write only their own
+    // variables: the same in every lane whose arguments are, so the
+    // statements calling them are taken apart like any other (once for the
+    // step with uniform arguments, per lane as expressions otherwise).
+    // `bump()` writes through its pointer: its statement runs once per lane.
+    let src = "int group_base(int per) { return (int)get_group_id(0) * per; }
+    float scale(float x, int k) {
+        float y = x;
+        for (int j = 0; j < k; j++) y = y * 2.0f + (float)j;
+        return y;
+    }
+    kernel void k(global const float *in, global float *out) {
+        int l = get_local_id(0);
+        int i = get_global_id(0);
+        out[group_base(get_enqueued_local_size(0)) + l] = scale(in[i], 3) + scale(1.5f, l % 4);
+    }";
+    let explained = CodegenOptions {
+        explain: true,
+        ..Default::default()
+    };
+    let fast = build_cg(src, &explained);
+    let k = fast.kernel_index("k").expect("kernel");
+    assert!(fast.lanes(k), "k runs in the lanes");
+    let notes = &fast.explanations()[k].notes;
+    assert!(
+        !notes.iter().any(|n| n.contains("per-work-item effects")),
+        "{notes:?}"
+    );
+    let scale = |x: f32, k: i32| (0..k).fold(x, |y, j| y * 2.0 + j as f32);
+    let off = CodegenOptions {
+        lanes: false,
+        ..Default::default()
+    };
+    for p in [fast, build_cg(src, &off)] {
+        for l in LOCALS {
+            let n = 1000usize;
+            let mut inp: Vec<f32> = (0..n).map(|j| (j % 17) as f32 * 0.75 - 3.0).collect();
+            let mut out = vec![0f32; n];
+            run(
+                &p,
+                "k",
+                &mut [buf(&mut inp), buf(&mut out)],
+                &[n as u64],
+                &[l],
+            );
+            for i in 0..n {
+                let want = scale(inp[i], 3) + scale(1.5, (i as u64 % l % 4) as i32);
+                assert_eq!(out[i], want, "out[{i}] local {l}");
+            }
+        }
+    }
+}
+
 /// `src` built with the lanes on (asserting the region strategy took them
 /// for `kernel`, or not) and off.
 fn regions_both(src: &str, kernel: &str, lanes: bool) -> [CompiledProgram; 2] {
