@@ -442,10 +442,12 @@ fn whole_vectors_move_by_vector_accesses_and_shuffles() {
     // transposed to and from one register per component: side by side
     // (`a[i]`, `o4[i]`), apart (`a[(i * 3) % 50]`, `o5[(i * 5) % 64]`), the
     // same for four lanes (`b[i / 4]`), two components side by side
-    // (`c[i]`, `o2[i]`), eight components (`d[2 * i + 1]`, `o8[i]`).
+    // (`c[i]`, `o2[i]`) and apart (`e[(i * 7) % 64]`, `o6[(i * 5) % 64]`),
+    // eight components (`d[2 * i + 1]`, `o8[i]`).
     let src = "kernel void vecs(global const float4 *a, global const int4 *b,
             global const float2 *c, global const uint8 *d, global float4 *o4,
-            global float4 *o5, global float2 *o2, global uint8 *o8) {
+            global float4 *o5, global float2 *o2, global uint8 *o8,
+            global const int2 *e, global int2 *o6) {
         int i = get_global_id(0);
         float4 x = a[i];
         float4 y = a[(i * 3) % 50];
@@ -456,6 +458,7 @@ fn whole_vectors_move_by_vector_accesses_and_shuffles() {
         o5[(i * 5) % 64] = y;
         o2[i] = w * w.yx;
         o8[i] = u + (uint)i;
+        o6[(i * 5) % 64] = e[(i * 7) % 64] + (int2)(i, -i);
     }";
     let explained = CodegenOptions {
         explain: true,
@@ -492,6 +495,7 @@ fn whole_vectors_move_by_vector_accesses_and_shuffles() {
     let d: Vec<u32> = (0..16 * n as u32)
         .map(|j| j.wrapping_mul(2654435761))
         .collect();
+    let e: Vec<i32> = (0..2 * n as i32).map(|j| j * 31 - 999).collect();
     for p in [
         fast,
         build_cg(
@@ -506,6 +510,7 @@ fn whole_vectors_move_by_vector_accesses_and_shuffles() {
             let (mut a2, mut b2, mut c2, mut d2) = (a.clone(), b.clone(), c.clone(), d.clone());
             let (mut o4, mut o5) = (vec![0f32; 4 * n], vec![0f32; 4 * n]);
             let (mut o2, mut o8) = (vec![0f32; 2 * n], vec![0u32; 8 * n]);
+            let (mut e2, mut o6) = (e.clone(), vec![0i32; 2 * n]);
             run(
                 &p,
                 "vecs",
@@ -518,6 +523,8 @@ fn whole_vectors_move_by_vector_accesses_and_shuffles() {
                     buf(&mut o5),
                     buf(&mut o2),
                     buf(&mut o8),
+                    buf(&mut e2),
+                    buf(&mut o6),
                 ],
                 &[n as u64],
                 &[l],
@@ -538,6 +545,9 @@ fn whole_vectors_move_by_vector_accesses_and_shuffles() {
                     let want = d[8 * (2 * i + 1) + e].wrapping_add(i as u32);
                     assert_eq!(o8[8 * i + e], want, "o8[{i}].s{e} local {l}");
                 }
+                let (o, j) = ((i * 5) % 64, (i * 7) % 64);
+                let want = [e[2 * j] + i as i32, e[2 * j + 1] - i as i32];
+                assert_eq!(o6[2 * o..2 * o + 2], want, "o6[{o}] local {l}");
             }
         }
     }

@@ -7,9 +7,10 @@
 //! Four components at a time: the four lanes' `[x y z w]` rows are a 4x4
 //! matrix whose transpose is the packed `x`, `y`, `z` and `w`; two rounds of
 //! interleaves (32-bit, then 64-bit halves) transpose it, and the same
-//! eight interleaves take it back. Two components when the lanes' vectors
-//! are consecutive (`float2 p[i]`): two loads hold all four lanes, one
-//! shuffle each picks the `x`s and the `y`s. Each lane still touches its
+//! eight interleaves take it back. Two components: each lane's 8 bytes, two
+//! lanes to a register, or two loads for all four lanes when their vectors
+//! are consecutive (`float2 p[i]`); one shuffle each picks the `x`s and the
+//! `y`s. Each lane still touches its
 //! own vector's bytes only, in the order of the lanes, so the accesses are
 //! the per-lane ones; only outside checked mode (whose tests are per
 //! component), masked loops (a masked-off lane's address is a dummy) and
@@ -41,8 +42,8 @@ impl LaneCx {
         if fx.pcx.schedule.is_some() {
             return Err(Some("the lanes go in a drawn order"));
         }
-        if n % 4 != 0 && !(n == 2 && matches!(addr, LVal::Aff { step: 8, .. })) {
-            return Err(Some("neither 4, 8 or 16 components nor 2 side by side"));
+        if n % 4 != 0 && n != 2 {
+            return Err(Some("three components"));
         }
         Ok((vt, n))
     }
@@ -81,9 +82,25 @@ impl LaneCx {
         };
         let addrs = Self::lane_addresses(fx, addr)?;
         if n == 2 {
-            // Lanes 0 and 1 in the first 16 bytes, 2 and 3 in the next.
-            let lo = fx.b.ins().load(vt, flags(), addrs[0], 0);
-            let hi = fx.b.ins().load(vt, flags(), addrs[0], 16);
+            let (lo, hi) = if matches!(addr, LVal::Aff { step: 8, .. }) {
+                // Lanes 0 and 1 in the first 16 bytes, 2 and 3 in the next.
+                let lo = fx.b.ins().load(vt, flags(), addrs[0], 0);
+                let hi = fx.b.ins().load(vt, flags(), addrs[0], 16);
+                (lo, hi)
+            } else {
+                // Each lane's 8 bytes, two lanes to a register.
+                let v: Vec<Value> = addrs
+                    .iter()
+                    .map(|a| {
+                        let x = fx.b.ins().load(types::F64, flags(), *a, 0);
+                        fx.b.ins().scalar_to_vector(types::F64X2, x)
+                    })
+                    .collect();
+                (
+                    shuffle32(fx, vt, v[0], v[1], [0, 1, 4, 5]),
+                    shuffle32(fx, vt, v[2], v[3], [0, 1, 4, 5]),
+                )
+            };
             let x = shuffle32(fx, vt, lo, hi, [0, 2, 4, 6]);
             let y = shuffle32(fx, vt, lo, hi, [1, 3, 5, 7]);
             return Ok(Some(LVal::VecN(vec![x, y])));
@@ -125,8 +142,18 @@ impl LaneCx {
         if n == 2 {
             let lo = shuffle32(fx, vt, comps[0], comps[1], [0, 4, 1, 5]);
             let hi = shuffle32(fx, vt, comps[0], comps[1], [2, 6, 3, 7]);
-            fx.b.ins().store(flags(), lo, addrs[0], 0);
-            fx.b.ins().store(flags(), hi, addrs[0], 16);
+            if matches!(addr, LVal::Aff { step: 8, .. }) {
+                fx.b.ins().store(flags(), lo, addrs[0], 0);
+                fx.b.ins().store(flags(), hi, addrs[0], 16);
+                return Ok(true);
+            }
+            let le = cranelift_codegen::ir::MemFlagsData::new()
+                .with_endianness(cranelift_codegen::ir::Endianness::Little);
+            for (k, a) in addrs.iter().enumerate() {
+                let pair = fx.b.ins().bitcast(types::F64X2, le, [lo, hi][k / 2]);
+                let x = fx.b.ins().extractlane(pair, (k % 2) as u8);
+                fx.b.ins().store(flags(), x, *a, 0);
+            }
             return Ok(true);
         }
         let quads: Vec<[Value; 4]> = comps
@@ -159,7 +186,8 @@ fn transpose4(fx: &mut FunctionCx<'_, '_>, vt: types::Type, r: [Value; 4]) -> [V
     ]
 }
 
-/// Four 32-bit elements picked from `a` (0-3) and `b` (4-7), as `vt`.
+/// Four 32-bit elements picked from `a` (0-3) and `b` (4-7), as `vt` (`a`
+/// and `b` of any 128-bit type).
 fn shuffle32(
     fx: &mut FunctionCx<'_, '_>,
     vt: types::Type,
@@ -169,8 +197,14 @@ fn shuffle32(
 ) -> Value {
     let le = cranelift_codegen::ir::MemFlagsData::new()
         .with_endianness(cranelift_codegen::ir::Endianness::Little);
-    let ab = fx.b.ins().bitcast(types::I8X16, le, a);
-    let bb = fx.b.ins().bitcast(types::I8X16, le, b);
+    let mut bytes16 = |v: Value| {
+        if fx.b.func.dfg.value_type(v) == types::I8X16 {
+            v
+        } else {
+            fx.b.ins().bitcast(types::I8X16, le, v)
+        }
+    };
+    let (ab, bb) = (bytes16(a), bytes16(b));
     let bytes = pick.iter().flat_map(|&e| (4 * e)..(4 * e + 4)).collect();
     let mask = fx.shuffle_mask(bytes);
     let v = fx.b.ins().shuffle(ab, bb, mask);
