@@ -436,6 +436,178 @@ fn packed_values_and_locals() {
     }
 }
 
+#[test]
+fn whole_vectors_move_by_vector_accesses_and_shuffles() {
+    // Each lane's vector read or written whole, the four lanes' vectors
+    // transposed to and from one register per component: side by side
+    // (`a[i]`, `o4[i]`), apart (`a[(i * 3) % 50]`, `o5[(i * 5) % 64]`), the
+    // same for four lanes (`b[i / 4]`), two components side by side
+    // (`c[i]`, `o2[i]`) and apart (`e[(i * 7) % 64]`, `o6[(i * 5) % 64]`),
+    // eight components (`d[2 * i + 1]`, `o8[i]`).
+    let src = "kernel void vecs(global const float4 *a, global const int4 *b,
+            global const float2 *c, global const uint8 *d, global float4 *o4,
+            global float4 *o5, global float2 *o2, global uint8 *o8,
+            global const int2 *e, global int2 *o6) {
+        int i = get_global_id(0);
+        float4 x = a[i];
+        float4 y = a[(i * 3) % 50];
+        int4 z = b[i / 4];
+        float2 w = c[i];
+        uint8 u = d[2 * i + 1];
+        o4[i] = x * y + convert_float4(z);
+        o5[(i * 5) % 64] = y;
+        o2[i] = w * w.yx;
+        o8[i] = u + (uint)i;
+        o6[(i * 5) % 64] = e[(i * 7) % 64] + (int2)(i, -i);
+    }";
+    let explained = CodegenOptions {
+        explain: true,
+        ..Default::default()
+    };
+    let gathered = |p: &CompiledProgram| -> Vec<String> {
+        let k = p.kernel_index("vecs").expect("kernel");
+        let e = &p.explanations()[k];
+        e.notes
+            .iter()
+            .filter(|n| n.contains("component by component"))
+            .cloned()
+            .collect()
+    };
+    let fast = build_cg(src, &explained);
+    assert!(fast.lanes(0), "vecs runs in the lanes");
+    assert_eq!(gathered(&fast), Vec::<String>::new());
+    // Checked mode tests each lane's components: gathered, and said so.
+    let checked = CodegenOptions {
+        check: cranecl_jit::runtime::check::Checks::parse("bounds").expect("checks"),
+        ..explained
+    };
+    let notes = gathered(&build_cg(src, &checked));
+    assert!(
+        notes
+            .iter()
+            .any(|n| n.contains("float4 read component by component per lane")),
+        "{notes:?}"
+    );
+    let n = 64usize;
+    let a: Vec<f32> = (0..4 * n).map(|j| (j % 13) as f32 - 4.5).collect();
+    let b: Vec<i32> = (0..n as i32).map(|j| j * 7 - 100).collect();
+    let c: Vec<f32> = (0..2 * n).map(|j| (j % 9) as f32 * 0.25).collect();
+    let d: Vec<u32> = (0..16 * n as u32)
+        .map(|j| j.wrapping_mul(2654435761))
+        .collect();
+    let e: Vec<i32> = (0..2 * n as i32).map(|j| j * 31 - 999).collect();
+    for p in [
+        fast,
+        build_cg(
+            src,
+            &CodegenOptions {
+                lanes: false,
+                ..Default::default()
+            },
+        ),
+    ] {
+        for l in LOCALS {
+            let (mut a2, mut b2, mut c2, mut d2) = (a.clone(), b.clone(), c.clone(), d.clone());
+            let (mut o4, mut o5) = (vec![0f32; 4 * n], vec![0f32; 4 * n]);
+            let (mut o2, mut o8) = (vec![0f32; 2 * n], vec![0u32; 8 * n]);
+            let (mut e2, mut o6) = (e.clone(), vec![0i32; 2 * n]);
+            run(
+                &p,
+                "vecs",
+                &mut [
+                    buf(&mut a2),
+                    buf(&mut b2),
+                    buf(&mut c2),
+                    buf(&mut d2),
+                    buf(&mut o4),
+                    buf(&mut o5),
+                    buf(&mut o2),
+                    buf(&mut o8),
+                    buf(&mut e2),
+                    buf(&mut o6),
+                ],
+                &[n as u64],
+                &[l],
+            );
+            for i in 0..n {
+                let y = (i * 3) % 50;
+                for e in 0..4 {
+                    let want = a[4 * i + e] * a[4 * y + e] + b[4 * (i / 4) + e] as f32;
+                    assert_eq!(o4[4 * i + e], want, "o4[{i}].s{e} local {l}");
+                    let o = (i * 5) % 64;
+                    assert_eq!(o5[4 * o + e], a[4 * y + e], "o5[{o}].s{e} local {l}");
+                }
+                for e in 0..2 {
+                    let want = c[2 * i + e] * c[2 * i + 1 - e];
+                    assert_eq!(o2[2 * i + e], want, "o2[{i}].s{e} local {l}");
+                }
+                for e in 0..8 {
+                    let want = d[8 * (2 * i + 1) + e].wrapping_add(i as u32);
+                    assert_eq!(o8[8 * i + e], want, "o8[{i}].s{e} local {l}");
+                }
+                let (o, j) = ((i * 5) % 64, (i * 7) % 64);
+                let want = [e[2 * j] + i as i32, e[2 * j + 1] - i as i32];
+                assert_eq!(o6[2 * o..2 * o + 2], want, "o6[{o}] local {l}");
+            }
+        }
+    }
+}
+
+#[test]
+fn calls_of_pure_functions_run_packed() {
+    // `group_base()` and `scale()` read no memory and write only their own
+    // variables: the same in every lane whose arguments are, so the
+    // statements calling them are taken apart like any other (once for the
+    // step with uniform arguments, per lane as expressions otherwise).
+    // `bump()` writes through its pointer: its statement runs once per lane.
+    let src = "int group_base(int per) { return (int)get_group_id(0) * per; }
+    float scale(float x, int k) {
+        float y = x;
+        for (int j = 0; j < k; j++) y = y * 2.0f + (float)j;
+        return y;
+    }
+    kernel void k(global const float *in, global float *out) {
+        int l = get_local_id(0);
+        int i = get_global_id(0);
+        out[group_base(get_enqueued_local_size(0)) + l] = scale(in[i], 3) + scale(1.5f, l % 4);
+    }";
+    let explained = CodegenOptions {
+        explain: true,
+        ..Default::default()
+    };
+    let fast = build_cg(src, &explained);
+    let k = fast.kernel_index("k").expect("kernel");
+    assert!(fast.lanes(k), "k runs in the lanes");
+    let notes = &fast.explanations()[k].notes;
+    assert!(
+        !notes.iter().any(|n| n.contains("per-work-item effects")),
+        "{notes:?}"
+    );
+    let scale = |x: f32, k: i32| (0..k).fold(x, |y, j| y * 2.0 + j as f32);
+    let off = CodegenOptions {
+        lanes: false,
+        ..Default::default()
+    };
+    for p in [fast, build_cg(src, &off)] {
+        for l in LOCALS {
+            let n = 1000usize;
+            let mut inp: Vec<f32> = (0..n).map(|j| (j % 17) as f32 * 0.75 - 3.0).collect();
+            let mut out = vec![0f32; n];
+            run(
+                &p,
+                "k",
+                &mut [buf(&mut inp), buf(&mut out)],
+                &[n as u64],
+                &[l],
+            );
+            for i in 0..n {
+                let want = scale(inp[i], 3) + scale(1.5, (i as u64 % l % 4) as i32);
+                assert_eq!(out[i], want, "out[{i}] local {l}");
+            }
+        }
+    }
+}
+
 /// `src` built with the lanes on (asserting the region strategy took them
 /// for `kernel`, or not) and off.
 fn regions_both(src: &str, kernel: &str, lanes: bool) -> [CompiledProgram; 2] {
@@ -489,6 +661,69 @@ fn tiled_matmul_pieces_run_four_per_step() {
                 }
                 let steps = if col % 8 % 2 == 1 { n / 8 } else { 0 };
                 assert_eq!(c[r * n + col], s + 1000.0 * steps as f32, "C[{r}][{col}]");
+            }
+        }
+    }
+}
+
+#[test]
+fn ifs_around_barriers_are_uniform_for_the_lanes() {
+    // The tile loops sit in an `if` on the work-item's ids (complete tiles,
+    // then the edges with their loads tested), as tuned GEMMs write them.
+    // The spec has every work-item of a group reach a barrier or none, so
+    // the group agrees on that `if`: `t`, declared and stepped under it, is
+    // the same in every lane, and the tile loop, which touches memory at
+    // each lane's own address, is not one the lanes leave at different
+    // times (they would run it once per lane: refused).
+    let src = "#define T 8
+    kernel void mm(global const float *A, global const float *B, global float *C, int n) {
+        local float As[T][T], Bs[T][T];
+        int tx = get_local_id(0), ty = get_local_id(1);
+        int col = get_global_id(0), row = get_global_id(1);
+        float acc = 0.0f;
+        if (row < n / T * T && col < n / T * T) {
+            int t = 0;
+            for (; t < n / T; t++) {
+                As[ty][tx] = A[row * n + t * T + tx];
+                Bs[ty][tx] = B[(t * T + ty) * n + col];
+                barrier(CLK_LOCAL_MEM_FENCE);
+                for (int k = 0; k < T; k++) acc += As[ty][k] * Bs[k][tx];
+                barrier(CLK_LOCAL_MEM_FENCE);
+            }
+            for (t *= T; t < n; t++) acc += A[row * n + t] * B[t * n + col];
+            C[row * n + col] = acc;
+        } else {
+            for (int t = 0; t < n; t += T) {
+                As[ty][tx] = row < n && t + tx < n ? A[row * n + t + tx] : 0.0f;
+                Bs[ty][tx] = t + ty < n && col < n ? B[(t + ty) * n + col] : 0.0f;
+                barrier(CLK_LOCAL_MEM_FENCE);
+                for (int k = 0; k < T; k++) acc += As[ty][k] * Bs[k][tx];
+                barrier(CLK_LOCAL_MEM_FENCE);
+            }
+            if (row < n && col < n) C[row * n + col] = acc + 0.5f;
+        }
+    }";
+    for p in regions_both(src, "mm", true) {
+        let n = 21usize;
+        let a: Vec<f32> = (0..n * n).map(|i| (i % 7) as f32 - 3.0).collect();
+        let b: Vec<f32> = (0..n * n).map(|i| (i % 5) as f32).collect();
+        let (mut a2, mut b2) = (a.clone(), b.clone());
+        let mut c = vec![0f32; n * n];
+        run(
+            &p,
+            "mm",
+            &mut [buf(&mut a2), buf(&mut b2), buf(&mut c), val(n as i32)],
+            &[24, 24],
+            &[8, 8],
+        );
+        for r in 0..n {
+            for col in 0..n {
+                let mut s = 0f32;
+                for k in 0..n {
+                    s += a[r * n + k] * b[k * n + col];
+                }
+                let edge = if r < 16 && col < 16 { 0.0 } else { 0.5 };
+                assert_eq!(c[r * n + col], s + edge, "C[{r}][{col}]");
             }
         }
     }

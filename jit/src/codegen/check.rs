@@ -1921,7 +1921,7 @@ impl FunctionCx<'_, '_> {
 
     /// A `shuffle`'s byte selection (0-15 the first operand's, 16-31 the
     /// second's).
-    fn shuffle_mask(&mut self, bytes: Vec<u8>) -> cranelift_codegen::ir::Immediate {
+    pub(crate) fn shuffle_mask(&mut self, bytes: Vec<u8>) -> cranelift_codegen::ir::Immediate {
         self.b
             .func
             .dfg

@@ -17,10 +17,10 @@ impl LaneCx {
         fx: &mut FunctionCx<'_, '_>,
         e: &Expr,
     ) -> Result<LVal, String> {
-        if !self.plan.varies(e) && !needs_serial(e) {
+        if !self.plan.varies(e) && !self.plan.needs_serial(e) {
             return Ok(LVal::Uni(fx.expr(e)?));
         }
-        if needs_serial(e) {
+        if self.plan.needs_serial(e) {
             return self.serial_expr(fx, e);
         }
         match &e.kind {

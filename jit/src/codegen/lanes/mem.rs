@@ -1,6 +1,6 @@
 //! The lanes' loads and stores: one vector access for consecutive
-//! elements, per-lane accesses otherwise, checked mode's tests of the
-//! four lanes together, assignments.
+//! elements, per-lane accesses otherwise (whole vectors: `transpose.rs`),
+//! checked mode's tests of the four lanes together, assignments.
 
 use super::*;
 
@@ -35,6 +35,9 @@ impl LaneCx {
                 fx.b.switch_to_block(join);
                 return Ok(());
             }
+        }
+        if self.store_whole(fx, &addr, ty, new)? {
+            return Ok(());
         }
         self.store_lanes(fx, &addr, ty, new, kept)
     }
@@ -159,6 +162,9 @@ impl LaneCx {
             fx.b.seal_block(join);
             fx.b.switch_to_block(join);
             return Ok(LVal::Vec(fx.b.block_params(join)[0]));
+        }
+        if let Some(v) = self.load_whole(fx, addr, ty)? {
+            return Ok(v);
         }
         self.load_lanes(fx, addr, ty)
     }

@@ -19,7 +19,9 @@
 //! Which locals vary between lanes is decided before any code is emitted
 //! ([`plan`]): a local varies when a value written to it varies, or when it
 //! is written under a condition that varies. Control flow on a uniform
-//! condition is ordinary control flow. An `if` on a varying condition runs
+//! condition is ordinary control flow; the condition of an `if` or loop
+//! around a barrier is uniform whatever it reads (the spec has the whole
+//! group reach a barrier or none, `plan::synchronises`). An `if` on a varying condition runs
 //! its arms as a whole when all four lanes agree; when they disagree, the
 //! step hands its four items to the one-at-a-time code if it has not yet
 //! written memory, and otherwise runs the `if` once per lane ("serially",
@@ -27,8 +29,9 @@
 //! leave at different times runs *masked* (while any lane is in it; lanes
 //! out of it keep their values and touch only a dummy), unless its memory
 //! accesses differ between lanes, then serially. Statements whose effects
-//! belong to each work-item (atomics, `printf`, calls of user functions) and
-//! `switch` run serially too. Image reads and writes are taken apart like
+//! belong to each work-item (atomics, `printf`, calls of user functions
+//! other than pure ones, `plan::pure_functions`) and `switch` run serially
+//! too. Image reads and writes are taken apart like
 //! other built-ins: one host call for the four work-items of a step.
 //!
 //! A kernel this cannot express (`goto`, varying aggregates or locals whose
@@ -62,10 +65,11 @@ mod mem;
 mod plan;
 mod serial;
 mod stmt;
+mod transpose;
 mod value;
 
 pub(crate) use plan::plan;
-use plan::{collect_decls, contains, stmt_tree_exprs, stmt_writes};
+use plan::{collect_decls, contains, stmt_tree_exprs};
 
 /// Work-items per step.
 pub(crate) const LANES: usize = 4;
@@ -152,6 +156,9 @@ pub(crate) struct Plan {
     pub(crate) masked_loops: bool,
     /// ... those whose memory accesses differ between lanes too.
     masked_memory: bool,
+    /// By function: its calls are the same in every lane whose arguments
+    /// are ([`plan::pure_functions`]).
+    pure: Vec<bool>,
 }
 
 // ------------------------------------------------------------ analysis
@@ -214,35 +221,43 @@ fn const_dim(e: &Expr) -> Option<i128> {
     }
 }
 
-/// `e` contains something that must run once per work-item.
-fn needs_serial(e: &Expr) -> bool {
-    let mut out = false;
-    super::walk::expr_tree(e, &mut |x| match &x.kind {
-        ExprKind::Call(..) => out = true,
-        ExprKind::Builtin(b, _) if per_item_builtin(b) => out = true,
-        _ => {}
-    });
-    out
-}
+impl Plan {
+    /// `e` contains something that must run once per work-item.
+    fn needs_serial(&self, e: &Expr) -> bool {
+        let mut out = false;
+        super::walk::expr_tree(e, &mut |x| match &x.kind {
+            ExprKind::Call(g, _) if !self.pure_call(*g) => out = true,
+            ExprKind::Builtin(b, _) if per_item_builtin(b) => out = true,
+            _ => {}
+        });
+        out
+    }
 
-/// `e` writes memory (not counting the kernel's own variables).
-fn writes_memory(e: &Expr, shared: &[bool]) -> bool {
-    let mut out = needs_serial(e);
-    super::walk::expr_tree(e, &mut |x| match &x.kind {
-        ExprKind::Assign { lhs, .. } | ExprKind::IncDec { operand: lhs, .. }
-            if root_local(lhs).is_none_or(|l| shared[l as usize]) =>
-        {
-            out = true
-        }
-        ExprKind::Builtin(b, _)
-            if (b.family == Family::VectorLoadStore && b.name.starts_with("vstore"))
-                || (b.family == Family::Image && b.name.starts_with("write_image")) =>
-        {
-            out = true
-        }
-        _ => {}
-    });
-    out
+    /// A call of `g` is the same in every lane whose arguments are
+    /// ([`plan::pure_functions`]).
+    fn pure_call(&self, g: crate::sema::hir::FuncId) -> bool {
+        self.pure.get(g.0 as usize).copied().unwrap_or(false)
+    }
+
+    /// `e` writes memory (not counting the kernel's own variables).
+    fn writes_memory(&self, e: &Expr) -> bool {
+        let mut out = self.needs_serial(e);
+        super::walk::expr_tree(e, &mut |x| match &x.kind {
+            ExprKind::Assign { lhs, .. } | ExprKind::IncDec { operand: lhs, .. }
+                if root_local(lhs).is_none_or(|l| self.shared[l as usize]) =>
+            {
+                out = true
+            }
+            ExprKind::Builtin(b, _)
+                if (b.family == Family::VectorLoadStore && b.name.starts_with("vstore"))
+                    || (b.family == Family::Image && b.name.starts_with("write_image")) =>
+            {
+                out = true
+            }
+            _ => {}
+        });
+        out
+    }
 }
 
 /// Safe to evaluate for a lane that would not have evaluated it: no memory
@@ -303,7 +318,7 @@ pub(crate) fn choose(
     } else if let Some(why) = refuse {
         Err(why)
     } else {
-        plan(f, pcx.masked_memory_loops).and_then(|p| match p.lane_memory_loop(f) {
+        plan(pcx, f).and_then(|p| match p.lane_memory_loop(f) {
             Some(s) => Err(super::explain::note_at(
                 pcx.sources.as_deref(),
                 s.span,

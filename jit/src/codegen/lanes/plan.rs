@@ -22,7 +22,7 @@ impl Plan {
             {
                 out = true
             }
-            ExprKind::Call(..) => out = true,
+            ExprKind::Call(g, _) if !self.pure_call(*g) => out = true,
             _ => {}
         });
         out
@@ -30,7 +30,7 @@ impl Plan {
 
     pub(super) fn init_varies(&self, i: &Init) -> bool {
         match i {
-            Init::Expr(e) => self.varies(e) || needs_serial(e),
+            Init::Expr(e) => self.varies(e) || self.needs_serial(e),
             Init::Array(v) | Init::Struct(v) => v.iter().any(|i| self.init_varies(i)),
             Init::Union(_, i) => self.init_varies(i),
             Init::Zero => false,
@@ -40,18 +40,18 @@ impl Plan {
     /// The statement runs once per lane (it is not taken apart).
     pub(super) fn serial(&self, s: &Stmt) -> bool {
         match &s.kind {
-            StmtKind::Decl(_, Some(Init::Expr(e))) | StmtKind::Expr(e) => needs_serial(e),
+            StmtKind::Decl(_, Some(Init::Expr(e))) | StmtKind::Expr(e) => self.needs_serial(e),
             StmtKind::Decl(_, Some(_)) => true,
-            StmtKind::Return(Some(e)) => needs_serial(e),
-            StmtKind::If(c, ..) => needs_serial(c),
+            StmtKind::Return(Some(e)) => self.needs_serial(e),
+            StmtKind::If(c, ..) => self.needs_serial(c),
             StmtKind::While(c, body) | StmtKind::DoWhile(body, c) => {
-                self.varies(c) || needs_serial(c) || self.escapes_divergent(body)
+                self.needs_serial(c) || self.diverges(c, body)
             }
             StmtKind::For(init, c, step, body) => {
-                c.as_ref()
-                    .is_some_and(|c| self.varies(c) || needs_serial(c))
-                    || step.as_ref().is_some_and(needs_serial)
+                c.as_ref().is_some_and(|c| self.needs_serial(c))
+                    || step.as_ref().is_some_and(|e| self.needs_serial(e))
                     || init.as_ref().is_some_and(|i| self.serial(i))
+                    || (c.as_ref().is_some_and(|c| self.varies(c)) && !synchronises(body))
                     || self.escapes_divergent(body)
             }
             StmtKind::Switch(..) => true,
@@ -95,15 +95,23 @@ impl Plan {
         })
     }
 
+    /// The lanes may leave a `while`/`do` loop with condition `c` and body
+    /// `body` at different times.
+    fn diverges(&self, c: &Expr, body: &Stmt) -> bool {
+        (self.varies(c) && !synchronises(body)) || self.escapes_divergent(body)
+    }
+
     /// A `break`/`continue` of this loop under a varying condition (the
-    /// lanes would leave the loop at different times).
+    /// lanes would leave the loop at different times). In a loop around a
+    /// barrier every `break` and `continue` is reached by all work-items or
+    /// none (as the barrier is), whatever the conditions say.
     pub(super) fn escapes_divergent(&self, body: &Stmt) -> bool {
         fn walk(p: &Plan, s: &Stmt, divergent: bool) -> bool {
             match &s.kind {
                 StmtKind::Break | StmtKind::Continue => divergent,
                 StmtKind::Block(b) => b.stmts.iter().any(|s| walk(p, s, divergent)),
                 StmtKind::If(c, t, e) => {
-                    let d = divergent || p.varies(c);
+                    let d = divergent || (p.varies(c) && !synchronises(s));
                     walk(p, t, d) || e.as_ref().is_some_and(|e| walk(p, e, d))
                 }
                 StmtKind::Label(_, s) | StmtKind::Case(_, s) | StmtKind::Default(s) => {
@@ -115,7 +123,14 @@ impl Plan {
                 _ => false,
             }
         }
-        walk(self, body, false)
+        !synchronises(body) && walk(self, body, false)
+    }
+
+    /// `s` writes memory anywhere inside.
+    pub(super) fn stmt_writes(&self, s: &Stmt) -> bool {
+        let mut out = false;
+        crate::codegen::walk::stmt_exprs(s, &mut |e| out |= self.writes_memory(e));
+        out
     }
 
     /// Mark the locals `s` writes with varying values; true if any changed.
@@ -137,7 +152,7 @@ impl Plan {
             }
             StmtKind::If(c, t, e) => {
                 changed |= self.mark_expr(c, under);
-                let u = under || self.varies(c);
+                let u = under || (self.varies(c) && !synchronises(s));
                 changed |= self.mark(t, u);
                 if let Some(e) = e {
                     changed |= self.mark(e, u);
@@ -173,7 +188,7 @@ impl Plan {
         crate::codegen::walk::expr_tree(e, &mut |x| match &x.kind {
             ExprKind::Assign { lhs, rhs, .. } => {
                 if let Some(l) = root_local(lhs).filter(|l| !self.shared[*l as usize]) {
-                    targets.push((l, self.varies(rhs) || needs_serial(rhs)));
+                    targets.push((l, self.varies(rhs) || self.needs_serial(rhs)));
                 }
             }
             ExprKind::IncDec { operand, .. } => {
@@ -203,6 +218,24 @@ impl Plan {
     }
 }
 
+/// `s` reaches a work-group barrier or collective. The spec requires every
+/// work-item of a group to reach such a call, or none (in a loop, in every
+/// iteration), so the conditions of the `if`s and loops around one are the
+/// same for the whole group whatever they read: the regions branch on one
+/// work-item's decision (`regions.rs`), and the lanes need not take them as
+/// varying (a local written under one varies only by its value).
+pub(super) fn synchronises(s: &Stmt) -> bool {
+    let mut found = false;
+    stmt_tree_exprs(s, &mut |e| {
+        if let ExprKind::Builtin(b, _) = &e.kind {
+            // Sub-groups may take different paths to theirs.
+            found |=
+                crate::codegen::walk::is_barrier(&b.name, b.family) && b.family != Family::SubGroup;
+        }
+    });
+    found
+}
+
 pub(super) fn contains(s: &Stmt, pred: &dyn Fn(&StmtKind) -> bool) -> bool {
     find_stmt(s, &|s| pred(&s.kind)).is_some()
 }
@@ -229,21 +262,70 @@ pub(super) fn find_stmt<'s>(s: &'s Stmt, pred: &dyn Fn(&Stmt) -> bool) -> Option
     }
 }
 
-/// `s` writes memory anywhere inside.
-pub(super) fn stmt_writes(s: &Stmt, shared: &[bool]) -> bool {
-    let mut out = false;
-    crate::codegen::walk::stmt_exprs(s, &mut |e| out |= writes_memory(e, shared));
-    out
-}
-
 /// Every expression of `s` (nested statements included).
 pub(super) fn stmt_tree_exprs(s: &Stmt, f: &mut dyn FnMut(&Expr)) {
     crate::codegen::walk::stmt_exprs(s, &mut |e| crate::codegen::walk::expr_tree(e, f));
 }
 
+/// The functions whose calls are the same in every lane whose arguments are
+/// (CLBlast's `GetGroupID0()`, `return get_group_id(0);`): parameters and
+/// result scalars or vectors; a body that reads no memory, writes only its
+/// own variables, asks no work-item function that differs between lanes,
+/// calls only such functions and no built-in with per-item effects or a
+/// pointer. A call of one runs once for the step (uniform arguments) or as
+/// an expression per lane, where other calls make their whole statement
+/// run once per lane. Outside checked mode only (its reports follow the
+/// work-item each call runs for).
+pub(crate) fn pure_functions(prog: &crate::sema::hir::Program, checked: bool) -> Vec<bool> {
+    let value = |t: &Type| t.is_vector() || matches!(t, Type::Scalar(_));
+    let mut pure: Vec<bool> = prog
+        .functions
+        .iter()
+        .map(|g| {
+            !checked && g.body.is_some() && value(&g.ret) && g.params.iter().all(|p| value(&p.ty))
+        })
+        .collect();
+    loop {
+        let mut changed = false;
+        for (i, g) in prog.functions.iter().enumerate() {
+            if !pure[i] {
+                continue;
+            }
+            let mut ok = true;
+            let body = g.body.as_ref().map_or(&[][..], |b| &b.stmts[..]);
+            for st in body {
+                stmt_tree_exprs(st, &mut |e| match &e.kind {
+                    ExprKind::Deref(_) | ExprKind::AddrOf(_) => ok = false,
+                    ExprKind::Var(v) if !matches!(v, VarRef::Local(_)) => ok = false,
+                    ExprKind::Assign { lhs: x, .. } | ExprKind::IncDec { operand: x, .. } => {
+                        ok &= root_local(x).is_some()
+                    }
+                    ExprKind::Call(h, _) => ok &= pure[h.0 as usize],
+                    ExprKind::Builtin(b, args) => {
+                        ok &= !(per_item_builtin(b)
+                            || image_access(b)
+                            || varying_workitem(b, args)
+                            || crate::codegen::walk::is_barrier(&b.name, b.family)
+                            || b.params.iter().any(|p| p.is_pointer())
+                            || matches!(b.family, Family::VectorLoadStore | Family::AddressSpace))
+                    }
+                    _ => {}
+                });
+            }
+            if !ok {
+                pure[i] = false;
+                changed = true;
+            }
+        }
+        if !changed {
+            return pure;
+        }
+    }
+}
+
 /// Decide the lanes of `f`'s locals; `Err(why)` when the kernel must run
 /// one work-item per step.
-pub(crate) fn plan(f: &Function, masked_memory: bool) -> Result<Plan, String> {
+pub(crate) fn plan(pcx: &crate::codegen::ProgramCx<'_>, f: &Function) -> Result<Plan, String> {
     let body = f.body.as_ref().ok_or("the kernel has no body")?;
     let n = f.locals.len();
     let mut plan = Plan {
@@ -255,7 +337,8 @@ pub(crate) fn plan(f: &Function, masked_memory: bool) -> Result<Plan, String> {
             .map(|l| l.space == crate::sema::addrspace::AddrSpace::Local)
             .collect(),
         masked_loops: true,
-        masked_memory,
+        masked_memory: pcx.masked_memory_loops,
+        pure: pure_functions(pcx.prog, pcx.check.any_code()),
     };
     let mut has_goto = false;
     for s in &body.stmts {

@@ -55,7 +55,7 @@ impl LaneCx {
     pub(super) fn stmt(&mut self, fx: &mut FunctionCx<'_, '_>, s: &Stmt) -> Result<(), String> {
         let was_pure = self.pure;
         let r = self.stmt_inner(fx, s);
-        self.pure = was_pure && !stmt_writes(s, &self.plan.shared);
+        self.pure = was_pure && !self.plan.stmt_writes(s);
         r
     }
 
@@ -170,10 +170,10 @@ impl LaneCx {
     /// effects (then it runs once per lane).
     pub(super) fn loop_needs_serial(&self, s: &Stmt) -> bool {
         match &s.kind {
-            StmtKind::While(c, _) | StmtKind::DoWhile(_, c) => needs_serial(c),
+            StmtKind::While(c, _) | StmtKind::DoWhile(_, c) => self.plan.needs_serial(c),
             StmtKind::For(init, c, step, _) => {
-                c.as_ref().is_some_and(needs_serial)
-                    || step.as_ref().is_some_and(needs_serial)
+                c.as_ref().is_some_and(|c| self.plan.needs_serial(c))
+                    || step.as_ref().is_some_and(|e| self.plan.needs_serial(e))
                     || init.as_ref().is_some_and(|i| self.plan.serial(i))
             }
             _ => true,
@@ -205,7 +205,7 @@ impl LaneCx {
             }
             StmtKind::Empty => Ok(()),
             StmtKind::If(c, t, e) => {
-                if !self.plan.varies(c) && !needs_serial(c) {
+                if !self.plan.varies(c) && !self.plan.needs_serial(c) {
                     let (then_b, else_b, end) = (
                         fx.b.create_block(),
                         fx.b.create_block(),
@@ -443,7 +443,7 @@ impl LaneCx {
     }
 
     pub(super) fn loop_entry(&mut self, s: &Stmt) {
-        if stmt_writes(s, &self.plan.shared) {
+        if self.plan.stmt_writes(s) {
             self.pure = false;
         }
     }
