@@ -1260,3 +1260,49 @@ fn float_exp_is_the_same_with_and_without_the_lanes() {
         }
     }
 }
+
+#[test]
+fn shifts_by_a_shared_count_take_it_modulo_the_width() {
+    // Packed `int`/`uint` shifted by a count every work-item shares (a
+    // rotation, a count of 33 or -1, `>>` of negative `int`s): OpenCL C
+    // takes the count modulo 32 (6.3.j).
+    let src = "kernel void sh(global const uint *in, global uint *out, int s) {
+        size_t i = get_global_id(0);
+        uint u = in[i] * 2654435761u;
+        int v = (int)u;
+        out[4 * i] = (u << 7) | (u >> (32 - 7));
+        out[4 * i + 1] = (u << s) ^ (u >> (s + 1));
+        out[4 * i + 2] = (uint)(v >> s) + (uint)(v << 33);
+        out[4 * i + 3] = (uint)(v >> -1) ^ (u >> -1);
+    }";
+    for p in both(src, "sh", true) {
+        for l in LOCALS {
+            for s in [3i32, 31, 33] {
+                let n = 70usize;
+                let mut input: Vec<u32> = (0..n as u32).map(|x| x * 977 + 13).collect();
+                let mut out = vec![0u32; 4 * n];
+                run(
+                    &p,
+                    "sh",
+                    &mut [buf(&mut input), buf(&mut out), val(s)],
+                    &[n as u64],
+                    &[l],
+                );
+                let m = |c: i32| (c & 31) as u32;
+                for i in 0..n {
+                    let u = input[i].wrapping_mul(2654435761);
+                    let v = u as i32;
+                    let want = [
+                        u.rotate_left(7),
+                        (u << m(s)) ^ (u >> m(s + 1)),
+                        ((v >> m(s)) as u32).wrapping_add((v << 1) as u32),
+                        ((v >> 31) as u32) ^ (u >> 31),
+                    ];
+                    for (k, w) in want.iter().enumerate() {
+                        assert_eq!(out[4 * i + k], *w, "out[{}] s {s} local {l}", 4 * i + k);
+                    }
+                }
+            }
+        }
+    }
+}

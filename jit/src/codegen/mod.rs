@@ -30,6 +30,7 @@
 
 mod abi;
 mod check;
+mod continues;
 mod explain;
 mod expr;
 mod fx;
@@ -659,7 +660,8 @@ fn init_globals(prog: &Program, arena: &ProgramArena, offs: &[u64]) -> Result<()
 pub fn compile(program: &Program, opts: &CodegenOptions) -> Result<CompiledProgram, String> {
     let mut module = make_module(opts)?;
     // Calls in kernels inlined (`hir_inline.rs`: barrier calls for the
-    // regions, small functions for the lanes), then register tiles
+    // regions, small and once-called functions for the lanes), guarded
+    // `continue`s as `if`s (`continues.rs`), then register tiles
     // (`tiles.rs`). Checked mode keeps the program as written: its reports
     // name the functions and follow the arrays' accesses.
     let c = &opts.check;
@@ -672,6 +674,10 @@ pub fn compile(program: &Program, opts: &CodegenOptions) -> Result<CompiledProgr
         .then(|| hir_inline::inline_calls(program, inlining))
         .flatten();
     let program = inlined.as_ref().unwrap_or(program);
+    let guarded = (opts.optimize && !checked)
+        .then(|| continues::rewrite(program))
+        .flatten();
+    let program = guarded.as_ref().unwrap_or(program);
     let promoted = (opts.optimize && !checked)
         .then(|| tiles::promote(program))
         .flatten();

@@ -381,7 +381,7 @@ pub fn counted_loop(
 }
 
 /// Whether `s` holds a label, `case` or `default` (a jump may enter it).
-fn jumps_into(s: &Stmt) -> bool {
+pub fn jumps_into(s: &Stmt) -> bool {
     match &s.kind {
         StmtKind::Label(..) | StmtKind::Case(..) | StmtKind::Default(..) => true,
         StmtKind::Block(b) => b.stmts.iter().any(jumps_into),
@@ -858,7 +858,7 @@ fn has_loop(s: &Stmt) -> bool {
 
 /// A built-in that neither writes memory nor synchronises: it only reads
 /// its arguments (`vload*` reads through its pointer).
-fn reads_only(b: &crate::sema::builtins::BuiltinFn) -> bool {
+pub fn reads_only(b: &crate::sema::builtins::BuiltinFn) -> bool {
     use crate::sema::builtins::Family;
     match b.family {
         Family::WorkItem

@@ -163,6 +163,9 @@ impl LaneCx {
         if let Some(v) = Self::affine(fx, op, a, b, ty, rhs_ty, res_ty) {
             return Ok(v);
         }
+        if let Some(v) = Self::packed_shift(fx, op, a, b, ty, res_ty) {
+            return Ok(v);
+        }
         if let (Some((vt, n)), true) = (
             packed_components(ty),
             ty == rhs_ty
@@ -244,6 +247,34 @@ impl LaneCx {
             out.push(fx.binary(op, x, y, ty, rhs_ty, res_ty)?);
         }
         Ok(LVal::Lanes(out))
+    }
+
+    /// `a << n` or `a >> n` of packed `int`s or `uint`s by a count the
+    /// lanes share (hashcat's rotations, `(a << n) | (a >> (32 - n))`): one
+    /// packed shift, which takes the count modulo the lane's width as
+    /// OpenCL C does (6.3.j).
+    fn packed_shift(
+        fx: &mut FunctionCx<'_, '_>,
+        op: BinOp,
+        a: &LVal,
+        b: &LVal,
+        ty: &Type,
+        res_ty: &Type,
+    ) -> Option<LVal> {
+        let (BinOp::Shl | BinOp::Shr, LVal::Uni(CValue::Scalar(n)), LVal::Vec(_) | LVal::Lanes(_)) =
+            (op, b, a)
+        else {
+            return None;
+        };
+        let vt = packed_type(ty).filter(|&vt| vt == types::I32X4 && ty == res_ty)?;
+        let x = Self::pack(fx, a, vt)?;
+        let signed = matches!(ty, Type::Scalar(Scalar::Int));
+        let ins = fx.b.ins();
+        Some(LVal::Vec(match (op, signed) {
+            (BinOp::Shl, _) => ins.ishl(x, *n),
+            (_, true) => ins.sshr(x, *n),
+            _ => ins.ushr(x, *n),
+        }))
     }
 
     pub(super) fn convert(
