@@ -9,22 +9,8 @@
 //! program as written.
 
 mod run_common;
-use cranecl_jit::codegen::{CodegenOptions, CompiledProgram};
+use cranecl_jit::codegen::CompiledProgram;
 use run_common::*;
-
-/// `src` built as usual and as written (no optimisation: no rewrite runs).
-fn rewritten_and_written(src: &str) -> [CompiledProgram; 2] {
-    let fast = CodegenOptions {
-        explain: true,
-        ..Default::default()
-    };
-    let written = CodegenOptions {
-        optimize: false,
-        barrier_regions: false,
-        ..Default::default()
-    };
-    [build_cg(src, &fast), build_cg(src, &written)]
-}
 
 /// The step `kernel` got, and why not faster.
 fn step(p: &CompiledProgram, kernel: &str) -> (&'static str, Vec<String>) {

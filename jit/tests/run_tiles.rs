@@ -7,23 +7,8 @@
 //! the rewrites and with the program as written.
 
 mod run_common;
-use cranecl_jit::codegen::{CodegenOptions, CompiledProgram};
+use cranecl_jit::codegen::CompiledProgram;
 use run_common::*;
-
-/// `src` built as usual (with the notes of `CRANECL_EXPLAIN`) and as
-/// written (no optimisation, no regions: neither rewrite runs).
-fn rewritten_and_written(src: &str) -> [CompiledProgram; 2] {
-    let fast = CodegenOptions {
-        explain: true,
-        ..Default::default()
-    };
-    let written = CodegenOptions {
-        optimize: false,
-        barrier_regions: false,
-        ..Default::default()
-    };
-    [build_cg(src, &fast), build_cg(src, &written)]
-}
 
 /// The notes on `kernel`'s lines run once per lane or masked.
 fn notes(p: &CompiledProgram, kernel: &str) -> Vec<String> {

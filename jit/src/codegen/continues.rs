@@ -25,13 +25,7 @@ use crate::sema::types::{Scalar, Type};
 /// The program with its guarded `continue`s rewritten, or `None` when it
 /// has none.
 pub(crate) fn rewrite(prog: &Program) -> Option<Program> {
-    let mut out: Option<Program> = None;
-    for (i, f) in prog.functions.iter().enumerate() {
-        if let Some(g) = rewrite_function(f) {
-            out.get_or_insert_with(|| prog.clone()).functions[i] = g;
-        }
-    }
-    out
+    super::walk::rewrite_functions(prog, |_, f| rewrite_function(f))
 }
 
 fn rewrite_function(f: &Function) -> Option<Function> {

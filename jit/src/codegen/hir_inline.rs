@@ -73,14 +73,10 @@ pub const ONCE_CALLEE: usize = 20_000;
 /// The program with calls in its kernels inlined, or `None` when no kernel
 /// has one that qualifies.
 pub(crate) fn inline_calls(prog: &Program, opts: Inlining) -> Option<Program> {
-    let mut out: Option<Program> = None;
-    for (i, f) in prog.functions.iter().enumerate() {
-        if f.kernel.is_none() {
-            continue;
-        }
-        let Some(body) = &f.body else { continue };
+    walk::rewrite_functions(prog, |i, f| {
+        f.kernel.as_ref()?;
+        let mut body = f.body.clone()?;
         let mut g = f.clone();
-        let mut body = body.clone();
         let cx = Cx {
             prog,
             opts,
@@ -89,13 +85,12 @@ pub(crate) fn inline_calls(prog: &Program, opts: Inlining) -> Option<Program> {
         let calls_inlined = inline_block(&cx, &mut g, &mut body, 0);
         let exprs_inlined = cx.opts.small_calls && inline_block_exprs(&cx, &mut body);
         if !(calls_inlined || exprs_inlined) {
-            continue;
+            return None;
         }
         g.callees = calls(&body);
         g.body = Some(body);
-        out.get_or_insert_with(|| prog.clone()).functions[i] = g;
-    }
-    out
+        Some(g)
+    })
 }
 
 /// Deepest chain of calls inlined into one another.

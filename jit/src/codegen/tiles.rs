@@ -47,13 +47,7 @@ const MAX_NODES: usize = 8192;
 /// The program with its functions' register tiles promoted, or `None`
 /// when no function has one.
 pub(crate) fn promote(prog: &Program) -> Option<Program> {
-    let mut out: Option<Program> = None;
-    for (i, f) in prog.functions.iter().enumerate() {
-        if let Some(g) = promote_function(f) {
-            out.get_or_insert_with(|| prog.clone()).functions[i] = g;
-        }
-    }
-    out
+    super::walk::rewrite_functions(prog, |_, f| promote_function(f))
 }
 
 /// `f` with its tiles promoted, or `None` when it has none.

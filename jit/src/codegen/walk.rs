@@ -982,6 +982,24 @@ pub fn init_roots_mut(i: &mut Init, f: &mut dyn FnMut(&mut Expr)) {
     }
 }
 
+/// The program with each function `rewrite` returns a new version of
+/// (given the function's index and itself) replaced, or `None` when it
+/// returns none: the shape of the HIR passes that change a few functions
+/// (`hir_inline`, `tiles`, `continues`), which copy the program only once
+/// something changed.
+pub fn rewrite_functions(
+    prog: &Program,
+    mut rewrite: impl FnMut(usize, &Function) -> Option<Function>,
+) -> Option<Program> {
+    let mut out: Option<Program> = None;
+    for (i, f) in prog.functions.iter().enumerate() {
+        if let Some(g) = rewrite(i, f) {
+            out.get_or_insert_with(|| prog.clone()).functions[i] = g;
+        }
+    }
+    out
+}
+
 /// The statements nested directly in `s`, in order (a block's list, the
 /// arms of an `if`, a `for`'s first clause and body, a loop's or label's
 /// body), to change.

@@ -75,6 +75,22 @@ pub fn build_cg(src: &str, cg: &CodegenOptions) -> CompiledProgram {
     build_cg_with(src, "-cl-std=CL3.0", cg)
 }
 
+/// `src` built as usual (with the notes of `CRANECL_EXPLAIN`) and as
+/// written (no optimisation, no regions: none of the HIR rewrites runs),
+/// for the tests of those rewrites.
+pub fn rewritten_and_written(src: &str) -> [CompiledProgram; 2] {
+    let fast = CodegenOptions {
+        explain: true,
+        ..Default::default()
+    };
+    let written = CodegenOptions {
+        optimize: false,
+        barrier_regions: false,
+        ..Default::default()
+    };
+    [build_cg(src, &fast), build_cg(src, &written)]
+}
+
 /// Build `src` with build options and code-generation options.
 pub fn build_cg_with(src: &str, options: &str, cg: &CodegenOptions) -> CompiledProgram {
     let opts = BuildOptions::parse(options).expect("build options");
