@@ -1306,3 +1306,101 @@ fn shifts_by_a_shared_count_take_it_modulo_the_width() {
         }
     }
 }
+
+#[test]
+fn assignments_inside_initialisers_make_their_local_vary() {
+    // hashcat's MD5 steps, once its `hc_add3` is inlined: `t` is written
+    // inside another variable's initialiser and read by the next step.
+    let src = "kernel void md5ish(global uint *out, global const uint *in) {
+        size_t g = get_global_id(0);
+        uint a = in[g], b = in[g + 1], c = in[g + 2], d = in[g + 3];
+        for (int i = 0; i < 4; i++) {
+            uint t;
+            uint f = (t = b ^ c) ^ d;
+            a = rotate(a + f, 7u) + b;
+            uint h = a ^ t;
+            d = rotate(d + h, 9u) + a;
+        }
+        out[g] = a ^ d;
+    }";
+    let n = 64;
+    let input: Vec<u32> = (0..n as u32 + 3)
+        .map(|i| i.wrapping_mul(0x9E37_79B9))
+        .collect();
+    let want: Vec<u32> = (0..n)
+        .map(|g| {
+            let (mut a, b, c, mut d) = (input[g], input[g + 1], input[g + 2], input[g + 3]);
+            for _ in 0..4 {
+                let t = b ^ c;
+                let f = t ^ d;
+                a = a.wrapping_add(f).rotate_left(7).wrapping_add(b);
+                let h = a ^ t;
+                d = d.wrapping_add(h).rotate_left(9).wrapping_add(a);
+            }
+            a ^ d
+        })
+        .collect();
+    for p in both(src, "md5ish", true) {
+        let k = p.kernel_index("md5ish").expect("kernel");
+        assert_eq!(
+            p.explanations()[k].notes,
+            Vec::<String>::new(),
+            "nothing once per lane"
+        );
+        for l in [4, 16] {
+            let mut out = vec![0u32; n];
+            let mut inp = input.clone();
+            run(
+                &p,
+                "md5ish",
+                &mut [buf(&mut out), buf(&mut inp)],
+                &[n as u64],
+                &[l],
+            );
+            assert_eq!(out, want, "local {l}");
+        }
+    }
+}
+
+#[test]
+fn packed_rotate_and_bitselect() {
+    // A count the lanes share (0, 13, and 45: modulo 32), and per-lane
+    // selections of bits.
+    let src = "kernel void rb(global uint *out, global const uint *in, uint n) {
+        size_t g = get_global_id(0);
+        uint x = in[g], y = in[g + 1];
+        int s = (int)in[g + 2];
+        out[3 * g] = rotate(x, n);
+        out[3 * g + 1] = bitselect(x, y, x ^ (y << 3));
+        out[3 * g + 2] = (uint)bitselect(s, (int)x, s >> 31);
+    }";
+    let len = 40;
+    let input: Vec<u32> = (0..len as u32 + 2)
+        .map(|i| i.wrapping_mul(0x9E37_79B9) ^ (i << 29))
+        .collect();
+    for p in both(src, "rb", true) {
+        for n in [0u32, 13, 45] {
+            let mut out = vec![0u32; 3 * len];
+            let mut inp = input.clone();
+            run(
+                &p,
+                "rb",
+                &mut [buf(&mut out), buf(&mut inp), val(n)],
+                &[len as u64],
+                &[8],
+            );
+            for g in 0..len {
+                let (x, y, s) = (input[g], input[g + 1], input[g + 2]);
+                let sel = |a: u32, b: u32, c: u32| (a & !c) | (b & c);
+                let s_mask = ((s as i32) >> 31) as u32;
+                assert_eq!(out[3 * g], x.rotate_left(n % 32), "rotate, item {g}, n {n}");
+                assert_eq!(
+                    out[3 * g + 1],
+                    sel(x, y, x ^ (y << 3)),
+                    "bitselect, item {g}"
+                );
+                assert_eq!(out[3 * g + 2], sel(s, x, s_mask), "int bitselect, item {g}");
+            }
+        }
+    }
+}

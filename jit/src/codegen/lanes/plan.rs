@@ -138,6 +138,10 @@ impl Plan {
         let mut changed = false;
         let serial = self.serial(s);
         let under = under || serial;
+        if let StmtKind::Decl(_, Some(init)) = &s.kind {
+            // Assignments inside the initialiser (`uint x = (t = a ^ b) ^ c;`).
+            crate::codegen::walk::init_roots(init, &mut |e| changed |= self.mark_expr(e, under));
+        }
         match &s.kind {
             StmtKind::Decl(l, init)
                 if under || init.as_ref().is_some_and(|i| self.init_varies(i)) =>

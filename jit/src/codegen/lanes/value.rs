@@ -434,8 +434,10 @@ impl LaneCx {
     }
 
     /// `mad`, `min`, `max`, `fmin`, `fmax` and `clamp` of scalar
-    /// `float`/`int`/`uint` arguments, one of them packed: the library's own
-    /// formulas, four lanes at once (`None`: not one of those).
+    /// `float`/`int`/`uint` arguments, one of them packed, and `rotate`
+    /// (by a count the lanes share) and `bitselect` of `int`/`uint`: the
+    /// library's own formulas, four lanes at once (`None`: not one of
+    /// those).
     pub(super) fn packed_builtin(
         fx: &mut FunctionCx<'_, '_>,
         f: &BuiltinFn,
@@ -455,6 +457,28 @@ impl LaneCx {
         let float = vt == types::F32X4;
         let signed = ty.elem().is_some_and(|e| e.is_signed());
         let name = f.name.as_str();
+        match (name, vals) {
+            // Each lane's bits rotated by a count all lanes share: two
+            // packed shifts by it (the count modulo 32, spec 6.15.3).
+            ("rotate", [x, LVal::Uni(n)]) if !float => {
+                let x = Self::pack(fx, x, vt)?;
+                let n = n.scalar().ok()?;
+                let n = fx.b.ins().band_imm_u(n, 31);
+                let left = fx.b.ins().ishl(x, n);
+                let m = fx.b.ins().ineg(n);
+                let m = fx.b.ins().band_imm_u(m, 31);
+                let right = fx.b.ins().ushr(x, m);
+                return Some(fx.b.ins().bor(left, right));
+            }
+            // Each bit from `b` where `c`'s is set, else from `a`.
+            ("bitselect", [a, b, c]) if !float => {
+                let a = Self::pack(fx, a, vt)?;
+                let b = Self::pack(fx, b, vt)?;
+                let c = Self::pack(fx, c, vt)?;
+                return Some(fx.b.ins().bitselect(c, b, a));
+            }
+            _ => {}
+        }
         let known = match (name, vals.len()) {
             ("mad", 3) => float,
             ("fmin" | "fmax", 2) => float,
