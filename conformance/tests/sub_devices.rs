@@ -304,9 +304,14 @@ fn sub_devices_are_reference_counted_and_root_devices_are_not() {
 const SRC: &str = "
 kernel void triple(global int *a) { a[get_global_id(0)] *= 3; }
 
-/* One work-item per group: counts the groups running at once. */
+/* One work-item per group: counts the groups running at once. Its local
+   variable keeps one group per step: the lanes would interleave four groups
+   of one work-item on one thread, which this count cannot tell from four
+   threads. */
 kernel void busy(global int *state, global int *ran) {
-    int now = atomic_inc(&state[0]) + 1;
+    local int first;
+    first = atomic_inc(&state[0]);
+    int now = first + 1;
     atomic_max(&state[1], now);
     for (int i = 0; i < 20000; i++)
         atomic_add(&state[2], 1);

@@ -42,6 +42,9 @@ pub struct Explanation {
     /// each with its place (`<source>:LINE:COL`): statements and
     /// expressions run once per lane, loops run masked.
     pub notes: Vec<String>,
+    /// Launched in work-groups of one work-item: four groups per step
+    /// (`one_item_groups.rs`), or why not.
+    pub groups_of_one: Result<Step, String>,
 }
 
 impl fmt::Display for Explanation {
@@ -62,6 +65,13 @@ impl fmt::Display for Explanation {
         }
         for n in &self.notes {
             write!(f, "\n  {n}")?;
+        }
+        match &self.groups_of_one {
+            Ok(_) => write!(f, "\n  in work-groups of one work-item: 4 groups per step")?,
+            Err(why) => write!(
+                f,
+                "\n  in work-groups of one work-item: one group per step because {why}"
+            )?,
         }
         Ok(())
     }

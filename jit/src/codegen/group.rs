@@ -249,6 +249,31 @@ pub(crate) fn compile_group_entry(
     Ok((id, choice))
 }
 
+/// The group entry of `f`'s variant for work-groups of one work-item
+/// (`one_item_groups.rs`): a row of groups, four per step. `Err`: why the
+/// lanes refused it (then it is not defined: one group per step is what
+/// the kernel's own entry does).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn compile_one_item_groups_entry(
+    module: &mut JITModule,
+    pcx: &ProgramCx<'_>,
+    ctx: &mut Context,
+    f: &Function,
+    index: usize,
+    args: &[ArgInfo],
+) -> Result<Result<cranelift_module::FuncId, String>, String> {
+    let id = abi::declare_entry(module, f, index, "groups")?;
+    let choice = lanes::choose(pcx, f, None, |plan| {
+        let mut lanes_fbc = FunctionBuilderContext::new();
+        lanes_entry(module, pcx, ctx, &mut lanes_fbc, f, id, args, plan)
+    })?;
+    if choice.used == lanes::Use::None {
+        return Ok(Err(choice.refused.join("; ")));
+    }
+    define(module, pcx, ctx, &f.name, id)?;
+    Ok(Ok(id))
+}
+
 /// The group entry running rows four work-items per step (`lanes/`).
 #[allow(clippy::too_many_arguments)]
 fn lanes_entry(

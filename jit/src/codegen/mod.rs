@@ -41,6 +41,7 @@ mod hoist;
 mod inline;
 mod lanes;
 mod num;
+mod one_item_groups;
 mod regions;
 mod schedule;
 mod stmt;
@@ -157,6 +158,9 @@ pub struct CompiledProgram {
     module: Mutex<Option<JITModule>>,
     kernels: Vec<KernelInfo>,
     entries: Vec<Entry>,
+    /// Each kernel's entry for a row of work-groups of one work-item, four
+    /// groups per step (`one_item_groups.rs`), where it has one.
+    groups_of_one: Vec<Option<EntryFn>>,
     arena: ProgramArena,
     /// Checked `races`: the shadow of `arena` (made at first use).
     variable_shadow: std::sync::OnceLock<std::sync::Arc<runtime::check::Shadow>>,
@@ -240,6 +244,12 @@ impl CompiledProgram {
     /// masked (tests and diagnostics).
     pub fn masked_loops(&self, kernel: usize) -> bool {
         self.lanes_use(kernel) == lanes::Use::Masked
+    }
+
+    /// Whether `kernel` runs work-groups of one work-item four per step
+    /// (`one_item_groups.rs`; tests and diagnostics).
+    pub fn groups_of_one_in_lanes(&self, kernel: usize) -> bool {
+        matches!(self.groups_of_one.get(kernel), Some(Some(_)))
     }
 
     fn lanes_use(&self, kernel: usize) -> lanes::Use {
@@ -341,9 +351,20 @@ impl CompiledProgram {
         groups: std::ops::Range<u64>,
         check: Option<&LaunchCheck>,
     ) -> Result<(), ([u64; 3], KernelFault)> {
+        let checked = check.is_some() && self.checks.any_code();
+        match self.groups_of_one.get(kernel) {
+            // Rows of at least a step of groups of one work-item.
+            Some(&Some(f))
+                if !checked
+                    && ctx.enqueued_local_size == [1; 3]
+                    && ctx.num_groups[0] >= lanes::LANES as u64 =>
+            {
+                return self.run_rows_of_groups(kernel, f, args, ctx, groups);
+            }
+            _ => {}
+        }
         let mut walk = runtime::groups::GroupWalk::new(ctx, groups.start);
         let count = groups.end.saturating_sub(groups.start);
-        let checked = check.is_some() && self.checks.any_code();
         // `races`/`uninit` set up each group of a run between its calls
         // (its serials, `check::between_groups`); `barriers` has nothing to
         // find in groups that run in one call (no barrier, or one work-item).
@@ -407,6 +428,60 @@ impl CompiledProgram {
                     .map_err(|f| (one.group_id, f))
             }),
         }
+    }
+
+    /// [`Self::run_work_groups`] for a launch of work-groups of one
+    /// work-item with `f`, the kernel's entry for them: each row segment of
+    /// the run (consecutive groups of dimension 0) in one call, with the
+    /// segment's first group id and its length as the local size of
+    /// dimension 0 (`one_item_groups.rs`). A fault names the segment's
+    /// first group.
+    fn run_rows_of_groups(
+        &self,
+        kernel: usize,
+        f: EntryFn,
+        args: &[u8],
+        ctx: &crate::launch::WorkGroupCtx,
+        groups: std::ops::Range<u64>,
+    ) -> Result<(), ([u64; 3], KernelFault)> {
+        let mut walk = runtime::groups::GroupWalk::new(ctx, groups.start);
+        let one = crate::launch::WorkGroupCtx {
+            local_size: [1; 3],
+            group_id: walk.id(),
+            ..*ctx
+        };
+        let (info, _) = self
+            .runnable(kernel, args, &one)
+            .map_err(|m| (one.group_id, m))?;
+        let mut group = GroupState::from_ctx(&one);
+        let dims = (ctx.work_dim as usize).min(3);
+        let mut left = groups.end.saturating_sub(groups.start);
+        while left > 0 {
+            let id = walk.id();
+            let n = left.min(ctx.num_groups[0].saturating_sub(id[0])).max(1);
+            group.group_id[..dims].copy_from_slice(&id[..dims]);
+            group.local_size[0] = n;
+            *group.row_step.get_mut() = 0;
+            let running = runtime::fault::enter(&info.name, id);
+            // SAFETY: `group` outlives `running`.
+            unsafe { running.follow_row(group.group_id.as_ptr()) };
+            // SAFETY: `f` is this kernel's entry for rows of groups of one
+            // work-item; the block and the geometry were checked above.
+            let r = unsafe { runtime::run_loop(f, args.as_ptr(), &group) };
+            drop(running);
+            if let Err(mut e) = r {
+                let (at, four) = runtime::row_step_group(id, *group.row_step.get_mut());
+                if four {
+                    e.message.push_str(
+                        " (or in one of the three work-groups after it, run in the same step)",
+                    );
+                }
+                return Err((at, e));
+            }
+            walk.advance_in_row(n);
+            left -= n;
+        }
+        Ok(())
     }
 
     /// The kernel's facts and entry, if `args` and `ctx` suit it (the
@@ -731,7 +806,7 @@ pub fn compile(program: &Program, opts: &CodegenOptions) -> Result<CompiledProgr
     };
     let result = compile_into(&mut module, &mut pcx);
     match result {
-        Ok((kernels, ids)) => {
+        Ok((kernels, ids, groups_of_one)) => {
             if let Err(e) = module.finalize_definitions() {
                 // SAFETY: nothing points into the module yet.
                 unsafe { module.free_memory() };
@@ -740,13 +815,15 @@ pub fn compile(program: &Program, opts: &CodegenOptions) -> Result<CompiledProgr
             if let Some(map) = &pcx.perf_map {
                 write_perf_map(&module, &map.borrow());
             }
+            // SAFETY: entries are generated with the `EntryFn` signature.
+            let entry_fn = |id| unsafe {
+                std::mem::transmute::<*const u8, EntryFn>(module.get_finalized_function(id))
+            };
+            let groups_of_one = groups_of_one.iter().map(|id| id.map(entry_fn)).collect();
             let entries = ids
                 .iter()
                 .map(|&(id, kind)| {
-                    // SAFETY: entries are generated with the `EntryFn` signature.
-                    let f = unsafe {
-                        std::mem::transmute::<*const u8, EntryFn>(module.get_finalized_function(id))
-                    };
+                    let f = entry_fn(id);
                     match kind {
                         EntryKind::Group(lanes) => Entry::Group(f, lanes),
                         EntryKind::Item => Entry::Item(f),
@@ -771,6 +848,7 @@ pub fn compile(program: &Program, opts: &CodegenOptions) -> Result<CompiledProgr
                 module: Mutex::new(Some(module)),
                 kernels,
                 entries,
+                groups_of_one,
                 arena,
                 variable_shadow: std::sync::OnceLock::new(),
                 global_variable_total_size,
@@ -799,10 +877,15 @@ enum EntryKind {
 /// The module id of a kernel's entry and its kind.
 type EntryIds = (cranelift_module::FuncId, EntryKind);
 
-fn compile_into(
-    module: &mut JITModule,
-    pcx: &mut ProgramCx<'_>,
-) -> Result<(Vec<KernelInfo>, Vec<EntryIds>), String> {
+/// Each kernel's facts, entry, and entry for rows of work-groups of one
+/// work-item.
+type Compiled = (
+    Vec<KernelInfo>,
+    Vec<EntryIds>,
+    Vec<Option<cranelift_module::FuncId>>,
+);
+
+fn compile_into(module: &mut JITModule, pcx: &mut ProgramCx<'_>) -> Result<Compiled, String> {
     let prog = pcx.prog;
     if let Some(f) = recursive_function(prog) {
         return Err(format!(
@@ -869,6 +952,7 @@ fn compile_into(
     }
     let mut infos = Vec::new();
     let mut ids = Vec::new();
+    let mut groups_of_one = Vec::new();
     for (fid, info, plan) in kernels {
         let i = fid.0 as usize;
         let f = &prog.functions[i];
@@ -915,17 +999,39 @@ fn compile_into(
             lanes::Use::Lanes => Step::Lanes,
             lanes::Use::Masked => Step::Masked,
         };
+        let rows = if !pcx.lanes {
+            Err("the lanes are off".to_string())
+        } else if pcx.check.any_code() {
+            Err("checked mode runs each group on its own (its reports name it)".to_string())
+        } else if pcx.schedule.is_some() {
+            Err("schedule fuzzing runs each group on its own".to_string())
+        } else {
+            match one_item_groups::variant(prog, f) {
+                Ok(Some(v)) => {
+                    group::compile_one_item_groups_entry(module, pcx, &mut ctx, &v, i, &info.args)?
+                }
+                // Nothing to rewrite: the kernel's own group entry, when
+                // it runs four work-items per step.
+                Ok(None) => match entry.1 {
+                    EntryKind::Group(u) if u != lanes::Use::None => Ok(entry.0),
+                    _ => Err(refused.join("; ")),
+                },
+                Err(why) => Err(why),
+            }
+        };
+        groups_of_one.push(rows.as_ref().ok().copied());
         pcx.explanations.push(Explanation {
             kernel: info.name.clone(),
             strategy,
             step,
             refused,
             notes,
+            groups_of_one: rows.map(|_| Step::Lanes),
         });
         infos.push(info);
         ids.push(entry);
     }
-    Ok((infos, ids))
+    Ok((infos, ids, groups_of_one))
 }
 
 /// A function on a cycle of the call graph, if there is one.

@@ -126,13 +126,13 @@ pub fn is_barrier(name: &str, family: Family) -> bool {
 
 /// Whether `f` (or a function it calls) reaches a barrier.
 pub fn uses_barrier(prog: &Program, f: FuncId) -> bool {
-    reaches(prog, f, &|b| is_barrier(&b.name, b.family))
+    reaches_builtin(prog, f, &|b| is_barrier(&b.name, b.family))
 }
 
 /// Whether `f` (or a function it calls) reaches a work-group collective
 /// built-in (which needs the group scratch).
 pub fn uses_collectives(prog: &Program, f: FuncId) -> bool {
-    reaches(prog, f, &|b| {
+    reaches_builtin(prog, f, &|b| {
         matches!(b.family, Family::WorkGroup | Family::SubGroup)
     })
 }
@@ -141,11 +141,11 @@ pub fn uses_collectives(prog: &Program, f: FuncId) -> bool {
 /// collective: sub-groups may take different paths to them, which regions
 /// (run by every work-item of the group in turn) cannot follow.
 pub fn uses_sub_group_sync(prog: &Program, f: FuncId) -> bool {
-    reaches(prog, f, &|b| b.family == Family::SubGroup)
+    reaches_builtin(prog, f, &|b| b.family == Family::SubGroup)
 }
 
 /// Whether `f` or a function it calls has a built-in call that `pred` accepts.
-fn reaches(
+pub fn reaches_builtin(
     prog: &Program,
     f: FuncId,
     pred: &dyn Fn(&crate::sema::builtins::BuiltinFn) -> bool,

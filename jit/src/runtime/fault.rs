@@ -108,7 +108,21 @@ impl Running<'_> {
     /// `group_id` is null or readable for three `u64`s while it is followed.
     pub unsafe fn follow_group(&self, group_id: *const u64) {
         if let Some(s) = self.slot {
-            imp::follow_group(s, group_id);
+            imp::follow_group(s, group_id, false);
+        }
+    }
+
+    /// A row of work-groups of one work-item run in one call
+    /// (`codegen::one_item_groups`): as [`Self::follow_group`], the group
+    /// running being the row's step under way (`GroupState::row_step`,
+    /// `runtime::row_step_group`).
+    ///
+    /// # Safety
+    /// `group_id` is the `group_id` of a `GroupState` that outlives the
+    /// guard (or until this or `follow_group` is called again).
+    pub unsafe fn follow_row(&self, group_id: *const u64) {
+        if let Some(s) = self.slot {
+            imp::follow_group(s, group_id, true);
         }
     }
 }
@@ -254,6 +268,8 @@ mod imp {
         group: [AtomicU64; 3],
         /// When not null, the group's id is the three `u64`s here instead.
         group_at: AtomicPtr<u64>,
+        /// `group_at` is a row's (`Running::follow_row`).
+        row: AtomicBool,
         /// The armed checkpoint (null: none).
         jmp: AtomicPtr<Checkpoint>,
         /// The last fault recovered from, for [`call`] to return.
@@ -272,6 +288,7 @@ mod imp {
             name_len: AtomicUsize::new(0),
             group: [const { AtomicU64::new(0) }; 3],
             group_at: AtomicPtr::new(std::ptr::null_mut()),
+            row: AtomicBool::new(false),
             jmp: AtomicPtr::new(std::ptr::null_mut()),
             fault_sig: AtomicI32::new(0),
             fault_addr: AtomicUsize::new(0),
@@ -528,10 +545,11 @@ mod imp {
         Some(s)
     }
 
-    pub fn follow_group(s: usize, group_id: *const u64) {
+    pub fn follow_group(s: usize, group_id: *const u64, row: bool) {
         SLOTS[s]
             .group_at
             .store(group_id as *mut u64, Ordering::Relaxed);
+        SLOTS[s].row.store(row, Ordering::Relaxed);
         // The handler runs on this thread: keep the store before the kernel.
         compiler_fence(Ordering::SeqCst);
     }
@@ -885,20 +903,33 @@ mod imp {
         line.hex(addr);
         line.push(b" (work-group (");
         let at = slot.group_at.load(Ordering::Relaxed);
-        for (d, g) in slot.group.iter().enumerate() {
-            if d > 0 {
-                line.push(b",");
-            }
-            let id = if at.is_null() {
-                g.load(Ordering::Relaxed)
+        let mut id: [u64; 3] = std::array::from_fn(|d| {
+            if at.is_null() {
+                slot.group[d].load(Ordering::Relaxed)
             } else {
                 // SAFETY: a followed id is readable while it is followed
                 // (`follow_group`), and only this thread writes it.
                 unsafe { at.add(d).read_volatile() }
-            };
-            line.dec(id);
+            }
+        });
+        let mut four = false;
+        if !at.is_null() && slot.row.load(Ordering::Relaxed) {
+            // SAFETY: a followed row's `GroupState::row_step`, the fifth
+            // word from its `group_id` (`follow_row`).
+            let step = unsafe { at.add(4).read_volatile() };
+            (id, four) = crate::runtime::row_step_group(id, step);
         }
-        line.push(b")); the host program is stopped\n");
+        for (d, g) in id.iter().enumerate() {
+            if d > 0 {
+                line.push(b",");
+            }
+            line.dec(*g);
+        }
+        line.push(b")");
+        if four {
+            line.push(b" or one of the three after it, run in the same step");
+        }
+        line.push(b"); the host program is stopped\n");
         line.write();
     }
 
@@ -960,7 +991,7 @@ mod imp {
         None
     }
     pub fn leave(_s: usize) {}
-    pub fn follow_group(_s: usize, _group_id: *const u64) {}
+    pub fn follow_group(_s: usize, _group_id: *const u64, _row: bool) {}
     pub fn arm(_cp: *mut super::Checkpoint) {}
     /// # Safety
     /// As `fault::call`.

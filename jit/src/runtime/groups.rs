@@ -103,6 +103,13 @@ impl GroupWalk {
         };
     }
 
+    /// Move on by `n` (at least one) groups that lie in the current row
+    /// (dimension 0) from the current one.
+    pub fn advance_in_row(&mut self, n: u64) {
+        self.id[0] += n.max(1) - 1;
+        self.advance();
+    }
+
     /// Move to the next group in linear order.
     pub fn advance(&mut self) {
         self.id[0] += 1;

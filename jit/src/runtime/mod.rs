@@ -63,6 +63,13 @@ pub struct GroupState {
     pub enqueued_local_size: [u64; 4],
     pub num_groups: [u64; 4],
     pub group_id: [u64; 4],
+    /// A row of work-groups of one work-item run in one call
+    /// (`codegen::one_item_groups`): the step under way, as the offset of
+    /// its first group from `group_id[0]`, with [`ROW_STEP_OF_FOUR`] set
+    /// when the step runs four groups together. 0 otherwise. Right after
+    /// `group_id`: the fault handler reads it through the same pointer.
+    /// Generated code writes it (an atomic for that, read relaxed).
+    pub row_step: std::sync::atomic::AtomicU64,
     pub work_dim: u64,
     /// Address of the group's local arena.
     pub local_mem: u64,
@@ -101,6 +108,7 @@ impl GroupState {
             enqueued_local_size: pad(&ctx.enqueued_local_size, 1),
             num_groups: pad(&ctx.num_groups, 1),
             group_id: pad(&ctx.group_id, 0),
+            row_step: std::sync::atomic::AtomicU64::new(0),
             work_dim: u64::from(ctx.work_dim),
             local_mem: ctx.local_mem as u64,
             local_mem_size: ctx.local_mem_size,
@@ -119,6 +127,19 @@ impl GroupState {
             .saturating_mul(self.local_size[1])
             .saturating_mul(self.local_size[2])
     }
+}
+
+/// In `GroupState::row_step`: the step runs four groups together.
+pub const ROW_STEP_OF_FOUR: u64 = 1 << 63;
+
+/// The group a fault in a row step happened in (`row_step` read from the
+/// `GroupState`): the step's first group, and whether three more ran with it.
+pub fn row_step_group(group_id: [u64; 3], row_step: u64) -> ([u64; 3], bool) {
+    let first = group_id[0].wrapping_add(row_step & !ROW_STEP_OF_FOUR);
+    (
+        [first, group_id[1], group_id[2]],
+        row_step & ROW_STEP_OF_FOUR != 0,
+    )
 }
 
 /// One work-item as generated code sees it (every function gets a pointer to it).
@@ -187,6 +208,9 @@ pub mod offsets {
     pub const GROUP_ENQUEUED_LOCAL_SIZE: i32 = offset_of!(GroupState, enqueued_local_size) as i32;
     pub const GROUP_NUM_GROUPS: i32 = offset_of!(GroupState, num_groups) as i32;
     pub const GROUP_GROUP_ID: i32 = offset_of!(GroupState, group_id) as i32;
+    pub const GROUP_ROW_STEP: i32 = offset_of!(GroupState, row_step) as i32;
+    // The fault handler finds `row_step` as the fifth word from `group_id`.
+    const _: () = assert!(GROUP_ROW_STEP == GROUP_GROUP_ID + 32);
     pub const GROUP_WORK_DIM: i32 = offset_of!(GroupState, work_dim) as i32;
     pub const GROUP_LOCAL_MEM: i32 = offset_of!(GroupState, local_mem) as i32;
     pub const GROUP_LOCAL_MEM_SIZE: i32 = offset_of!(GroupState, local_mem_size) as i32;

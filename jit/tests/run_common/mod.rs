@@ -181,33 +181,9 @@ fn try_run_in(
     let k = p
         .kernel_index(kernel)
         .ok_or_else(|| format!("no kernel {kernel}"))?;
-    let info = &p.kernels()[k];
-    assert_eq!(info.args.len(), args.len(), "argument count of {kernel}");
-    let mut block = vec![0u8; info.args_size as usize];
-    let mut local_size_total = info.local_mem_size.next_multiple_of(128);
-    for (a, ai) in args.iter_mut().zip(&info.args) {
-        let at = ai.offset as usize;
-        match (a, ai.kind) {
-            (Arg::Buf(b), ArgKind::GlobalPtr | ArgKind::ConstantPtr) => {
-                block[at..at + 8].copy_from_slice(&(b.as_mut_ptr() as u64).to_le_bytes())
-            }
-            (Arg::Val(v), ArgKind::Value { size, .. }) => {
-                assert_eq!(v.len(), size as usize, "size of argument {}", ai.name);
-                block[at..at + v.len()].copy_from_slice(v)
-            }
-            (Arg::Local(n), ArgKind::LocalPtr) => {
-                block[at..at + 8].copy_from_slice(&local_size_total.to_le_bytes());
-                local_size_total += n.next_multiple_of(128);
-            }
-            (_, kind) => panic!("argument {} does not fit {kind:?}", ai.name),
-        }
-    }
+    let (block, local_size_total) = arg_block(p, k, args);
     let mut local_mem = vec![0u128; (local_size_total as usize).div_ceil(16).max(1)];
-    let dims = global.len();
-    let mut g = [1u64; 3];
-    let mut l = [1u64; 3];
-    g[..dims].copy_from_slice(global);
-    l[..dims].copy_from_slice(local);
+    let (dims, g, l) = padded(global, local);
     let groups: Vec<u64> = (0..3).map(|d| g[d].div_ceil(l[d])).collect();
     for gz in 0..groups[2] {
         for gy in 0..groups[1] {
@@ -234,6 +210,86 @@ fn try_run_in(
                     .map_err(|f| f.message)?;
             }
         }
+    }
+    Ok(())
+}
+
+/// The argument block of kernel `k` for `args`, and the bytes of local
+/// memory it needs (its `local` variables, then each `local` argument).
+fn arg_block(p: &CompiledProgram, k: usize, args: &mut [Arg<'_>]) -> (Vec<u8>, u64) {
+    let info = &p.kernels()[k];
+    assert_eq!(
+        info.args.len(),
+        args.len(),
+        "argument count of {}",
+        info.name
+    );
+    let mut block = vec![0u8; info.args_size as usize];
+    let mut local_size_total = info.local_mem_size.next_multiple_of(128);
+    for (a, ai) in args.iter_mut().zip(&info.args) {
+        let at = ai.offset as usize;
+        match (a, ai.kind) {
+            (Arg::Buf(b), ArgKind::GlobalPtr | ArgKind::ConstantPtr) => {
+                block[at..at + 8].copy_from_slice(&(b.as_mut_ptr() as u64).to_le_bytes())
+            }
+            (Arg::Val(v), ArgKind::Value { size, .. }) => {
+                assert_eq!(v.len(), size as usize, "size of argument {}", ai.name);
+                block[at..at + v.len()].copy_from_slice(v)
+            }
+            (Arg::Local(n), ArgKind::LocalPtr) => {
+                block[at..at + 8].copy_from_slice(&local_size_total.to_le_bytes());
+                local_size_total += n.next_multiple_of(128);
+            }
+            (_, kind) => panic!("argument {} does not fit {kind:?}", ai.name),
+        }
+    }
+    (block, local_size_total)
+}
+
+/// The dimension count, and `global` and `local` with unused dimensions 1.
+fn padded(global: &[u64], local: &[u64]) -> (usize, [u64; 3], [u64; 3]) {
+    let dims = global.len();
+    let mut g = [1u64; 3];
+    let mut l = [1u64; 3];
+    g[..dims].copy_from_slice(global);
+    l[..dims].copy_from_slice(local);
+    (dims, g, l)
+}
+
+/// Run `kernel` as the executor does: the launch's groups in runs of `run`
+/// linear ids, each run by one `run_work_groups` call (which runs a row of
+/// work-groups of one work-item four per step where the kernel allows it).
+/// A fault comes back with the group it names.
+pub fn run_in_runs(
+    p: &CompiledProgram,
+    kernel: &str,
+    args: &mut [Arg<'_>],
+    global: &[u64],
+    local: &[u64],
+    offset: &[u64; 3],
+    run: u64,
+) -> Result<(), ([u64; 3], String)> {
+    let k = p.kernel_index(kernel).expect("kernel");
+    let (block, local_size_total) = arg_block(p, k, args);
+    let mut local_mem = vec![0u128; (local_size_total as usize).div_ceil(16).max(1)];
+    let (dims, g, l) = padded(global, local);
+    let groups: [u64; 3] = std::array::from_fn(|d| g[d].div_ceil(l[d]));
+    let ctx = WorkGroupCtx {
+        work_dim: dims as u32,
+        global_size: g,
+        global_offset: *offset,
+        local_size: l,
+        enqueued_local_size: l,
+        num_groups: groups,
+        group_id: [0; 3],
+        local_mem: local_mem.as_mut_ptr() as usize,
+        local_mem_size: local_size_total,
+    };
+    let total: u64 = groups.iter().product();
+    for start in (0..total).step_by(run.max(1) as usize) {
+        let end = (start + run.max(1)).min(total);
+        p.run_work_groups(k, &block, &ctx, start..end, None)
+            .map_err(|(id, f)| (id, f.message))?;
     }
     Ok(())
 }

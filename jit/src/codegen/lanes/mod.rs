@@ -634,6 +634,31 @@ impl FunctionCx<'_, '_> {
         self.terminated();
     }
 
+    /// Store where the step is in its row (`x`, and whether it runs four
+    /// work-items): a fault in a row of work-groups of one work-item is
+    /// reported with it (`GroupState::row_step`; nobody reads it otherwise).
+    fn store_row_step(&mut self, x: Value, four: bool) {
+        if self.pcx.check.any_code() {
+            return;
+        }
+        let v = if four {
+            self.b
+                .ins()
+                .bor_imm_u(x, crate::runtime::ROW_STEP_OF_FOUR as i64)
+        } else {
+            x
+        };
+        let g = self.b.ins().load(
+            types::I64,
+            super::value::group_flags(),
+            self.item,
+            o::ITEM_GROUP,
+        );
+        self.b
+            .ins()
+            .store(super::value::flags(), v, g, o::GROUP_ROW_STEP);
+    }
+
     /// `(z * ly + y) * lx + x`.
     fn linear_index(&mut self, geo: &Geometry, ids: [Value; 3]) -> Value {
         let zy = self.b.ins().imul(ids[2], geo.sizes[1]);
@@ -748,6 +773,7 @@ impl FunctionCx<'_, '_> {
         lanes_body: impl FnOnce(&mut Self, &mut LaneCx, Value) -> Result<(), String>,
     ) -> Result<(), String> {
         let next_step = self.b.create_block();
+        self.store_row_step(ids[0], true);
         let dummy = self.stack_temp(64, 64);
         let mut lc = LaneCx::new(plan, ids, geo.bases, chunk, dummy);
         let saved_ret = self.return_to.replace(next_step);
@@ -798,6 +824,7 @@ impl FunctionCx<'_, '_> {
                 .ins()
                 .store(super::value::flags(), ids[0], item, o::ITEM_LOCAL_ID);
         }
+        self.store_row_step(ids[0], false);
         let saved_ids = self.inline_ids.replace((ids, geo.bases));
         let lin = self.linear_index(&geo, ids);
         let saved_me = self.check_me;
