@@ -264,3 +264,34 @@ fn a_reported_fault_in_a_step_of_four_names_the_step() {
     use std::os::unix::process::ExitStatusExt;
     assert_eq!(out.status.signal(), Some(libc::SIGSEGV), "{stderr}");
 }
+
+#[test]
+fn groups_of_one_can_be_turned_off() {
+    // `CRANECL_GROUPS_OF_ONE=0` sets this option.
+    let off = CodegenOptions {
+        groups_of_one: false,
+        ..Default::default()
+    };
+    let p = build_cg(ANSWERS, &off);
+    assert!(!p.groups_of_one_in_lanes(0));
+    assert!(
+        p.explanations()[0]
+            .to_string()
+            .contains("one group per step because CRANECL_GROUPS_OF_ONE=0"),
+        "{}",
+        p.explanations()[0]
+    );
+    let (global, offset) = ([37u64, 3], [5u64, 2]);
+    let mut out = vec![u64::MAX; 12 * 37 * 3];
+    run_in_runs(
+        &p,
+        "answers",
+        &mut [buf(&mut out)],
+        &global,
+        &[1, 1],
+        &[5, 2, 0],
+        40,
+    )
+    .expect("no fault");
+    assert_eq!(out, expected(global, offset));
+}

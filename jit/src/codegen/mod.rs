@@ -103,6 +103,10 @@ pub struct CodegenOptions {
     /// Run kernels without barriers four work-items per step where the
     /// body allows it (`lanes/`); `CRANECL_LANES=0` turns it off.
     pub lanes: bool,
+    /// Also build, per kernel, an entry for rows of work-groups of one
+    /// work-item, four groups per step (`one_item_groups.rs`);
+    /// `CRANECL_GROUPS_OF_ONE=0` turns it off.
+    pub groups_of_one: bool,
     /// Also run masked the divergent loops that access memory at
     /// addresses that differ between lanes (slower than once per lane on
     /// gathers; for tests of the masked accesses).
@@ -130,6 +134,7 @@ impl Default for CodegenOptions {
             barrier_regions: std::env::var_os("CRANECL_REGIONS").is_none_or(|v| v != "0"),
             regalloc_budget: 50_000,
             lanes: std::env::var_os("CRANECL_LANES").is_none_or(|v| v != "0"),
+            groups_of_one: std::env::var_os("CRANECL_GROUPS_OF_ONE").is_none_or(|v| v != "0"),
             masked_memory_loops: false,
             check: Checks::default(),
             sources: None,
@@ -577,6 +582,8 @@ pub(crate) struct ProgramCx<'p> {
     pub lanes: bool,
     /// `CodegenOptions::masked_memory_loops`.
     pub masked_memory_loops: bool,
+    /// `CodegenOptions::groups_of_one`.
+    pub groups_of_one: bool,
     /// The same target with the single-pass register allocator.
     pub single_pass_isa: cranelift_codegen::isa::OwnedTargetIsa,
     /// Checked mode.
@@ -792,6 +799,7 @@ pub fn compile(program: &Program, opts: &CodegenOptions) -> Result<CompiledProgr
         // (its granules followed as the lanes' work-items'), decisions
         // compared lane by lane.
         lanes: opts.optimize && opts.lanes,
+        groups_of_one: opts.groups_of_one,
         masked_memory_loops: opts.masked_memory_loops,
         single_pass_isa: make_isa(opts, true)?,
         check: opts.check,
@@ -1001,6 +1009,8 @@ fn compile_into(module: &mut JITModule, pcx: &mut ProgramCx<'_>) -> Result<Compi
         };
         let rows = if !pcx.lanes {
             Err("the lanes are off".to_string())
+        } else if !pcx.groups_of_one {
+            Err("CRANECL_GROUPS_OF_ONE=0".to_string())
         } else if pcx.check.any_code() {
             Err("checked mode runs each group on its own (its reports name it)".to_string())
         } else if pcx.schedule.is_some() {
