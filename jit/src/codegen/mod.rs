@@ -439,8 +439,9 @@ impl CompiledProgram {
     /// work-item with `f`, the kernel's entry for them: each row segment of
     /// the run (consecutive groups of dimension 0) in one call, with the
     /// segment's first group id and its length as the local size of
-    /// dimension 0 (`one_item_groups.rs`). A fault names the segment's
-    /// first group.
+    /// dimension 0 (`one_item_groups.rs`). A fault names the first group
+    /// of the step it happened in (`GroupState::row_step`), and says so
+    /// when three more ran with it.
     fn run_rows_of_groups(
         &self,
         kernel: usize,

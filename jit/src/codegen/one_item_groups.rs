@@ -23,8 +23,8 @@
 //! A kernel whose answers this cannot rewrite gets no variant: a dimension
 //! that is not a constant, local memory (each group's own), work-group and
 //! sub-group functions and async copies, and a call of a function that
-//! reaches a work-item function other than the global ones or a barrier
-//! (it would read the row's geometry).
+//! reaches a work-item function other than the global ones and the group
+//! counts, or a barrier (it would read the row's geometry).
 
 use super::walk;
 use crate::sema::addrspace::AddrSpace;
