@@ -124,18 +124,20 @@ fn block_of(p: &CompiledProgram, out: &mut [u32]) -> Vec<u8> {
 }
 
 /// Run every group of `g`, in runs of `run` groups, and return `out`.
-fn run_in_runs(p: &CompiledProgram, g: &Geometry, run: u64) -> Vec<u32> {
+fn ids_in_runs(p: &CompiledProgram, g: &Geometry, run: u64) -> Vec<u32> {
     let mut out = vec![u32::MAX; 6 * g.items()];
-    let block = block_of(p, &mut out);
-    let mut local = vec![0u128; 64];
-    let ctx = launch_ctx(g, local.as_mut_ptr() as usize, 1024);
-    let total = g.num_groups().iter().product::<u64>();
-    for start in (0..total).step_by(run as usize) {
-        let end = (start + run).min(total);
-        if let Err((id, f)) = p.run_work_groups(0, &block, &ctx, start..end, None) {
-            panic!("group {id:?}: {}", f.message);
-        }
-    }
+    let d = g.dims as usize;
+    let (global, local) = (&g.global[..d], &g.local[..d]);
+    run_in_runs(
+        p,
+        "ids",
+        &mut [buf(&mut out)],
+        global,
+        local,
+        &g.offset,
+        run,
+    )
+    .unwrap_or_else(|(id, f)| panic!("group {id:?}: {f}"));
     out
 }
 
@@ -203,7 +205,7 @@ fn runs_of_groups_see_their_own_ids_in_every_strategy() {
             // Runs of one group, of a few (the odometer wraps inside a
             // run), and all the groups in one run.
             for run in [1, 7, total] {
-                let got = run_in_runs(p, &g, run);
+                let got = ids_in_runs(p, &g, run);
                 assert_ids(&got, &g, &format!("{strategy}, runs of {run}"));
             }
         }
@@ -282,17 +284,11 @@ fn a_fault_reported_in_a_run_names_its_group() {
         eprintln!("child survived: {r:?}");
         std::process::exit(0);
     }
-    let exe = std::env::current_exe().expect("test binary path");
-    let out = std::process::Command::new(exe)
-        .args([test, "--exact", "--nocapture", "--test-threads=1"])
-        .env(CASE, test)
-        .output()
-        .expect("spawn the child test");
-    let stderr = String::from_utf8_lossy(&out.stderr);
+    let (stderr, status) = run_child(test, CASE);
     assert!(
         stderr.contains("cranecl: kernel 'copy' crashed: invalid memory access at 0x18")
             && stderr.contains("(work-group (5,0,0)); the host program is stopped"),
         "{stderr}"
     );
-    assert_eq!(out.status.signal(), Some(libc::SIGSEGV), "{stderr}");
+    assert_eq!(status.signal(), Some(libc::SIGSEGV), "{stderr}");
 }

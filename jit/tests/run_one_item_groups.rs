@@ -246,13 +246,7 @@ fn a_reported_fault_in_a_step_of_four_names_the_step() {
         eprintln!("child survived: {r:?}");
         std::process::exit(0);
     }
-    let exe = std::env::current_exe().expect("test binary path");
-    let out = std::process::Command::new(exe)
-        .args([test, "--exact", "--nocapture", "--test-threads=1"])
-        .env(CASE, test)
-        .output()
-        .expect("spawn the child test");
-    let stderr = String::from_utf8_lossy(&out.stderr);
+    let (stderr, status) = run_child(test, CASE);
     assert!(
         stderr.contains("cranecl: kernel 'copy' crashed: invalid memory access at 0x18")
             && stderr.contains(
@@ -262,7 +256,7 @@ fn a_reported_fault_in_a_step_of_four_names_the_step() {
         "{stderr}"
     );
     use std::os::unix::process::ExitStatusExt;
-    assert_eq!(out.status.signal(), Some(libc::SIGSEGV), "{stderr}");
+    assert_eq!(status.signal(), Some(libc::SIGSEGV), "{stderr}");
 }
 
 #[test]

@@ -155,13 +155,7 @@ impl FunctionCx<'_, '_> {
         if let Some([group, cache, _, _]) = self.check_state {
             return (group, cache);
         }
-        let item = self.item;
-        let group = self.b.ins().load(
-            types::I64,
-            super::value::group_flags(),
-            item,
-            offsets::ITEM_GROUP,
-        );
+        let group = self.group_ptr();
         let cache = self.b.ins().load(
             types::I64,
             super::value::group_flags(),

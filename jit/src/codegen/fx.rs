@@ -372,14 +372,19 @@ impl<'a, 'p> FunctionCx<'a, 'p> {
         self.call_host(f, &[types::I64, types::I32, types::I64], &[], &[dst, v, n]);
     }
 
-    /// Load a field of the `GroupState` of this item.
-    pub(crate) fn group_field(&mut self, offset: i32) -> Value {
-        let g = self.b.ins().load(
+    /// The address of the work-item's `GroupState`.
+    pub(crate) fn group_ptr(&mut self) -> Value {
+        self.b.ins().load(
             types::I64,
             super::value::group_flags(),
             self.item,
             offsets::ITEM_GROUP,
-        );
+        )
+    }
+
+    /// Load a field of the `GroupState` of this item.
+    pub(crate) fn group_field(&mut self, offset: i32) -> Value {
+        let g = self.group_ptr();
         self.b
             .ins()
             .load(types::I64, super::value::group_flags(), g, offset)

@@ -31,10 +31,7 @@ pub(crate) struct Geometry {
 impl FunctionCx<'_, '_> {
     pub(crate) fn load_geometry(&mut self) -> Geometry {
         let item = self.item;
-        let g = self
-            .b
-            .ins()
-            .load(types::I64, group_flags(), item, o::ITEM_GROUP);
+        let g = self.group_ptr();
         let mut sizes = [item; 3];
         let mut bases = [item; 3];
         for d in 0..3 {

@@ -152,10 +152,7 @@ impl FunctionCx<'_, '_> {
 
     /// `GroupState.<array>[idx]` for an i64 index in 0..=3.
     fn group_array(&mut self, offset: i32, idx: Value) -> Value {
-        let g = self
-            .b
-            .ins()
-            .load(types::I64, group_flags(), self.item, o::ITEM_GROUP);
+        let g = self.group_ptr();
         let scaled = self.b.ins().ishl_imm_s(idx, 3);
         let p = self.b.ins().iadd(g, scaled);
         // Every caller clamps `idx` to 0..=3 (`umin`), inside the arrays.

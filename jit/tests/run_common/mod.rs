@@ -293,3 +293,19 @@ pub fn run_in_runs(
     }
     Ok(())
 }
+
+/// Run this test binary's test `test` alone in a child process with the
+/// environment variable `case` set to its name (the test then does what
+/// would stop the process); the child's stderr and exit status.
+pub fn run_child(test: &str, case: &str) -> (String, std::process::ExitStatus) {
+    let exe = std::env::current_exe().expect("test binary path");
+    let out = std::process::Command::new(exe)
+        .args([test, "--exact", "--nocapture", "--test-threads=1"])
+        .env(case, test)
+        .output()
+        .expect("spawn the child test");
+    (
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        out.status,
+    )
+}

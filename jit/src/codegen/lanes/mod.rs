@@ -648,12 +648,7 @@ impl FunctionCx<'_, '_> {
         } else {
             x
         };
-        let g = self.b.ins().load(
-            types::I64,
-            super::value::group_flags(),
-            self.item,
-            o::ITEM_GROUP,
-        );
+        let g = self.group_ptr();
         self.b
             .ins()
             .store(super::value::flags(), v, g, o::GROUP_ROW_STEP);
