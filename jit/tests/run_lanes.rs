@@ -1404,3 +1404,78 @@ fn packed_rotate_and_bitselect() {
         }
     }
 }
+
+#[test]
+fn vector_shifts_and_builtins_per_packed_component() {
+    // hashcat's `u32x` (here `uint2`/`uint4`): rotations by a constant and
+    // by a count the lanes share, shifts by such counts, `bitselect`,
+    // `min`/`max`/`clamp`, and `float4` `mad`, `sqrt`, `fabs`, `fmax`,
+    // each component packed on its own.
+    let src = "kernel void vs(global uint *out, global float *fout,
+                              global const uint *in, uint n) {
+        size_t g = get_global_id(0);
+        uint4 x = (uint4)(in[g], in[g + 1], in[g + 2], in[g + 3]);
+        uint4 y = (uint4)(in[g + 4], in[g + 5] ^ x.s0, 7u, in[g]);
+        uint2 z = (uint2)(x.s3, y.s1);
+        uint4 r = rotate(x, (uint4)13) ^ rotate(y, (uint4)n);
+        uint4 s = (x << 5) + (y >> n) + (x << (uint4)(n + 1));
+        uint4 b = bitselect(x, y, r);
+        uint4 m = clamp(x, min(y, r), max(y, r));
+        uint2 q = rotate(z, (uint2)(n + 3)) + (z >> 2u);
+        vstore4(r, g, out);
+        vstore4(s, g, out + 4 * get_global_size(0));
+        vstore4(b, g, out + 8 * get_global_size(0));
+        vstore4(m, g, out + 12 * get_global_size(0));
+        vstore2(q, g, out + 16 * get_global_size(0));
+        float4 f = convert_float4(x & 0xffffu) - 30000.0f;
+        float4 h = mad(f, (float4)0.5f, fabs(f)) + sqrt(fabs(f)) + fmax(f, (float4)n);
+        vstore4(h, g, fout);
+    }";
+    let len = 36usize;
+    let input: Vec<u32> = (0..len as u32 + 6)
+        .map(|i| i.wrapping_mul(0x9E37_79B9) ^ (i << 27))
+        .collect();
+    for p in both(src, "vs", true) {
+        for n in [0u32, 9, 38] {
+            let mut out = vec![0u32; 18 * len];
+            let mut fout = vec![0f32; 4 * len];
+            let mut inp = input.clone();
+            run(
+                &p,
+                "vs",
+                &mut [buf(&mut out), buf(&mut fout), buf(&mut inp), val(n)],
+                &[len as u64],
+                &[12],
+            );
+            let sel = |a: u32, b: u32, c: u32| (a & !c) | (b & c);
+            for g in 0..len {
+                let i = &input;
+                let x = [i[g], i[g + 1], i[g + 2], i[g + 3]];
+                let y = [i[g + 4], i[g + 5] ^ x[0], 7, i[g]];
+                let z = [x[3], y[1]];
+                for c in 0..4 {
+                    let r = x[c].rotate_left(13) ^ y[c].rotate_left(n % 32);
+                    let s = (x[c] << 5)
+                        .wrapping_add(y[c] >> (n % 32))
+                        .wrapping_add(x[c] << ((n + 1) % 32));
+                    let m = x[c].clamp(y[c].min(r), y[c].max(r));
+                    assert_eq!(out[4 * g + c], r, "rotate, item {g}.{c}, n {n}");
+                    assert_eq!(out[4 * (len + g) + c], s, "shifts, item {g}.{c}, n {n}");
+                    assert_eq!(
+                        out[4 * (2 * len + g) + c],
+                        sel(x[c], y[c], r),
+                        "bitselect {g}.{c}"
+                    );
+                    assert_eq!(out[4 * (3 * len + g) + c], m, "clamp, item {g}.{c}, n {n}");
+                    let f = (x[c] & 0xffff) as f32 - 30000.0;
+                    let h = (f * 0.5 + f.abs()) + f.abs().sqrt() + f.max(n as f32);
+                    assert_eq!(fout[4 * g + c], h, "float4, item {g}.{c}, n {n}");
+                }
+                for c in 0..2 {
+                    let q = z[c].rotate_left((n + 3) % 32).wrapping_add(z[c] >> 2);
+                    assert_eq!(out[16 * len + 2 * g + c], q, "uint2, item {g}.{c}, n {n}");
+                }
+            }
+        }
+    }
+}

@@ -425,22 +425,36 @@ impl LaneCx {
             }
             return Ok(v);
         }
-        if let ([LVal::Vec(x)], Some(Type::Scalar(Scalar::Float))) = (&vals[..], tys.first()) {
-            // The library's own formulas, four lanes at once.
-            let packed = match f.name.as_str() {
-                "sqrt" => Some(fx.b.ins().sqrt(*x)),
-                "rsqrt" => {
-                    let r = fx.b.ins().sqrt(*x);
-                    let one = fx.b.ins().f32const(1.0);
-                    let one = fx.b.ins().splat(types::F32X4, one);
-                    Some(fx.b.ins().fdiv(one, r))
-                }
-                "fabs" => Some(fx.b.ins().fabs(*x)),
-                "exp" | "native_exp" | "half_exp" => Some(crate::builtins::packed::exp_f32(fx, *x)),
-                _ => None,
-            };
-            if let (Some(v), Type::Scalar(Scalar::Float)) = (packed, &f.ret) {
+        if let ([LVal::Vec(x)], Some(Type::Scalar(Scalar::Float)), Type::Scalar(Scalar::Float)) =
+            (&vals[..], tys.first(), &f.ret)
+        {
+            if let Some(v) = value::packed_float_unary(fx, &f.name, *x) {
                 return Ok(LVal::Vec(v));
+            }
+        }
+        // Vectors of packed components, all of the built-in's own type
+        // (`rotate` and `bitselect` of hashcat's `u32x`): the same formulas
+        // per component.
+        if let (Some((vt, n)), Some(elem), true) = (
+            packed_components(&f.ret),
+            f.ret.elem(),
+            tys.iter().all(|t| *t == f.ret),
+        ) {
+            let et = Type::Scalar(elem);
+            let scalar_fn = BuiltinFn {
+                ret: et.clone(),
+                params: vec![et.clone(); f.params.len()],
+                ..f.clone()
+            };
+            let etys = vec![et; tys.len()];
+            let refs: Vec<&LVal> = vals.iter().collect();
+            let float = vt == types::F32X4;
+            let v = value::per_component(fx, &refs, n, |fx, c| match c {
+                [LVal::Vec(x)] if float => value::packed_float_unary(fx, &f.name, *x),
+                _ => Self::packed_builtin(fx, &scalar_fn, c, &etys),
+            });
+            if let Some(v) = v {
+                return Ok(v);
             }
         }
         let mut out = vec![CValue::Void; LANES];

@@ -33,6 +33,71 @@ pub(super) fn packed_op(fx: &mut FunctionCx<'_, '_>, op: BinOp, x: Value, y: Val
     }
 }
 
+/// Component `c` of `v`, a value of a vector type whose components pack
+/// (a uniform scalar stands for every component).
+pub(super) fn component(v: &LVal, c: usize) -> Option<LVal> {
+    Some(match v {
+        LVal::VecN(cs) => LVal::Vec(*cs.get(c)?),
+        LVal::Uni(CValue::Lanes(l)) => LVal::Uni(CValue::Scalar(*l.get(c)?)),
+        LVal::Uni(CValue::Scalar(x)) => LVal::Uni(CValue::Scalar(*x)),
+        LVal::Lanes(ls) => LVal::Lanes(
+            ls.iter()
+                .map(|l| match l {
+                    CValue::Lanes(xs) => xs.get(c).map(|x| CValue::Scalar(*x)),
+                    CValue::Scalar(x) => Some(CValue::Scalar(*x)),
+                    _ => None,
+                })
+                .collect::<Option<_>>()?,
+        ),
+        _ => return None,
+    })
+}
+
+/// An operation on vectors of `n` packed components, one of them packed
+/// ([`LVal::VecN`]), done component by component: `op` is given the
+/// operands' component `c` and answers a packed register, or `None` when
+/// it has no packed form (then so has the whole).
+pub(super) fn per_component(
+    fx: &mut FunctionCx<'_, '_>,
+    vals: &[&LVal],
+    n: usize,
+    mut op: impl FnMut(&mut FunctionCx<'_, '_>, &[LVal]) -> Option<Value>,
+) -> Option<LVal> {
+    if !vals.iter().any(|v| matches!(v, LVal::VecN(_))) {
+        return None;
+    }
+    let mut out = Vec::with_capacity(n);
+    for c in 0..n {
+        let parts: Vec<LVal> = vals
+            .iter()
+            .map(|v| component(v, c))
+            .collect::<Option<_>>()?;
+        out.push(op(fx, &parts)?);
+    }
+    Some(LVal::VecN(out))
+}
+
+/// `sqrt`, `rsqrt`, `fabs` and `exp` of packed `float`s: the library's own
+/// formulas, four lanes at once.
+pub(super) fn packed_float_unary(
+    fx: &mut FunctionCx<'_, '_>,
+    name: &str,
+    x: Value,
+) -> Option<Value> {
+    Some(match name {
+        "sqrt" => fx.b.ins().sqrt(x),
+        "rsqrt" => {
+            let r = fx.b.ins().sqrt(x);
+            let one = fx.b.ins().f32const(1.0);
+            let one = fx.b.ins().splat(types::F32X4, one);
+            fx.b.ins().fdiv(one, r)
+        }
+        "fabs" => fx.b.ins().fabs(x),
+        "exp" | "native_exp" | "half_exp" => crate::builtins::packed::exp_f32(fx, x),
+        _ => return None,
+    })
+}
+
 impl LaneCx {
     pub(super) fn new_places(
         fx: &mut FunctionCx<'_, '_>,
@@ -165,6 +230,22 @@ impl LaneCx {
         }
         if let Some(v) = Self::packed_shift(fx, op, a, b, ty, res_ty) {
             return Ok(v);
+        }
+        // A vector shifted by counts the lanes share (hashcat's `u32x`
+        // rotations): one packed shift per component.
+        if let (BinOp::Shl | BinOp::Shr, Some((_, n)), Some(elem), true) =
+            (op, packed_components(ty), ty.elem(), ty == res_ty)
+        {
+            let et = Type::Scalar(elem);
+            let shifted = per_component(fx, &[a, b], n, |fx, c| {
+                match Self::packed_shift(fx, op, &c[0], &c[1], &et, &et)? {
+                    LVal::Vec(x) => Some(x),
+                    _ => None,
+                }
+            });
+            if let Some(v) = shifted {
+                return Ok(v);
+            }
         }
         if let (Some((vt, n)), true) = (
             packed_components(ty),
@@ -463,11 +544,20 @@ impl LaneCx {
             ("rotate", [x, LVal::Uni(n)]) if !float => {
                 let x = Self::pack(fx, x, vt)?;
                 let n = n.scalar().ok()?;
-                let n = fx.b.ins().band_imm_u(n, 31);
-                let left = fx.b.ins().ishl(x, n);
-                let m = fx.b.ins().ineg(n);
-                let m = fx.b.ins().band_imm_u(m, 31);
-                let right = fx.b.ins().ushr(x, m);
+                let (left, right) = match fx.const_of(n) {
+                    // A constant count (hashcat's): two shifts by
+                    // immediates, no count moved into a vector register.
+                    Some(c) => (
+                        fx.b.ins().ishl_imm_s(x, c & 31),
+                        fx.b.ins().ushr_imm_s(x, c.wrapping_neg() & 31),
+                    ),
+                    None => {
+                        let n = fx.b.ins().band_imm_u(n, 31);
+                        let m = fx.b.ins().ineg(n);
+                        let m = fx.b.ins().band_imm_u(m, 31);
+                        (fx.b.ins().ishl(x, n), fx.b.ins().ushr(x, m))
+                    }
+                };
                 return Some(fx.b.ins().bor(left, right));
             }
             // Each bit from `b` where `c`'s is set, else from `a`.
