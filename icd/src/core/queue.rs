@@ -50,6 +50,21 @@ struct Order {
     pruned_len: usize,
 }
 
+/// The earlier commands of its queue a command waits for
+/// ([`Queue::sequence`]): in order, only the one before it, held without
+/// a list (a launch in a stream allocates nothing for it).
+#[derive(Default)]
+pub struct Earlier {
+    last: Option<Arc<Obj<Event>>>,
+    others: Vec<Arc<Obj<Event>>>,
+}
+
+impl Earlier {
+    pub fn iter(&self) -> impl Iterator<Item = &Arc<Obj<Event>>> {
+        self.last.iter().chain(&self.others)
+    }
+}
+
 /// How a new command relates to the earlier commands of its queue.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Sequence {
@@ -109,16 +124,17 @@ impl Queue {
         event: &Arc<Obj<Event>>,
         kind: Sequence,
         has_wait_list: bool,
-    ) -> Vec<Arc<Obj<Event>>> {
+    ) -> Earlier {
         // Every event upgraded under the lock is dropped after it: dropping
         // the last reference to an event may drop a command's work, and with
         // it a memory object whose destructor calls the user back.
-        let mut found: Vec<Arc<Obj<Event>>> = Vec::new();
+        let mut found = Earlier::default();
         let mut o = self.order.lock();
         let ordered = !self.out_of_order();
         if ordered {
-            found.extend(o.last.as_ref().and_then(Weak::upgrade));
+            found.last = o.last.as_ref().and_then(Weak::upgrade);
         } else {
+            let found = &mut found.others;
             if kind != Sequence::Command && !has_wait_list {
                 found.extend(o.outstanding.iter().filter_map(Weak::upgrade));
                 found.extend(o.last.as_ref().and_then(Weak::upgrade));
@@ -158,7 +174,8 @@ impl Queue {
         }
         drop(o);
         drop(pruned);
-        found.retain(|e| !e.is_complete());
+        found.last = found.last.filter(|e| !e.is_complete());
+        found.others.retain(|e| !e.is_complete());
         found
     }
 

@@ -172,11 +172,11 @@ pub fn enqueue_using(
         Event::add_dependency(&ev, dep, true);
     }
     let ordered = queue.sequence(&ev, sequence, !wait.is_empty());
-    for dep in &ordered {
+    for dep in ordered.iter() {
         Event::add_dependency(&ev, dep, false);
     }
     if queue.context().checks().api {
-        let deps: Vec<_> = wait.iter().chain(&ordered).cloned().collect();
+        let deps: Vec<_> = wait.iter().chain(ordered.iter()).cloned().collect();
         api_check::enqueued(&ev, command_type, &deps, accesses);
     }
     drop(ordered);

@@ -127,14 +127,6 @@ fn with_arena<R>(needed: u64, f: impl FnOnce(usize) -> R) -> R {
 }
 
 impl Launch {
-    fn name(&self) -> &str {
-        self.exe
-            .code
-            .kernels()
-            .get(self.kernel)
-            .map_or("?", |k| k.name.as_str())
-    }
-
     fn num_groups(&self) -> [u64; 3] {
         let mut n = [1u64; 3];
         for (d, n) in n.iter_mut().enumerate() {
@@ -262,7 +254,15 @@ impl Launch {
         let pinned = !self.device.is_root() && self.device.cpus().is_some();
         let inline_ok = !pinned
             && info.is_some_and(|k| k.uses_barriers || k.private_mem_size <= INLINE_PRIVATE_LIMIT);
-        let name = self.name().to_string();
+        // The kernel's name, for a failure's message (no copy made per launch).
+        let (exe, kernel) = (self.exe.clone(), self.kernel);
+        let name = || {
+            exe.code
+                .kernels()
+                .get(kernel)
+                .map_or("?", |k| k.name.as_str())
+                .to_string()
+        };
         let check = self.check.clone();
         let device = self.device.clone();
         let result = match pool(&device) {
@@ -279,7 +279,8 @@ impl Launch {
             // Checked mode: the command fails; every report is on stderr
             // and, joined, in the message the context's callback receives.
             let mut message = format!(
-                "kernel '{name}' failed checked mode ({} error{}):\n",
+                "kernel '{}' failed checked mode ({} error{}):\n",
+                name(),
                 reports.len(),
                 if reports.len() == 1 { "" } else { "s" }
             );
@@ -293,7 +294,7 @@ impl Launch {
             return Err(ClError::new(CHECK_FAILED, message));
         }
         result.map_err(|m| {
-            let message = format!("kernel '{name}' failed: {m}");
+            let message = format!("kernel '{}' failed: {m}", name());
             eprintln!("cranecl: {message}");
             ClError::new(CL_OUT_OF_RESOURCES, message)
         })

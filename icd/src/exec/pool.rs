@@ -99,6 +99,9 @@ pub fn submit(ev: Arc<Obj<Event>>) {
 fn worker() {
     let p = pool();
     let mut next: Option<Arc<Obj<Event>>> = None;
+    // The commands each run makes ready, one list kept for the worker's
+    // life (no allocation per command).
+    let mut ready = Vec::new();
     loop {
         let ev = match next.take() {
             Some(ev) => ev,
@@ -123,10 +126,9 @@ fn worker() {
                 }
             }
         };
-        let mut ready = Vec::new();
         run(&ev, &mut ready);
         drop(ev);
-        next = dispose_keeping_one(ready);
+        next = dispose_keeping_one(&mut ready);
     }
 }
 
@@ -149,11 +151,11 @@ fn watch_queue(p: &Pool) {
 /// `schedule` for a worker that just finished a command: of the commands it
 /// made ready that need a worker, keep one to run next on this thread (an
 /// in-order chain then stays on one thread, with no hand-off per command).
-fn dispose_keeping_one(mut ready: Vec<Arc<Obj<Event>>>) -> Option<Arc<Obj<Event>>> {
+fn dispose_keeping_one(ready: &mut Vec<Arc<Obj<Event>>>) -> Option<Arc<Obj<Event>>> {
     let mut keep = None;
     while let Some(ev) = ready.pop() {
         match Event::mark_ready(&ev) {
-            Disposition::Inline => run(&ev, &mut ready),
+            Disposition::Inline => run(&ev, ready),
             Disposition::Waiter => {}
             Disposition::Pool if keep.is_none() => keep = Some(ev),
             Disposition::Pool => submit(ev),
