@@ -126,7 +126,7 @@ fn main() {
                     list,
                     ptr::null_mut(),
                     false,
-                    Box::new(|| Ok(())),
+                    exec::Work::call(|| Ok(())),
                 )
                 .expect("enqueue");
             }

@@ -33,7 +33,7 @@ fn command(
         list,
         &mut ev,
         blocking,
-        Box::new(work),
+        exec::Work::call(work),
     )
     .map_err(|e| e.code)?;
     Ok(ev)

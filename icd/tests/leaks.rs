@@ -40,7 +40,7 @@ fn released_objects_are_freed() {
                 &prev,
                 &mut e,
                 false,
-                Box::new(move || {
+                cranecl::exec::Work::call(move || {
                     if fail {
                         Err(ClError::new(CL_OUT_OF_RESOURCES, "planned failure"))
                     } else {

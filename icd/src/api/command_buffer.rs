@@ -240,7 +240,7 @@ fn enqueue_command_buffer(
     // CL_INVALID_CONTEXT if context associated with command_buffer and events
     // in event_wait_list are not the same. CL_INVALID_EVENT_WAIT_LIST ...
     let wait = exec::validate_wait_list(cb.context(), num_events, wait_list)?;
-    let work: exec::Work = Box::new(move || command_buffer::run_all(&commands));
+    let work = exec::Work::call(move || command_buffer::run_all(&commands));
     // Checked mode (`api`): the enqueue uses every buffer its commands use.
     let accesses = if q.context().checks().api {
         cb.accesses()

@@ -151,7 +151,7 @@ impl Command {
             event,
             blocking != CL_FALSE,
             kind,
-            Some(Box::new(work)),
+            Some(exec::Work::call(work)),
             self.accesses,
         )
     }
@@ -273,7 +273,7 @@ pub fn copy_buffer(
     let cmd = Command::new(q, CL_COMMAND_COPY_BUFFER, num_events, wait_list)?
         .using(&src, src_offset, size, Usage::Read, "source")
         .using(&dst, dst_offset, size, Usage::Write, "destination");
-    cmd.enqueue(event, CL_FALSE, kind_for(size), exec::once(work))
+    cmd.enqueue(event, CL_FALSE, kind_for(size), move || work())
 }
 
 /// The checks of `clEnqueueCopyBuffer` on its values, and the copy (for a
@@ -463,7 +463,7 @@ pub fn copy_buffer_rect(
             "destination",
         );
     let bytes = r.region.iter().product();
-    cmd.enqueue(event, CL_FALSE, kind_for(bytes), exec::once(work))
+    cmd.enqueue(event, CL_FALSE, kind_for(bytes), move || work())
 }
 
 /// The checks of `clEnqueueCopyBufferRect` on its values, and the copy (for
@@ -559,7 +559,7 @@ pub fn fill_buffer(
         Usage::Write,
         "",
     );
-    cmd.enqueue(event, CL_FALSE, kind_for(size), exec::once(work))
+    cmd.enqueue(event, CL_FALSE, kind_for(size), move || work())
 }
 
 /// The checks of `clEnqueueFillBuffer` on its values, and the fill (for a

@@ -182,7 +182,7 @@ fn enqueue_ndrange(
     // A NULL global size, or a zero in it: the command trivially succeeds
     // once its dependencies are met (OpenCL 2.1 and newer devices).
     let Some(global) = plan.global else {
-        let work: exec::Work = Box::new(|| Ok(()));
+        let work = exec::Work::call(|| Ok(()));
         return exec::enqueue_command(
             &q,
             command_type,
@@ -212,7 +212,7 @@ fn enqueue_ndrange(
         event,
         false,
         kind,
-        Some(Box::new(move || launch.run())),
+        Some(exec::Work::Launch(launch)),
         accesses,
     )
 }

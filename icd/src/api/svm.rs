@@ -226,7 +226,7 @@ fn enqueue(
         event,
         blocking != CL_FALSE,
         kind,
-        Some(Box::new(work)),
+        Some(exec::Work::call(work)),
     )
 }
 

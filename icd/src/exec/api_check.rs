@@ -377,7 +377,7 @@ fn failing(name: &str, reports: Vec<String>) -> Work {
     for r in &reports {
         message.push_str(r);
     }
-    Box::new(move || {
+    Work::call(move || {
         eprint!("cranecl: {message}");
         Err(ClError::new(CHECK_FAILED, message))
     })
@@ -410,15 +410,15 @@ pub fn enqueued(
     if gated {
         let weak = Arc::downgrade(ev);
         ev.wrap_work(move |work| {
-            Box::new(move || {
+            Work::call(move || {
                 let found = weak
                     .upgrade()
                     .map(|ev| reports(&ev, name, &accesses, true))
                     .unwrap_or_default();
                 if found.is_empty() {
-                    work()
+                    work.run()
                 } else {
-                    failing(name, found)()
+                    failing(name, found).run()
                 }
             })
         });

@@ -34,17 +34,36 @@ use std::sync::Arc;
 /// What a command does when it runs. An `Err` fails the command: its event's
 /// status becomes the (negative) code and the message goes to the context's
 /// notify callback.
-pub type Work = Box<dyn FnOnce() -> CLResult<()> + Send + 'static>;
+// The launch is inline on purpose: the event holding it is allocated
+// anyway, and a box per launch is what this saves.
+#[allow(clippy::large_enum_variant)]
+pub enum Work {
+    /// A kernel launch, held in the command itself: a launch allocates no
+    /// closure.
+    Launch(ndrange::Launch),
+    /// Anything else.
+    Call(Box<dyn FnOnce() -> CLResult<()> + Send + 'static>),
+}
+
+impl Work {
+    /// The work that calls `f`.
+    pub fn call(f: impl FnOnce() -> CLResult<()> + Send + 'static) -> Work {
+        Work::Call(Box::new(f))
+    }
+
+    /// Do it.
+    pub fn run(self) -> CLResult<()> {
+        match self {
+            Work::Launch(launch) => launch.run(),
+            Work::Call(f) => f(),
+        }
+    }
+}
 
 /// A command's work that may run more than once: what a command-buffer
 /// records (`core::command_buffer`) and replays on each enqueue. The buffer
 /// commands and launches build one of these and a queue runs it once.
 pub type Replay = Arc<dyn Fn() -> CLResult<()> + Send + Sync + 'static>;
-
-/// The `Work` that runs `replay` once.
-pub fn once(replay: Replay) -> Work {
-    Box::new(move || replay())
-}
 
 /// How a command is run and ordered.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -240,7 +259,7 @@ pub fn run(ev: &Arc<Obj<Event>>, ready: &mut Vec<Arc<Obj<Event>>>) {
     };
     let result = match work {
         None => Ok(()),
-        Some(work) => catch_unwind(AssertUnwindSafe(work)).unwrap_or_else(|_| {
+        Some(work) => catch_unwind(AssertUnwindSafe(|| work.run())).unwrap_or_else(|_| {
             Err(ClError::new(
                 CL_OUT_OF_RESOURCES,
                 "internal error: a command panicked (please report)",
