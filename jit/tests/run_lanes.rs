@@ -1479,3 +1479,45 @@ fn vector_shifts_and_builtins_per_packed_component() {
         }
     }
 }
+
+#[test]
+fn conditional_expressions_select_packed_values() {
+    // A leaky ReLU (a packed comparison choosing packed floats), an `int`
+    // condition that is not a comparison, a condition the lanes share, and
+    // arms of both kinds.
+    let src = "kernel void ce(global float *y, global int *z, global const float *x, int n) {
+        size_t i = get_global_id(0);
+        float v = x[i];
+        y[i] = v > 0.0f ? v : 0.1f * v;
+        int k = (int)i;
+        int odd = k & 1;
+        z[2 * i] = odd ? k * 3 : n - k;
+        z[2 * i + 1] = (n > 5 ? k : -k) + (v < 1.0f ? n : 7);
+    }";
+    let len = 44usize;
+    let input: Vec<f32> = (0..len).map(|i| (i as f32 - 20.0) * 0.37).collect();
+    for p in both(src, "ce", true) {
+        for n in [2i32, 9] {
+            let mut y = vec![0f32; len];
+            let mut z = vec![0i32; 2 * len];
+            let mut x = input.clone();
+            run(
+                &p,
+                "ce",
+                &mut [buf(&mut y), buf(&mut z), buf(&mut x), val(n)],
+                &[len as u64],
+                &[12],
+            );
+            for i in 0..len {
+                let v = input[i];
+                let k = i as i32;
+                let want_y = if v > 0.0 { v } else { 0.1 * v };
+                assert_eq!(y[i], want_y, "relu, item {i}");
+                let want0 = if k & 1 != 0 { k * 3 } else { n - k };
+                assert_eq!(z[2 * i], want0, "int condition, item {i}, n {n}");
+                let want1 = (if n > 5 { k } else { -k }) + if v < 1.0 { n } else { 7 };
+                assert_eq!(z[2 * i + 1], want1, "uniform condition, item {i}, n {n}");
+            }
+        }
+    }
+}

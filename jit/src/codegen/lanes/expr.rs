@@ -140,6 +140,9 @@ impl LaneCx {
                 let vc = self.expr(fx, c)?;
                 let va = self.expr(fx, a)?;
                 let vb = self.expr(fx, b)?;
+                if let Some(v) = Self::packed_cond(fx, (&vc, &c.ty), &va, &vb, &e.ty)? {
+                    return Ok(v);
+                }
                 let mut out = Vec::with_capacity(LANES);
                 for k in 0..LANES {
                     let x = Self::lane(fx, &vc, k);
@@ -200,6 +203,53 @@ impl LaneCx {
             }
             _ => self.serial_expr(fx, e),
         }
+    }
+
+    /// `c ? a : b` with both arms evaluated: uniform when all three are; a
+    /// packed `float`/`int`/`uint` result chosen by one `select` (a uniform
+    /// condition) or by a mask of the packed condition's lanes; `None`
+    /// otherwise (the caller selects per lane).
+    fn packed_cond(
+        fx: &mut FunctionCx<'_, '_>,
+        (vc, cty): (&LVal, &Type),
+        va: &LVal,
+        vb: &LVal,
+        ty: &Type,
+    ) -> Result<Option<LVal>, String> {
+        if let (LVal::Uni(c), LVal::Uni(CValue::Scalar(x)), LVal::Uni(CValue::Scalar(y))) =
+            (vc, va, vb)
+        {
+            let t = fx.truth(c, cty)?;
+            return Ok(Some(LVal::Uni(CValue::Scalar(
+                fx.b.ins().select(t, *x, *y),
+            ))));
+        }
+        let Some(vt) = packed_type(ty) else {
+            return Ok(None);
+        };
+        let (Some(x), Some(y)) = (Self::pack(fx, va, vt), Self::pack(fx, vb, vt)) else {
+            return Ok(None);
+        };
+        if let LVal::Uni(c) = vc {
+            let t = fx.truth(c, cty)?;
+            return Ok(Some(LVal::Vec(fx.b.ins().select(t, x, y))));
+        }
+        let Some(ct) = packed_type(cty) else {
+            return Ok(None);
+        };
+        let Some(cv) = Self::pack(fx, vc, ct) else {
+            return Ok(None);
+        };
+        let m = if ct == types::F32X4 {
+            let z = fx.b.ins().f32const(0.0);
+            let z = fx.b.ins().splat(ct, z);
+            fx.b.ins().fcmp(FloatCC::NotEqual, cv, z)
+        } else {
+            let z = fx.b.ins().iconst(types::I32, 0);
+            let z = fx.b.ins().splat(ct, z);
+            fx.b.ins().icmp(IntCC::NotEqual, cv, z)
+        };
+        Self::blend(fx, m, &LVal::Vec(x), &LVal::Vec(y)).map(Some)
     }
 
     /// Checked `bounds`: the index `iv` of a subscript of an array object
