@@ -460,6 +460,7 @@ impl CompiledProgram {
             .runnable(kernel, args, &one)
             .map_err(|m| (one.group_id, m))?;
         let mut group = GroupState::from_ctx(&one);
+        group.in_row = 1;
         let dims = (ctx.work_dim as usize).min(3);
         let mut left = groups.end.saturating_sub(groups.start);
         while left > 0 {

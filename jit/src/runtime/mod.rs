@@ -70,6 +70,12 @@ pub struct GroupState {
     /// `group_id`: the fault handler reads it through the same pointer.
     /// Generated code writes it (an atomic for that, read relaxed).
     pub row_step: std::sync::atomic::AtomicU64,
+    /// 1 while the call runs a row of work-groups of one work-item, 0
+    /// otherwise: only then does generated code write `row_step` (a kernel
+    /// that needs no rewrite for rows shares its group entry with them, and
+    /// a store per step costs a streaming kernel an eighth of its
+    /// bandwidth: the store waits in order behind the step's own).
+    pub in_row: u64,
     pub work_dim: u64,
     /// Address of the group's local arena.
     pub local_mem: u64,
@@ -109,6 +115,7 @@ impl GroupState {
             num_groups: pad(&ctx.num_groups, 1),
             group_id: pad(&ctx.group_id, 0),
             row_step: std::sync::atomic::AtomicU64::new(0),
+            in_row: 0,
             work_dim: u64::from(ctx.work_dim),
             local_mem: ctx.local_mem as u64,
             local_mem_size: ctx.local_mem_size,
@@ -211,6 +218,7 @@ pub mod offsets {
     pub const GROUP_ROW_STEP: i32 = offset_of!(GroupState, row_step) as i32;
     // The fault handler finds `row_step` as the fifth word from `group_id`.
     const _: () = assert!(GROUP_ROW_STEP == GROUP_GROUP_ID + 32);
+    pub const GROUP_IN_ROW: i32 = offset_of!(GroupState, in_row) as i32;
     pub const GROUP_WORK_DIM: i32 = offset_of!(GroupState, work_dim) as i32;
     pub const GROUP_LOCAL_MEM: i32 = offset_of!(GroupState, local_mem) as i32;
     pub const GROUP_LOCAL_MEM_SIZE: i32 = offset_of!(GroupState, local_mem_size) as i32;

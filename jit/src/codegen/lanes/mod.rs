@@ -636,7 +636,8 @@ impl FunctionCx<'_, '_> {
 
     /// Store where the step is in its row (`x`, and whether it runs four
     /// work-items): a fault in a row of work-groups of one work-item is
-    /// reported with it (`GroupState::row_step`; nobody reads it otherwise).
+    /// reported with it (`GroupState::row_step`; nobody reads it otherwise,
+    /// so it is stored only while a row runs).
     fn store_row_step(&mut self, x: Value, four: bool) {
         if self.pcx.check.any_code() {
             return;
@@ -648,10 +649,20 @@ impl FunctionCx<'_, '_> {
         } else {
             x
         };
+        // Only in a row (`GroupState::in_row`, loaded once: the load is
+        // read-only, so it leaves the loop); a branch that always goes the
+        // same way costs less than the store.
+        let in_row = self.group_field(o::GROUP_IN_ROW);
+        let (store, done) = (self.b.create_block(), self.b.create_block());
+        self.b.ins().brif(in_row, store, &[], done, &[]);
+        self.terminated();
+        self.enter(store);
         let g = self.group_ptr();
         self.b
             .ins()
             .store(super::value::flags(), v, g, o::GROUP_ROW_STEP);
+        self.jump(done);
+        self.enter(done);
     }
 
     /// `(z * ly + y) * lx + x`.
