@@ -1092,6 +1092,66 @@ fn packed_vector_types_per_component() {
 }
 
 #[test]
+fn packed_fma_rounds_once() {
+    // `fma` of packed floats is one fused operation per lane, as the scalar
+    // code's: x * y + z rounded once. The values make the fused and the
+    // unfused results differ (x * y = 1 - k^2 * 2^-24 exactly; rounded to
+    // float first it loses the low bits), and a vector argument goes
+    // component by component.
+    let src = "kernel void k(global const float *x, global const float *y, global float *o,
+                             global const float4 *v, global float4 *ov) {
+        size_t i = get_global_id(0);
+        o[i] = fma(x[i], y[i], -1.0f);
+        ov[i] = fma(v[i], v[i], (float4)(-1.0f, 0.5f, -0.25f, 2.0f));
+    }";
+    let n = 37usize;
+    let x: Vec<f32> = (0..n).map(|k| 1.0 + k as f32 / 4096.0).collect();
+    let y: Vec<f32> = (0..n).map(|k| 1.0 + (2 * k + 1) as f32 / 4096.0).collect();
+    let v: Vec<f32> = (0..4 * n)
+        .map(|k| 1.0 + (k as f32 - 70.0) / 8192.0)
+        .collect();
+    let add = [-1.0f32, 0.5, -0.25, 2.0];
+    let mut outs = Vec::new();
+    for p in both(src, "k", true) {
+        let (mut x2, mut y2, mut v2) = (x.clone(), y.clone(), v.clone());
+        let mut o = vec![0f32; n];
+        let mut ov = vec![0f32; 4 * n];
+        run(
+            &p,
+            "k",
+            &mut [
+                buf(&mut x2),
+                buf(&mut y2),
+                buf(&mut o),
+                buf(&mut v2),
+                buf(&mut ov),
+            ],
+            &[n as u64],
+            &[n as u64],
+        );
+        outs.push((o, ov));
+    }
+    for (o, ov) in &outs {
+        for i in 0..n {
+            let want = x[i].mul_add(y[i], -1.0);
+            assert_eq!(
+                o[i].to_bits(),
+                want.to_bits(),
+                "fma [{i}]: {} against {want}",
+                o[i]
+            );
+            for c in 0..4 {
+                let j = 4 * i + c;
+                let want = v[j].mul_add(v[j], add[c]);
+                assert_eq!(ov[j].to_bits(), want.to_bits(), "vector fma [{i}].{c}");
+            }
+        }
+    }
+    // Not the unfused result: the test would pass a mul-and-add otherwise.
+    assert_ne!(outs[0].0[5].to_bits(), (x[5] * y[5] - 1.0).to_bits());
+}
+
+#[test]
 fn packed_min_max_clamp_mad() {
     // Packed built-ins follow the library's formulas: NaN-aware float
     // min/max, signed and unsigned integer min/max/clamp, mad.

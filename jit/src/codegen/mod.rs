@@ -1095,6 +1095,20 @@ fn callees_first(prog: &Program) -> Vec<usize> {
 }
 
 /// The HIR function `id` (for messages).
+/// Whether the host has fused multiply-add instructions (Cranelift's native
+/// ISA enables them when it does; without them its `fma` is a call of the
+/// C library's, and packed `fma` has no lowering at all).
+pub(crate) fn host_has_fma() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::arch::is_x86_feature_detected!("fma")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        cfg!(target_arch = "aarch64")
+    }
+}
+
 pub(crate) fn func_name(prog: &Program, id: hir::FuncId) -> &str {
     prog.functions
         .get(id.0 as usize)

@@ -514,7 +514,7 @@ impl LaneCx {
         })
     }
 
-    /// `mad`, `min`, `max`, `fmin`, `fmax` and `clamp` of scalar
+    /// `mad`, `fma`, `min`, `max`, `fmin`, `fmax` and `clamp` of scalar
     /// `float`/`int`/`uint` arguments, one of them packed, and `rotate`
     /// (by a count the lanes share) and `bitselect` of `int`/`uint`: the
     /// library's own formulas, four lanes at once (`None`: not one of
@@ -571,6 +571,10 @@ impl LaneCx {
         }
         let known = match (name, vals.len()) {
             ("mad", 3) => float,
+            // One rounding, as the scalar code's `fma` (an instruction
+            // there too where the host has one; packed only then: without
+            // it Cranelift calls the C library per element).
+            ("fma", 3) => float && crate::codegen::host_has_fma(),
             ("fmin" | "fmax", 2) => float,
             ("min" | "max", 2) | ("clamp", 3) => true,
             _ => false,
@@ -595,6 +599,7 @@ impl LaneCx {
                 let m = fx.b.ins().fmul(xs[0], xs[1]);
                 fx.b.ins().fadd(m, xs[2])
             }
+            "fma" => fx.b.ins().fma(xs[0], xs[1], xs[2]),
             "max" | "fmax" => minmax(fx, xs[0], xs[1], true),
             "min" | "fmin" => minmax(fx, xs[0], xs[1], false),
             _ => {
