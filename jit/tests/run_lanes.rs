@@ -1581,3 +1581,101 @@ fn conditional_expressions_select_packed_values() {
         }
     }
 }
+
+#[test]
+fn affine_arms_under_a_shared_condition_stay_affine() {
+    // CLBlast's direct GEMM picks its tile's index with the transpose flag
+    // (`a_transpose ? mg + kwg : mg + group * WGD`): two affine arms of one
+    // step under a condition the lanes share. The chosen index reads and
+    // writes contiguous elements; both arms are checked, at offsets that
+    // make lanes of one step straddle a group's end.
+    let src = "kernel void pick(global float *out, global const float *in, int t, int kwg) {
+        int l = (int)get_local_id(0);
+        int g = (int)get_group_id(0);
+        int idm = t ? l + kwg : l + g * 8;
+        long wide = t ? (long)l * 2 + kwg : (long)l * 2 + 1;
+        out[get_global_id(0)] = in[idm] + in[wide];
+    }";
+    let n = 48usize;
+    let input: Vec<f32> = (0..256).map(|i| i as f32 * 0.5 - 3.0).collect();
+    for p in both(src, "pick", true) {
+        for t in [0i32, 1] {
+            for kwg in [0i32, 5] {
+                let mut out = vec![0f32; n];
+                let mut x = input.clone();
+                run(
+                    &p,
+                    "pick",
+                    &mut [buf(&mut out), buf(&mut x), val(t), val(kwg)],
+                    &[n as u64],
+                    &[8],
+                );
+                for (i, got) in out.iter().enumerate() {
+                    let (l, g) = ((i % 8) as i32, (i / 8) as i32);
+                    let idm = if t != 0 { l + kwg } else { l + g * 8 };
+                    let wide = if t != 0 { l * 2 + kwg } else { l * 2 + 1 };
+                    let want = input[idm as usize] + input[wide as usize];
+                    assert_eq!(*got, want, "item {i}, t {t}, kwg {kwg}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn conditions_with_work_item_queries_and_constant_divisions_run_packed() {
+    // Arms that ask for the group id or divide by a constant cannot fault
+    // for a lane that would not have evaluated them: the conditional runs
+    // for the whole step, not once per lane (CLBlast's `(a_transpose) ?
+    // mg + kwg/VWMD : mg + GetGroupID0()*(WGD/VWMD)`). A division by a
+    // value that may be 0 still goes lane by lane. Results as without the
+    // lanes.
+    let src = "kernel void q(global int *out, int t, int kwg, int d) {
+        int l = (int)get_local_id(0);
+        int a = t ? l + kwg / 4 : l + (int)get_group_id(0) * (16 / 4);
+        long b = t ? (long)l + kwg / d : (long)l;
+        out[get_global_id(0)] = a * 1000 + (int)b;
+    }";
+    let explained = CodegenOptions {
+        explain: true,
+        ..Default::default()
+    };
+    let fast = build_cg(src, &explained);
+    let k = fast.kernel_index("q").expect("kernel");
+    assert!(fast.lanes(k), "q runs in the lanes");
+    let per_lane: Vec<&String> = fast.explanations()[k]
+        .notes
+        .iter()
+        .filter(|n| n.contains("once per lane"))
+        .collect();
+    // Notes name the type (here without the source's text): `a` is the
+    // `int`, `b` the `long`.
+    assert!(
+        per_lane.iter().all(|n| !n.contains("this int")),
+        "{per_lane:?}"
+    );
+    assert_eq!(per_lane.len(), 1, "only `kwg / d` per lane: {per_lane:?}");
+    let off = CodegenOptions {
+        lanes: false,
+        ..Default::default()
+    };
+    for p in [fast, build_cg(src, &off)] {
+        for t in [0i32, 1] {
+            let n = 40usize;
+            let mut out = vec![0i32; n];
+            run(
+                &p,
+                "q",
+                &mut [buf(&mut out), val(t), val(13i32), val(3i32)],
+                &[n as u64],
+                &[8],
+            );
+            for (i, got) in out.iter().enumerate() {
+                let (l, g) = ((i % 8) as i32, (i / 8) as i32);
+                let a = if t != 0 { l + 13 / 4 } else { l + g * 4 };
+                let b = if t != 0 { l + 13 / 3 } else { l };
+                assert_eq!(*got, a * 1000 + b, "item {i}, t {t}");
+            }
+        }
+    }
+}

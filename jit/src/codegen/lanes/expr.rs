@@ -224,6 +224,21 @@ impl LaneCx {
                 fx.b.ins().select(t, *x, *y),
             ))));
         }
+        // Two affine arms of one step under a condition the lanes share
+        // (CLBlast's `a_transpose ? mg + kwg : mg + group * WGD`): still
+        // affine, its base chosen, so the address it makes stays one
+        // contiguous access.
+        if let (LVal::Uni(c), LVal::Aff { base: x, step: sx }, LVal::Aff { base: y, step: sy }) =
+            (vc, va, vb)
+        {
+            if sx == sy && fx.b.func.dfg.value_type(*x) == fx.b.func.dfg.value_type(*y) {
+                let t = fx.truth(c, cty)?;
+                return Ok(Some(LVal::Aff {
+                    base: fx.b.ins().select(t, *x, *y),
+                    step: *sx,
+                }));
+            }
+        }
         let Some(vt) = packed_type(ty) else {
             return Ok(None);
         };

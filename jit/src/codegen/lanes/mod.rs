@@ -261,10 +261,17 @@ impl Plan {
 }
 
 /// Safe to evaluate for a lane that would not have evaluated it: no memory
-/// access, no division, no effect.
+/// access, no division that can trap, no effect. The work-item queries
+/// (`get_group_id(0)`, ...) only read the geometry; a division by a
+/// constant other than 0 and -1 cannot trap (CLBlast's `kwg / VWMD`), nor
+/// can a floating-point one.
 fn speculable(e: &Expr) -> bool {
     let mut ok = true;
     super::walk::expr_tree(e, &mut |x| match &x.kind {
+        ExprKind::Builtin(f, _) if f.family == Family::WorkItem && f.name.starts_with("get_") => {}
+        ExprKind::Binary(BinOp::Div | BinOp::Rem, _, d)
+            if !x.ty.is_integer_like()
+                || matches!(d.kind, ExprKind::IntConst(c) if c != 0 && c != -1) => {}
         ExprKind::Deref(_)
         | ExprKind::Call(..)
         | ExprKind::Assign { .. }
