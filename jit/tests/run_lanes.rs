@@ -1140,9 +1140,9 @@ fn packed_fma_rounds_once() {
                 "fma [{i}]: {} against {want}",
                 o[i]
             );
-            for c in 0..4 {
+            for (c, a) in add.iter().enumerate() {
                 let j = 4 * i + c;
-                let want = v[j].mul_add(v[j], add[c]);
+                let want = v[j].mul_add(v[j], *a);
                 assert_eq!(ov[j].to_bits(), want.to_bits(), "vector fma [{i}].{c}");
             }
         }
