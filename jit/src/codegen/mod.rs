@@ -1094,7 +1094,6 @@ fn callees_first(prog: &Program) -> Vec<usize> {
     out
 }
 
-/// The HIR function `id` (for messages).
 /// Whether the host has fused multiply-add instructions (Cranelift's native
 /// ISA enables them when it does; without them its `fma` is a call of the
 /// C library's, and packed `fma` has no lowering at all).
@@ -1109,6 +1108,7 @@ pub(crate) fn host_has_fma() -> bool {
     }
 }
 
+/// The HIR function `id` (for messages).
 pub(crate) fn func_name(prog: &Program, id: hir::FuncId) -> &str {
     prog.functions
         .get(id.0 as usize)
