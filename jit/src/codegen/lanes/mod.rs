@@ -658,9 +658,12 @@ impl FunctionCx<'_, '_> {
         };
         // Only in a row (`GroupState::in_row`, loaded once: the load is
         // read-only, so it leaves the loop); a branch that always goes the
-        // same way costs less than the store.
+        // same way costs less than the store, and with the store's block
+        // cold (placed after the function's other blocks) it is not taken
+        // outside rows.
         let in_row = self.group_field(o::GROUP_IN_ROW);
         let (store, done) = (self.b.create_block(), self.b.create_block());
+        self.b.set_cold_block(store);
         self.b.ins().brif(in_row, store, &[], done, &[]);
         self.terminated();
         self.enter(store);
