@@ -736,13 +736,13 @@ impl FunctionCx<'_, '_> {
         // four at a time: x + 4 <= size
         self.enter(hv);
         let x4 = self.b.ins().iadd_imm_s(xv, LANES as i64);
-        let fits = self
-            .b
-            .ins()
-            .icmp(IntCC::UnsignedLessThanOrEqual, x4, row_end);
+        // The one-at-a-time path named first: Cranelift lays out a branch's
+        // second target after it, so the step falls through into its body
+        // and only the row's last few work-items take the jump.
+        let short = self.b.ins().icmp(IntCC::UnsignedGreaterThan, x4, row_end);
         self.b
             .ins()
-            .brif(fits, vbody, &[], hs, &[xv.into(), row_end.into()]);
+            .brif(short, hs, &[xv.into(), row_end.into()], vbody, &[]);
         self.terminated();
         self.enter(vbody);
         self.lanes_step(geo, plan, [xv, y, z], hs, lanes_body)?;
