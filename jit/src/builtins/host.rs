@@ -717,9 +717,11 @@ pub fn math_symbol(name: &str, double: bool) -> String {
 mod tests {
     use super::to_half;
 
-    /// The former conversion (scaling by powers of two in `f64`, exact), kept
-    /// as the reference.
-    fn reference(x: f64, mode: u32) -> u16 {
+    /// The reference: the halves' own values (`from_half`, increasing with
+    /// their bits up to 0x7bff; infinity counts as 65536, the next value
+    /// past the largest), the two around |x| and the mode's choice between
+    /// them. No arithmetic shared with `to_half`.
+    fn reference(values: &[f64], x: f64, mode: u32) -> u16 {
         let neg = x.is_sign_negative();
         let sign: u16 = if neg { 0x8000 } else { 0 };
         if x.is_nan() {
@@ -729,53 +731,21 @@ mod tests {
         if a.is_infinite() {
             return sign | 0x7c00;
         }
-        if a == 0.0 {
-            return sign;
+        let lo = values.partition_point(|&v| v <= a) - 1;
+        if values[lo] == a {
+            return sign | lo as u16;
         }
-        // Too large for half: infinity or the largest finite value.
-        let overflow = || {
-            let inf = match mode {
-                0 => true,
-                1 => false,
-                2 => !neg,
-                _ => neg,
-            };
-            sign | if inf { 0x7c00 } else { 0x7bff }
-        };
-        let mut e = libm::ilogb(a);
-        if e > 15 {
-            return overflow();
-        }
-        let denormal = e < -14;
-        // The significand in units of the result's last place: exact scaling.
-        let s = if denormal {
-            a * 2f64.powi(24)
-        } else {
-            a * 2f64.powi(10 - e)
-        };
-        let mut m = s.trunc() as u32;
-        let frac = s - s.trunc();
-        let away = match mode {
-            0 => frac > 0.5 || (frac == 0.5 && m & 1 == 1),
-            1 => false,
-            2 => frac > 0.0 && !neg,
-            _ => frac > 0.0 && neg,
-        };
-        if away {
-            m += 1;
-        }
-        if denormal {
-            // m == 1024 is the smallest normal's encoding: still right.
-            return sign | m as u16;
-        }
-        if m == 2048 {
-            m = 1024;
-            e += 1;
-            if e > 15 {
-                return overflow();
+        let hi_value = values.get(lo + 1).copied().unwrap_or(65536.0);
+        let up = match mode {
+            0 => {
+                let (below, above) = (a - values[lo], hi_value - a);
+                below > above || (below == above && lo & 1 == 1)
             }
-        }
-        sign | ((((e + 15) as u32) << 10) | (m - 1024)) as u16
+            1 => false,
+            2 => !neg,
+            _ => neg,
+        };
+        sign | (lo + usize::from(up)) as u16
     }
 
     /// Every mode on: values around every half (each finite half's value,
@@ -808,12 +778,15 @@ mod tests {
         ]);
         xs.extend((0..u32::MAX / 7919).map(|i| f64::from(f32::from_bits(i.wrapping_mul(7919)))));
         xs.extend([f64::INFINITY, f64::NAN, 0.0]);
+        let values: Vec<f64> = (0u16..0x7c00)
+            .map(|h| f64::from(super::from_half(h)))
+            .collect();
         for x in xs {
             for x in [x, -x] {
                 for mode in 0..4 {
                     assert_eq!(
                         to_half(x, mode),
-                        reference(x, mode),
+                        reference(&values, x, mode),
                         "{x:e} ({:#x}), mode {mode}",
                         x.to_bits()
                     );
