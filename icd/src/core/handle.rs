@@ -37,6 +37,10 @@ pub trait ClObject: Send + Sync + Sized + 'static {
     /// Its objects belong to a context (a failed call whose first such
     /// handle is one reports to that context's callback).
     const IN_CONTEXT: bool = false;
+    /// Its handles are looked up again and again (kernels, queues,
+    /// buffers): each thread remembers the latest few it looked up
+    /// (`live_object_remembered`). Events are looked up once or twice each.
+    const REMEMBERED: bool = true;
     fn to_raw(h: Self::Handle) -> *const Obj<Self>;
     fn from_raw(p: *const Obj<Self>) -> Self::Handle;
 }
@@ -95,7 +99,58 @@ fn registry() -> &'static Registry {
 
 /// The live registered object at `addr`, of any type.
 pub fn live_object(addr: usize) -> Option<Arc<dyn Any + Send + Sync>> {
-    registry().read().get(&addr).and_then(Weak::upgrade)
+    live_object_remembered(addr, false)
+}
+
+/// A registered object's address and a weak reference to it.
+type Remembered = Option<(usize, Weak<dyn Any + Send + Sync>)>;
+
+/// How many objects each thread remembers ([`RECENT`]).
+const RECENT_OBJECTS: usize = 4;
+
+thread_local! {
+    /// The objects this thread looked up lately (the kernel, queue and
+    /// buffers of a launch loop), so that the next lookup of one takes no
+    /// lock: a launch as users make them validates six handles, and the
+    /// registry's lock and its cache line, shared with the thread that ran
+    /// the previous command, were a seventh of its cost. A remembered
+    /// `Weak` keeps its allocation from being freed, so no other object can
+    /// have the address while the entry lives: a hit is the object itself,
+    /// or (upgrade fails) an object that is gone. The next slot to replace
+    /// is kept beside the entries.
+    static RECENT: std::cell::RefCell<([Remembered; RECENT_OBJECTS], usize)> =
+        const { std::cell::RefCell::new(([None, None, None, None], 0)) };
+}
+
+/// [`live_object`]; `remember`: keep the object among this thread's recent
+/// lookups (objects looked up again and again; not events, whose handles
+/// are mostly looked up once).
+fn live_object_remembered(addr: usize, remember: bool) -> Option<Arc<dyn Any + Send + Sync>> {
+    let recent = RECENT.try_with(|r| {
+        let r = r.try_borrow().ok()?;
+        r.0.iter()
+            .flatten()
+            .find(|(a, _)| *a == addr)
+            .map(|(_, w)| w.upgrade())
+    });
+    match recent {
+        Ok(Some(Some(obj))) => return Some(obj),
+        // Remembered but gone: not in the registry either.
+        Ok(Some(None)) => return None,
+        _ => {}
+    }
+    let weak = registry().read().get(&addr)?.clone();
+    let obj = weak.upgrade()?;
+    if remember {
+        let _ = RECENT.try_with(|r| {
+            if let Ok(mut r) = r.try_borrow_mut() {
+                let (entries, next) = &mut *r;
+                entries[*next] = Some((addr, weak));
+                *next = (*next + 1) % RECENT_OBJECTS;
+            }
+        });
+    }
+    Some(obj)
 }
 
 /// Number of live registered objects (for leak tests).
@@ -162,7 +217,7 @@ impl<T: ClObject> Obj<T> {
         if p.is_null() {
             return err(T::INVALID, format!("{} is NULL", T::NAME));
         }
-        let found = live_object(p as usize);
+        let found = live_object_remembered(p as usize, T::REMEMBERED);
         if T::IN_CONTEXT && found.is_some() {
             super::context::note_call_object(p as usize);
         }
@@ -251,18 +306,23 @@ impl<T: ClObject> Obj<T> {
 }
 
 /// Declare a CL object type: `cl_object!(Context, cl_context, CL_INVALID_CONTEXT, "context", true)`
-/// (the last argument: [`ClObject::IN_CONTEXT`], false if left out).
+/// (the last argument: [`ClObject::IN_CONTEXT`], false if left out; then
+/// `remembered: false` where [`ClObject::REMEMBERED`] does not hold).
 #[macro_export]
 macro_rules! cl_object {
     ($ty:ty, $handle:ty, $invalid:expr, $name:expr) => {
         $crate::cl_object!($ty, $handle, $invalid, $name, false);
     };
     ($ty:ty, $handle:ty, $invalid:expr, $name:expr, $in_context:expr) => {
+        $crate::cl_object!($ty, $handle, $invalid, $name, $in_context, remembered: true);
+    };
+    ($ty:ty, $handle:ty, $invalid:expr, $name:expr, $in_context:expr, remembered: $remembered:expr) => {
         impl $crate::core::handle::ClObject for $ty {
             type Handle = $handle;
             const INVALID: opencl_sys::cl_int = $invalid;
             const NAME: &'static str = $name;
             const IN_CONTEXT: bool = $in_context;
+            const REMEMBERED: bool = $remembered;
             fn to_raw(h: $handle) -> *const $crate::core::handle::Obj<Self> {
                 h as *const $crate::core::handle::Obj<Self>
             }
@@ -300,5 +360,47 @@ mod tests {
         drop(obj);
         // Gone from the registry with the object (the address is only looked up).
         assert!(Obj::<Dummy>::get(raw).is_err());
+    }
+
+    struct Other;
+    impl ClObject for Other {
+        type Handle = *const Obj<Other>;
+        const INVALID: cl_int = -54321;
+        const NAME: &'static str = "other";
+        fn to_raw(h: Self::Handle) -> *const Obj<Self> {
+            h
+        }
+        fn from_raw(p: *const Obj<Self>) -> Self::Handle {
+            p
+        }
+    }
+
+    #[test]
+    fn a_remembered_object_is_still_checked_for_life_and_type() {
+        let obj = Obj::new(Dummy);
+        let raw = Arc::as_ptr(&obj);
+        // Looked up twice: the second lookup is this thread's remembered one.
+        assert!(Obj::<Dummy>::get(raw).is_ok());
+        assert!(Obj::<Dummy>::get(raw).is_ok());
+        // The same address as another type's handle: that type's error.
+        let as_other = raw as *const Obj<Other>;
+        assert_eq!(
+            Obj::<Other>::get(as_other).err().map(|e| e.code),
+            Some(-54321)
+        );
+        // Held so that no object of another test takes the address.
+        let _pin = Arc::downgrade(&obj);
+        drop(obj);
+        assert_eq!(Obj::<Dummy>::get(raw).err().map(|e| e.code), Some(-12345));
+        // Many objects later (the remembered ones replaced), still gone.
+        let others: Vec<_> = (0..2 * RECENT_OBJECTS).map(|_| Obj::new(Dummy)).collect();
+        for o in &others {
+            assert!(Obj::<Dummy>::get(Arc::as_ptr(o)).is_ok());
+        }
+        assert!(Obj::<Dummy>::get(raw).is_err());
+        // Another thread sees what this one remembers the same way.
+        let addr = Arc::as_ptr(&others[0]) as usize;
+        let seen = std::thread::spawn(move || live_object(addr).is_some()).join();
+        assert_eq!(seen.ok(), Some(true));
     }
 }
