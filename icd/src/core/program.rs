@@ -100,7 +100,12 @@ pub struct LastRun {
     /// by something else (an interrupt, a page fault, a descheduled vCPU)
     /// does not make the next look long.
     nanos: std::sync::atomic::AtomicU64,
+    /// Short launches run since the latest timed one (`due`).
+    untimed: std::sync::atomic::AtomicU32,
 }
+
+/// A kernel's short launches are timed one in this many (`LastRun::due`).
+pub const TIMED_EVERY: u32 = 8;
 
 impl Default for LastRun {
     fn default() -> Self {
@@ -108,6 +113,7 @@ impl Default for LastRun {
             items: 0.into(),
             latest: u64::MAX.into(),
             nanos: u64::MAX.into(),
+            untimed: 0.into(),
         }
     }
 }
@@ -119,6 +125,25 @@ impl LastRun {
         let before = self.latest.swap(nanos, Relaxed);
         self.items.store(items, Relaxed);
         self.nanos.store(nanos.min(before), Relaxed);
+    }
+
+    /// Whether a launch of `items` work-items should be timed: always,
+    /// unless it is expected to take at most `limit_ns` (`short`); then one
+    /// in [`TIMED_EVERY`], so that a kernel whose launches grow longer with
+    /// the same size is still seen to (reading the clock twice was a
+    /// twentieth of a short launch's cost). Counted with plain loads and
+    /// stores: threads launching the same kernel at once may time one
+    /// launch more or less.
+    pub fn due(&self, items: u64, limit_ns: u64) -> bool {
+        use std::sync::atomic::Ordering::Relaxed;
+        let n = self.untimed.load(Relaxed);
+        if n + 1 < TIMED_EVERY && self.short(items, limit_ns) {
+            self.untimed.store(n + 1, Relaxed);
+            false
+        } else {
+            self.untimed.store(0, Relaxed);
+            true
+        }
     }
 
     /// Whether a launch of `items` work-items is expected to take at most
@@ -684,6 +709,21 @@ impl<'a> Reader<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn short_launches_are_timed_one_in_eight() {
+        let last = LastRun::default();
+        // Nothing known: every launch is timed.
+        assert!(last.due(64, 5_000) && last.due(64, 5_000));
+        last.record(64, 1_000);
+        let timed = (0..8 * TIMED_EVERY).filter(|_| last.due(64, 5_000)).count();
+        assert_eq!(timed, 8);
+        // More items than the latest launch, or a long latest launch: timed.
+        assert!((0..3).all(|_| last.due(65, 5_000)));
+        last.record(64, 9_000);
+        last.record(64, 9_000);
+        assert!((0..3).all(|_| last.due(64, 5_000)));
+    }
 
     #[test]
     fn binary_round_trip_and_corruption() {

@@ -216,18 +216,61 @@ impl Launch {
         }
     }
 
-    /// The command's work: run every work-group.
+    /// The command's work: run every work-group. A launch of one group
+    /// that may run on this thread (most small launches) runs through
+    /// borrows of the launch: no reference counted on the way.
     pub fn run(self) -> CLResult<()> {
-        let start = Instant::now();
-        let kernel = self.kernel;
-        let exe = self.exe.clone();
         let items = self.global_size.iter().product::<u64>();
-        let r = self.run_groups();
-        if let Some(last) = exe.last_run.get(kernel) {
-            let ns = u64::try_from(start.elapsed().as_nanos()).unwrap_or(u64::MAX);
-            last.record(items, ns);
+        // Timed when its duration may change where the next launch runs
+        // (`runs_inline`): not for 7 of 8 launches known to be short.
+        let timed = self
+            .exe
+            .last_run
+            .get(self.kernel)
+            .is_some_and(|last| last.due(items, INLINE_LAUNCH.as_nanos() as u64))
+            .then(Instant::now);
+        let groups = self.num_groups();
+        let total = groups[0]
+            .saturating_mul(groups[1])
+            .saturating_mul(groups[2]);
+        let info = self.exe.code.kernels().get(self.kernel);
+        // A sub-device on known CPUs runs its groups on its own threads only.
+        let pinned = !self.device.is_root() && self.device.cpus().is_some();
+        let inline_ok = !pinned
+            && info.is_some_and(|k| k.uses_barriers || k.private_mem_size <= INLINE_PRIVATE_LIMIT);
+        if total == 0 {
+            Ok(())
+        } else if self.schedule.is_some() {
+            let result = self.run_scheduled(total, groups, inline_ok);
+            self.conclude(&self.exe, self.check.as_deref(), result, items, timed)
+        } else if total == 1 && inline_ok {
+            let result = with_arena(self.local_mem_size, |arena| {
+                self.run_range(0..1, &groups, arena)
+            });
+            self.conclude(&self.exe, self.check.as_deref(), result, items, timed)
+        } else {
+            // The deal takes the launch: what the end needs is kept here.
+            let (exe, check, device) = (self.exe.clone(), self.check.clone(), self.device.clone());
+            let kernel = self.kernel;
+            let result = match pool(&device) {
+                Some(pool) => Deal::run(self, pool, total, groups, inline_ok),
+                None => with_arena(self.local_mem_size, |arena| {
+                    self.run_range(0..total, &groups, arena)
+                }),
+            };
+            conclude(&exe, kernel, check.as_deref(), result, items, timed)
         }
-        r
+    }
+
+    fn conclude(
+        &self,
+        exe: &Executable,
+        check: Option<&LaunchCheck>,
+        result: Result<(), String>,
+        items: u64,
+        timed: Option<Instant>,
+    ) -> CLResult<()> {
+        conclude(exe, self.kernel, check, result, items, timed)
     }
 
     /// Whether a launch of `items` work-items of this kernel may run on
@@ -239,65 +282,6 @@ impl Launch {
         exe.last_run
             .get(kernel)
             .is_some_and(|last| last.short(items, INLINE_LAUNCH.as_nanos() as u64))
-    }
-
-    fn run_groups(self) -> CLResult<()> {
-        let groups = self.num_groups();
-        let total = groups[0]
-            .saturating_mul(groups[1])
-            .saturating_mul(groups[2]);
-        if total == 0 {
-            return Ok(());
-        }
-        let info = self.exe.code.kernels().get(self.kernel);
-        // A sub-device on known CPUs runs its groups on its own threads only.
-        let pinned = !self.device.is_root() && self.device.cpus().is_some();
-        let inline_ok = !pinned
-            && info.is_some_and(|k| k.uses_barriers || k.private_mem_size <= INLINE_PRIVATE_LIMIT);
-        // The kernel's name, for a failure's message (no copy made per launch).
-        let (exe, kernel) = (self.exe.clone(), self.kernel);
-        let name = || {
-            exe.code
-                .kernels()
-                .get(kernel)
-                .map_or("?", |k| k.name.as_str())
-                .to_string()
-        };
-        let check = self.check.clone();
-        let device = self.device.clone();
-        let result = match pool(&device) {
-            _ if self.schedule.is_some() => self.run_scheduled(total, groups, inline_ok),
-            Some(pool) if total > 1 || !inline_ok => {
-                Deal::run(self, pool, total, groups, inline_ok)
-            }
-            _ => with_arena(self.local_mem_size, |arena| {
-                self.run_range(0..total, &groups, arena)
-            }),
-        };
-        let reports = check.map(|c| c.reports()).unwrap_or_default();
-        if !reports.is_empty() {
-            // Checked mode: the command fails; every report is on stderr
-            // and, joined, in the message the context's callback receives.
-            let mut message = format!(
-                "kernel '{}' failed checked mode ({} error{}):\n",
-                name(),
-                reports.len(),
-                if reports.len() == 1 { "" } else { "s" }
-            );
-            for r in &reports {
-                message.push_str(r);
-            }
-            if let Err(m) = &result {
-                message.push_str(&format!("and then: {m}\n"));
-            }
-            eprint!("cranecl: {message}");
-            return Err(ClError::new(CHECK_FAILED, message));
-        }
-        result.map_err(|m| {
-            let message = format!("kernel '{}' failed: {m}", name());
-            eprintln!("cranecl: {message}");
-            ClError::new(CL_OUT_OF_RESOURCES, message)
-        })
     }
 
     /// Schedule fuzzing: every group, one after another in the schedule's
@@ -322,6 +306,55 @@ impl Launch {
             _ => run(),
         }
     }
+}
+
+/// The end of a launch of `exe`'s kernel `kernel`: its duration recorded
+/// (`timed`: when it started, if it was to be timed), and its result made
+/// the command's (checked mode's reports fail it).
+fn conclude(
+    exe: &Executable,
+    kernel: usize,
+    check: Option<&LaunchCheck>,
+    result: Result<(), String>,
+    items: u64,
+    timed: Option<Instant>,
+) -> CLResult<()> {
+    if let (Some(last), Some(start)) = (exe.last_run.get(kernel), timed) {
+        let ns = u64::try_from(start.elapsed().as_nanos()).unwrap_or(u64::MAX);
+        last.record(items, ns);
+    }
+    // The kernel's name, for a failure's message.
+    let name = || {
+        exe.code
+            .kernels()
+            .get(kernel)
+            .map_or("?", |k| k.name.as_str())
+            .to_string()
+    };
+    let reports = check.map(|c| c.reports()).unwrap_or_default();
+    if !reports.is_empty() {
+        // Checked mode: the command fails; every report is on stderr
+        // and, joined, in the message the context's callback receives.
+        let mut message = format!(
+            "kernel '{}' failed checked mode ({} error{}):\n",
+            name(),
+            reports.len(),
+            if reports.len() == 1 { "" } else { "s" }
+        );
+        for r in &reports {
+            message.push_str(r);
+        }
+        if let Err(m) = &result {
+            message.push_str(&format!("and then: {m}\n"));
+        }
+        eprint!("cranecl: {message}");
+        return Err(ClError::new(CHECK_FAILED, message));
+    }
+    result.map_err(|m| {
+        let message = format!("kernel '{}' failed: {m}", name());
+        eprintln!("cranecl: {message}");
+        ClError::new(CL_OUT_OF_RESOURCES, message)
+    })
 }
 
 /// A launch being dealt out. Group ids are handed out from `next` in
