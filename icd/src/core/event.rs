@@ -75,9 +75,16 @@ struct State {
     times: [u64; 4],
 }
 
+/// What an event belongs to: a command's queue (and through it the
+/// queue's context), or a user event's context. One reference counted per
+/// event, not two.
+enum Owner {
+    Queue(Arc<Obj<Queue>>),
+    Context(Arc<Obj<Context>>),
+}
+
 pub struct Event {
-    context: Arc<Obj<Context>>,
-    queue: Option<Arc<Obj<Queue>>>,
+    owner: Owner,
     command_type: cl_command_type,
     profiling: bool,
     /// Cheap enough to run on whichever thread finds it ready.
@@ -95,18 +102,17 @@ pub struct Event {
     state: Mutex<State>,
     changed: Condvar,
 }
-crate::cl_object!(Event, cl_event, CL_INVALID_EVENT, "event", true);
+crate::cl_object!(Event, cl_event, CL_INVALID_EVENT, "event", true, remembered: false);
 
 impl Event {
     fn build(
-        context: Arc<Obj<Context>>,
-        queue: Option<Arc<Obj<Queue>>>,
+        owner: Owner,
         command_type: cl_command_type,
         status: cl_int,
         work: Option<Work>,
         inline: bool,
     ) -> Arc<Obj<Event>> {
-        let profiling = queue.as_ref().is_some_and(|q| q.profiling());
+        let profiling = matches!(&owner, Owner::Queue(q) if q.profiling());
         let mut times = [0; 4];
         if profiling {
             times[QUEUED] = now_ns();
@@ -114,8 +120,7 @@ impl Event {
         // Registered when a handle to it is made (most command events never
         // reach the user).
         Obj::new_unregistered(Event {
-            context,
-            queue,
+            owner,
             command_type,
             profiling,
             inline,
@@ -144,8 +149,7 @@ impl Event {
         inline: bool,
     ) -> Arc<Obj<Event>> {
         Event::build(
-            queue.context().clone(),
-            Some(queue.clone()),
+            Owner::Queue(queue.clone()),
             command_type,
             CL_QUEUED,
             work,
@@ -156,8 +160,7 @@ impl Event {
     /// `clCreateUserEvent`: SUBMITTED until `clSetUserEventStatus`.
     pub fn new_user(context: &Arc<Obj<Context>>) -> Arc<Obj<Event>> {
         Event::build(
-            context.clone(),
-            None,
+            Owner::Context(context.clone()),
             CL_COMMAND_USER,
             CL_SUBMITTED,
             None,
@@ -166,12 +169,18 @@ impl Event {
     }
 
     pub fn context(&self) -> &Arc<Obj<Context>> {
-        &self.context
+        match &self.owner {
+            Owner::Queue(q) => q.context(),
+            Owner::Context(c) => c,
+        }
     }
 
     /// The queue of a command; `None` for a user event.
     pub fn queue(&self) -> Option<&Arc<Obj<Queue>>> {
-        self.queue.as_ref()
+        match &self.owner {
+            Owner::Queue(q) => Some(q),
+            Owner::Context(_) => None,
+        }
     }
 
     pub fn command_type(&self) -> cl_command_type {
@@ -179,7 +188,7 @@ impl Event {
     }
 
     pub fn is_user(&self) -> bool {
-        self.queue.is_none()
+        matches!(self.owner, Owner::Context(_))
     }
 
     /// `CL_EVENT_COMMAND_EXECUTION_STATUS`.
@@ -332,7 +341,7 @@ impl Event {
                 && !e.message.is_empty()
                 && this.state.lock().phase != Phase::Done
             {
-                this.context.notify(&e.message);
+                this.context().notify(&e.message);
             }
         }
         let (fired, dependents, unrun) = {
