@@ -275,6 +275,97 @@ fn half_loads_and_stores_round_correctly() {
     }
 }
 
+/// Every rounding mode of `vstore_half`, from float and from double, on
+/// each half's value, the midpoints between neighbouring halves and their
+/// neighbours (the ties and the values just off them, in float and in
+/// double), and scattered float bit patterns; `vload_half` of each result.
+#[test]
+fn half_stores_round_by_every_mode_on_ties_and_neighbours() {
+    let p = build_full(
+        "kernel void t(global const float *x, global const double *d, global half *h,
+                       global float *back) {
+            size_t i = get_global_id(0);
+            vstore_half(x[i], i * 8 + 0, h);
+            vstore_half_rtz(x[i], i * 8 + 1, h);
+            vstore_half_rtp(x[i], i * 8 + 2, h);
+            vstore_half_rtn(x[i], i * 8 + 3, h);
+            vstore_half_rte(d[i], i * 8 + 4, h);
+            vstore_half_rtz(d[i], i * 8 + 5, h);
+            vstore_half_rtp(d[i], i * 8 + 6, h);
+            vstore_half_rtn(d[i], i * 8 + 7, h);
+            back[i] = vload_half(i * 8 + 1, h);
+        }",
+    );
+    let all = halves();
+    let mut d: Vec<f64> = Vec::new();
+    for w in all.windows(2) {
+        let (lo, hi) = (w[0].0, w[1].0);
+        let mid = (lo + hi) / 2.0;
+        let mid_f = f64::from(mid as f32);
+        let up_f = f64::from(f32::from_bits((mid as f32).to_bits() + 1));
+        let up_d = f64::from_bits(mid.abs().to_bits() + 1).copysign(mid);
+        let down_d = f64::from_bits(mid.abs().to_bits() - 1).copysign(mid);
+        d.extend([lo, mid, mid_f, up_f, up_d, down_d]);
+    }
+    d.extend([
+        65504.0,
+        65519.99,
+        65520.0,
+        65535.0,
+        65536.0,
+        1e10,
+        1e300,
+        f64::MAX,
+    ]);
+    d.extend([-65520.0, -1e300, 1e-300, -1e-300, 0.0, -0.0]);
+    d.extend([f64::INFINITY, f64::NEG_INFINITY, f64::NAN]);
+    let mut s: u32 = 7;
+    for _ in 0..20_000 {
+        s = s.wrapping_mul(0x9e37_79b1).wrapping_add(0x7f4a_7c15);
+        d.push(f64::from(f32::from_bits(s)));
+    }
+    let n = d.len().div_ceil(64) * 64;
+    d.resize(n, 1.0);
+    let mut x: Vec<f32> = d.iter().map(|v| *v as f32).collect();
+    let mut h = vec![0u16; n * 8];
+    let mut back = vec![0f32; n];
+    run(
+        &p,
+        "t",
+        &mut [buf(&mut x), buf(&mut d), buf(&mut h), buf(&mut back)],
+        &[n as u64],
+        &[64],
+    );
+    let same = |a: u16, b: u16| {
+        a == b || (a & 0x7c00 == 0x7c00 && a & 0x3ff != 0 && b & 0x7c00 == 0x7c00 && b & 0x3ff != 0)
+    };
+    for i in 0..n {
+        let v = f64::from(x[i]);
+        let want: Vec<u16> = (0..4)
+            .map(|m| to_half_ref(v, &all, m))
+            .chain((0..4).map(|m| to_half_ref(d[i], &all, m)))
+            .collect();
+        let got = &h[i * 8..i * 8 + 8];
+        assert!(
+            (0..8).all(|k| same(got[k], want[k])),
+            "float {v:e} / double {:e}: got {got:04x?}, want {want:04x?}",
+            d[i]
+        );
+        let hv = all
+            .iter()
+            .find(|(_, b)| *b == got[1])
+            .map(|(v, _)| *v as f32);
+        if let Some(hv) = hv {
+            assert_eq!(
+                back[i].to_bits(),
+                hv.to_bits(),
+                "vload_half of {:04x}",
+                got[1]
+            );
+        }
+    }
+}
+
 #[test]
 fn atomics_from_many_work_items() {
     let src = "kernel void t(global int *g, global uint *u, global float *f, global long *l) {

@@ -533,7 +533,8 @@ extern "C" fn cvt_d_f(x: f64, mode: u32) -> f32 {
 /// float/double → half bits, rounding by `mode` (0 rte, 1 rtz, 2 rtp, 3 rtn).
 /// Integer arithmetic on the double's bits: the significand shifted down to
 /// the half's last place, the bits shifted out deciding the rounding
-/// (`vstore_half` of a large buffer is a call of this per element).
+/// (the reference of the inline conversion, `codegen::half`, and of the
+/// half built-ins computed on the host).
 pub fn to_half(x: f64, mode: u32) -> u16 {
     let bits = x.to_bits();
     let neg = bits >> 63 != 0;
@@ -616,15 +617,6 @@ pub fn from_half(h: u16) -> f32 {
     }
 }
 
-pub(crate) extern "C" fn half_to_float(h: u32) -> f32 {
-    from_half(h as u16)
-}
-pub(crate) extern "C" fn float_to_half(x: f32, mode: u32) -> u32 {
-    u32::from(to_half(f64::from(x), mode))
-}
-pub(crate) extern "C" fn double_to_half(x: f64, mode: u32) -> u32 {
-    u32::from(to_half(x, mode))
-}
 /// `fma` on half bits, correctly rounded: the product of two halves is
 /// exact in double (22 bits), and for a finite result below half's overflow
 /// the sum is exact too (its bits span at most 2^16 down to 2^-24); where
@@ -678,9 +670,6 @@ pub fn symbols() -> Vec<(&'static str, *const u8)> {
         ("cranecl_cvt_i_f", cvt_i_f as *const u8),
         ("cranecl_cvt_i_d", cvt_i_d as *const u8),
         ("cranecl_cvt_d_f", cvt_d_f as *const u8),
-        ("cranecl_half_to_float", half_to_float as *const u8),
-        ("cranecl_float_to_half", float_to_half as *const u8),
-        ("cranecl_double_to_half", double_to_half as *const u8),
         ("cranecl_mad_sat_i64", mad_sat_i64 as *const u8),
         ("cranecl_mad_sat_u64", mad_sat_u64 as *const u8),
     ];

@@ -12,7 +12,7 @@
 use super::{clif, elem, lanes, mem, result};
 use crate::codegen::{CValue, FunctionCx};
 use crate::sema::builtins::BuiltinFn;
-use crate::sema::types::{Scalar, Type};
+use crate::sema::types::Type;
 use cranelift_codegen::ir::{types, InstBuilder, Value};
 
 pub(super) fn emit(
@@ -58,14 +58,8 @@ fn emit_ls(fx: &mut FunctionCx<'_, '_>, f: &BuiltinFn, args: &[CValue]) -> Resul
         for i in 0..n {
             let at = (i as i64 * esize) as i32;
             if half {
-                let h = fx.b.ins().uload16(types::I32, mem(), base, at);
-                out.push(super::math::host(
-                    fx,
-                    "cranecl_half_to_float",
-                    &[types::I32],
-                    types::F32,
-                    &[h],
-                )?);
+                let h = fx.b.ins().load(types::I16, mem(), base, at);
+                out.push(fx.half_to_float(h));
             } else {
                 out.push(fx.b.ins().load(clif(s), mem(), base, at));
             }
@@ -76,14 +70,8 @@ fn emit_ls(fx: &mut FunctionCx<'_, '_>, f: &BuiltinFn, args: &[CValue]) -> Resul
     for (i, v) in data.into_iter().enumerate() {
         let at = (i as i64 * esize) as i32;
         if half {
-            let (sym, t) = if s == Scalar::Double {
-                ("cranecl_double_to_half", types::F64)
-            } else {
-                ("cranecl_float_to_half", types::F32)
-            };
-            let md = fx.b.ins().iconst(types::I32, rounding);
-            let h = super::math::host(fx, sym, &[t, types::I32], types::I32, &[v, md])?;
-            fx.b.ins().istore16(mem(), h, base, at);
+            let h = fx.float_to_half(v, rounding);
+            fx.b.ins().store(mem(), h, base, at);
         } else {
             fx.b.ins().store(mem(), v, base, at);
         }

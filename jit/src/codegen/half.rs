@@ -14,13 +14,12 @@
 //! the double; from an integer they go through float, which is exact below
 //! 2^24 and above it lands on float values that all overflow half anyway.
 //!
-//! Widening and rounding a float to nearest even are inline
-//! (`half_to_float`, `float_to_half_rte`); rounding from double, or by
-//! another mode, is a host call (`builtins::host::float_to_half`,
-//! `double_to_half`), called by address.
+//! Widening and rounding are inline: a float to nearest even by
+//! `float_to_half_rte` (a float addition rounds the subnormals), from
+//! double or by another mode by integer arithmetic on the bits
+//! (`to_half_by_bits`; `builtins::host::to_half` is its reference).
 
 use super::fx::{FunctionCx, IntCC};
-use crate::builtins::host;
 use crate::sema::hir::BinOp;
 use crate::sema::types::Scalar;
 use cranelift_codegen::ir::{types, InstBuilder, MemFlagsData, Value};
@@ -63,14 +62,136 @@ impl FunctionCx<'_, '_> {
         if t == types::F32 && mode == ROUND_TO_NEAREST_EVEN {
             return self.float_to_half_rte(x);
         }
-        let f = if t == types::F64 {
-            host::double_to_half as *const u8
+        self.to_half_by_bits(x, mode)
+    }
+
+    /// `x` (a `float` or `double`) rounded to half bits (`i16`) by `mode`,
+    /// inline, by integer arithmetic on `x`'s bits (`host::to_half` is the
+    /// same rule one value at a time). With `a` the magnitude bits, `M` the
+    /// significand's width and `B` the exponent bias:
+    /// - from 2^-14 up: the bits below half's last place (`M - 10` of them)
+    ///   decide the rounding by an increment added before they are shifted
+    ///   out (to nearest even: half the last place less one, plus the last
+    ///   place's own bit; away from zero: all ones; toward zero: none), and
+    ///   the exponent is rebiased from `B` to 15 (a carry out of the
+    ///   significand steps the exponent). Results past half's largest
+    ///   exponent become infinity;
+    /// - below 2^-14 the significand (its implicit bit put back) is shifted
+    ///   down to units of 2^-24, half's subnormal step, and rounded by the
+    ///   bits shifted out (1024, rounded up from the largest subnormal, is
+    ///   the smallest normal's encoding);
+    /// - rounding toward zero (`rtz`, `rtp` of a negative, `rtn` of a
+    ///   positive value) never gives infinity for a finite value: at most
+    ///   65504 (0x7bff);
+    /// - NaN: a quiet NaN; the sign is put back last.
+    fn to_half_by_bits(&mut self, x: Value, mode: i64) -> Value {
+        let t = self.b.func.dfg.value_type(x);
+        let (it, width, m_bits, bias) = if t == types::F64 {
+            (types::I64, 64i64, 52i64, 1023i64)
         } else {
-            host::float_to_half as *const u8
+            (types::I32, 32, 23, 127)
         };
-        let m = self.b.ins().iconst(types::I32, mode);
-        let r = self.call_host(f, &[t, types::I32], &[types::I32], &[x, m])[0];
-        self.b.ins().ireduce(types::I16, r)
+        let b = &mut self.b;
+        let bits = b.ins().bitcast(it, MemFlagsData::new(), x);
+        let a = b
+            .ins()
+            .band_imm_s(bits, (1i64 << (width - 1)).wrapping_sub(1));
+        let neg = b.ins().icmp_imm_s(IntCC::SignedLessThan, bits, 0);
+        let inf_bits = ((1i64 << (width - 1 - m_bits)) - 1) << m_bits;
+        let zero = b.ins().iconst(it, 0);
+        let one = b.ins().iconst(it, 1);
+        // Rounding away from zero for this value (directed modes only).
+        let away = match mode {
+            1 => None,
+            2 => Some(b.ins().icmp_imm_s(IntCC::SignedGreaterThanOrEqual, bits, 0)),
+            3 => Some(neg),
+            _ => None,
+        };
+        let nearest = mode == ROUND_TO_NEAREST_EVEN;
+        // From 2^-14 up.
+        let shift = m_bits - 10;
+        let inc = if nearest {
+            let last = b.ins().ushr_imm_s(a, shift);
+            let last = b.ins().band_imm_s(last, 1);
+            b.ins().iadd_imm_s(last, (1i64 << (shift - 1)) - 1)
+        } else {
+            match away {
+                Some(away) => {
+                    let all = b.ins().iconst(it, (1i64 << shift) - 1);
+                    b.ins().select(away, all, zero)
+                }
+                None => zero,
+            }
+        };
+        let r = b.ins().iadd(a, inc);
+        let r = b.ins().ushr_imm_s(r, shift);
+        let normal = b.ins().iadd_imm_s(r, -((bias - 15) << 10));
+        let inf = b.ins().iconst(it, 0x7c00);
+        let normal = b.ins().umin(normal, inf);
+        // Below 2^-14: the significand in units of 2^-24.
+        let e = b.ins().ushr_imm_s(a, m_bits);
+        let frac = b.ins().band_imm_s(a, (1i64 << m_bits) - 1);
+        let is_sub = b.ins().icmp_imm_s(IntCC::Equal, e, 0);
+        let implicit = b.ins().iconst(it, 1i64 << m_bits);
+        let implicit = b.ins().select(is_sub, zero, implicit);
+        let sig = b.ins().bor(frac, implicit);
+        let e = b.ins().umax(e, one);
+        // Shifted right by B + M - 24 - e, at most M + 2: the significand
+        // (below 2^(M + 1)) is then all shifted out, and below half the unit.
+        let s = b.ins().iconst(it, bias + m_bits - 24);
+        let s = b.ins().isub(s, e);
+        let most = b.ins().iconst(it, m_bits + 2);
+        let s = b.ins().umin(s, most);
+        let q = b.ins().ushr(sig, s);
+        let unit = b.ins().ishl(one, s);
+        let below = b.ins().iadd_imm_s(unit, -1);
+        let rem = b.ins().band(sig, below);
+        let up = if nearest {
+            let halfway = b.ins().ushr_imm_s(unit, 1);
+            let gt = b.ins().icmp(IntCC::UnsignedGreaterThan, rem, halfway);
+            let eq = b.ins().icmp(IntCC::Equal, rem, halfway);
+            let odd = b.ins().band_imm_s(q, 1);
+            let odd = b.ins().icmp_imm_s(IntCC::NotEqual, odd, 0);
+            let tie_up = b.ins().band(eq, odd);
+            Some(b.ins().bor(gt, tie_up))
+        } else {
+            away.map(|away| {
+                let inexact = b.ins().icmp_imm_s(IntCC::NotEqual, rem, 0);
+                b.ins().band(away, inexact)
+            })
+        };
+        let small = match up {
+            Some(up) => {
+                let up = b.ins().uextend(it, up);
+                b.ins().iadd(q, up)
+            }
+            None => q,
+        };
+        let is_small = b
+            .ins()
+            .icmp_imm_s(IntCC::UnsignedLessThan, a, (bias - 14) << m_bits);
+        let mut r = b.ins().select(is_small, small, normal);
+        // Toward zero, a finite value stops at the largest finite half.
+        if !nearest {
+            let largest = b.ins().iconst(it, 0x7bff);
+            let capped = b.ins().umin(r, largest);
+            let is_finite = b.ins().icmp_imm_s(IntCC::UnsignedLessThan, a, inf_bits);
+            let toward = match away {
+                Some(away) => {
+                    let toward = b.ins().bxor_imm_s(away, 1);
+                    b.ins().band(toward, is_finite)
+                }
+                None => is_finite,
+            };
+            r = b.ins().select(toward, capped, r);
+        }
+        let nan = b.ins().iconst(it, 0x7e00);
+        let is_nan = b.ins().icmp_imm_s(IntCC::UnsignedGreaterThan, a, inf_bits);
+        let r = b.ins().select(is_nan, nan, r);
+        let sign = b.ins().iconst(it, 0x8000);
+        let sign = b.ins().select(neg, sign, zero);
+        let r = b.ins().bor(r, sign);
+        b.ins().ireduce(types::I16, r)
     }
 
     /// A `float` rounded to half bits, to nearest even, inline (the
