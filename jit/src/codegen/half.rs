@@ -17,7 +17,7 @@
 //! Widening and rounding are inline: a float to nearest even by
 //! `float_to_half_rte` (a float addition rounds the subnormals), from
 //! double or by another mode by integer arithmetic on the bits
-//! (`to_half_by_bits`; `builtins::host::to_half` is its reference).
+//! (`round_to_half_bits`; `builtins::host::to_half` is its reference).
 
 use super::fx::{FunctionCx, IntCC};
 use crate::sema::hir::BinOp;
@@ -62,7 +62,7 @@ impl FunctionCx<'_, '_> {
         if t == types::F32 && mode == ROUND_TO_NEAREST_EVEN {
             return self.float_to_half_rte(x);
         }
-        self.to_half_by_bits(x, mode)
+        self.round_to_half_bits(x, mode)
     }
 
     /// `x` (a `float` or `double`) rounded to half bits (`i16`) by `mode`,
@@ -84,7 +84,7 @@ impl FunctionCx<'_, '_> {
     ///   positive value) never gives infinity for a finite value: at most
     ///   65504 (0x7bff);
     /// - NaN: a quiet NaN; the sign is put back last.
-    fn to_half_by_bits(&mut self, x: Value, mode: i64) -> Value {
+    fn round_to_half_bits(&mut self, x: Value, mode: i64) -> Value {
         let t = self.b.func.dfg.value_type(x);
         let (it, width, m_bits, bias) = if t == types::F64 {
             (types::I64, 64i64, 52i64, 1023i64)
