@@ -44,6 +44,7 @@ mod num;
 mod one_item_groups;
 mod regions;
 mod schedule;
+mod small_records;
 mod stmt;
 mod tiles;
 mod uninit;
@@ -746,7 +747,7 @@ pub fn compile(program: &Program, opts: &CodegenOptions) -> Result<CompiledProgr
     // Calls in kernels inlined (`hir_inline.rs`: barrier calls for the
     // regions, small and once-called functions for the lanes), guarded
     // `continue`s as `if`s (`continues.rs`), then register tiles
-    // (`tiles.rs`). Checked mode keeps the program as written: its reports
+    // (`tiles.rs`) and small records as integers (`small_records.rs`). Checked mode keeps the program as written: its reports
     // name the functions and follow the arrays' accesses.
     let c = &opts.check;
     let checked = c.bounds || c.barriers || c.races || c.races_strict || c.uninit;
@@ -766,6 +767,10 @@ pub fn compile(program: &Program, opts: &CodegenOptions) -> Result<CompiledProgr
         .then(|| tiles::promote(program))
         .flatten();
     let program = promoted.as_ref().unwrap_or(program);
+    let integers = (opts.optimize && !checked)
+        .then(|| small_records::promote(program))
+        .flatten();
+    let program = integers.as_ref().unwrap_or(program);
     for g in &program.globals {
         let size = program.records.size_of(&g.ty).unwrap_or(0);
         if size > MAX_PROGRAM_VARIABLE_SIZE {
