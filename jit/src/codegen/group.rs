@@ -11,8 +11,9 @@
 
 use super::fx::{define, setup_locals, FunctionCx};
 use super::value::{flags, group_flags};
-use super::{abi, lanes, walk, ProgramCx};
+use super::{abi, lanes, ProgramCx};
 use crate::launch::ArgInfo;
+use crate::lower::walk;
 use crate::runtime::offsets as o;
 use crate::sema::hir::Function;
 use cranelift_codegen::ir::{condcodes::IntCC, types, Block, InstBuilder, Value};

@@ -31,7 +31,6 @@
 mod abi;
 mod check;
 mod continues;
-mod explain;
 mod expr;
 mod fx;
 mod group;
@@ -48,7 +47,6 @@ mod stmt;
 mod tiles;
 mod uninit;
 mod value;
-mod walk;
 mod workitem;
 
 pub use abi::GROUP_SCRATCH_SIZE;
@@ -57,6 +55,8 @@ pub(crate) use lanes::{LVal, LaneCx};
 pub use value::{CPlace, CValue};
 
 use crate::launch::{KernelFault, KernelInfo};
+use crate::lower::walk;
+pub use crate::lower::{Explanation, Step, Strategy};
 use crate::runtime::check::{Checks, LaunchCheck, Site};
 use crate::runtime::{self, EntryFn, GroupState};
 use crate::sema::addrspace::AddrSpace;
@@ -66,7 +66,6 @@ use cranecl_memory::ProgramArena;
 use cranelift_codegen::settings::{self, Configurable};
 use cranelift_jit::{JITBuilder, JITModule};
 use cranelift_module::{default_libcall_names, Module};
-pub use explain::{Explanation, Step, Strategy};
 use std::sync::Arc;
 use std::sync::Mutex;
 

@@ -31,8 +31,9 @@
 use super::fx::{define, FunctionCx};
 use super::group::{finish_entry, start_entry, Geometry};
 use super::value::{clif_scalar, clif_type, flags, CPlace, CValue};
-use super::{abi, walk, ProgramCx};
+use super::{abi, ProgramCx};
 use crate::launch::ArgInfo;
+use crate::lower::walk;
 use crate::runtime::check::{self, SiteKind};
 use crate::runtime::offsets as o;
 use crate::sema::hir::{Expr, ExprKind, Function, Program, Stmt, StmtKind, VarRef};

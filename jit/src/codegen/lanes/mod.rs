@@ -225,7 +225,7 @@ impl Plan {
     /// `e` contains something that must run once per work-item.
     fn needs_serial(&self, e: &Expr) -> bool {
         let mut out = false;
-        super::walk::expr_tree(e, &mut |x| match &x.kind {
+        crate::lower::walk::expr_tree(e, &mut |x| match &x.kind {
             ExprKind::Call(g, _) if !self.pure_call(*g) => out = true,
             ExprKind::Builtin(b, _) if per_item_builtin(b) => out = true,
             _ => {}
@@ -242,7 +242,7 @@ impl Plan {
     /// `e` writes memory (not counting the kernel's own variables).
     fn writes_memory(&self, e: &Expr) -> bool {
         let mut out = self.needs_serial(e);
-        super::walk::expr_tree(e, &mut |x| match &x.kind {
+        crate::lower::walk::expr_tree(e, &mut |x| match &x.kind {
             ExprKind::Assign { lhs, .. } | ExprKind::IncDec { operand: lhs, .. }
                 if root_local(lhs).is_none_or(|l| self.shared[l as usize]) =>
             {
@@ -267,7 +267,7 @@ impl Plan {
 /// can a floating-point one.
 fn speculable(e: &Expr) -> bool {
     let mut ok = true;
-    super::walk::expr_tree(e, &mut |x| match &x.kind {
+    crate::lower::walk::expr_tree(e, &mut |x| match &x.kind {
         ExprKind::Builtin(f, _) if f.family == Family::WorkItem && f.name.starts_with("get_") => {}
         ExprKind::Binary(BinOp::Div | BinOp::Rem, _, d)
             if !x.ty.is_integer_like()
@@ -326,7 +326,7 @@ pub(crate) fn choose(
         Err(why)
     } else {
         plan(pcx, f).and_then(|p| match p.lane_memory_loop(f) {
-            Some(s) => Err(super::explain::note_at(
+            Some(s) => Err(crate::lower::explain::note_at(
                 pcx.sources.as_deref(),
                 s.span,
                 "a loop the work-items leave at different times touches memory at their own \
@@ -560,7 +560,7 @@ pub(crate) const NOT_MASKABLE: &str = "lanes: a loop cannot run masked";
 /// for a lane that is masked off).
 fn register_only(e: &Expr) -> bool {
     let mut ok = true;
-    super::walk::expr_tree(e, &mut |x| match &x.kind {
+    crate::lower::walk::expr_tree(e, &mut |x| match &x.kind {
         ExprKind::Deref(_)
         | ExprKind::Call(..)
         | ExprKind::Assign { .. }
@@ -882,7 +882,7 @@ fn at_lane(fx: &mut FunctionCx<'_, '_>, k: usize) -> Option<Value> {
 pub(crate) fn one_item_per_step(pcx: &super::ProgramCx<'_>, f: &Function) -> Option<&'static str> {
     if pcx.check.races_strict {
         Some("checked races-strict follows each work-item's writes one at a time")
-    } else if pcx.check.uninit && !super::walk::uninitialised_locals(f).is_empty() {
+    } else if pcx.check.uninit && !crate::lower::walk::uninitialised_locals(f).is_empty() {
         Some("checked uninit follows private variables declared without a value")
     } else {
         None

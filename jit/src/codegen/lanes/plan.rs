@@ -15,7 +15,7 @@ impl Plan {
 
     pub(super) fn varies(&self, e: &Expr) -> bool {
         let mut out = false;
-        crate::codegen::walk::expr_tree(e, &mut |x| match &x.kind {
+        crate::lower::walk::expr_tree(e, &mut |x| match &x.kind {
             ExprKind::Var(VarRef::Local(l)) if self.varying[l.0 as usize] => out = true,
             ExprKind::Builtin(b, args)
                 if per_item_builtin(b) || image_access(b) || varying_workitem(b, args) =>
@@ -129,7 +129,7 @@ impl Plan {
     /// `s` writes memory anywhere inside.
     pub(super) fn stmt_writes(&self, s: &Stmt) -> bool {
         let mut out = false;
-        crate::codegen::walk::stmt_exprs(s, &mut |e| out |= self.writes_memory(e));
+        crate::lower::walk::stmt_exprs(s, &mut |e| out |= self.writes_memory(e));
         out
     }
 
@@ -140,7 +140,7 @@ impl Plan {
         let under = under || serial;
         if let StmtKind::Decl(_, Some(init)) = &s.kind {
             // Assignments inside the initialiser (`uint x = (t = a ^ b) ^ c;`).
-            crate::codegen::walk::init_roots(init, &mut |e| changed |= self.mark_expr(e, under));
+            crate::lower::walk::init_roots(init, &mut |e| changed |= self.mark_expr(e, under));
         }
         match &s.kind {
             StmtKind::Decl(l, init)
@@ -189,7 +189,7 @@ impl Plan {
 
     pub(super) fn mark_expr(&mut self, e: &Expr, under: bool) -> bool {
         let mut targets = Vec::new();
-        crate::codegen::walk::expr_tree(e, &mut |x| match &x.kind {
+        crate::lower::walk::expr_tree(e, &mut |x| match &x.kind {
             ExprKind::Assign { lhs, rhs, .. } => {
                 if let Some(l) = root_local(lhs).filter(|l| !self.shared[*l as usize]) {
                     targets.push((l, self.varies(rhs) || self.needs_serial(rhs)));
@@ -234,7 +234,7 @@ pub(super) fn synchronises(s: &Stmt) -> bool {
         if let ExprKind::Builtin(b, _) = &e.kind {
             // Sub-groups may take different paths to theirs.
             found |=
-                crate::codegen::walk::is_barrier(&b.name, b.family) && b.family != Family::SubGroup;
+                crate::lower::walk::is_barrier(&b.name, b.family) && b.family != Family::SubGroup;
         }
     });
     found
@@ -268,7 +268,7 @@ pub(super) fn find_stmt<'s>(s: &'s Stmt, pred: &dyn Fn(&Stmt) -> bool) -> Option
 
 /// Every expression of `s` (nested statements included).
 pub(super) fn stmt_tree_exprs(s: &Stmt, f: &mut dyn FnMut(&Expr)) {
-    crate::codegen::walk::stmt_exprs(s, &mut |e| crate::codegen::walk::expr_tree(e, f));
+    crate::lower::walk::stmt_exprs(s, &mut |e| crate::lower::walk::expr_tree(e, f));
 }
 
 /// The functions whose calls are the same in every lane whose arguments are
@@ -309,7 +309,7 @@ pub(crate) fn pure_functions(prog: &crate::sema::hir::Program, checked: bool) ->
                         ok &= !(per_item_builtin(b)
                             || image_access(b)
                             || varying_workitem(b, args)
-                            || crate::codegen::walk::is_barrier(&b.name, b.family)
+                            || crate::lower::walk::is_barrier(&b.name, b.family)
                             || b.params.iter().any(|p| p.is_pointer())
                             || matches!(b.family, Family::VectorLoadStore | Family::AddressSpace))
                     }
@@ -364,8 +364,8 @@ pub(crate) fn plan(pcx: &crate::codegen::ProgramCx<'_>, f: &Function) -> Result<
         span: f.span,
     };
     while plan.mark(&top, false) {}
-    let addressed = crate::codegen::walk::address_taken_locals(f);
-    let written = crate::codegen::walk::written_locals(f);
+    let addressed = crate::lower::walk::address_taken_locals(f);
+    let written = crate::lower::walk::written_locals(f);
     for (i, l) in f.locals.iter().enumerate() {
         if l.space == crate::sema::addrspace::AddrSpace::Local {
             // Shared by the group: one place serves every lane.
