@@ -72,7 +72,7 @@ impl FunctionCx<'_, '_> {
             }
             ExprKind::Func(f) => Err(format!(
                 "function '{}' used as a value",
-                super::func_name(self.pcx.prog, *f)
+                crate::lower::func_name(self.pcx.prog, *f)
             )),
             // -x, ~x, !x, +x
             ExprKind::Unary(op, a) => {

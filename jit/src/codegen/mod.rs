@@ -30,21 +30,17 @@
 
 mod abi;
 mod check;
-mod continues;
 mod expr;
 mod fx;
 mod group;
 mod half;
-mod hir_inline;
 mod hoist;
 mod inline;
 mod lanes;
 mod num;
-mod one_item_groups;
 mod regions;
 mod schedule;
 mod stmt;
-mod tiles;
 mod uninit;
 mod value;
 mod workitem;
@@ -55,7 +51,7 @@ pub(crate) use lanes::{LVal, LaneCx};
 pub use value::{CPlace, CValue};
 
 use crate::launch::{KernelFault, KernelInfo};
-use crate::lower::walk;
+use crate::lower::{self, walk};
 pub use crate::lower::{Explanation, Step, Strategy};
 use crate::runtime::check::{Checks, LaunchCheck, Site};
 use crate::runtime::{self, EntryFn, GroupState};
@@ -742,29 +738,21 @@ fn init_globals(prog: &Program, arena: &ProgramArena, offs: &[u64]) -> Result<()
 /// Compile a checked program to native code.
 pub fn compile(program: &Program, opts: &CodegenOptions) -> Result<CompiledProgram, String> {
     let mut module = make_module(opts)?;
-    // Calls in kernels inlined (`hir_inline.rs`: barrier calls for the
-    // regions, small and once-called functions for the lanes), guarded
-    // `continue`s as `if`s (`continues.rs`), then register tiles
-    // (`tiles.rs`). Checked mode keeps the program as written: its reports
-    // name the functions and follow the arrays' accesses.
+    // Checked mode keeps the program as written: its reports name the
+    // functions and follow the arrays' accesses.
     let c = &opts.check;
     let checked = c.bounds || c.barriers || c.races || c.races_strict || c.uninit;
-    let inlining = hir_inline::Inlining {
-        barrier_calls: opts.barrier_regions && !checked,
-        small_calls: opts.optimize && !checked,
-    };
-    let inlined = (inlining.barrier_calls || inlining.small_calls)
-        .then(|| hir_inline::inline_calls(program, inlining))
-        .flatten();
-    let program = inlined.as_ref().unwrap_or(program);
-    let guarded = (opts.optimize && !checked)
-        .then(|| continues::rewrite(program))
-        .flatten();
-    let program = guarded.as_ref().unwrap_or(program);
-    let promoted = (opts.optimize && !checked)
-        .then(|| tiles::promote(program))
-        .flatten();
-    let program = promoted.as_ref().unwrap_or(program);
+    let rewritten = lower::rewrite(
+        program,
+        lower::Rewrites {
+            inline: lower::Inlining {
+                barrier_calls: opts.barrier_regions && !checked,
+                small_calls: opts.optimize && !checked,
+            },
+            optimize: opts.optimize && !checked,
+        },
+    );
+    let program = rewritten.as_ref().unwrap_or(program);
     for g in &program.globals {
         let size = program.records.size_of(&g.ty).unwrap_or(0);
         if size > MAX_PROGRAM_VARIABLE_SIZE {
@@ -899,7 +887,7 @@ fn compile_into(module: &mut JITModule, pcx: &mut ProgramCx<'_>) -> Result<Compi
     if let Some(f) = recursive_function(prog) {
         return Err(format!(
             "recursion is not supported in OpenCL C: function '{}' calls itself",
-            func_name(prog, hir::FuncId(f as u32))
+            lower::func_name(prog, hir::FuncId(f as u32))
         ));
     }
     let called: std::collections::HashSet<u32> = prog
@@ -1017,7 +1005,7 @@ fn compile_into(module: &mut JITModule, pcx: &mut ProgramCx<'_>) -> Result<Compi
         } else if pcx.schedule.is_some() {
             Err("schedule fuzzing runs each group on its own".to_string())
         } else {
-            match one_item_groups::variant(prog, f) {
+            match lower::one_item_groups::variant(prog, f) {
                 Ok(Some(v)) => {
                     group::compile_one_item_groups_entry(module, pcx, &mut ctx, &v, i, &info.args)?
                 }
@@ -1105,11 +1093,4 @@ pub(crate) fn host_has_fma() -> bool {
     {
         cfg!(target_arch = "aarch64")
     }
-}
-
-/// The HIR function `id` (for messages).
-pub(crate) fn func_name(prog: &Program, id: hir::FuncId) -> &str {
-    prog.functions
-        .get(id.0 as usize)
-        .map_or("?", |f| f.name.as_str())
 }

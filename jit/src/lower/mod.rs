@@ -1,15 +1,63 @@
 //! Lowering's analyses and choices: what the compiler learns about a
-//! kernel's HIR before any Cranelift IR is emitted, and how each kernel's
-//! work-group strategy and step are named and explained.
+//! kernel's HIR, and how it rewrites it, before any Cranelift IR is
+//! emitted; and how each kernel's work-group strategy and step are named
+//! and explained.
 //!
-//! `codegen/` emits the code; this module only reads the HIR:
+//! `codegen/` emits the code; this module only reads and rewrites the HIR:
 //! - `walk.rs`, the HIR visitor every analysis and pass uses (expressions
 //!   of a statement, sub-expressions, which locals are written or have
 //!   their address taken, which functions reach a barrier, loops' ranges);
+//! - the rewrites of the HIR that run before code generation ([`rewrite`]),
+//!   in this order: calls in kernels inlined (`hir_inline.rs`: barrier calls
+//!   for the regions, small and once-called functions for the lanes),
+//!   guarded `continue`s as `if`s (`continues.rs`), register tiles
+//!   (`tiles.rs`); and, per kernel, its variant for work-groups of one
+//!   work-item (`one_item_groups.rs`);
 //! - `explain.rs`, the [`Strategy`] and [`Step`] a kernel runs with and the
 //!   [`Explanation`] of why (`CRANECL_EXPLAIN`).
 
+mod continues;
 pub mod explain;
+mod hir_inline;
+pub(crate) mod one_item_groups;
+mod tiles;
 pub(crate) mod walk;
 
 pub use explain::{Explanation, Step, Strategy};
+pub(crate) use hir_inline::Inlining;
+
+use crate::sema::hir::{FuncId, Program};
+
+/// Which rewrites of the HIR run before code generation (none in checked
+/// mode, whose reports name the program as written: its functions, its
+/// arrays' accesses).
+#[derive(Clone, Copy)]
+pub(crate) struct Rewrites {
+    /// Which calls in kernels to inline.
+    pub inline: Inlining,
+    /// Guarded `continue`s as `if`s, and register tiles.
+    pub optimize: bool,
+}
+
+/// `prog` with the rewrites `r` asks for applied, or `None` when none of
+/// them changed anything.
+pub(crate) fn rewrite(prog: &Program, r: Rewrites) -> Option<Program> {
+    let mut out = (r.inline.barrier_calls || r.inline.small_calls)
+        .then(|| hir_inline::inline_calls(prog, r.inline))
+        .flatten();
+    if r.optimize {
+        for pass in [continues::rewrite, tiles::promote] {
+            if let Some(p) = pass(out.as_ref().unwrap_or(prog)) {
+                out = Some(p);
+            }
+        }
+    }
+    out
+}
+
+/// The HIR function `id` (for messages).
+pub(crate) fn func_name(prog: &Program, id: FuncId) -> &str {
+    prog.functions
+        .get(id.0 as usize)
+        .map_or("?", |f| f.name.as_str())
+}
