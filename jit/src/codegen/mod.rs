@@ -49,6 +49,9 @@ pub use abi::GROUP_SCRATCH_SIZE;
 pub use fx::FunctionCx;
 pub(crate) use lanes::{LVal, LaneCx};
 pub use value::{CPlace, CValue};
+// The value model's facts about HIR types that the analyses of `lower/`
+// ask (which types a register holds, which live in memory).
+pub(crate) use value::{clif_type, is_aggregate};
 
 use crate::launch::{KernelFault, KernelInfo};
 use crate::lower::{self, walk};

@@ -7,6 +7,8 @@
 //! - `walk.rs`, the HIR visitor every analysis and pass uses (expressions
 //!   of a statement, sub-expressions, which locals are written or have
 //!   their address taken, which functions reach a barrier, loops' ranges);
+//! - `divergence.rs`, the lanes' analysis: which locals and statements vary
+//!   between the work-items of a step, which loops run masked;
 //! - the rewrites of the HIR that run before code generation ([`rewrite`]),
 //!   in this order: calls in kernels inlined (`hir_inline.rs`: barrier calls
 //!   for the regions, small and once-called functions for the lanes),
@@ -17,6 +19,7 @@
 //!   [`Explanation`] of why (`CRANECL_EXPLAIN`).
 
 mod continues;
+pub(crate) mod divergence;
 pub mod explain;
 mod hir_inline;
 pub(crate) mod one_item_groups;
