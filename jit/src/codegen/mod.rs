@@ -13,7 +13,7 @@
 //!   the work-items (`group.rs`);
 //! - barriers the region analysis accepts: a *region entry*, one work-item
 //!   loop per stretch between barriers, values crossing barriers in
-//!   per-item frames (`regions.rs`);
+//!   per-item frames (`regions.rs`, the plan `lower/regions.rs`);
 //! - any other barrier: an *item entry* run as one coroutine per work-item
 //!   by `runtime/` (`abi.rs`).
 //!
@@ -899,7 +899,7 @@ fn compile_into(module: &mut JITModule, pcx: &mut ProgramCx<'_>) -> Result<Compi
         .flat_map(|f| f.callees.iter().map(|c| c.0))
         .collect();
     let barrier_regions = pcx.barrier_regions;
-    type MaybePlan<'p> = Option<Result<regions::Plan<'p>, String>>;
+    type MaybePlan<'p> = Option<Result<lower::regions::Plan<'p>, String>>;
     let kernels: Vec<(hir::FuncId, KernelInfo, MaybePlan<'_>)> = prog
         .kernels()
         .map(|(fid, f)| {
@@ -911,7 +911,7 @@ fn compile_into(module: &mut JITModule, pcx: &mut ProgramCx<'_>) -> Result<Compi
                          (sub-groups may take different paths to them)"
                         .to_string())
                 } else if barrier_regions {
-                    regions::plan(prog, f, pcx.check.uninit)
+                    lower::regions::plan(prog, f, pcx.check.uninit)
                 } else {
                     Err("the region strategy is off".to_string())
                 }

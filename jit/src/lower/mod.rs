@@ -9,6 +9,9 @@
 //!   their address taken, which functions reach a barrier, loops' ranges);
 //! - `divergence.rs`, the lanes' analysis: which locals and statements vary
 //!   between the work-items of a step, which loops run masked;
+//! - `regions.rs`, the region strategy's plan: a kernel body cut at its
+//!   barriers into pieces, the frame of each work-item, the locals uniform
+//!   across the group and the pieces that run once per group;
 //! - the rewrites of the HIR that run before code generation ([`rewrite`]),
 //!   in this order: calls in kernels inlined (`hir_inline.rs`: barrier calls
 //!   for the regions, small and once-called functions for the lanes),
@@ -23,6 +26,7 @@ pub(crate) mod divergence;
 pub mod explain;
 mod hir_inline;
 pub(crate) mod one_item_groups;
+pub(crate) mod regions;
 mod tiles;
 pub(crate) mod walk;
 
