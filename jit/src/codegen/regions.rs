@@ -22,6 +22,7 @@ use crate::lower::regions::{
     barrier_span, first_barrier, group_updates, guarded_by_local_id0, varying_decisions,
     writes_local_memory, Node, Plan,
 };
+use crate::lower::Step;
 use crate::runtime::check::{self, SiteKind};
 use crate::runtime::offsets as o;
 use crate::sema::hir::{Expr, Function, Stmt, StmtKind};
@@ -797,7 +798,7 @@ pub(crate) fn compile_region_entry(
             Some(lanes),
         )
     })?;
-    if choice.used == super::lanes::Use::None {
+    if choice.step == Step::One {
         region_entry_body(module, pcx, ctx, fbc, f, id, args, plan, None)?;
     }
     define(module, pcx, ctx, &f.name, id)?;

@@ -12,7 +12,7 @@
 //! lanes cannot hold (`goto`, varying aggregates or locals whose address is
 //! taken, varying parameters) gets `Err(why)` from [`plan`].
 
-use super::walk;
+use super::{walk, Step};
 use crate::codegen::{clif_type, is_aggregate};
 use crate::sema::builtins::{BuiltinFn, Family};
 use crate::sema::hir::{
@@ -161,6 +161,15 @@ pub(crate) fn speculable(e: &Expr) -> bool {
 }
 
 impl Plan {
+    /// The step an entry built with this plan runs.
+    pub(crate) fn step(&self) -> Step {
+        if self.masked_loops {
+            Step::Masked
+        } else {
+            Step::Lanes
+        }
+    }
+
     /// The same plan with varying loops run once per lane.
     pub(crate) fn unmasked(&self) -> Plan {
         Plan {

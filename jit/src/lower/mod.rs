@@ -12,12 +12,17 @@
 //! - `regions.rs`, the region strategy's plan: a kernel body cut at its
 //!   barriers into pieces, the frame of each work-item, the locals uniform
 //!   across the group and the pieces that run once per group;
-//! - the rewrites of the HIR that run before code generation ([`rewrite`]),
+//! - the rewrites of the HIR that run before code generation (`rewrite`),
 //!   in this order: calls in kernels inlined (`hir_inline.rs`: barrier calls
 //!   for the regions, small and once-called functions for the lanes),
 //!   guarded `continue`s as `if`s (`continues.rs`), register tiles
 //!   (`tiles.rs`); and, per kernel, its variant for work-groups of one
 //!   work-item (`one_item_groups.rs`);
+//! - the choice of each kernel's work-group strategy (`plan_strategy`:
+//!   a loop without barriers, else the regions' plan, else coroutines);
+//!   its step is chosen as its entry is built (`codegen/lanes/`, `choose`:
+//!   a lanes build can still refuse), and codegen records both in the
+//!   kernel's entry;
 //! - `explain.rs`, the [`Strategy`] and [`Step`] a kernel runs with and the
 //!   [`Explanation`] of why (`CRANECL_EXPLAIN`).
 
@@ -33,7 +38,7 @@ pub(crate) mod walk;
 pub use explain::{Explanation, Step, Strategy};
 pub(crate) use hir_inline::Inlining;
 
-use crate::sema::hir::{FuncId, Program};
+use crate::sema::hir::{FuncId, Function, Program};
 
 /// Which rewrites of the HIR run before code generation (none in checked
 /// mode, whose reports name the program as written: its functions, its
@@ -67,4 +72,45 @@ pub(crate) fn func_name(prog: &Program, id: FuncId) -> &str {
     prog.functions
         .get(id.0 as usize)
         .map_or("?", |f| f.name.as_str())
+}
+
+/// A kernel's work-group strategy, chosen once from its HIR, with what its
+/// code generation needs.
+pub(crate) enum Planned<'p> {
+    /// No barrier: one loop over the work-items.
+    Loop,
+    /// Barriers the region plan cuts (boxed: a plan is large).
+    Regions(Box<regions::Plan<'p>>),
+    /// Barriers the regions do not take, and why.
+    Coroutines(String),
+}
+
+/// Choose the strategy of kernel `fid` (`f`): a loop without barriers, else
+/// the regions where `barrier_regions` is on and the plan accepts the body
+/// (`follow_uninit`: checked `uninit` keeps flags in the frames), else
+/// coroutines.
+pub(crate) fn plan_strategy<'p>(
+    prog: &'p Program,
+    fid: FuncId,
+    f: &'p Function,
+    uses_barriers: bool,
+    barrier_regions: bool,
+    follow_uninit: bool,
+) -> Planned<'p> {
+    if !uses_barriers {
+        return Planned::Loop;
+    }
+    let plan = if walk::uses_sub_group_sync(prog, fid) {
+        Err("sub-group barriers and collectives run as coroutines \
+             (sub-groups may take different paths to them)"
+            .to_string())
+    } else if barrier_regions {
+        regions::plan(prog, f, follow_uninit)
+    } else {
+        Err("the region strategy is off".to_string())
+    };
+    match plan {
+        Ok(plan) => Planned::Regions(Box::new(plan)),
+        Err(why) => Planned::Coroutines(why),
+    }
 }

@@ -73,31 +73,10 @@ use crate::lower::divergence::{
     collect_decls, const_dim, contains, image_access, per_item_builtin, plan, speculable,
     stmt_tree_exprs,
 };
+use crate::lower::Step;
 
 /// Work-items per step.
 pub(crate) const LANES: usize = 4;
-
-/// How an entry runs its work-item loops.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Use {
-    /// One work-item per step.
-    None,
-    /// Four per step; loops the lanes leave at different times once per lane.
-    Lanes,
-    /// Four per step; such loops masked.
-    Masked,
-}
-
-impl Plan {
-    /// What an entry built with this plan uses.
-    pub(crate) fn used(&self) -> Use {
-        if self.masked_loops {
-            Use::Masked
-        } else {
-            Use::Lanes
-        }
-    }
-}
 
 /// A value of a four-lane step.
 #[derive(Clone, Debug)]
@@ -154,8 +133,8 @@ fn is_refusal(e: &str) -> bool {
 
 /// The step an entry was built with, and why.
 pub(crate) struct Choice {
-    /// `Use::None`: the caller builds the one-item-per-step entry.
-    pub used: Use,
+    /// `Step::One`: the caller builds the one-item-per-step entry.
+    pub step: Step,
     /// Each faster way refused, and why.
     pub refused: Vec<String>,
     /// The lanes build's notes (`explain.rs`).
@@ -175,7 +154,7 @@ pub(crate) fn choose(
     mut build: impl FnMut(Plan) -> Result<(), String>,
 ) -> Result<Choice, String> {
     let mut choice = Choice {
-        used: Use::None,
+        step: Step::One,
         refused: Vec::new(),
         notes: Vec::new(),
     };
@@ -204,16 +183,16 @@ pub(crate) fn choose(
         }
     };
     for p in [plan.clone(), plan.unmasked()] {
-        let used = p.used();
+        let step = p.step();
         pcx.lane_notes.borrow_mut().clear();
         match build(p) {
             Ok(()) => {
-                choice.used = used;
+                choice.step = step;
                 choice.notes = std::mem::take(&mut *pcx.lane_notes.borrow_mut());
                 return Ok(choice);
             }
             Err(e) if is_refusal(&e) => {
-                let how = if used == Use::Masked {
+                let how = if step == Step::Masked {
                     "4 work-items per step with divergent loops masked"
                 } else {
                     "4 work-items per step"
