@@ -1,4 +1,4 @@
-//! Small records in one integer (`codegen/small_records.rs`): a private
+//! Small records in one integer (`lower/small_records.rs`): a private
 //! union or struct of integer fields used field by field computes what the
 //! record as written computes, and no longer keeps a kernel from running
 //! four work-items per step.
@@ -75,14 +75,23 @@ fn a_union_taken_apart_by_its_fields_computes_as_written_in_the_lanes() {
         "pun runs four work-items per step: {:?}",
         fast.explanations()[k]
     );
-    assert!(!written.lanes(k), "as written, the records keep it one per step");
+    assert!(
+        !written.lanes(k),
+        "as written, the records keep it one per step"
+    );
     let n = 64usize;
     let mut x: Vec<u64> = (0..n as u64)
         .map(|i| i.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ 0x0123_4567_89ab_cdef)
         .collect();
     for p in [&fast, &written] {
         let mut out = vec![0u64; 5 * n];
-        run(p, "pun", &mut [buf(&mut x), buf(&mut out)], &[n as u64], &[16]);
+        run(
+            p,
+            "pun",
+            &mut [buf(&mut x), buf(&mut out)],
+            &[n as u64],
+            &[16],
+        );
         for i in 0..n {
             assert_eq!(out[5 * i..5 * i + 5], expected(i, x[i]), "work-item {i}");
         }

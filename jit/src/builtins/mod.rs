@@ -30,7 +30,7 @@
 //!   and `get_fence` need.
 //! - Synchronisation: a built-in that makes the work-group wait
 //!   (`wait_group_events`, work-group collectives) calls
-//!   `fx.emit_barrier()`; `codegen::walk::is_barrier` lists such names so
+//!   `fx.emit_barrier()`; `lower::walk::is_barrier` lists such names so
 //!   that their kernels are run with a barrier strategy (all `WorkGroup`
 //!   family built-ins and `wait_group_events` already are); the collectives
 //!   keep their shared operands on the host (see `workgroup`).

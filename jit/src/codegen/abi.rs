@@ -15,8 +15,9 @@
 //! [`ArgInfo`] records.
 
 use super::value::{clif_scalar, clif_type, flags, is_aggregate};
-use super::{walk, ProgramCx, MAX_WORK_GROUP_SIZE};
+use super::{ProgramCx, MAX_WORK_GROUP_SIZE};
 use crate::launch::{ArgInfo, ArgKind, KernelInfo};
+use crate::lower::walk;
 use crate::runtime::offsets;
 use crate::sema::addrspace::AddrSpace;
 use crate::sema::hir::{FuncId, Function};

@@ -280,13 +280,13 @@ impl FunctionCx<'_, '_> {
         if self.invariant_inside.contains(&(idx as *const Expr)) {
             return true;
         }
-        if let Some(v) = super::walk::int_value(idx) {
+        if let Some(v) = crate::lower::walk::int_value(idx) {
             return inside(v, v + 1);
         }
-        if super::walk::type_range(idx).is_some_and(|(lo, hi)| inside(lo, hi)) {
+        if crate::lower::walk::type_range(idx).is_some_and(|(lo, hi)| inside(lo, hi)) {
             return true;
         }
-        super::walk::read_of(idx).is_some_and(|l| {
+        crate::lower::walk::read_of(idx).is_some_and(|l| {
             self.counted
                 .iter()
                 .rev()
@@ -310,16 +310,16 @@ impl FunctionCx<'_, '_> {
             return Vec::new();
         }
         let unset = if self.pcx.check.uninit {
-            super::walk::uninitialised_locals(self.func)
+            crate::lower::walk::uninitialised_locals(self.func)
         } else {
             Default::default()
         };
-        super::walk::invariant_subscripts(self.func, cond, step, body)
+        crate::lower::walk::invariant_subscripts(self.func, cond, step, body)
             .into_iter()
             .filter(|(i, n)| !self.index_known_inside(i, *n))
             .filter(|(i, _)| {
                 let mut reads_unset = false;
-                super::walk::expr_tree(i, &mut |e| {
+                crate::lower::walk::expr_tree(i, &mut |e| {
                     if let crate::sema::hir::ExprKind::Var(crate::sema::hir::VarRef::Local(l)) =
                         &e.kind
                     {
@@ -389,7 +389,7 @@ impl FunctionCx<'_, '_> {
         if !self.pcx.check.bounds {
             return None;
         }
-        super::walk::counted_loop(self.func, init, cond, step, body)
+        crate::lower::walk::counted_loop(self.func, init, cond, step, body)
     }
 
     /// Checked `bounds` alone: the loads of a `for` condition at the same
@@ -410,7 +410,7 @@ impl FunctionCx<'_, '_> {
             return Ok(Vec::new());
         }
         let mut keys = Vec::new();
-        for p in super::walk::invariant_cond_loads(self.func, cond, step, body) {
+        for p in crate::lower::walk::invariant_cond_loads(self.func, cond, step, body) {
             let outer = std::mem::replace(&mut self.cur_span, p.span);
             let a = self.expr(p).and_then(|v| v.scalar());
             let a = match a {
@@ -437,15 +437,15 @@ impl FunctionCx<'_, '_> {
         cond: Option<&'e Expr>,
         step: Option<&'e Expr>,
         body: &'e crate::sema::hir::Stmt,
-    ) -> Option<super::walk::RangeLoop<'e>> {
+    ) -> Option<crate::lower::walk::RangeLoop<'e>> {
         if !self.pcx.check.bounds || self.pcx.check.tracks() || self.prechecked {
             return None;
         }
-        let rl = super::walk::range_loop(self.func, cond, step, body)?;
+        let rl = crate::lower::walk::range_loop(self.func, cond, step, body)?;
         // The bound's load, if any, is the one `hoist_cond_checks` tested:
         // reading it again here reports nothing of its own.
         let mut hoisted = true;
-        super::walk::expr_tree(rl.bound, &mut |e| {
+        crate::lower::walk::expr_tree(rl.bound, &mut |e| {
             if let ExprKind::Deref(p) = &e.kind {
                 hoisted &= self.hoisted_addrs.contains_key(&(&**p as *const Expr));
             }
@@ -465,7 +465,7 @@ impl FunctionCx<'_, '_> {
     /// the bound's value (the loop's copy without tests compares with it).
     pub(crate) fn range_precheck(
         &mut self,
-        rl: &super::walk::RangeLoop<'_>,
+        rl: &crate::lower::walk::RangeLoop<'_>,
     ) -> Result<(Value, Value), String> {
         let kty = self
             .func

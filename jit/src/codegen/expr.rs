@@ -72,7 +72,7 @@ impl FunctionCx<'_, '_> {
             }
             ExprKind::Func(f) => Err(format!(
                 "function '{}' used as a value",
-                super::func_name(self.pcx.prog, *f)
+                crate::lower::func_name(self.pcx.prog, *f)
             )),
             // -x, ~x, !x, +x
             ExprKind::Unary(op, a) => {
@@ -648,7 +648,7 @@ impl FunctionCx<'_, '_> {
         }
         // A function that reaches a sub-group collective: the item's call
         // path names this call site while it runs (`builtins/subgroup.rs`).
-        let path = super::walk::uses_sub_group_sync(prog, f)
+        let path = crate::lower::walk::uses_sub_group_sync(prog, f)
             .then(|| crate::builtins::enter_sub_group_call(self));
         let inst = self.b.ins().call(fref, &call_args);
         if let Some(old) = path {

@@ -14,7 +14,8 @@
 //! block by jumping to it when the current block is still open.
 
 use super::value::{clif_scalar, clif_type, is_aggregate, CPlace, CValue};
-use super::{abi, walk, ProgramCx};
+use super::{abi, ProgramCx};
+use crate::lower::walk;
 use crate::runtime::offsets;
 use crate::sema::addrspace::AddrSpace;
 use crate::sema::hir::{Function, Stmt};

@@ -11,8 +11,9 @@
 
 use super::fx::{define, setup_locals, FunctionCx};
 use super::value::{flags, group_flags};
-use super::{abi, lanes, walk, ProgramCx};
+use super::{abi, lanes, ProgramCx};
 use crate::launch::ArgInfo;
+use crate::lower::{walk, Step};
 use crate::runtime::offsets as o;
 use crate::sema::hir::Function;
 use cranelift_codegen::ir::{condcodes::IntCC, types, Block, InstBuilder, Value};
@@ -223,7 +224,7 @@ pub(crate) fn compile_group_entry(
         let mut lanes_fbc = FunctionBuilderContext::new();
         lanes_entry(module, pcx, ctx, &mut lanes_fbc, f, id, args, plan)
     })?;
-    if choice.used != lanes::Use::None {
+    if choice.step != Step::One {
         define(module, pcx, ctx, &f.name, id)?;
         return Ok((id, choice));
     }
@@ -264,7 +265,7 @@ pub(crate) fn compile_one_item_groups_entry(
         let mut lanes_fbc = FunctionBuilderContext::new();
         lanes_entry(module, pcx, ctx, &mut lanes_fbc, f, id, args, plan)
     })?;
-    if choice.used == lanes::Use::None {
+    if choice.step == Step::One {
         return Ok(Err(choice.refused.join("; ")));
     }
     define(module, pcx, ctx, &f.name, id)?;

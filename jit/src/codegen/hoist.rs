@@ -31,7 +31,7 @@ pub(crate) fn reads_volatile(prog: &Program) -> bool {
     let mut found = false;
     for f in &prog.functions {
         if let Some(body) = &f.body {
-            super::walk::block_exprs(body, &mut |e| found |= e.quals.volatile);
+            crate::lower::walk::block_exprs(body, &mut |e| found |= e.quals.volatile);
         }
     }
     found

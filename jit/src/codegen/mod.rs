@@ -1,24 +1,27 @@
 //! Code generation: the typed HIR to native code through Cranelift, and the
 //! lifetime of the generated code.
 //!
-//! [`compile`] lays out the program-scope variables in one arena (their
-//! initialisers applied, addresses of other variables relocated), compiles
-//! every function callees first (`fx.rs` holds the function context,
-//! `value.rs` the value/place model, `expr.rs`/`stmt.rs`/`num.rs` the
-//! lowering, `workitem.rs` the work-item functions and barriers, `inline.rs`
-//! inlines small callees, `uninit.rs` follows uninitialised private
-//! variables in checked mode), then gives each kernel one entry with the
-//! runtime's `(item, args)` signature, chosen by its barriers:
+//! [`compile`] runs the HIR rewrites of `lower/`, lays out the
+//! program-scope variables in one arena (their initialisers applied,
+//! addresses of other variables relocated), compiles every function
+//! callees first (`fx.rs` holds the function context, `value.rs` the
+//! value/place model, `expr.rs`/`stmt.rs`/`num.rs` the lowering,
+//! `workitem.rs` the work-item functions and barriers, `inline.rs` inlines
+//! small callees, `uninit.rs` follows uninitialised private variables in
+//! checked mode), then gives each kernel one entry with the
+//! runtime's `(item, args)` signature, by the strategy `lower` chose from
+//! its barriers (`lower::plan_strategy`):
 //! - none: a *group entry* with the kernel body inlined in a loop nest over
 //!   the work-items (`group.rs`);
 //! - barriers the region analysis accepts: a *region entry*, one work-item
 //!   loop per stretch between barriers, values crossing barriers in
-//!   per-item frames (`regions.rs`);
+//!   per-item frames (`regions.rs`, the plan `lower/regions.rs`);
 //! - any other barrier: an *item entry* run as one coroutine per work-item
 //!   by `runtime/` (`abi.rs`).
 //!
 //! Group and region entries run their work-item loops four work-items per
-//! step where the kernel allows it (`lanes/`, SIMD across work-items).
+//! step where the kernel allows it (`lanes/`, SIMD across work-items). The
+//! kernel's `Entry` records its strategy and step with its function.
 //!
 //! The result, a [`CompiledProgram`], owns the module and the arena; only
 //! finalized function pointers are shared between threads.
@@ -30,34 +33,32 @@
 
 mod abi;
 mod check;
-mod continues;
-mod explain;
 mod expr;
 mod fx;
 mod group;
 mod half;
-mod hir_inline;
 mod hoist;
 mod inline;
 mod lanes;
 mod num;
-mod one_item_groups;
 mod regions;
 mod schedule;
-mod small_records;
 mod stmt;
-mod tiles;
 mod uninit;
 mod value;
-mod walk;
 mod workitem;
 
 pub use abi::GROUP_SCRATCH_SIZE;
 pub use fx::FunctionCx;
 pub(crate) use lanes::{LVal, LaneCx};
 pub use value::{CPlace, CValue};
+// The value model's facts about HIR types that the analyses of `lower/`
+// ask (which types a register holds, which live in memory).
+pub(crate) use value::{clif_type, is_aggregate};
 
 use crate::launch::{KernelFault, KernelInfo};
+use crate::lower;
+pub use crate::lower::{Explanation, Step, Strategy};
 use crate::runtime::check::{Checks, LaunchCheck, Site};
 use crate::runtime::{self, EntryFn, GroupState};
 use crate::sema::addrspace::AddrSpace;
@@ -67,7 +68,6 @@ use cranecl_memory::ProgramArena;
 use cranelift_codegen::settings::{self, Configurable};
 use cranelift_jit::{JITBuilder, JITModule};
 use cranelift_module::{default_libcall_names, Module};
-pub use explain::{Explanation, Step, Strategy};
 use std::sync::Arc;
 use std::sync::Mutex;
 
@@ -145,17 +145,40 @@ impl Default for CodegenOptions {
     }
 }
 
-/// The entry of one kernel: the group entry (a loop over the work-items)
-/// for kernels without barriers, the item entry (one work-item, run as a
-/// coroutine) for kernels with barriers.
+/// The entry of one kernel: the strategy and step it was built with and
+/// the function that runs a group by them — under `Loop` the group entry
+/// (a loop over the work-items), under `Regions` the region entry, under
+/// `Coroutines` the item entry (one work-item, run as a coroutine). `F` is
+/// the function's module id while the program is compiled, then its
+/// finalized code.
 #[derive(Clone, Copy)]
-enum Entry {
-    /// A loop over the work-items; `true`: four per step (`lanes/`).
-    Group(EntryFn, lanes::Use),
-    Item(EntryFn),
-    /// Barriers cut into regions; the frame size per work-item; `true`:
-    /// pieces run four work-items per step.
-    Regions(EntryFn, u64, lanes::Use),
+struct Entry<F = EntryFn> {
+    strategy: Strategy,
+    step: Step,
+    func: F,
+    /// `Regions`: the size of each work-item's frame (0 otherwise).
+    frame_size: u64,
+}
+
+impl<F> Entry<F> {
+    fn new(strategy: Strategy, step: Step, func: F, frame_size: u64) -> Self {
+        Entry {
+            strategy,
+            step,
+            func,
+            frame_size,
+        }
+    }
+
+    /// The same entry with its function `f(func)`.
+    fn map<G>(self, f: impl FnOnce(F) -> G) -> Entry<G> {
+        Entry {
+            strategy: self.strategy,
+            step: self.step,
+            func: f(self.func),
+            frame_size: self.frame_size,
+        }
+    }
 }
 
 /// A program compiled to native code.
@@ -231,11 +254,11 @@ impl CompiledProgram {
     /// barriers, four work-items per step), `"regions"` or `"coroutines"`
     /// (tests and diagnostics).
     pub fn strategy(&self, kernel: usize) -> &'static str {
-        match self.entries.get(kernel) {
-            Some(Entry::Group(_, lanes::Use::None)) => "loop",
-            Some(Entry::Group(..)) => "lanes",
-            Some(Entry::Regions(..)) => "regions",
-            Some(Entry::Item(_)) => "coroutines",
+        match self.entries.get(kernel).map(|e| (e.strategy, e.step)) {
+            Some((Strategy::Loop, Step::One)) => "loop",
+            Some((Strategy::Loop, _)) => "lanes",
+            Some((Strategy::Regions, _)) => "regions",
+            Some((Strategy::Coroutines, _)) => "coroutines",
             None => "none",
         }
     }
@@ -243,13 +266,13 @@ impl CompiledProgram {
     /// Whether `kernel`'s work-item loops run four work-items per step
     /// (`lanes/`; tests and diagnostics).
     pub fn lanes(&self, kernel: usize) -> bool {
-        self.lanes_use(kernel) != lanes::Use::None
+        self.step(kernel) != Step::One
     }
 
     /// Whether `kernel`'s loops that the lanes leave at different times run
     /// masked (tests and diagnostics).
     pub fn masked_loops(&self, kernel: usize) -> bool {
-        self.lanes_use(kernel) == lanes::Use::Masked
+        self.step(kernel) == Step::Masked
     }
 
     /// Whether `kernel` runs work-groups of one work-item four per step
@@ -258,11 +281,8 @@ impl CompiledProgram {
         matches!(self.groups_of_one.get(kernel), Some(Some(_)))
     }
 
-    fn lanes_use(&self, kernel: usize) -> lanes::Use {
-        match self.entries.get(kernel) {
-            Some(Entry::Group(_, u) | Entry::Regions(_, _, u)) => *u,
-            _ => lanes::Use::None,
-        }
+    fn step(&self, kernel: usize) -> Step {
+        self.entries.get(kernel).map_or(Step::One, |e| e.step)
     }
 
     /// Address of the program-scope variable arena (tests and debuggers).
@@ -378,8 +398,10 @@ impl CompiledProgram {
             .is_some_and(|c| checked && c.checks.tracks())
             .then_some(runtime::check::between_groups as unsafe extern "C" fn(*mut GroupState));
         let one_call = match self.entries.get(kernel) {
-            Some(Entry::Group(f, _)) => Some(*f),
-            Some(Entry::Item(f)) if ctx.enqueued_local_size == [1; 3] => Some(*f),
+            Some(e) if e.strategy == Strategy::Loop => Some(e.func),
+            Some(e) if e.strategy == Strategy::Coroutines && ctx.enqueued_local_size == [1; 3] => {
+                Some(e.func)
+            }
             _ => None,
         };
         match one_call {
@@ -525,9 +547,9 @@ impl CompiledProgram {
         }
         // Private memory lives on the native stack: refuse what cannot fit
         // rather than overflow it.
-        let stack = match e {
-            Entry::Item(_) => runtime::ITEM_STACK_SIZE as u64,
-            Entry::Group(..) | Entry::Regions(..) => MAX_PRIVATE_ON_THREAD_STACK,
+        let stack = match e.strategy {
+            Strategy::Coroutines => runtime::ITEM_STACK_SIZE as u64,
+            Strategy::Loop | Strategy::Regions => MAX_PRIVATE_ON_THREAD_STACK,
         };
         if info.private_mem_size + PRIVATE_STACK_RESERVE > stack {
             return fault(format!(
@@ -551,15 +573,18 @@ impl CompiledProgram {
     }
 
     fn run_entry(e: Entry, args: &[u8], group: &GroupState, items: u64) -> Result<(), KernelFault> {
-        match e {
+        let f = e.func;
+        match e.strategy {
             // SAFETY (all arms): the entry was generated for this kernel's
             // argument block, whose size was checked above.
-            Entry::Group(f, _) => unsafe { runtime::run_loop(f, args.as_ptr(), group) },
+            Strategy::Loop => unsafe { runtime::run_loop(f, args.as_ptr(), group) },
             // One work-item: its barriers have nobody to wait for.
-            Entry::Item(f) if items == 1 => unsafe { runtime::run_loop(f, args.as_ptr(), group) },
-            Entry::Item(f) => unsafe { runtime::run_coroutines(f, args.as_ptr(), group) },
-            Entry::Regions(f, frame, _) => unsafe {
-                runtime::run_regions(f, args.as_ptr(), group, frame)
+            Strategy::Coroutines if items == 1 => unsafe {
+                runtime::run_loop(f, args.as_ptr(), group)
+            },
+            Strategy::Coroutines => unsafe { runtime::run_coroutines(f, args.as_ptr(), group) },
+            Strategy::Regions => unsafe {
+                runtime::run_regions(f, args.as_ptr(), group, e.frame_size)
             },
         }
     }
@@ -744,33 +769,21 @@ fn init_globals(prog: &Program, arena: &ProgramArena, offs: &[u64]) -> Result<()
 /// Compile a checked program to native code.
 pub fn compile(program: &Program, opts: &CodegenOptions) -> Result<CompiledProgram, String> {
     let mut module = make_module(opts)?;
-    // Calls in kernels inlined (`hir_inline.rs`: barrier calls for the
-    // regions, small and once-called functions for the lanes), guarded
-    // `continue`s as `if`s (`continues.rs`), then register tiles
-    // (`tiles.rs`) and small records as integers (`small_records.rs`). Checked mode keeps the program as written: its reports
-    // name the functions and follow the arrays' accesses.
+    // Checked mode keeps the program as written: its reports name the
+    // functions and follow the arrays' accesses.
     let c = &opts.check;
     let checked = c.bounds || c.barriers || c.races || c.races_strict || c.uninit;
-    let inlining = hir_inline::Inlining {
-        barrier_calls: opts.barrier_regions && !checked,
-        small_calls: opts.optimize && !checked,
-    };
-    let inlined = (inlining.barrier_calls || inlining.small_calls)
-        .then(|| hir_inline::inline_calls(program, inlining))
-        .flatten();
-    let program = inlined.as_ref().unwrap_or(program);
-    let guarded = (opts.optimize && !checked)
-        .then(|| continues::rewrite(program))
-        .flatten();
-    let program = guarded.as_ref().unwrap_or(program);
-    let promoted = (opts.optimize && !checked)
-        .then(|| tiles::promote(program))
-        .flatten();
-    let program = promoted.as_ref().unwrap_or(program);
-    let integers = (opts.optimize && !checked)
-        .then(|| small_records::promote(program))
-        .flatten();
-    let program = integers.as_ref().unwrap_or(program);
+    let rewritten = lower::rewrite(
+        program,
+        lower::Rewrites {
+            inline: lower::Inlining {
+                barrier_calls: opts.barrier_regions && !checked,
+                small_calls: opts.optimize && !checked,
+            },
+            optimize: opts.optimize && !checked,
+        },
+    );
+    let program = rewritten.as_ref().unwrap_or(program);
     for g in &program.globals {
         let size = program.records.size_of(&g.ty).unwrap_or(0);
         if size > MAX_PROGRAM_VARIABLE_SIZE {
@@ -835,17 +848,7 @@ pub fn compile(program: &Program, opts: &CodegenOptions) -> Result<CompiledProgr
                 std::mem::transmute::<*const u8, EntryFn>(module.get_finalized_function(id))
             };
             let groups_of_one = groups_of_one.iter().map(|id| id.map(entry_fn)).collect();
-            let entries = ids
-                .iter()
-                .map(|&(id, kind)| {
-                    let f = entry_fn(id);
-                    match kind {
-                        EntryKind::Group(lanes) => Entry::Group(f, lanes),
-                        EntryKind::Item => Entry::Item(f),
-                        EntryKind::Regions(frame, lanes) => Entry::Regions(f, frame, lanes),
-                    }
-                })
-                .collect();
+            let entries = ids.iter().map(|e| e.map(entry_fn)).collect();
             let variables = program
                 .globals
                 .iter()
@@ -881,22 +884,11 @@ pub fn compile(program: &Program, opts: &CodegenOptions) -> Result<CompiledProgr
     }
 }
 
-/// How a kernel's entry runs a group.
-#[derive(Clone, Copy)]
-enum EntryKind {
-    Group(lanes::Use),
-    Item,
-    Regions(u64, lanes::Use),
-}
-
-/// The module id of a kernel's entry and its kind.
-type EntryIds = (cranelift_module::FuncId, EntryKind);
-
 /// Each kernel's facts, entry, and entry for rows of work-groups of one
 /// work-item.
 type Compiled = (
     Vec<KernelInfo>,
-    Vec<EntryIds>,
+    Vec<Entry<cranelift_module::FuncId>>,
     Vec<Option<cranelift_module::FuncId>>,
 );
 
@@ -905,7 +897,7 @@ fn compile_into(module: &mut JITModule, pcx: &mut ProgramCx<'_>) -> Result<Compi
     if let Some(f) = recursive_function(prog) {
         return Err(format!(
             "recursion is not supported in OpenCL C: function '{}' calls itself",
-            func_name(prog, hir::FuncId(f as u32))
+            lower::func_name(prog, hir::FuncId(f as u32))
         ));
     }
     let called: std::collections::HashSet<u32> = prog
@@ -913,25 +905,19 @@ fn compile_into(module: &mut JITModule, pcx: &mut ProgramCx<'_>) -> Result<Compi
         .iter()
         .flat_map(|f| f.callees.iter().map(|c| c.0))
         .collect();
-    let barrier_regions = pcx.barrier_regions;
-    type MaybePlan<'p> = Option<Result<regions::Plan<'p>, String>>;
-    let kernels: Vec<(hir::FuncId, KernelInfo, MaybePlan<'_>)> = prog
+    let kernels: Vec<(hir::FuncId, KernelInfo, lower::Planned<'_>)> = prog
         .kernels()
         .map(|(fid, f)| {
             let info = abi::kernel_info(pcx, fid, f);
-            // `None`: no barrier; otherwise the region plan, or why not.
-            let plan = info.uses_barriers.then(|| {
-                if walk::uses_sub_group_sync(prog, fid) {
-                    Err("sub-group barriers and collectives run as coroutines \
-                         (sub-groups may take different paths to them)"
-                        .to_string())
-                } else if barrier_regions {
-                    regions::plan(prog, f, pcx.check.uninit)
-                } else {
-                    Err("the region strategy is off".to_string())
-                }
-            });
-            (fid, info, plan)
+            let planned = lower::plan_strategy(
+                prog,
+                fid,
+                f,
+                info.uses_barriers,
+                pcx.barrier_regions,
+                pcx.check.uninit,
+            );
+            (fid, info, planned)
         })
         .collect();
     // A kernel is compiled as a function of its own only when something
@@ -940,7 +926,7 @@ fn compile_into(module: &mut JITModule, pcx: &mut ProgramCx<'_>) -> Result<Compi
         let f = &prog.functions[i];
         let coroutine_kernel = kernels
             .iter()
-            .any(|(k, _, plan)| k.0 as usize == i && matches!(plan, Some(Err(_))));
+            .any(|(k, _, p)| k.0 as usize == i && matches!(p, lower::Planned::Coroutines(_)));
         f.kernel.is_none() || coroutine_kernel || called.contains(&(i as u32))
     };
     for (i, f) in prog.functions.iter().enumerate() {
@@ -968,52 +954,41 @@ fn compile_into(module: &mut JITModule, pcx: &mut ProgramCx<'_>) -> Result<Compi
     let mut infos = Vec::new();
     let mut ids = Vec::new();
     let mut groups_of_one = Vec::new();
-    for (fid, info, plan) in kernels {
+    for (fid, info, planned) in kernels {
         let i = fid.0 as usize;
         let f = &prog.functions[i];
-        let (entry, strategy, choice) = match plan {
-            Some(Ok(plan)) => {
+        let (entry, choice) = match planned {
+            lower::Planned::Regions(plan) => {
                 let (id, c) = regions::compile_region_entry(
                     module, pcx, &mut ctx, &mut fbc, f, i, &info.args, &plan,
                 )?;
-                let kind = EntryKind::Regions(plan.frame_size, c.used);
-                ((id, kind), Strategy::Regions, c)
+                (
+                    Entry::new(Strategy::Regions, c.step, id, plan.frame_size),
+                    c,
+                )
             }
-            Some(Err(why)) => {
+            lower::Planned::Coroutines(why) => {
                 let kernel_id = pcx.func_ids[i]
                     .ok_or_else(|| format!("kernel '{}' was not compiled", f.name))?;
                 let id =
                     abi::item_entry(module, pcx, &mut ctx, &mut fbc, f, i, kernel_id, &info.args)?;
                 let c = lanes::Choice {
-                    used: lanes::Use::None,
+                    step: Step::One,
                     refused: vec![
                         format!("regions: {why}"),
                         "4 work-items per step: coroutines run one work-item at a time".to_string(),
                     ],
                     notes: Vec::new(),
                 };
-                ((id, EntryKind::Item), Strategy::Coroutines, c)
+                (Entry::new(Strategy::Coroutines, Step::One, id, 0), c)
             }
-            None => {
+            lower::Planned::Loop => {
                 let (id, c) =
                     group::compile_group_entry(module, pcx, &mut ctx, &mut fbc, f, i, &info.args)?;
-                ((id, EntryKind::Group(c.used)), Strategy::Loop, c)
+                (Entry::new(Strategy::Loop, c.step, id, 0), c)
             }
         };
-        let (
-            entry,
-            strategy,
-            lanes::Choice {
-                used,
-                refused,
-                notes,
-            },
-        ) = (entry, strategy, choice);
-        let step = match used {
-            lanes::Use::None => Step::One,
-            lanes::Use::Lanes => Step::Lanes,
-            lanes::Use::Masked => Step::Masked,
-        };
+        let lanes::Choice { refused, notes, .. } = choice;
         let rows = if !pcx.lanes {
             Err("the lanes are off".to_string())
         } else if !pcx.groups_of_one {
@@ -1023,24 +998,24 @@ fn compile_into(module: &mut JITModule, pcx: &mut ProgramCx<'_>) -> Result<Compi
         } else if pcx.schedule.is_some() {
             Err("schedule fuzzing runs each group on its own".to_string())
         } else {
-            match one_item_groups::variant(prog, f) {
+            match lower::one_item_groups::variant(prog, f) {
                 Ok(Some(v)) => {
                     group::compile_one_item_groups_entry(module, pcx, &mut ctx, &v, i, &info.args)?
                 }
                 // Nothing to rewrite: the kernel's own group entry, when
                 // it runs four work-items per step.
-                Ok(None) => match entry.1 {
-                    EntryKind::Group(u) if u != lanes::Use::None => Ok(entry.0),
-                    _ => Err(refused.join("; ")),
-                },
+                Ok(None) if entry.strategy == Strategy::Loop && entry.step != Step::One => {
+                    Ok(entry.func)
+                }
+                Ok(None) => Err(refused.join("; ")),
                 Err(why) => Err(why),
             }
         };
         groups_of_one.push(rows.as_ref().ok().copied());
         pcx.explanations.push(Explanation {
             kernel: info.name.clone(),
-            strategy,
-            step,
+            strategy: entry.strategy,
+            step: entry.step,
             refused,
             notes,
             groups_of_one: rows.map(|_| Step::Lanes),
@@ -1111,11 +1086,4 @@ pub(crate) fn host_has_fma() -> bool {
     {
         cfg!(target_arch = "aarch64")
     }
-}
-
-/// The HIR function `id` (for messages).
-pub(crate) fn func_name(prog: &Program, id: hir::FuncId) -> &str {
-    prog.functions
-        .get(id.0 as usize)
-        .map_or("?", |f| f.name.as_str())
 }

@@ -256,7 +256,7 @@ impl FunctionCx<'_, '_> {
             return false;
         }
         let (mut nodes, mut calls) = (0, false);
-        super::walk::expr_tree(c, &mut |e| {
+        crate::lower::walk::expr_tree(c, &mut |e| {
             nodes += 1;
             calls |= matches!(e.kind, ExprKind::Call(..));
         });

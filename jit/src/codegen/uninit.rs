@@ -108,7 +108,7 @@ impl FunctionCx<'_, '_> {
         if !self.pcx.check.uninit {
             return;
         }
-        let declared = super::walk::uninitialised_locals(f);
+        let declared = crate::lower::walk::uninitialised_locals(f);
         let mut ids: Vec<u32> = declared.into_iter().collect();
         ids.sort_unstable();
         for l in ids {

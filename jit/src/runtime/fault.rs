@@ -113,7 +113,7 @@ impl Running<'_> {
     }
 
     /// A row of work-groups of one work-item run in one call
-    /// (`codegen::one_item_groups`): as [`Self::follow_group`], the group
+    /// (`lower::one_item_groups`): as [`Self::follow_group`], the group
     /// running being the row's step under way (`GroupState::row_step`,
     /// `runtime::row_step_group`).
     ///

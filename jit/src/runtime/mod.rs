@@ -64,7 +64,7 @@ pub struct GroupState {
     pub num_groups: [u64; 4],
     pub group_id: [u64; 4],
     /// A row of work-groups of one work-item run in one call
-    /// (`codegen::one_item_groups`): the step under way, as the offset of
+    /// (`lower::one_item_groups`): the step under way, as the offset of
     /// its first group from `group_id[0]`, with [`ROW_STEP_OF_FOUR`] set
     /// when the step runs four groups together. 0 otherwise. Right after
     /// `group_id`: the fault handler reads it through the same pointer.

@@ -17,22 +17,23 @@
 //!   operations (`binary`, `convert`, the built-in library).
 //!
 //! Which locals vary between lanes is decided before any code is emitted
-//! ([`plan`]): a local varies when a value written to it varies, or when it
-//! is written under a condition that varies. Control flow on a uniform
-//! condition is ordinary control flow; the condition of an `if` or loop
-//! around a barrier is uniform whatever it reads (the spec has the whole
-//! group reach a barrier or none, `plan::synchronises`). An `if` on a varying condition runs
-//! its arms as a whole when all four lanes agree; when they disagree, the
-//! step hands its four items to the one-at-a-time code if it has not yet
-//! written memory, and otherwise runs the `if` once per lane ("serially",
-//! with each lane's places standing in for the locals). A loop the lanes
-//! leave at different times runs *masked* (while any lane is in it; lanes
-//! out of it keep their values and touch only a dummy), unless its memory
-//! accesses differ between lanes, then serially. Statements whose effects
-//! belong to each work-item (atomics, `printf`, calls of user functions
-//! other than pure ones, `plan::pure_functions`) and `switch` run serially
-//! too. Image reads and writes are taken apart like
-//! other built-ins: one host call for the four work-items of a step.
+//! (`lower/divergence.rs`, [`plan`]): a local varies when a value written
+//! to it varies, or when it is written under a condition that varies.
+//! Control flow on a uniform condition is ordinary control flow; the
+//! condition of an `if` or loop around a barrier is uniform whatever it
+//! reads (the spec has the whole group reach a barrier or none,
+//! `divergence::synchronises`). An `if` on a varying condition runs its
+//! arms as a whole when all four lanes agree; when they disagree, the step
+//! hands its four items to the one-at-a-time code if it has not yet written
+//! memory, and otherwise runs the `if` once per lane ("serially", with each
+//! lane's places standing in for the locals). A loop the lanes leave at
+//! different times runs *masked* (while any lane is in it; lanes out of it
+//! keep their values and touch only a dummy), unless its memory accesses
+//! differ between lanes, then serially. Statements whose effects belong to
+//! each work-item (atomics, `printf`, calls of user functions other than
+//! pure ones, `divergence::pure_functions`) and `switch` run serially too.
+//! Image reads and writes are taken apart like other built-ins: one host
+//! call for the four work-items of a step.
 //!
 //! A kernel this cannot express (`goto`, varying aggregates or locals whose
 //! address is taken, a `return` inside serial code after a write) gets no
@@ -62,39 +63,20 @@ use std::collections::HashMap;
 mod expr;
 mod masks;
 mod mem;
-mod plan;
 mod serial;
 mod stmt;
 mod transpose;
 mod value;
 
-pub(crate) use plan::plan;
-use plan::{collect_decls, contains, stmt_tree_exprs};
+pub(crate) use crate::lower::divergence::Plan;
+use crate::lower::divergence::{
+    collect_decls, const_dim, contains, image_access, per_item_builtin, plan, speculable,
+    stmt_tree_exprs,
+};
+use crate::lower::Step;
 
 /// Work-items per step.
 pub(crate) const LANES: usize = 4;
-
-/// How an entry runs its work-item loops.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Use {
-    /// One work-item per step.
-    None,
-    /// Four per step; loops the lanes leave at different times once per lane.
-    Lanes,
-    /// Four per step; such loops masked.
-    Masked,
-}
-
-impl Plan {
-    /// What an entry built with this plan uses.
-    pub(crate) fn used(&self) -> Use {
-        if self.masked_loops {
-            Use::Masked
-        } else {
-            Use::Lanes
-        }
-    }
-}
 
 /// A value of a four-lane step.
 #[derive(Clone, Debug)]
@@ -141,148 +123,6 @@ pub(crate) enum Slot {
     PackedN(Vec<cranelift_frontend::Variable>),
 }
 
-/// What the analysis decided about a kernel's locals.
-#[derive(Clone)]
-pub(crate) struct Plan {
-    /// The local's value may differ between the lanes of a step.
-    varying: Vec<bool>,
-    /// Written only by its declaration.
-    single: Vec<bool>,
-    /// A kernel-scope `local` variable: memory the group shares, never a
-    /// register of a lane (writing it writes memory).
-    shared: Vec<bool>,
-    /// Loops the lanes would leave at different times run with a mask of
-    /// active lanes (otherwise once per lane).
-    pub(crate) masked_loops: bool,
-    /// ... those whose memory accesses differ between lanes too.
-    masked_memory: bool,
-    /// By function: its calls are the same in every lane whose arguments
-    /// are ([`plan::pure_functions`]).
-    pure: Vec<bool>,
-}
-
-// ------------------------------------------------------------ analysis
-
-/// The local an lvalue designates (whole or in part).
-fn root_local(e: &Expr) -> Option<u32> {
-    match &e.kind {
-        ExprKind::Var(VarRef::Local(l)) => Some(l.0),
-        ExprKind::Member(a, _) | ExprKind::Swizzle(a, _) => root_local(a),
-        _ => None,
-    }
-}
-
-/// A built-in whose effects or result belong to each work-item: run once
-/// per lane, never once for the step.
-fn per_item_builtin(b: &BuiltinFn) -> bool {
-    matches!(
-        b.family,
-        Family::Atomic
-            | Family::AtomicC11
-            | Family::Printf
-            | Family::AsyncCopy
-            | Family::WorkGroup
-            | Family::SubGroup
-            | Family::Sync
-    )
-}
-
-/// `read_image*` and `write_image*`: once per lane in their results (each
-/// lane's own texel) and effects, but called once for the four lanes
-/// (`builtins::image::emit_lanes`), so a statement with one is taken apart
-/// like any other.
-fn image_access(b: &BuiltinFn) -> bool {
-    b.family == Family::Image
-        && (b.name.starts_with("read_image") || b.name.starts_with("write_image"))
-}
-
-/// A work-item function whose answer differs between the lanes of a row.
-fn varying_workitem(b: &BuiltinFn, args: &[Expr]) -> bool {
-    if b.family != Family::WorkItem {
-        return false;
-    }
-    match b.name.as_str() {
-        "get_global_linear_id" | "get_local_linear_id" => true,
-        // Consecutive linear ids: lanes of a step may straddle sub-groups.
-        "get_sub_group_id" | "get_sub_group_local_id" | "get_sub_group_size" => true,
-        "get_global_id" | "get_local_id" => match args.first().map(const_dim) {
-            Some(Some(d)) => d == 0,
-            _ => true,
-        },
-        _ => false,
-    }
-}
-
-fn const_dim(e: &Expr) -> Option<i128> {
-    match &e.kind {
-        ExprKind::IntConst(v) => Some(*v),
-        ExprKind::Cast(_, a) => const_dim(a),
-        _ => None,
-    }
-}
-
-impl Plan {
-    /// `e` contains something that must run once per work-item.
-    fn needs_serial(&self, e: &Expr) -> bool {
-        let mut out = false;
-        super::walk::expr_tree(e, &mut |x| match &x.kind {
-            ExprKind::Call(g, _) if !self.pure_call(*g) => out = true,
-            ExprKind::Builtin(b, _) if per_item_builtin(b) => out = true,
-            _ => {}
-        });
-        out
-    }
-
-    /// A call of `g` is the same in every lane whose arguments are
-    /// ([`plan::pure_functions`]).
-    fn pure_call(&self, g: crate::sema::hir::FuncId) -> bool {
-        self.pure.get(g.0 as usize).copied().unwrap_or(false)
-    }
-
-    /// `e` writes memory (not counting the kernel's own variables).
-    fn writes_memory(&self, e: &Expr) -> bool {
-        let mut out = self.needs_serial(e);
-        super::walk::expr_tree(e, &mut |x| match &x.kind {
-            ExprKind::Assign { lhs, .. } | ExprKind::IncDec { operand: lhs, .. }
-                if root_local(lhs).is_none_or(|l| self.shared[l as usize]) =>
-            {
-                out = true
-            }
-            ExprKind::Builtin(b, _)
-                if (b.family == Family::VectorLoadStore && b.name.starts_with("vstore"))
-                    || (b.family == Family::Image && b.name.starts_with("write_image")) =>
-            {
-                out = true
-            }
-            _ => {}
-        });
-        out
-    }
-}
-
-/// Safe to evaluate for a lane that would not have evaluated it: no memory
-/// access, no division that can trap, no effect. The work-item queries
-/// (`get_group_id(0)`, ...) only read the geometry; a division by a
-/// constant other than 0 and -1 cannot trap (CLBlast's `kwg / VWMD`), nor
-/// can a floating-point one.
-fn speculable(e: &Expr) -> bool {
-    let mut ok = true;
-    super::walk::expr_tree(e, &mut |x| match &x.kind {
-        ExprKind::Builtin(f, _) if f.family == Family::WorkItem && f.name.starts_with("get_") => {}
-        ExprKind::Binary(BinOp::Div | BinOp::Rem, _, d)
-            if !x.ty.is_integer_like()
-                || matches!(d.kind, ExprKind::IntConst(c) if c != 0 && c != -1) => {}
-        ExprKind::Deref(_)
-        | ExprKind::Call(..)
-        | ExprKind::Assign { .. }
-        | ExprKind::IncDec { .. }
-        | ExprKind::Builtin(..)
-        | ExprKind::Binary(BinOp::Div | BinOp::Rem, ..) => ok = false,
-        _ => {}
-    });
-    ok
-}
-
 /// An error of a lanes build that is a refusal (a construct the lanes do
 /// not express; the caller falls back to one work-item per step), not a
 /// bug of the lanes. Refusals are the errors starting with `lanes: `
@@ -293,8 +133,8 @@ fn is_refusal(e: &str) -> bool {
 
 /// The step an entry was built with, and why.
 pub(crate) struct Choice {
-    /// `Use::None`: the caller builds the one-item-per-step entry.
-    pub used: Use,
+    /// `Step::One`: the caller builds the one-item-per-step entry.
+    pub step: Step,
     /// Each faster way refused, and why.
     pub refused: Vec<String>,
     /// The lanes build's notes (`explain.rs`).
@@ -314,7 +154,7 @@ pub(crate) fn choose(
     mut build: impl FnMut(Plan) -> Result<(), String>,
 ) -> Result<Choice, String> {
     let mut choice = Choice {
-        used: Use::None,
+        step: Step::One,
         refused: Vec::new(),
         notes: Vec::new(),
     };
@@ -325,8 +165,8 @@ pub(crate) fn choose(
     } else if let Some(why) = refuse {
         Err(why)
     } else {
-        plan(pcx, f).and_then(|p| match p.lane_memory_loop(f) {
-            Some(s) => Err(super::explain::note_at(
+        plan(pcx.prog, f, pcx.masked_memory_loops, pcx.check.any_code()).and_then(|p| match p.lane_memory_loop(f) {
+            Some(s) => Err(crate::lower::explain::note_at(
                 pcx.sources.as_deref(),
                 s.span,
                 "a loop the work-items leave at different times touches memory at their own \
@@ -343,16 +183,16 @@ pub(crate) fn choose(
         }
     };
     for p in [plan.clone(), plan.unmasked()] {
-        let used = p.used();
+        let step = p.step();
         pcx.lane_notes.borrow_mut().clear();
         match build(p) {
             Ok(()) => {
-                choice.used = used;
+                choice.step = step;
                 choice.notes = std::mem::take(&mut *pcx.lane_notes.borrow_mut());
                 return Ok(choice);
             }
             Err(e) if is_refusal(&e) => {
-                let how = if used == Use::Masked {
+                let how = if step == Step::Masked {
                     "4 work-items per step with divergent loops masked"
                 } else {
                     "4 work-items per step"
@@ -560,7 +400,7 @@ pub(crate) const NOT_MASKABLE: &str = "lanes: a loop cannot run masked";
 /// for a lane that is masked off).
 fn register_only(e: &Expr) -> bool {
     let mut ok = true;
-    super::walk::expr_tree(e, &mut |x| match &x.kind {
+    crate::lower::walk::expr_tree(e, &mut |x| match &x.kind {
         ExprKind::Deref(_)
         | ExprKind::Call(..)
         | ExprKind::Assign { .. }
@@ -882,7 +722,7 @@ fn at_lane(fx: &mut FunctionCx<'_, '_>, k: usize) -> Option<Value> {
 pub(crate) fn one_item_per_step(pcx: &super::ProgramCx<'_>, f: &Function) -> Option<&'static str> {
     if pcx.check.races_strict {
         Some("checked races-strict follows each work-item's writes one at a time")
-    } else if pcx.check.uninit && !super::walk::uninitialised_locals(f).is_empty() {
+    } else if pcx.check.uninit && !crate::lower::walk::uninitialised_locals(f).is_empty() {
         Some("checked uninit follows private variables declared without a value")
     } else {
         None

@@ -180,7 +180,7 @@ impl LaneCx {
 
     pub(super) fn uses_expr(&self, e: &Expr) -> Vec<u32> {
         let mut v = Vec::new();
-        crate::codegen::walk::expr_tree(e, &mut |x| self.collect_uses(x, &mut v));
+        crate::lower::walk::expr_tree(e, &mut |x| self.collect_uses(x, &mut v));
         v.sort_unstable();
         v.dedup();
         v
@@ -199,9 +199,9 @@ impl LaneCx {
         if !fx.pcx.explain {
             return;
         }
-        let n = crate::codegen::explain::note_at(fx.pcx.sources.as_deref(), span, what);
+        let n = crate::lower::explain::note_at(fx.pcx.sources.as_deref(), span, what);
         let mut notes = fx.pcx.lane_notes.borrow_mut();
-        if notes.len() < crate::codegen::explain::MAX_NOTES && !notes.contains(&n) {
+        if notes.len() < crate::lower::explain::MAX_NOTES && !notes.contains(&n) {
             notes.push(n);
         }
     }

@@ -89,7 +89,7 @@ impl LaneCx {
             return self.serial_stmt(fx, s, why);
         }
         let mut varies = false;
-        crate::codegen::walk::stmt_exprs(s, &mut |e| varies |= self.plan.varies(e));
+        crate::lower::walk::stmt_exprs(s, &mut |e| varies |= self.plan.varies(e));
         let declares_varying = {
             let mut d = Vec::new();
             collect_decls(s, &mut d);

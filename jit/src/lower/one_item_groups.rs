@@ -26,7 +26,7 @@
 //! reaches a work-item function other than the global ones and the group
 //! counts, or a barrier (it would read the row's geometry).
 
-use super::walk;
+use crate::lower::walk;
 use crate::sema::addrspace::AddrSpace;
 use crate::sema::builtins::{BuiltinFn, Family};
 use crate::sema::hir::{BinOp, Block, Expr, ExprKind, Function, Program, Stmt, StmtKind};

@@ -1,10 +1,175 @@
-//! The lanes' plan: which locals and expressions vary between the four
-//! work-items of a step, which statements run serially, which loops run
-//! masked ([`plan`]), decided before any code is emitted.
+//! The lanes' divergence analysis: which locals and expressions vary
+//! between the four work-items of a step, which statements run serially
+//! (once per lane), which loops run masked ([`plan`]), decided before any
+//! code is emitted. `codegen/lanes/` emits a step by the [`Plan`].
+//!
+//! A local varies when a value written to it varies, or when it is written
+//! under a condition that varies; a work-item query varies in dimension 0
+//! (consecutive lanes are consecutive work-items of a row). The conditions
+//! of `if`s and loops around a barrier are uniform whatever they read
+//! ([`synchronises`]), and calls of pure functions ([`pure_functions`]) are
+//! the same in every lane whose arguments are. A kernel whose locals the
+//! lanes cannot hold (`goto`, varying aggregates or locals whose address is
+//! taken, varying parameters) gets `Err(why)` from [`plan`].
 
-use super::*;
+use super::{walk, Step};
+use crate::codegen::{clif_type, is_aggregate};
+use crate::sema::builtins::{BuiltinFn, Family};
+use crate::sema::hir::{
+    BinOp, Expr, ExprKind, FuncId, Function, Init, Program, Stmt, StmtKind, VarRef,
+};
+use crate::sema::types::Type;
+
+/// What the analysis decided about a kernel's locals.
+#[derive(Clone)]
+pub(crate) struct Plan {
+    /// The local's value may differ between the lanes of a step.
+    pub(crate) varying: Vec<bool>,
+    /// Written only by its declaration.
+    pub(crate) single: Vec<bool>,
+    /// A kernel-scope `local` variable: memory the group shares, never a
+    /// register of a lane (writing it writes memory).
+    shared: Vec<bool>,
+    /// Loops the lanes would leave at different times run with a mask of
+    /// active lanes (otherwise once per lane).
+    pub(crate) masked_loops: bool,
+    /// ... those whose memory accesses differ between lanes too.
+    masked_memory: bool,
+    /// By function: its calls are the same in every lane whose arguments
+    /// are ([`pure_functions`]).
+    pure: Vec<bool>,
+}
+
+/// The local an lvalue designates (whole or in part).
+fn root_local(e: &Expr) -> Option<u32> {
+    match &e.kind {
+        ExprKind::Var(VarRef::Local(l)) => Some(l.0),
+        ExprKind::Member(a, _) | ExprKind::Swizzle(a, _) => root_local(a),
+        _ => None,
+    }
+}
+
+/// A built-in whose effects or result belong to each work-item: run once
+/// per lane, never once for the step.
+pub(crate) fn per_item_builtin(b: &BuiltinFn) -> bool {
+    matches!(
+        b.family,
+        Family::Atomic
+            | Family::AtomicC11
+            | Family::Printf
+            | Family::AsyncCopy
+            | Family::WorkGroup
+            | Family::SubGroup
+            | Family::Sync
+    )
+}
+
+/// `read_image*` and `write_image*`: once per lane in their results (each
+/// lane's own texel) and effects, but called once for the four lanes
+/// (`builtins::image::emit_lanes`), so a statement with one is taken apart
+/// like any other.
+pub(crate) fn image_access(b: &BuiltinFn) -> bool {
+    b.family == Family::Image
+        && (b.name.starts_with("read_image") || b.name.starts_with("write_image"))
+}
+
+/// A work-item function whose answer differs between the lanes of a row.
+fn varying_workitem(b: &BuiltinFn, args: &[Expr]) -> bool {
+    if b.family != Family::WorkItem {
+        return false;
+    }
+    match b.name.as_str() {
+        "get_global_linear_id" | "get_local_linear_id" => true,
+        // Consecutive linear ids: lanes of a step may straddle sub-groups.
+        "get_sub_group_id" | "get_sub_group_local_id" | "get_sub_group_size" => true,
+        "get_global_id" | "get_local_id" => match args.first().map(const_dim) {
+            Some(Some(d)) => d == 0,
+            _ => true,
+        },
+        _ => false,
+    }
+}
+
+pub(crate) fn const_dim(e: &Expr) -> Option<i128> {
+    match &e.kind {
+        ExprKind::IntConst(v) => Some(*v),
+        ExprKind::Cast(_, a) => const_dim(a),
+        _ => None,
+    }
+}
 
 impl Plan {
+    /// `e` contains something that must run once per work-item.
+    pub(crate) fn needs_serial(&self, e: &Expr) -> bool {
+        let mut out = false;
+        walk::expr_tree(e, &mut |x| match &x.kind {
+            ExprKind::Call(g, _) if !self.pure_call(*g) => out = true,
+            ExprKind::Builtin(b, _) if per_item_builtin(b) => out = true,
+            _ => {}
+        });
+        out
+    }
+
+    /// A call of `g` is the same in every lane whose arguments are
+    /// ([`pure_functions`]).
+    fn pure_call(&self, g: FuncId) -> bool {
+        self.pure.get(g.0 as usize).copied().unwrap_or(false)
+    }
+
+    /// `e` writes memory (not counting the kernel's own variables).
+    pub(crate) fn writes_memory(&self, e: &Expr) -> bool {
+        let mut out = self.needs_serial(e);
+        walk::expr_tree(e, &mut |x| match &x.kind {
+            ExprKind::Assign { lhs, .. } | ExprKind::IncDec { operand: lhs, .. }
+                if root_local(lhs).is_none_or(|l| self.shared[l as usize]) =>
+            {
+                out = true
+            }
+            ExprKind::Builtin(b, _)
+                if (b.family == Family::VectorLoadStore && b.name.starts_with("vstore"))
+                    || (b.family == Family::Image && b.name.starts_with("write_image")) =>
+            {
+                out = true
+            }
+            _ => {}
+        });
+        out
+    }
+}
+
+/// Safe to evaluate for a lane that would not have evaluated it: no memory
+/// access, no division that can trap, no effect. The work-item queries
+/// (`get_group_id(0)`, ...) only read the geometry; a division by a
+/// constant other than 0 and -1 cannot trap (CLBlast's `kwg / VWMD`), nor
+/// can a floating-point one.
+pub(crate) fn speculable(e: &Expr) -> bool {
+    let mut ok = true;
+    walk::expr_tree(e, &mut |x| match &x.kind {
+        ExprKind::Builtin(f, _) if f.family == Family::WorkItem && f.name.starts_with("get_") => {}
+        ExprKind::Binary(BinOp::Div | BinOp::Rem, _, d)
+            if !x.ty.is_integer_like()
+                || matches!(d.kind, ExprKind::IntConst(c) if c != 0 && c != -1) => {}
+        ExprKind::Deref(_)
+        | ExprKind::Call(..)
+        | ExprKind::Assign { .. }
+        | ExprKind::IncDec { .. }
+        | ExprKind::Builtin(..)
+        | ExprKind::Binary(BinOp::Div | BinOp::Rem, ..) => ok = false,
+        _ => {}
+    });
+    ok
+}
+
+impl Plan {
+    /// The step an entry built with this plan runs.
+    pub(crate) fn step(&self) -> Step {
+        if self.masked_loops {
+            Step::Masked
+        } else {
+            Step::Lanes
+        }
+    }
+
     /// The same plan with varying loops run once per lane.
     pub(crate) fn unmasked(&self) -> Plan {
         Plan {
@@ -13,9 +178,9 @@ impl Plan {
         }
     }
 
-    pub(super) fn varies(&self, e: &Expr) -> bool {
+    pub(crate) fn varies(&self, e: &Expr) -> bool {
         let mut out = false;
-        crate::codegen::walk::expr_tree(e, &mut |x| match &x.kind {
+        walk::expr_tree(e, &mut |x| match &x.kind {
             ExprKind::Var(VarRef::Local(l)) if self.varying[l.0 as usize] => out = true,
             ExprKind::Builtin(b, args)
                 if per_item_builtin(b) || image_access(b) || varying_workitem(b, args) =>
@@ -28,7 +193,7 @@ impl Plan {
         out
     }
 
-    pub(super) fn init_varies(&self, i: &Init) -> bool {
+    pub(crate) fn init_varies(&self, i: &Init) -> bool {
         match i {
             Init::Expr(e) => self.varies(e) || self.needs_serial(e),
             Init::Array(v) | Init::Struct(v) => v.iter().any(|i| self.init_varies(i)),
@@ -38,7 +203,7 @@ impl Plan {
     }
 
     /// The statement runs once per lane (it is not taken apart).
-    pub(super) fn serial(&self, s: &Stmt) -> bool {
+    pub(crate) fn serial(&self, s: &Stmt) -> bool {
         match &s.kind {
             StmtKind::Decl(_, Some(Init::Expr(e))) | StmtKind::Expr(e) => self.needs_serial(e),
             StmtKind::Decl(_, Some(_)) => true,
@@ -63,7 +228,7 @@ impl Plan {
     /// loop like that, masked, costs a select per lane on top of each access,
     /// and once per lane (measured on CSR SpMV: 3.9x slower masked than per
     /// lane) is the better of the two.
-    pub(super) fn touches_lane_memory(&self, s: &Stmt) -> bool {
+    pub(crate) fn touches_lane_memory(&self, s: &Stmt) -> bool {
         let mut out = false;
         stmt_tree_exprs(s, &mut |e| {
             if let ExprKind::Deref(p) = &e.kind {
@@ -79,7 +244,7 @@ impl Plan {
     /// loop as fast and the rest of the kernel without the lanes' per-lane
     /// hand-overs: SpMV, 1M rows, 2-core EPYC: 52 -> 28 ms unchecked,
     /// 73 -> 37 ms under `bounds`, 225 -> 108 ms under `all`.
-    pub(super) fn lane_memory_loop<'f>(&self, f: &'f Function) -> Option<&'f Stmt> {
+    pub(crate) fn lane_memory_loop<'f>(&self, f: &'f Function) -> Option<&'f Stmt> {
         if self.masked_memory {
             return None;
         }
@@ -105,7 +270,7 @@ impl Plan {
     /// lanes would leave the loop at different times). In a loop around a
     /// barrier every `break` and `continue` is reached by all work-items or
     /// none (as the barrier is), whatever the conditions say.
-    pub(super) fn escapes_divergent(&self, body: &Stmt) -> bool {
+    pub(crate) fn escapes_divergent(&self, body: &Stmt) -> bool {
         fn walk(p: &Plan, s: &Stmt, divergent: bool) -> bool {
             match &s.kind {
                 StmtKind::Break | StmtKind::Continue => divergent,
@@ -127,20 +292,20 @@ impl Plan {
     }
 
     /// `s` writes memory anywhere inside.
-    pub(super) fn stmt_writes(&self, s: &Stmt) -> bool {
+    pub(crate) fn stmt_writes(&self, s: &Stmt) -> bool {
         let mut out = false;
-        crate::codegen::walk::stmt_exprs(s, &mut |e| out |= self.writes_memory(e));
+        walk::stmt_exprs(s, &mut |e| out |= self.writes_memory(e));
         out
     }
 
     /// Mark the locals `s` writes with varying values; true if any changed.
-    pub(super) fn mark(&mut self, s: &Stmt, under: bool) -> bool {
+    fn mark(&mut self, s: &Stmt, under: bool) -> bool {
         let mut changed = false;
         let serial = self.serial(s);
         let under = under || serial;
         if let StmtKind::Decl(_, Some(init)) = &s.kind {
             // Assignments inside the initialiser (`uint x = (t = a ^ b) ^ c;`).
-            crate::codegen::walk::init_roots(init, &mut |e| changed |= self.mark_expr(e, under));
+            walk::init_roots(init, &mut |e| changed |= self.mark_expr(e, under));
         }
         match &s.kind {
             StmtKind::Decl(l, init)
@@ -187,9 +352,9 @@ impl Plan {
         changed
     }
 
-    pub(super) fn mark_expr(&mut self, e: &Expr, under: bool) -> bool {
+    fn mark_expr(&mut self, e: &Expr, under: bool) -> bool {
         let mut targets = Vec::new();
-        crate::codegen::walk::expr_tree(e, &mut |x| match &x.kind {
+        walk::expr_tree(e, &mut |x| match &x.kind {
             ExprKind::Assign { lhs, rhs, .. } => {
                 if let Some(l) = root_local(lhs).filter(|l| !self.shared[*l as usize]) {
                     targets.push((l, self.varies(rhs) || self.needs_serial(rhs)));
@@ -211,7 +376,7 @@ impl Plan {
         changed
     }
 
-    pub(super) fn set(&mut self, l: u32) -> bool {
+    fn set(&mut self, l: u32) -> bool {
         if self.shared[l as usize] {
             return false;
         }
@@ -228,24 +393,23 @@ impl Plan {
 /// same for the whole group whatever they read: the regions branch on one
 /// work-item's decision (`regions.rs`), and the lanes need not take them as
 /// varying (a local written under one varies only by its value).
-pub(super) fn synchronises(s: &Stmt) -> bool {
+pub(crate) fn synchronises(s: &Stmt) -> bool {
     let mut found = false;
     stmt_tree_exprs(s, &mut |e| {
         if let ExprKind::Builtin(b, _) = &e.kind {
             // Sub-groups may take different paths to theirs.
-            found |=
-                crate::codegen::walk::is_barrier(&b.name, b.family) && b.family != Family::SubGroup;
+            found |= walk::is_barrier(&b.name, b.family) && b.family != Family::SubGroup;
         }
     });
     found
 }
 
-pub(super) fn contains(s: &Stmt, pred: &dyn Fn(&StmtKind) -> bool) -> bool {
+pub(crate) fn contains(s: &Stmt, pred: &dyn Fn(&StmtKind) -> bool) -> bool {
     find_stmt(s, &|s| pred(&s.kind)).is_some()
 }
 
 /// The first statement of `s`'s tree (`s` itself first) that `pred` holds of.
-pub(super) fn find_stmt<'s>(s: &'s Stmt, pred: &dyn Fn(&Stmt) -> bool) -> Option<&'s Stmt> {
+pub(crate) fn find_stmt<'s>(s: &'s Stmt, pred: &dyn Fn(&Stmt) -> bool) -> Option<&'s Stmt> {
     if pred(s) {
         return Some(s);
     }
@@ -267,8 +431,8 @@ pub(super) fn find_stmt<'s>(s: &'s Stmt, pred: &dyn Fn(&Stmt) -> bool) -> Option
 }
 
 /// Every expression of `s` (nested statements included).
-pub(super) fn stmt_tree_exprs(s: &Stmt, f: &mut dyn FnMut(&Expr)) {
-    crate::codegen::walk::stmt_exprs(s, &mut |e| crate::codegen::walk::expr_tree(e, f));
+pub(crate) fn stmt_tree_exprs(s: &Stmt, f: &mut dyn FnMut(&Expr)) {
+    walk::stmt_exprs(s, &mut |e| walk::expr_tree(e, f));
 }
 
 /// The functions whose calls are the same in every lane whose arguments are
@@ -280,7 +444,7 @@ pub(super) fn stmt_tree_exprs(s: &Stmt, f: &mut dyn FnMut(&Expr)) {
 /// an expression per lane, where other calls make their whole statement
 /// run once per lane. Outside checked mode only (its reports follow the
 /// work-item each call runs for).
-pub(crate) fn pure_functions(prog: &crate::sema::hir::Program, checked: bool) -> Vec<bool> {
+pub(crate) fn pure_functions(prog: &Program, checked: bool) -> Vec<bool> {
     let value = |t: &Type| t.is_vector() || matches!(t, Type::Scalar(_));
     let mut pure: Vec<bool> = prog
         .functions
@@ -309,7 +473,7 @@ pub(crate) fn pure_functions(prog: &crate::sema::hir::Program, checked: bool) ->
                         ok &= !(per_item_builtin(b)
                             || image_access(b)
                             || varying_workitem(b, args)
-                            || crate::codegen::walk::is_barrier(&b.name, b.family)
+                            || walk::is_barrier(&b.name, b.family)
                             || b.params.iter().any(|p| p.is_pointer())
                             || matches!(b.family, Family::VectorLoadStore | Family::AddressSpace))
                     }
@@ -328,8 +492,16 @@ pub(crate) fn pure_functions(prog: &crate::sema::hir::Program, checked: bool) ->
 }
 
 /// Decide the lanes of `f`'s locals; `Err(why)` when the kernel must run
-/// one work-item per step.
-pub(crate) fn plan(pcx: &crate::codegen::ProgramCx<'_>, f: &Function) -> Result<Plan, String> {
+/// one work-item per step. `masked_memory`: also run masked the divergent
+/// loops that touch memory at per-lane addresses
+/// (`CodegenOptions::masked_memory_loops`); `checked`: checked mode
+/// compiles checks into the code (no call is pure then).
+pub(crate) fn plan(
+    prog: &Program,
+    f: &Function,
+    masked_memory: bool,
+    checked: bool,
+) -> Result<Plan, String> {
     let body = f.body.as_ref().ok_or("the kernel has no body")?;
     let n = f.locals.len();
     let mut plan = Plan {
@@ -341,8 +513,8 @@ pub(crate) fn plan(pcx: &crate::codegen::ProgramCx<'_>, f: &Function) -> Result<
             .map(|l| l.space == crate::sema::addrspace::AddrSpace::Local)
             .collect(),
         masked_loops: true,
-        masked_memory: pcx.masked_memory_loops,
-        pure: pure_functions(pcx.prog, pcx.check.any_code()),
+        masked_memory,
+        pure: pure_functions(prog, checked),
     };
     let mut has_goto = false;
     for s in &body.stmts {
@@ -364,8 +536,8 @@ pub(crate) fn plan(pcx: &crate::codegen::ProgramCx<'_>, f: &Function) -> Result<
         span: f.span,
     };
     while plan.mark(&top, false) {}
-    let addressed = crate::codegen::walk::address_taken_locals(f);
-    let written = crate::codegen::walk::written_locals(f);
+    let addressed = walk::address_taken_locals(f);
+    let written = walk::written_locals(f);
     for (i, l) in f.locals.iter().enumerate() {
         if l.space == crate::sema::addrspace::AddrSpace::Local {
             // Shared by the group: one place serves every lane.
@@ -407,7 +579,7 @@ pub(crate) fn plan(pcx: &crate::codegen::ProgramCx<'_>, f: &Function) -> Result<
 }
 
 /// Locals declared anywhere in `s`.
-pub(super) fn collect_decls(s: &Stmt, out: &mut Vec<u32>) {
+pub(crate) fn collect_decls(s: &Stmt, out: &mut Vec<u32>) {
     match &s.kind {
         StmtKind::Decl(l, _) => out.push(l.0),
         StmtKind::Block(b) => b.stmts.iter().for_each(|s| collect_decls(s, out)),

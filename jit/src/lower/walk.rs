@@ -1,7 +1,8 @@
-//! Walks over the HIR that codegen needs before lowering: which locals have
-//! their address taken (they need memory), and which kernels reach a barrier
-//! (they need the coroutine strategy), which are declared without an
-//! initialiser (checked `uninit` follows them).
+//! Walks over the HIR that the analyses, the HIR passes and codegen need
+//! before any code is emitted: which locals have their address taken (they
+//! need memory), which kernels reach a barrier (they need a barrier
+//! strategy), which are declared without an initialiser (checked `uninit`
+//! follows them).
 
 use crate::sema::builtins::Family;
 use crate::sema::hir::{

@@ -25,7 +25,7 @@ use crate::sema::types::{Scalar, Type};
 /// The program with its guarded `continue`s rewritten, or `None` when it
 /// has none.
 pub(crate) fn rewrite(prog: &Program) -> Option<Program> {
-    super::walk::rewrite_functions(prog, |_, f| rewrite_function(f))
+    crate::lower::walk::rewrite_functions(prog, |_, f| rewrite_function(f))
 }
 
 fn rewrite_function(f: &Function) -> Option<Function> {
@@ -77,7 +77,7 @@ fn guard_rest(stmts: &mut Vec<Stmt>) -> bool {
     let Some(i) = stmts.iter().position(|s| guarded_continue(s).is_some()) else {
         return false;
     };
-    if stmts[i + 1..].iter().any(super::walk::jumps_into) {
+    if stmts[i + 1..].iter().any(crate::lower::walk::jumps_into) {
         return false;
     }
     let mut rest: Vec<Stmt> = stmts.drain(i + 1..).collect();

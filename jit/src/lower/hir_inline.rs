@@ -44,7 +44,7 @@
 //! every subscript is a constant (whatever else the body does with `p`,
 //! arithmetic or a call, is then done with `w` and keeps it in memory).
 
-use super::walk;
+use crate::lower::walk;
 use crate::sema::hir::{
     Block, CastKind, Expr, ExprKind, FuncId, Function, Init, LocalId, Program, Stmt, StmtKind,
     VarRef,

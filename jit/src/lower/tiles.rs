@@ -26,7 +26,7 @@
 //! unrolling is for the promotion only. Checked mode keeps the arrays (its
 //! checks follow the memory accesses).
 
-use super::walk::{
+use crate::lower::walk::{
     children, children_mut, own_exprs, own_exprs_mut, stmt_exprs_mut, sub_stmts_mut,
 };
 use crate::sema::hir::{BinOp, CastKind};
@@ -47,7 +47,7 @@ const MAX_NODES: usize = 8192;
 /// The program with its functions' register tiles promoted, or `None`
 /// when no function has one.
 pub(crate) fn promote(prog: &Program) -> Option<Program> {
-    super::walk::rewrite_functions(prog, |_, f| promote_function(f))
+    crate::lower::walk::rewrite_functions(prog, |_, f| promote_function(f))
 }
 
 /// `f` with its tiles promoted, or `None` when it has none.
@@ -313,7 +313,7 @@ fn is_read_of(e: &Expr, var: LocalId) -> bool {
 /// Whether a subscript of a candidate array in `s` reads `var`.
 fn indexes_candidate(s: &Stmt, var: u32, candidates: &HashMap<u32, u64>) -> bool {
     let mut found = false;
-    super::walk::stmt_exprs(s, &mut |e| {
+    crate::lower::walk::stmt_exprs(s, &mut |e| {
         if let Some((a, idx)) = subscript(e) {
             if candidates.contains_key(&a) {
                 walk_expr(idx, &mut |x| {
@@ -329,7 +329,7 @@ fn indexes_candidate(s: &Stmt, var: u32, candidates: &HashMap<u32, u64>) -> bool
 fn writes_or_escapes(s: &Stmt, var: u32) -> bool {
     let mut found = false;
     let is = |e: &Expr| matches!(e.kind, ExprKind::Var(VarRef::Local(l)) if l.0 == var);
-    super::walk::stmt_exprs(s, &mut |e| match &e.kind {
+    crate::lower::walk::stmt_exprs(s, &mut |e| match &e.kind {
         ExprKind::Assign { lhs: a, .. }
         | ExprKind::IncDec { operand: a, .. }
         | ExprKind::AddrOf(a) => found |= is(a),
@@ -363,7 +363,7 @@ fn own_jumps(s: &Stmt, top: bool) -> bool {
 fn size(s: &Stmt) -> usize {
     let mut n = 0;
     count_stmts(s, &mut n);
-    super::walk::stmt_exprs(s, &mut |_| n += 1);
+    crate::lower::walk::stmt_exprs(s, &mut |_| n += 1);
     n
 }
 
@@ -391,7 +391,7 @@ fn count_stmts(s: &Stmt, n: &mut usize) {
 /// Whether `var` still appears in `s`.
 fn mentions(s: &Stmt, var: u32) -> bool {
     let mut found = matches!(&s.kind, StmtKind::Decl(l, _) if l.0 == var);
-    super::walk::stmt_exprs(s, &mut |e| {
+    crate::lower::walk::stmt_exprs(s, &mut |e| {
         found |= matches!(e.kind, ExprKind::Var(VarRef::Local(l)) if l.0 == var)
     });
     found
@@ -660,5 +660,5 @@ fn rewrite_expr(e: &mut Expr, elems: &HashMap<u32, Promoted>) {
 // ---- traversal ----
 
 fn walk_expr(e: &Expr, f: &mut dyn FnMut(&Expr)) {
-    super::walk::expr_tree(e, &mut |x| f(x));
+    crate::lower::walk::expr_tree(e, &mut |x| f(x));
 }
