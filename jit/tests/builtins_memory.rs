@@ -275,28 +275,10 @@ fn half_loads_and_stores_round_correctly() {
     }
 }
 
-/// Every rounding mode of `vstore_half`, from float and from double, on
-/// each half's value, the midpoints between neighbouring halves and their
-/// neighbours (the ties and the values just off them, in float and in
-/// double), and scattered float bit patterns; `vload_half` of each result.
-#[test]
-fn half_stores_round_by_every_mode_on_ties_and_neighbours() {
-    let p = build_full(
-        "kernel void t(global const float *x, global const double *d, global half *h,
-                       global float *back) {
-            size_t i = get_global_id(0);
-            vstore_half(x[i], i * 8 + 0, h);
-            vstore_half_rtz(x[i], i * 8 + 1, h);
-            vstore_half_rtp(x[i], i * 8 + 2, h);
-            vstore_half_rtn(x[i], i * 8 + 3, h);
-            vstore_half_rte(d[i], i * 8 + 4, h);
-            vstore_half_rtz(d[i], i * 8 + 5, h);
-            vstore_half_rtp(d[i], i * 8 + 6, h);
-            vstore_half_rtn(d[i], i * 8 + 7, h);
-            back[i] = vload_half(i * 8 + 1, h);
-        }",
-    );
-    let all = halves();
+/// Each half's value, the midpoints between neighbouring halves (ties) and
+/// the floats and doubles just off them, the extremes, and scattered float
+/// bit patterns.
+fn half_sweep(all: &[(f64, u16)]) -> Vec<f64> {
     let mut d: Vec<f64> = Vec::new();
     for w in all.windows(2) {
         let (lo, hi) = (w[0].0, w[1].0);
@@ -324,6 +306,103 @@ fn half_stores_round_by_every_mode_on_ties_and_neighbours() {
         s = s.wrapping_mul(0x9e37_79b1).wrapping_add(0x7f4a_7c15);
         d.push(f64::from(f32::from_bits(s)));
     }
+    d
+}
+
+/// The same sweep through `vstore_half`, `vstore_half_rte` and
+/// `vload_half` at consecutive offsets: four work-items' halves in one
+/// access and converted together in the lanes.
+#[test]
+fn consecutive_half_stores_and_loads_in_the_lanes_round_as_one_at_a_time() {
+    let src = "kernel void t(global const float *x, global half *h0, global half *h1,
+                             global float *back) {
+            size_t i = get_global_id(0);
+            vstore_half(x[i], i, h0);
+            vstore_half_rte(x[i], i, h1);
+            back[i] = vload_half(i, h0);
+        }";
+    let [fast, written] = rewritten_and_written(src);
+    let k = fast.kernel_index("t").expect("kernel");
+    assert!(fast.lanes(k), "t runs in the lanes");
+    let per_lane: Vec<&String> = fast.explanations()[k]
+        .notes
+        .iter()
+        .filter(|n| n.contains("_half"))
+        .collect();
+    assert!(
+        per_lane.is_empty(),
+        "no half access once per lane: {per_lane:?}"
+    );
+    let all = halves();
+    let mut d = half_sweep(&all);
+    let n = d.len().div_ceil(64) * 64;
+    d.resize(n, 1.0);
+    let mut x: Vec<f32> = d.iter().map(|v| *v as f32).collect();
+    for p in [&fast, &written] {
+        let mut h0 = vec![0u16; n];
+        let mut h1 = vec![0u16; n];
+        let mut back = vec![0f32; n];
+        run(
+            p,
+            "t",
+            &mut [buf(&mut x), buf(&mut h0), buf(&mut h1), buf(&mut back)],
+            &[n as u64],
+            &[64],
+        );
+        for i in 0..n {
+            let v = f64::from(x[i]);
+            let want = to_half_ref(v, &all, 0);
+            let nan = |a: u16| a & 0x7c00 == 0x7c00 && a & 0x3ff != 0;
+            for got in [h0[i], h1[i]] {
+                assert!(
+                    got == want || (nan(got) && nan(want)),
+                    "{v:e}: got {got:04x}, want {want:04x}"
+                );
+            }
+            let hv = all
+                .iter()
+                .find(|(_, b)| *b == h0[i])
+                .map(|(v, _)| *v as f32);
+            match hv {
+                Some(hv) => assert_eq!(
+                    back[i].to_bits(),
+                    hv.to_bits(),
+                    "vload_half of {:04x}",
+                    h0[i]
+                ),
+                None => assert!(
+                    back[i].is_nan() || back[i].is_infinite(),
+                    "vload_half of {:04x}",
+                    h0[i]
+                ),
+            }
+        }
+    }
+}
+
+/// Every rounding mode of `vstore_half`, from float and from double, on
+/// each half's value, the midpoints between neighbouring halves and their
+/// neighbours (the ties and the values just off them, in float and in
+/// double), and scattered float bit patterns; `vload_half` of each result.
+#[test]
+fn half_stores_round_by_every_mode_on_ties_and_neighbours() {
+    let p = build_full(
+        "kernel void t(global const float *x, global const double *d, global half *h,
+                       global float *back) {
+            size_t i = get_global_id(0);
+            vstore_half(x[i], i * 8 + 0, h);
+            vstore_half_rtz(x[i], i * 8 + 1, h);
+            vstore_half_rtp(x[i], i * 8 + 2, h);
+            vstore_half_rtn(x[i], i * 8 + 3, h);
+            vstore_half_rte(d[i], i * 8 + 4, h);
+            vstore_half_rtz(d[i], i * 8 + 5, h);
+            vstore_half_rtp(d[i], i * 8 + 6, h);
+            vstore_half_rtn(d[i], i * 8 + 7, h);
+            back[i] = vload_half(i * 8 + 1, h);
+        }",
+    );
+    let all = halves();
+    let mut d = half_sweep(&all);
     let n = d.len().div_ceil(64) * 64;
     d.resize(n, 1.0);
     let mut x: Vec<f32> = d.iter().map(|v| *v as f32).collect();

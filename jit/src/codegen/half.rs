@@ -22,7 +22,7 @@
 use super::fx::{FunctionCx, IntCC};
 use crate::sema::hir::BinOp;
 use crate::sema::types::Scalar;
-use cranelift_codegen::ir::{types, InstBuilder, MemFlagsData, Value};
+use cranelift_codegen::ir::{types, Endianness, InstBuilder, MemFlagsData, Value};
 
 /// Rounding of a conversion to half: the `mode` argument of the host
 /// functions (0 rte, 1 rtz, 2 rtp, 3 rtn).
@@ -37,23 +37,74 @@ impl FunctionCx<'_, '_> {
     /// and NaNs take float's all-ones exponent instead. The sign is put back
     /// last.
     pub fn half_to_float(&mut self, h: Value) -> Value {
-        let b = &mut self.b;
-        let u = b.ins().uextend(types::I32, h);
-        let magnitude = b.ins().band_imm_s(u, 0x7fff);
-        let shifted = b.ins().ishl_imm_s(magnitude, 13);
-        let f = b.ins().bitcast(types::F32, MemFlagsData::new(), shifted);
-        let two_112 = b.ins().f32const(f32::from_bits(0x7780_0000));
-        let v = b.ins().fmul(f, two_112);
-        let scaled = b.ins().bitcast(types::I32, MemFlagsData::new(), v);
-        let special = b.ins().bor_imm_s(shifted, 0x7f80_0000);
-        let is_special = b
+        let u = self.b.ins().uextend(types::I32, h);
+        self.half_bits_to_float(u)
+    }
+
+    /// [`Self::half_to_float`] of half bits zero-extended in an `i32`, or in
+    /// each lane of an `i32x4` (then an `f32x4`: four work-items' values).
+    pub(crate) fn half_bits_to_float(&mut self, u: Value) -> Value {
+        let t = self.b.func.dfg.value_type(u);
+        let ft = if t.is_vector() {
+            types::F32X4
+        } else {
+            types::F32
+        };
+        let le = MemFlagsData::new().with_endianness(Endianness::Little);
+        let magnitude = self.bits_and(u, 0x7fff);
+        let shifted = self.bits_shl(magnitude, 13);
+        let f = self.b.ins().bitcast(ft, le, shifted);
+        let two_112 = self.b.ins().f32const(f32::from_bits(0x7780_0000));
+        let two_112 = self.lanes_of(ft, two_112);
+        let v = self.b.ins().fmul(f, two_112);
+        let scaled = self.b.ins().bitcast(t, le, v);
+        let exp = self.bits_const(t, 0x7f80_0000);
+        let special = self.b.ins().bor(shifted, exp);
+        let limit = self.bits_const(t, 0x7c00);
+        let is_special = self
+            .b
             .ins()
-            .icmp_imm_s(IntCC::UnsignedGreaterThanOrEqual, magnitude, 0x7c00);
-        let bits = b.ins().select(is_special, special, scaled);
-        let sign = b.ins().band_imm_s(u, 0x8000);
-        let sign = b.ins().ishl_imm_s(sign, 16);
-        let bits = b.ins().bor(bits, sign);
-        b.ins().bitcast(types::F32, MemFlagsData::new(), bits)
+            .icmp(IntCC::UnsignedGreaterThanOrEqual, magnitude, limit);
+        let bits = self.bits_select(is_special, special, scaled);
+        let sign = self.bits_and(u, 0x8000);
+        let sign = self.bits_shl(sign, 16);
+        let bits = self.b.ins().bor(bits, sign);
+        self.b.ins().bitcast(ft, le, bits)
+    }
+
+    /// `c` as a value of `t` (`i32`, or splat in each lane of an `i32x4`).
+    fn bits_const(&mut self, t: types::Type, c: i64) -> Value {
+        let k = self.b.ins().iconst(types::I32, c);
+        self.lanes_of(t, k)
+    }
+
+    /// `x`, a scalar, as a value of `t`: itself, or splat for a vector.
+    fn lanes_of(&mut self, t: types::Type, x: Value) -> Value {
+        if t.is_vector() {
+            self.b.ins().splat(t, x)
+        } else {
+            x
+        }
+    }
+
+    fn bits_and(&mut self, x: Value, c: i64) -> Value {
+        let t = self.b.func.dfg.value_type(x);
+        let k = self.bits_const(t, c);
+        self.b.ins().band(x, k)
+    }
+
+    fn bits_shl(&mut self, x: Value, n: i64) -> Value {
+        self.b.ins().ishl_imm_s(x, n)
+    }
+
+    /// `a` where `c` holds, else `b` (per lane for vectors: `c` is a
+    /// comparison's all-ones or all-zeros lanes).
+    fn bits_select(&mut self, c: Value, a: Value, b: Value) -> Value {
+        if self.b.func.dfg.value_type(c).is_vector() {
+            self.b.ins().bitselect(c, a, b)
+        } else {
+            self.b.ins().select(c, a, b)
+        }
     }
 
     /// `x` (a `float` or `double`) rounded to half bits (`i16`) by `mode`.
@@ -207,40 +258,59 @@ impl FunctionCx<'_, '_> {
     ///   itself rounds to nearest even, and its low bits are the half's
     ///   (0x400, rounded up to the smallest normal, is that half's encoding).
     pub fn float_to_half_rte(&mut self, x: Value) -> Value {
-        let b = &mut self.b;
-        let bits = b.ins().bitcast(types::I32, MemFlagsData::new(), x);
-        let a = b.ins().band_imm_s(bits, 0x7fff_ffff);
-        let sign = b.ins().ushr_imm_s(bits, 16);
-        let sign = b.ins().band_imm_s(sign, 0x8000);
+        let r = self.float_to_half_bits_rte(x);
+        self.b.ins().ireduce(types::I16, r)
+    }
+
+    /// [`Self::float_to_half_rte`] of an `f32` as half bits in an `i32`, or
+    /// of each lane of an `f32x4` in an `i32x4`.
+    pub(crate) fn float_to_half_bits_rte(&mut self, x: Value) -> Value {
+        let ft = self.b.func.dfg.value_type(x);
+        let t = if ft.is_vector() {
+            types::I32X4
+        } else {
+            types::I32
+        };
+        let le = MemFlagsData::new().with_endianness(Endianness::Little);
+        let bits = self.b.ins().bitcast(t, le, x);
+        let a = self.bits_and(bits, 0x7fff_ffff);
+        let sign = self.b.ins().ushr_imm_s(bits, 16);
+        let sign = self.bits_and(sign, 0x8000);
         // Normal range.
-        let odd = b.ins().ushr_imm_s(a, 13);
-        let odd = b.ins().band_imm_s(odd, 1);
-        let r = b.ins().iadd_imm_s(a, 0xfff);
-        let r = b.ins().iadd(r, odd);
-        let r = b.ins().ushr_imm_s(r, 13);
-        let normal = b.ins().iadd_imm_s(r, -((127 - 15) << 10));
+        let odd = self.b.ins().ushr_imm_s(a, 13);
+        let odd = self.bits_and(odd, 1);
+        let round = self.bits_const(t, 0xfff);
+        let r = self.b.ins().iadd(a, round);
+        let r = self.b.ins().iadd(r, odd);
+        let r = self.b.ins().ushr_imm_s(r, 13);
+        let rebias = self.bits_const(t, -((127 - 15) << 10));
+        let normal = self.b.ins().iadd(r, rebias);
         // Subnormal range.
-        let fa = b.ins().bitcast(types::F32, MemFlagsData::new(), a);
-        let half = b.ins().f32const(0.5);
-        let sum = b.ins().fadd(fa, half);
-        let sum = b.ins().bitcast(types::I32, MemFlagsData::new(), sum);
-        let small = b.ins().iadd_imm_s(sum, -(0.5f32.to_bits() as i64));
-        let is_small = b.ins().icmp_imm_s(IntCC::UnsignedLessThan, a, 0x3880_0000);
-        let r = b.ins().select(is_small, small, normal);
-        let inf = b.ins().iconst(types::I32, 0x7c00);
-        let is_big = b
+        let fa = self.b.ins().bitcast(ft, le, a);
+        let half = self.b.ins().f32const(0.5);
+        let half = self.lanes_of(ft, half);
+        let sum = self.b.ins().fadd(fa, half);
+        let sum = self.b.ins().bitcast(t, le, sum);
+        let half_bits = self.bits_const(t, -(0.5f32.to_bits() as i64));
+        let small = self.b.ins().iadd(sum, half_bits);
+        let limit = self.bits_const(t, 0x3880_0000);
+        let is_small = self.b.ins().icmp(IntCC::UnsignedLessThan, a, limit);
+        let r = self.bits_select(is_small, small, normal);
+        let inf = self.bits_const(t, 0x7c00);
+        let limit = self.bits_const(t, 0x477f_f000);
+        let is_big = self
+            .b
             .ins()
-            .icmp_imm_s(IntCC::UnsignedGreaterThanOrEqual, a, 0x477f_f000);
-        let r = b.ins().select(is_big, inf, r);
-        let payload = b.ins().ushr_imm_s(a, 13);
-        let payload = b.ins().band_imm_s(payload, 0x3ff);
-        let nan = b.ins().bor_imm_s(payload, 0x7e00);
-        let is_nan = b
-            .ins()
-            .icmp_imm_s(IntCC::UnsignedGreaterThan, a, 0x7f80_0000);
-        let r = b.ins().select(is_nan, nan, r);
-        let r = b.ins().bor(r, sign);
-        b.ins().ireduce(types::I16, r)
+            .icmp(IntCC::UnsignedGreaterThanOrEqual, a, limit);
+        let r = self.bits_select(is_big, inf, r);
+        let payload = self.b.ins().ushr_imm_s(a, 13);
+        let payload = self.bits_and(payload, 0x3ff);
+        let quiet = self.bits_const(t, 0x7e00);
+        let nan = self.b.ins().bor(payload, quiet);
+        let limit = self.bits_const(t, 0x7f80_0000);
+        let is_nan = self.b.ins().icmp(IntCC::UnsignedGreaterThan, a, limit);
+        let r = self.bits_select(is_nan, nan, r);
+        self.b.ins().bor(r, sign)
     }
 
     /// Convert a scalar to or from `half` (one of `from`, `to` is half; the

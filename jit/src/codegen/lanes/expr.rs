@@ -473,6 +473,9 @@ impl LaneCx {
                 return r;
             }
         }
+        if let Some(v) = Self::packed_half(fx, f, &vals) {
+            return Ok(v);
+        }
         // Integer `min`, `max` and `clamp` (the larger, then the smaller)
         // of rising values rise.
         let rises = fx.pcx.check.bounds
@@ -522,6 +525,16 @@ impl LaneCx {
                 return Ok(v);
             }
         }
+        if f.family == Family::VectorLoadStore {
+            // A memory access taken apart, as `serial_expr` says of others.
+            if let Some(a) = args.first() {
+                Self::note(
+                    fx,
+                    a.span,
+                    &format!("once per lane (no packed form of this {} here)", f.name),
+                );
+            }
+        }
         let mut out = vec![CValue::Void; LANES];
         for k in fx.lane_order() {
             let lane: Vec<CValue> = vals.iter().map(|v| Self::lane(fx, v, k)).collect();
@@ -535,6 +548,47 @@ impl LaneCx {
             self.mark_rising(fx, &v, signed);
         }
         Ok(v)
+    }
+
+    /// `vload_half`, and `vstore_half`/`vstore_half_rte` of `float`s, at
+    /// the four lanes' consecutive offsets from one pointer: one 8-byte
+    /// access, and the conversion (`codegen/half.rs`) on the four lanes at
+    /// once. Not under checked mode, whose checks follow each lane's access.
+    fn packed_half(fx: &mut FunctionCx<'_, '_>, f: &BuiltinFn, vals: &[LVal]) -> Option<LVal> {
+        if fx.checks_memory() {
+            return None;
+        }
+        let flags = crate::codegen::value::flags();
+        let at = |fx: &mut FunctionCx<'_, '_>, base: Value, p: &CValue| {
+            let p = p.scalar().ok()?;
+            let off = fx.b.ins().ishl_imm_s(base, 1);
+            Some(fx.b.ins().iadd(p, off))
+        };
+        match (f.name.as_str(), vals) {
+            ("vload_half", [LVal::Aff { base, step: 1 }, LVal::Uni(p)])
+                if f.ret == Type::Scalar(Scalar::Float) =>
+            {
+                let addr = at(fx, *base, p)?;
+                let h = fx.b.ins().uload16x4(flags, addr, 0);
+                Some(LVal::Vec(fx.half_bits_to_float(h)))
+            }
+            ("vstore_half" | "vstore_half_rte", [x, LVal::Aff { base, step: 1 }, LVal::Uni(p)])
+                if f.params.first() == Some(&Type::Scalar(Scalar::Float)) =>
+            {
+                let x = Self::pack(fx, x, types::F32X4)?;
+                let addr = at(fx, *base, p)?;
+                let h = fx.float_to_half_bits_rte(x);
+                // Half bits are at most 0xffff: the unsigned narrowing is exact.
+                let h = fx.b.ins().unarrow(h, h);
+                let le = cranelift_codegen::ir::MemFlagsData::new()
+                    .with_endianness(cranelift_codegen::ir::Endianness::Little);
+                let h = fx.b.ins().bitcast(types::I64X2, le, h);
+                let four = fx.b.ins().extractlane(h, 0);
+                fx.b.ins().store(flags, four, addr, 0);
+                Some(LVal::Lanes(vec![CValue::Void; LANES]))
+            }
+            _ => None,
+        }
     }
 
     /// `x++`, `--x`, ... on a varying local or memory.
