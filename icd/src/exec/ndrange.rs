@@ -242,12 +242,12 @@ impl Launch {
             Ok(())
         } else if self.schedule.is_some() {
             let result = self.run_scheduled(total, groups, inline_ok);
-            self.conclude(&self.exe, self.check.as_deref(), result, items, timed)
+            self.conclude(result, items, timed)
         } else if total == 1 && inline_ok {
             let result = with_arena(self.local_mem_size, |arena| {
                 self.run_range(0..1, &groups, arena)
             });
-            self.conclude(&self.exe, self.check.as_deref(), result, items, timed)
+            self.conclude(result, items, timed)
         } else {
             // The deal takes the launch: what the end needs is kept here.
             let (exe, check, device) = (self.exe.clone(), self.check.clone(), self.device.clone());
@@ -262,15 +262,21 @@ impl Launch {
         }
     }
 
+    /// [`conclude`] for a launch that still holds its executable.
     fn conclude(
         &self,
-        exe: &Executable,
-        check: Option<&LaunchCheck>,
         result: Result<(), String>,
         items: u64,
         timed: Option<Instant>,
     ) -> CLResult<()> {
-        conclude(exe, self.kernel, check, result, items, timed)
+        conclude(
+            &self.exe,
+            self.kernel,
+            self.check.as_deref(),
+            result,
+            items,
+            timed,
+        )
     }
 
     /// Whether a launch of `items` work-items of this kernel may run on
