@@ -18,7 +18,9 @@
 //! assignment) keeps it a record. Checked mode keeps records as written (its
 //! `uninit` check follows their bytes).
 
-use super::walk::{children, children_mut, own_exprs, own_exprs_mut, rewrite_functions};
+use super::walk::{
+    children, children_mut, own_exprs, own_exprs_mut, rewrite_functions, sub_stmts, sub_stmts_mut,
+};
 use crate::sema::hir::{
     BinOp, Block, CastKind, Expr, ExprKind, Function, Init, LocalId, Program, Stmt, StmtKind,
     ValueCat, VarRef,
@@ -119,32 +121,6 @@ fn scan_stmt(records: &Records, s: &Stmt, cands: &mut HashMap<u32, Type>) {
     sub_stmts(s, &mut |t| scan_stmt(records, t, cands));
 }
 
-/// The statements nested directly in `s`.
-fn sub_stmts(s: &Stmt, f: &mut dyn FnMut(&Stmt)) {
-    match &s.kind {
-        StmtKind::Block(b) => b.stmts.iter().for_each(f),
-        StmtKind::If(_, t, e) => {
-            f(t);
-            if let Some(e) = e {
-                f(e);
-            }
-        }
-        StmtKind::For(init, _, _, b) => {
-            if let Some(i) = init {
-                f(i);
-            }
-            f(b);
-        }
-        StmtKind::While(_, b)
-        | StmtKind::DoWhile(b, _)
-        | StmtKind::Switch(_, b)
-        | StmtKind::Case(_, b)
-        | StmtKind::Default(b)
-        | StmtKind::Label(_, b) => f(b),
-        _ => {}
-    }
-}
-
 /// `f` with its small records as integers, or `None` when it has none.
 fn promote_function(records: &Records, f: &Function) -> Option<Function> {
     let body = f.body.as_ref()?;
@@ -221,7 +197,7 @@ impl Rewrite<'_> {
             }
         }
         own_exprs_mut(s, &mut |e| self.expr(e));
-        super::walk::sub_stmts_mut(s, &mut |t| self.stmt(t));
+        sub_stmts_mut(s, &mut |t| self.stmt(t));
     }
 
     fn expr(&self, e: &mut Expr) {

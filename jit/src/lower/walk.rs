@@ -1001,32 +1001,45 @@ pub fn rewrite_functions(
     out
 }
 
-/// The statements nested directly in `s`, in order (a block's list, the
-/// arms of an `if`, a `for`'s first clause and body, a loop's or label's
-/// body), to change.
+/// `f` on each statement nested directly in the statement kind `kind`, in
+/// order (a block's list, the arms of an `if`, a `for`'s first clause and
+/// body, a loop's or label's body); `$iter` walks a block's list (`iter` or
+/// `iter_mut`, as `kind` is borrowed).
+macro_rules! each_sub_stmt {
+    ($kind:expr, $f:ident, $iter:ident) => {
+        match $kind {
+            StmtKind::Block(b) => b.stmts.$iter().for_each($f),
+            StmtKind::If(_, t, e) => {
+                $f(t);
+                if let Some(e) = e {
+                    $f(e);
+                }
+            }
+            StmtKind::For(init, _, _, b) => {
+                if let Some(i) = init {
+                    $f(i);
+                }
+                $f(b);
+            }
+            StmtKind::While(_, b)
+            | StmtKind::DoWhile(b, _)
+            | StmtKind::Switch(_, b)
+            | StmtKind::Case(_, b)
+            | StmtKind::Default(b)
+            | StmtKind::Label(_, b) => $f(b),
+            _ => {}
+        }
+    };
+}
+
+/// The statements nested directly in `s` (see `each_sub_stmt!`).
+pub fn sub_stmts(s: &Stmt, f: &mut dyn FnMut(&Stmt)) {
+    each_sub_stmt!(&s.kind, f, iter)
+}
+
+/// The statements nested directly in `s`, to change.
 pub fn sub_stmts_mut(s: &mut Stmt, f: &mut dyn FnMut(&mut Stmt)) {
-    match &mut s.kind {
-        StmtKind::Block(b) => b.stmts.iter_mut().for_each(f),
-        StmtKind::If(_, t, e) => {
-            f(t);
-            if let Some(e) = e {
-                f(e);
-            }
-        }
-        StmtKind::For(init, _, _, b) => {
-            if let Some(i) = init {
-                f(i);
-            }
-            f(b);
-        }
-        StmtKind::While(_, b)
-        | StmtKind::DoWhile(b, _)
-        | StmtKind::Switch(_, b)
-        | StmtKind::Case(_, b)
-        | StmtKind::Default(b)
-        | StmtKind::Label(_, b) => f(b),
-        _ => {}
-    }
+    each_sub_stmt!(&mut s.kind, f, iter_mut)
 }
 
 /// Every root expression of `s` and its nested statements, to change.
