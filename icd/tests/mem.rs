@@ -81,13 +81,36 @@ fn every_flag_combination_gives_the_specs_code() {
         }
     }
     assert!(seen.iter().all(|&n| n > 0), "each outcome occurs: {seen:?}");
-    // Bits outside the table, and KERNEL_READ_AND_WRITE (images only).
-    for bad in [1 << 20, CL_MEM_KERNEL_READ_AND_WRITE, 1 << 63] {
+    // Bits outside the table.
+    for bad in [1 << 20, 1 << 63] {
         assert_eq!(
             create(env.ctx, bad, 64, ptr::null_mut()).1,
             CL_INVALID_VALUE
         );
     }
+    // KERNEL_READ_AND_WRITE is in the table: accepted beside every access
+    // and host-access flag, and kept in CL_MEM_FLAGS.
+    for other in ACCESS.iter().chain(&HOST_ACCESS).chain(&[0]) {
+        let flags = CL_MEM_KERNEL_READ_AND_WRITE | other;
+        let (m, rc) = create(
+            env.ctx,
+            flags | CL_MEM_COPY_HOST_PTR,
+            64,
+            host.as_mut_ptr().cast(),
+        );
+        assert_eq!(rc, CL_SUCCESS, "flags {flags:#x}");
+        assert_eq!(
+            info::<cl_mem_flags>(m, CL_MEM_FLAGS),
+            flags | CL_MEM_COPY_HOST_PTR
+        );
+        release(m);
+    }
+    // It does not lift the table's exclusions.
+    let both = CL_MEM_KERNEL_READ_AND_WRITE | CL_MEM_READ_ONLY | CL_MEM_WRITE_ONLY;
+    assert_eq!(
+        create(env.ctx, both, 64, ptr::null_mut()).1,
+        CL_INVALID_VALUE
+    );
 }
 
 #[test]
@@ -444,6 +467,12 @@ fn pipes_and_native_kernels_are_refused_images_samplers_and_svm_checked() {
         // The device has images (conformance/tests/images.rs tests them).
         let im = clCreateImage2D(env.ctx, 0, &fmt, 4, 4, 0, ptr::null_mut(), &mut rc);
         assert_eq!(rc, CL_SUCCESS);
+        assert_eq!(clReleaseMemObject(im), CL_SUCCESS);
+        // CL_MEM_KERNEL_READ_AND_WRITE is a flag of the table (see above).
+        let flags = CL_MEM_KERNEL_READ_AND_WRITE;
+        let im = clCreateImage2D(env.ctx, flags, &fmt, 4, 4, 0, ptr::null_mut(), &mut rc);
+        assert_eq!(rc, CL_SUCCESS);
+        assert_eq!(info::<cl_mem_flags>(im, CL_MEM_FLAGS), flags);
         assert_eq!(clReleaseMemObject(im), CL_SUCCESS);
         clCreateImage2D(ptr::null_mut(), 0, &fmt, 4, 4, 0, ptr::null_mut(), &mut rc);
         assert_eq!(rc, CL_INVALID_CONTEXT);

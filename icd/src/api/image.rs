@@ -650,7 +650,7 @@ fn supported_image_formats(
     Obj::<Context>::get(context)?;
     // CL_INVALID_VALUE if flags or image_type are not valid, or if
     // num_entries is 0 and image_formats is not NULL.
-    check_mem_flags(flags & !CL_MEM_KERNEL_READ_AND_WRITE)?;
+    check_mem_flags(flags)?;
     check(
         IMAGE_TYPES.contains(&image_type),
         CL_INVALID_VALUE,

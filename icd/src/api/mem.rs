@@ -15,8 +15,15 @@ use crate::core::mem::{
     Mem, MemDestructorFn, Store, ACCESS_FLAGS, HOST_ACCESS_FLAGS, HOST_PTR_FLAGS,
 };
 
-/// Every flag the memory-flags table defines for creating a memory object.
-const MEM_FLAGS: cl_mem_flags = ACCESS_FLAGS | HOST_PTR_FLAGS | HOST_ACCESS_FLAGS;
+/// Every flag the memory-flags table defines. `CL_MEM_KERNEL_READ_AND_WRITE`
+/// is in the table, so a memory object may be created with it; it asks for
+/// nothing there ("only used by clGetSupportedImageFormats"; to create a
+/// memory object that kernels read and write, `CL_MEM_READ_WRITE`, the
+/// default), is in no mutually exclusive group, and is kept in
+/// `CL_MEM_FLAGS` as given. Rusticl accepts it likewise, and piglit's
+/// `clCreateBuffer` test passes it with every other flag.
+const MEM_FLAGS: cl_mem_flags =
+    ACCESS_FLAGS | HOST_PTR_FLAGS | HOST_ACCESS_FLAGS | CL_MEM_KERNEL_READ_AND_WRITE;
 
 /// A memory object that an object of `context` (a queue's command, a
 /// kernel's argument) uses; `what` names it in messages.
