@@ -538,3 +538,63 @@ fn each_launch_keeps_the_values_set_when_it_was_enqueued() {
     release_program(p);
     release_context(ctx);
 }
+
+/// `-cl-denorms-are-zero`: that program's kernels flush denormal inputs and
+/// results to zero, in every way groups are run (one group, rows of
+/// one-item groups, groups dealt to the pool); a program built without it,
+/// run afterwards on the same threads, keeps denormals, and so does the
+/// host thread.
+#[test]
+fn denorms_are_zero_flushes_that_programs_kernels_only() {
+    const SRC: &str = "kernel void add(global float *o, global const float *a) {
+        size_t i = get_global_id(0);
+        o[i] = a[i] + as_float(64);
+    }";
+    let ctx = context();
+    let q = queue(ctx, 0);
+    let n = 4096;
+    // 0, a denormal input, a normal number, repeated.
+    let input: Vec<f32> = (0..n)
+        .map(|i| [0.0, f32::from_bits(1), 1.0][i % 3])
+        .collect();
+    let a = buffer(ctx, n * 4);
+    let o = buffer(ctx, n * 4);
+    write(q, a, &input);
+    let run = |opts: &str, global: usize, local: Option<&[usize]>| -> Vec<f32> {
+        let p = built(ctx, SRC, opts);
+        let k = kernel(p, "add");
+        assert_eq!(set_mem_arg(k, 0, o), CL_SUCCESS);
+        assert_eq!(set_mem_arg(k, 1, a), CL_SUCCESS);
+        write(q, o, &vec![-1.0f32; n]);
+        assert_eq!(enqueue(q, k, &[global], local), CL_SUCCESS);
+        let out = read::<f32>(q, o, global);
+        release_kernel(k);
+        release_program(p);
+        out
+    };
+    for (global, local) in [
+        (4, None),
+        (300, Some(&[1usize][..])),
+        (n, Some(&[64usize][..])),
+    ] {
+        let flushed = run("-cl-denorms-are-zero", global, local);
+        let kept = run("", global, local);
+        for i in 0..global {
+            let (f, k) = (flushed[i].to_bits(), kept[i].to_bits());
+            match i % 3 {
+                // 0 + denormal: flushed to +0, kept as the denormal.
+                0 => assert_eq!((f, k), (0, 64), "item {i} of {global}"),
+                // denormal + denormal: both read as zero, or summed.
+                1 => assert_eq!((f, k), (0, 65), "item {i} of {global}"),
+                _ => assert_eq!((f, k), (1.0f32.to_bits(), 1.0f32.to_bits())),
+            }
+        }
+    }
+    // The host thread's own arithmetic keeps denormals.
+    let sum = std::hint::black_box(f32::from_bits(64)) + std::hint::black_box(0.0f32);
+    assert_eq!(sum.to_bits(), 64);
+    release_mem(a);
+    release_mem(o);
+    release_queue(q);
+    release_context(ctx);
+}

@@ -449,6 +449,7 @@ pub fn build_executable(
         sources: (checks.any_code() || explain()).then(|| Arc::new(fe.sources)),
         explain: explain(),
         schedule,
+        denorms_are_zero: opts.denorms_are_zero,
         ..CodegenOptions::default()
     };
     match codegen::compile(&hir, &copts) {

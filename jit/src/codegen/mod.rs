@@ -125,6 +125,9 @@ pub struct CodegenOptions {
     /// them in the order `runtime::schedule` gives, and the lanes of a step
     /// that run one after another in an order drawn from it (see there).
     pub schedule: Option<runtime::schedule::Schedule>,
+    /// `-cl-denorms-are-zero`: work-groups run with denormals flushed
+    /// (`runtime/fp_env.rs`).
+    pub denorms_are_zero: bool,
 }
 
 impl Default for CodegenOptions {
@@ -141,6 +144,7 @@ impl Default for CodegenOptions {
             sources: None,
             explain: false,
             schedule: None,
+            denorms_are_zero: false,
         }
     }
 }
@@ -201,6 +205,8 @@ pub struct CompiledProgram {
     variables: Vec<(u64, u64, String, bool)>,
     /// Each kernel's strategy and step, and why (`CRANECL_EXPLAIN`).
     explanations: Vec<Explanation>,
+    /// `-cl-denorms-are-zero` (`runtime/fp_env.rs`).
+    flush_denormals: bool,
 }
 
 // SAFETY: after `compile` the code and the arena are only read or written by
@@ -346,6 +352,7 @@ impl CompiledProgram {
         // A fault in generated code from here on is reported with the
         // kernel's name and group (runtime/fault.rs).
         let _running = runtime::fault::enter(&info.name, ctx.group_id);
+        let _fp = runtime::fp_env::FlushDenormals::new(self.flush_denormals);
         match check {
             Some(launch) if self.checks.any_code() => runtime::check::with_state(
                 launch,
@@ -418,6 +425,7 @@ impl CompiledProgram {
                 let mut group = GroupState::from_ctx(&largest);
                 Self::group_fits(info, group.items()).map_err(first)?;
                 let running = runtime::fault::enter(&info.name, walk.id());
+                let _fp = runtime::fp_env::FlushDenormals::new(self.flush_denormals);
                 // SAFETY: `f` is this kernel's entry, which runs a group in
                 // one call; the block and the geometry were checked above.
                 let go = |group: &mut GroupState| unsafe {
@@ -493,6 +501,7 @@ impl CompiledProgram {
             group.local_size[0] = n;
             *group.row_step.get_mut() = 0;
             let running = runtime::fault::enter(&info.name, id);
+            let _fp = runtime::fp_env::FlushDenormals::new(self.flush_denormals);
             // SAFETY: `group` outlives `running`.
             unsafe { running.follow_row(group.group_id.as_ptr()) };
             // SAFETY: `f` is this kernel's entry for rows of groups of one
@@ -874,6 +883,7 @@ pub fn compile(program: &Program, opts: &CodegenOptions) -> Result<CompiledProgr
                 sites: pcx.sites.into_inner(),
                 variables,
                 explanations: pcx.explanations,
+                flush_denormals: opts.denorms_are_zero,
             })
         }
         Err(e) => {

@@ -34,6 +34,7 @@
 
 pub mod check;
 pub mod fault;
+pub mod fp_env;
 pub mod groups;
 pub mod schedule;
 
