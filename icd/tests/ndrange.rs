@@ -598,3 +598,137 @@ fn denorms_are_zero_flushes_that_programs_kernels_only() {
     release_queue(q);
     release_context(ctx);
 }
+
+/// A kernel that writes a little past the end of a small buffer: the writes
+/// land in the red zone after it, not in the allocator's memory, so the
+/// host goes on (the buffer's release used to abort in `free()`); the
+/// command completes, the context's callback names the kernel and the
+/// argument, and a later launch within bounds reports nothing. So for one
+/// group, many groups, and a sub-buffer at the end of its buffer.
+#[test]
+fn writes_past_a_small_buffer_are_reported_and_harmless() {
+    let d = device();
+    let mut rc = 0;
+    // SAFETY: one valid device and a callback.
+    let ctx =
+        unsafe { clCreateContext(ptr::null(), 1, &d, Some(on_note), ptr::null_mut(), &mut rc) };
+    assert_eq!(rc, CL_SUCCESS);
+    let src = "kernel void spill(global int *dst, int n) {
+        int i = get_global_id(0);
+        dst[i] = i < n ? i : 7000 + i;
+    }";
+    let p = built(ctx, src, "");
+    let k = kernel(p, "spill");
+    let q = queue(ctx, 0);
+    let notes = || -> Vec<String> {
+        NOTES
+            .lock()
+            .unwrap()
+            .iter()
+            .filter(|n| n.contains("'spill'"))
+            .cloned()
+            .collect()
+    };
+    // (buffer ints, launch items, local size, through a sub-buffer of the
+    // buffer's last `n` ints)
+    for (n, items, local, sub) in [
+        (18, 34, None, false),
+        (100, 160, Some(32), false),
+        (18, 24, None, true),
+    ] {
+        let before = notes().len();
+        let whole = buffer(ctx, if sub { 4 * (n + 32) } else { 4 * n });
+        let target = if sub {
+            let region = cl_buffer_region {
+                origin: 4 * 32,
+                size: 4 * n,
+            };
+            // SAFETY: a region inside `whole`.
+            let s = unsafe {
+                clCreateSubBuffer(
+                    whole,
+                    0,
+                    CL_BUFFER_CREATE_TYPE_REGION,
+                    (&region as *const cl_buffer_region).cast(),
+                    &mut rc,
+                )
+            };
+            assert_eq!(rc, CL_SUCCESS);
+            s
+        } else {
+            whole
+        };
+        assert_eq!(set_mem_arg(k, 0, target), CL_SUCCESS);
+        assert_eq!(set_arg(k, 1, n as i32), CL_SUCCESS);
+        let l = local.map(|l| [l]);
+        assert_eq!(
+            enqueue(q, k, &[items], l.as_ref().map(|l| &l[..])),
+            CL_SUCCESS
+        );
+        finish(q);
+        assert_eq!(read::<i32>(q, target, n), (0..n as i32).collect::<Vec<_>>());
+        let new: Vec<String> = notes()[before..].to_vec();
+        assert_eq!(new.len(), 1, "one report per launch: {new:?}");
+        let past = 4 * (items - n);
+        let size = if sub {
+            format!("(a sub-buffer of a buffer of {} bytes)", 4 * (n + 32))
+        } else {
+            format!("({} bytes)", 4 * n)
+        };
+        assert!(
+            new[0].contains(&format!("argument 'dst' {size}"))
+                && new[0].contains(&format!("up to {} past the end", past - 2)),
+            "{new:?}"
+        );
+        // Within bounds: the red zone was cleared, nothing more is said.
+        assert_eq!(enqueue(q, k, &[n], None), CL_SUCCESS);
+        finish(q);
+        assert_eq!(notes().len(), before + 1, "{:?}", notes());
+        if sub {
+            release_mem(target);
+        }
+        release_mem(whole);
+    }
+    release_kernel(k);
+    release_queue(q);
+    release_program(p);
+    release_context(ctx);
+}
+
+/// A write into a small buffer's red zone past what a launch looks at (its
+/// first bytes) is said when the buffer is released.
+#[test]
+fn a_far_write_past_a_small_buffer_is_reported_at_its_release() {
+    let d = device();
+    let mut rc = 0;
+    // SAFETY: one valid device and a callback.
+    let ctx =
+        unsafe { clCreateContext(ptr::null(), 1, &d, Some(on_note), ptr::null_mut(), &mut rc) };
+    assert_eq!(rc, CL_SUCCESS);
+    let src = "kernel void far(global int *dst) { dst[get_global_id(0) + 50] = 9; }";
+    let p = built(ctx, src, "");
+    let k = kernel(p, "far");
+    let q = queue(ctx, 0);
+    // 40 ints (160 bytes); the one work-item writes the byte 41 past the end.
+    let m = buffer(ctx, 4 * 40);
+    assert_eq!(set_mem_arg(k, 0, m), CL_SUCCESS);
+    assert_eq!(enqueue(q, k, &[1], None), CL_SUCCESS);
+    finish(q);
+    let count = |what: &str| {
+        NOTES
+            .lock()
+            .unwrap()
+            .iter()
+            .filter(|n| n.contains(what))
+            .count()
+    };
+    assert_eq!(count("kernel 'far'"), 0, "past the launch's look");
+    let at_release = "a buffer of 160 bytes: bytes up to 41 past the end";
+    assert_eq!(count(at_release), 0);
+    release_mem(m);
+    assert_eq!(count(at_release), 1, "{:?}", NOTES.lock().unwrap());
+    release_kernel(k);
+    release_queue(q);
+    release_program(p);
+    release_context(ctx);
+}

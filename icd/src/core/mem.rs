@@ -322,8 +322,24 @@ impl Mem {
         self.parent.as_deref().map_or(self, |p| &p.inner)
     }
 
-    /// Whether `self` and `other` share a data store (so that copies between
-    /// them must be checked for overlap, in offsets of the root).
+    /// How far past the end of its buffer's data store (its own, or its
+    /// parent's for a sub-buffer) something wrote into the red zone there
+    /// (`cranecl_memory::global`); `None` when untouched, or when there is
+    /// none (a large buffer's guard faults instead; a `USE_HOST_PTR`
+    /// buffer's memory is the user's). `head_only`: as a launch looks
+    /// (`HostAllocation::overrun`).
+    pub fn overrun(&self, head_only: bool) -> Option<usize> {
+        self.root()._store.as_ref()?.overrun(head_only)
+    }
+
+    /// Zero the red zone again after its [`overrun`](Self::overrun) was
+    /// reported.
+    pub fn clear_overrun(&self) {
+        if let Some(store) = &self.root()._store {
+            store.clear_overrun();
+        }
+    }
+
     /// Checked `races`: the shadow of this object's data store (its
     /// buffer's, for a sub-buffer).
     pub fn race_shadow(&self) -> Arc<cranecl_jit::runtime::check::Shadow> {
@@ -338,6 +354,8 @@ impl Mem {
             .clone()
     }
 
+    /// Whether `self` and `other` share a data store (so that copies between
+    /// them must be checked for overlap, in offsets of the root).
     pub fn same_store(&self, other: &Mem) -> bool {
         std::ptr::eq(self.root(), other.root())
     }
@@ -481,6 +499,21 @@ impl Drop for Mem {
         let callbacks = std::mem::take(self.destructors.get_mut());
         if !callbacks.is_empty() {
             run_destructors(callbacks, Obj::handle_of_inner(self));
+        }
+        // A write into the red zone that no launch's look caught (past its
+        // head): said now, once, for a buffer (a sub-buffer's is its
+        // parent's).
+        if self.parent.is_none() {
+            if let Some(past) = self.overrun(false) {
+                let message = format!(
+                    "a kernel wrote past the end of a buffer of {} bytes: bytes up to \
+                     {past} past the end were changed, found when the buffer was \
+                     released; CRANECL_CHECK=bounds reports each access",
+                    self.size
+                );
+                eprintln!("cranecl: {message}");
+                self.context.notify(&message);
+            }
         }
     }
 }

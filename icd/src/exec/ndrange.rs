@@ -45,6 +45,7 @@
 
 use crate::core::device::{Device, LOCAL_MEM_SIZE};
 use crate::core::handle::Obj;
+use crate::core::mem::Mem;
 use crate::core::program::Executable;
 use crate::error::{CLResult, ClError};
 use cranecl_jit::launch::WorkGroupCtx;
@@ -249,16 +250,24 @@ impl Launch {
             });
             self.conclude(result, items, timed)
         } else {
-            // The deal takes the launch: what the end needs is kept here.
+            // The deal takes the launch: what the end needs is kept here
+            // (the memory objects too, alive until the groups are done).
             let (exe, check, device) = (self.exe.clone(), self.check.clone(), self.device.clone());
             let kernel = self.kernel;
+            let mut this = self;
+            let keep = std::mem::take(&mut this.keep);
+            let block = this.block.clone();
             let result = match pool(&device) {
-                Some(pool) => Deal::run(self, pool, total, groups, inline_ok),
-                None => with_arena(self.local_mem_size, |arena| {
-                    self.run_range(0..total, &groups, arena)
+                Some(pool) => Deal::run(this, pool, total, groups, inline_ok),
+                None => with_arena(this.local_mem_size, |arena| {
+                    this.run_range(0..total, &groups, arena)
                 }),
             };
-            conclude(&exe, kernel, check.as_deref(), result, items, timed)
+            let args = Args {
+                keep: &keep,
+                block: &block,
+            };
+            conclude(&exe, kernel, check.as_deref(), args, result, items, timed)
         }
     }
 
@@ -269,10 +278,15 @@ impl Launch {
         items: u64,
         timed: Option<Instant>,
     ) -> CLResult<()> {
+        let args = Args {
+            keep: &self.keep,
+            block: &self.block,
+        };
         conclude(
             &self.exe,
             self.kernel,
             self.check.as_deref(),
+            args,
             result,
             items,
             timed,
@@ -314,13 +328,22 @@ impl Launch {
     }
 }
 
+/// A launch's memory objects and argument block, for [`conclude`].
+struct Args<'a> {
+    keep: &'a [Arc<Obj<Mem>>],
+    block: &'a [u8],
+}
+
 /// The end of a launch of `exe`'s kernel `kernel`: its duration recorded
-/// (`timed`: when it started, if it was to be timed), and its result made
-/// the command's (checked mode's reports fail it).
+/// (`timed`: when it started, if it was to be timed), the red zones of its
+/// buffers looked at ([`report_overruns`], outside checked mode, which
+/// reports each access itself), and its result made the command's (checked
+/// mode's reports fail it).
 fn conclude(
     exe: &Executable,
     kernel: usize,
     check: Option<&LaunchCheck>,
+    args: Args<'_>,
     result: Result<(), String>,
     items: u64,
     timed: Option<Instant>,
@@ -328,6 +351,9 @@ fn conclude(
     if let (Some(last), Some(start)) = (exe.last_run.get(kernel), timed) {
         let ns = u64::try_from(start.elapsed().as_nanos()).unwrap_or(u64::MAX);
         last.record(items, ns);
+    }
+    if check.is_none() {
+        report_overruns(exe, kernel, &args);
     }
     // The kernel's name, for a failure's message.
     let name = || {
@@ -361,6 +387,50 @@ fn conclude(
         eprintln!("cranecl: {message}");
         ClError::new(CL_OUT_OF_RESOURCES, message)
     })
+}
+
+/// A kernel that wrote past the end of a small buffer argument (into the
+/// red zone after it, `cranecl_memory::global`): the command ran to its end
+/// and is not failed, since its results are all there (a large buffer's
+/// guard faults and fails the command instead, because the group stops
+/// there). Each such buffer is named on stderr and to its context's notify
+/// callback, with how far the write went, and its red zone is cleared. A
+/// red zone found changed here may have been written by another command
+/// running at the same time with the same buffer; the message says where it
+/// was found.
+fn report_overruns(exe: &Executable, kernel: usize, args: &Args<'_>) {
+    for m in args.keep {
+        let Some(past) = m.overrun(true) else {
+            continue;
+        };
+        m.clear_overrun();
+        let info = exe.code.kernels().get(kernel);
+        let kernel_name = info.map_or("?", |k| k.name.as_str());
+        // The argument that points at this object, by its address.
+        let base = (m.base() as u64).to_le_bytes();
+        let arg = info.and_then(|k| {
+            k.args.iter().find(|a| {
+                let at = a.offset as usize;
+                args.block.get(at..at + 8) == Some(&base[..])
+            })
+        });
+        let what = match arg {
+            Some(a) => format!("buffer argument '{}'", a.name),
+            None => "a buffer argument".to_string(),
+        };
+        let size = match m.parent() {
+            Some(p) => format!("a sub-buffer of a buffer of {} bytes", p.size()),
+            None => format!("{} bytes", m.size()),
+        };
+        let message = format!(
+            "kernel '{kernel_name}' wrote past the end of its {what} ({size}): \
+             bytes up to {past} past the end were changed, found when the launch \
+             ended; the command completed (memory further on may have been changed \
+             too); CRANECL_CHECK=bounds reports each access"
+        );
+        eprintln!("cranecl: {message}");
+        m.context().notify(&message);
+    }
 }
 
 /// A launch being dealt out. Group ids are handed out from `next` in
