@@ -590,6 +590,34 @@ fn denorms_are_zero_flushes_that_programs_kernels_only() {
             }
         }
     }
+    // The option covers float and double only: half subnormals are kept,
+    // in and out, one work-item per step and four (the inline conversions
+    // between half and float read and make no float subnormal).
+    const HALF: &str = "#pragma OPENCL EXTENSION cl_khr_fp16 : enable
+    kernel void addh(global half *o, global const half *a) {
+        size_t i = get_global_id(0);
+        o[i] = a[i] + as_half((short)64);
+    }";
+    let halves: Vec<u16> = (0..n).map(|i| [0u16, 1, 0x3c00][i % 3]).collect();
+    let a16 = buffer(ctx, n * 2);
+    let o16 = buffer(ctx, n * 2);
+    write(q, a16, &halves);
+    for (global, local) in [(4, None), (n, Some(&[64usize][..]))] {
+        let p = built(ctx, HALF, "-cl-denorms-are-zero");
+        let k = kernel(p, "addh");
+        assert_eq!(set_mem_arg(k, 0, o16), CL_SUCCESS);
+        assert_eq!(set_mem_arg(k, 1, a16), CL_SUCCESS);
+        assert_eq!(enqueue(q, k, &[global], local), CL_SUCCESS);
+        let out = read::<u16>(q, o16, global);
+        for (i, &h) in out.iter().enumerate() {
+            // 0 + 64 ulp, 1 + 64 ulp (subnormals), 1.0 + a subnormal = 1.0.
+            assert_eq!(h, [64, 65, 0x3c00][i % 3], "item {i} of {global}");
+        }
+        release_kernel(k);
+        release_program(p);
+    }
+    release_mem(a16);
+    release_mem(o16);
     // The host thread's own arithmetic keeps denormals.
     let sum = std::hint::black_box(f32::from_bits(64)) + std::hint::black_box(0.0f32);
     assert_eq!(sum.to_bits(), 64);

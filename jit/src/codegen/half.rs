@@ -29,13 +29,15 @@ use cranelift_codegen::ir::{types, Endianness, InstBuilder, MemFlagsData, Value}
 pub const ROUND_TO_NEAREST_EVEN: i64 = 0;
 
 impl FunctionCx<'_, '_> {
-    /// The `float` value of half bits `h` (an `i16`): exact, inline. The
-    /// exponent and significand bits shifted into a float's places read as
-    /// the value times 2^-112 (a normal half's exponent bias is 15, float's
-    /// 127; a subnormal half lands on a float subnormal with the same
-    /// significand), so one multiplication by 2^112 is the value; infinities
-    /// and NaNs take float's all-ones exponent instead. The sign is put back
-    /// last.
+    /// The `float` value of half bits `h` (an `i16`): exact, inline. A
+    /// normal half's exponent and significand bits, shifted into a float's
+    /// places, are the value once the exponent is rebiased (half's bias is
+    /// 15, float's 127: an integer addition); a subnormal half is its
+    /// significand, converted to float exactly, times 2^-24 (a normal float
+    /// product); infinities and NaNs take float's all-ones exponent. The
+    /// sign is put back last. No float subnormal is read or made, so
+    /// flushing (`-cl-denorms-are-zero`, MXCSR's DAZ and FTZ) keeps half
+    /// subnormals, which that option does not cover.
     pub fn half_to_float(&mut self, h: Value) -> Value {
         let u = self.b.ins().uextend(types::I32, h);
         self.half_bits_to_float(u)
@@ -53,11 +55,19 @@ impl FunctionCx<'_, '_> {
         let le = MemFlagsData::new().with_endianness(Endianness::Little);
         let magnitude = self.bits_and(u, 0x7fff);
         let shifted = self.bits_shl(magnitude, 13);
-        let f = self.b.ins().bitcast(ft, le, shifted);
-        let two_112 = self.b.ins().f32const(f32::from_bits(0x7780_0000));
-        let two_112 = self.lanes_of(ft, two_112);
-        let v = self.b.ins().fmul(f, two_112);
-        let scaled = self.b.ins().bitcast(t, le, v);
+        let rebias = self.bits_const(t, (127 - 15) << 23);
+        let normal = self.b.ins().iadd(shifted, rebias);
+        let significand = self.b.ins().fcvt_from_sint(ft, magnitude);
+        let two_m24 = self.b.ins().f32const(f32::from_bits(0x3380_0000));
+        let two_m24 = self.lanes_of(ft, two_m24);
+        let v = self.b.ins().fmul(significand, two_m24);
+        let subnormal = self.b.ins().bitcast(t, le, v);
+        let min_normal = self.bits_const(t, 0x0400);
+        let is_subnormal = self
+            .b
+            .ins()
+            .icmp(IntCC::UnsignedLessThan, magnitude, min_normal);
+        let scaled = self.bits_select(is_subnormal, subnormal, normal);
         let exp = self.bits_const(t, 0x7f80_0000);
         let special = self.b.ins().bor(shifted, exp);
         let limit = self.bits_const(t, 0x7c00);
