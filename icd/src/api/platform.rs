@@ -152,7 +152,9 @@ pub unsafe extern "C" fn clGetExtensionFunctionAddressForPlatform(
     platform: cl_platform_id,
     func_name: *const c_char,
 ) -> *mut c_void {
-    if platform_or_default(platform).is_err() {
+    // NULL if platform is not a valid platform: NULL is none here (unlike
+    // clGetPlatformInfo's, where the spec leaves NULL to the implementation).
+    if platform.is_null() || Obj::<Platform>::get(platform).is_err() {
         return ptr::null_mut();
     }
     extension_function(func_name)
