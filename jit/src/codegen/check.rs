@@ -236,27 +236,38 @@ impl FunctionCx<'_, '_> {
         (self.checked_site(a, size, kind, value), 0)
     }
 
-    /// The lanes' access of four consecutive 4-byte elements at `addr`, one
-    /// per lane: checked as one 16-byte access, its granule `k` followed as
-    /// lane `k`'s work-item's (`FunctionCx::lanes_me0` + `k`).
+    /// The access of lanes `first..first + 4` of consecutive 4-byte
+    /// elements from `base` (lane 0's), one per lane: the address of lane
+    /// `first`'s, checked as one 16-byte access, its granule `k` followed as
+    /// lane `first + k`'s work-item's (`FunctionCx::lanes_me0` + `first` +
+    /// `k`).
     pub(crate) fn checked_addr_lanes(
         &mut self,
-        addr: Value,
+        base: Value,
         write: bool,
         value: Option<Value>,
+        first: usize,
     ) -> Value {
+        let addr = if first == 0 {
+            base
+        } else {
+            self.b.ins().iadd_imm_s(base, 4 * first as i64)
+        };
         if !self.checks_memory() {
             return addr;
         }
-        if self.pcx.check.bounds && !self.pcx.check.tracks() && self.in_object_lanes.contains(&addr)
-        {
-            return addr;
+        if self.in_object_lanes.contains(&base) {
+            // Every lane's element lies in the checked array.
+            self.in_object_lanes.insert(addr);
+            if self.pcx.check.bounds && !self.pcx.check.tracks() {
+                return addr;
+            }
         }
         let saved = self.check_me;
         if let Some(me0) = self.lanes_me0 {
-            self.check_me = Some(me0);
+            self.check_me = Some(self.b.ins().iadd_imm_s(me0, first as i64));
         } else if self.lanes_rel {
-            self.check_me = Some(self.lane_me(0));
+            self.check_me = Some(self.lane_me(first));
         }
         self.site_lanes = true;
         let kind = if write {

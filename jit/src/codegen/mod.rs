@@ -50,7 +50,7 @@ mod workitem;
 
 pub use abi::GROUP_SCRATCH_SIZE;
 pub use fx::FunctionCx;
-pub(crate) use lanes::{LVal, LaneCx};
+pub(crate) use lanes::{LVal, LaneCx, Pk, LANES, REGS};
 pub use value::{CPlace, CValue};
 // The value model's facts about HIR types that the analyses of `lower/`
 // ask (which types a register holds, which live in memory).
@@ -464,7 +464,7 @@ impl CompiledProgram {
     /// segment's first group id and its length as the local size of
     /// dimension 0 (`one_item_groups.rs`). A fault names the first group
     /// of the step it happened in (`GroupState::row_step`), and says so
-    /// when three more ran with it.
+    /// when more ran with it.
     fn run_rows_of_groups(
         &self,
         kernel: usize,
@@ -500,11 +500,11 @@ impl CompiledProgram {
             let r = unsafe { runtime::run_loop(f, args.as_ptr(), &group) };
             drop(running);
             if let Err(mut e) = r {
-                let (at, four) = runtime::row_step_group(id, *group.row_step.get_mut());
-                if four {
-                    e.message.push_str(
-                        " (or in one of the three work-groups after it, run in the same step)",
-                    );
+                let (at, more) = runtime::row_step_group(id, *group.row_step.get_mut());
+                if more > 0 {
+                    e.message.push_str(&format!(
+                        " (or in one of the {more} work-groups after it, run in the same step)"
+                    ));
                 }
                 return Err((at, e));
             }
@@ -976,7 +976,7 @@ fn compile_into(module: &mut JITModule, pcx: &mut ProgramCx<'_>) -> Result<Compi
                     step: Step::One,
                     refused: vec![
                         format!("regions: {why}"),
-                        "4 work-items per step: coroutines run one work-item at a time".to_string(),
+                        "8 work-items per step: coroutines run one work-item at a time".to_string(),
                     ],
                     notes: Vec::new(),
                 };

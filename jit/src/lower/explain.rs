@@ -56,8 +56,8 @@ impl fmt::Display for Explanation {
         };
         let step = match self.step {
             Step::One => "one work-item per step",
-            Step::Lanes => "4 work-items per step (divergent loops once per lane)",
-            Step::Masked => "4 work-items per step (divergent loops masked)",
+            Step::Lanes => "8 work-items per step (divergent loops once per lane)",
+            Step::Masked => "8 work-items per step (divergent loops masked)",
         };
         write!(f, "kernel '{}': {strategy}; {step}", self.kernel)?;
         for r in &self.refused {
