@@ -410,6 +410,8 @@ pub(crate) struct LaneCx {
     /// from the first lane to the last, with the signedness they were compared in
     /// (`LaneCx::is_rising`).
     rising: HashMap<Vec<u32>, bool>,
+    /// Where `LaneCx::interleave` stores (made on first use).
+    sink: Option<cranelift_codegen::ir::StackSlot>,
 }
 
 impl LaneCx {
@@ -604,6 +606,7 @@ impl LaneCx {
             verdicts: Vec::new(),
             tracked: Vec::new(),
             rising: HashMap::new(),
+            sink: None,
         }
     }
 }

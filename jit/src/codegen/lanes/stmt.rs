@@ -524,13 +524,15 @@ impl LaneCx {
                 let vt = packed_type(ty).ok_or(FALLBACK)?;
                 let x = Self::pack(fx, v, vt).ok_or(FALLBACK)?;
                 var.set(fx, x);
+                self.interleave(fx, &[x]);
             }
             Slot::PackedN(vars) => {
                 let (vt, n) = packed_components(ty).ok_or(FALLBACK)?;
                 let xs = Self::pack_n(fx, v, vt, n).ok_or(FALLBACK)?;
-                for (var, x) in vars.iter().zip(xs) {
-                    var.set(fx, x);
+                for (var, x) in vars.iter().zip(&xs) {
+                    var.set(fx, *x);
                 }
+                self.interleave(fx, &xs);
             }
             Slot::Lanes(places) => {
                 for (k, p) in places.iter().enumerate() {
@@ -540,6 +542,33 @@ impl LaneCx {
             }
         }
         Ok(())
+    }
+
+    /// Keep the registers of packed values interleaved in the machine
+    /// code: Cranelift places a pure instruction where its value is first
+    /// needed, in the order of the instructions with effects, so two
+    /// registers' chains (a hash's rounds) needed only at the end would come
+    /// out one whole chain after the other, too far apart for the core to
+    /// overlap them. A store of each register of the value written to a
+    /// packed local (to a slot nobody reads; the stores cost no arithmetic
+    /// port) makes each statement's work of every register come out
+    /// together, register after register.
+    fn interleave(&mut self, fx: &mut FunctionCx<'_, '_>, xs: &[Pk]) {
+        if REGS < 2 {
+            return;
+        }
+        let slot = *self.sink.get_or_insert_with(|| {
+            fx.b.create_sized_stack_slot(cranelift_codegen::ir::StackSlotData::new(
+                cranelift_codegen::ir::StackSlotKind::ExplicitSlot,
+                16 * REGS as u32,
+                4,
+            ))
+        });
+        for x in xs {
+            for (r, v) in x.0.iter().enumerate() {
+                fx.b.ins().stack_store(types::I64, *v, slot, 16 * r as i32);
+            }
+        }
     }
 
     /// `if (c)`: a uniform `c` is an ordinary branch; a varying one runs an
