@@ -3,7 +3,7 @@
 //! one function that runs a whole work-group.
 //!
 //! Each piece is a loop over the work-items of the group (the group
-//! entry's loop nest), or four per step in the lanes (`lanes/`) where the
+//! entry's loop nest), or eight per step in the lanes (`lanes/`) where the
 //! kernel allows them; a piece the plan runs once per group is run once.
 //! Inside a piece a frame local is loaded into Cranelift variables at the
 //! start of each work-item's turn and stored back at the end if the piece
@@ -35,7 +35,7 @@ use cranelift_jit::JITModule;
 /// Per-entry state of the region emitter.
 struct Emitter<'p, 'a> {
     plan: &'p Plan<'a>,
-    /// Pieces run four work-items per step (`lanes/`) when the kernel
+    /// Pieces run eight work-items per step (`lanes/`) when the kernel
     /// allows it.
     lanes: Option<super::lanes::Plan>,
     geo: Geometry,
@@ -240,7 +240,7 @@ impl FunctionCx<'_, '_> {
             };
             let end = self.b.ins().umin(v, em.geo.sizes[0]);
             match &em.lanes {
-                // Four at a time while four are below the bound: the
+                // Eight at a time while eight are below the bound: the
                 // condition holds for every lane, so `then` runs unmasked.
                 Some(lanes) if self.pcx.schedule.is_none() => {
                     self.lanes_item_loop_to(
@@ -432,7 +432,7 @@ impl FunctionCx<'_, '_> {
         self.call_host(f, &[types::I64; 4], &[], &[item, site, frame, done]);
     }
 
-    /// [`Self::piece_loop`] four work-items per step (`lanes/`): each
+    /// [`Self::piece_loop`] eight work-items per step (`lanes/`): each
     /// lane's frame locals are loaded at the start of the step and stored
     /// back at its end; the rest of a row runs one item at a time.
     fn piece_loop_lanes(
@@ -776,7 +776,7 @@ pub(crate) fn compile_region_entry(
     } else {
         None
     };
-    // Pieces four work-items per step; anything the lanes cannot express
+    // Pieces eight work-items per step; anything the lanes cannot express
     // falls back to one work-item per step.
     let choice = super::lanes::choose(pcx, f, refuse, |lanes| {
         let mut lanes_fbc = FunctionBuilderContext::new();

@@ -57,7 +57,10 @@ impl FunctionCx<'_, '_> {
     /// The runtime's table for this loop: its address and the number of units.
     fn schedule_table(&mut self, lanes: bool) -> (Value, Value) {
         let item = self.item;
-        let l = self.b.ins().iconst(types::I64, if lanes { LANES as i64 } else { 0 });
+        let l = self
+            .b
+            .ins()
+            .iconst(types::I64, if lanes { LANES as i64 } else { 0 });
         let f = cranecl_schedule_units as *const u8;
         let t = self.call_host(f, &[types::I64; 2], &[types::I64], &[item, l])[0];
         let n = self.b.ins().load(types::I64, flags(), t, 0);

@@ -23,10 +23,10 @@ pub enum Strategy {
 pub enum Step {
     /// One work-item per step.
     One,
-    /// Four per step (`lanes/`); loops the lanes leave at different
+    /// Eight per step (`lanes/`); loops the lanes leave at different
     /// times once per lane.
     Lanes,
-    /// Four per step; such loops run masked.
+    /// Eight per step; such loops run masked.
     Masked,
 }
 
@@ -42,7 +42,7 @@ pub struct Explanation {
     /// each with its place (`<source>:LINE:COL`): statements and
     /// expressions run once per lane, loops run masked.
     pub notes: Vec<String>,
-    /// Launched in work-groups of one work-item: four groups per step
+    /// Launched in work-groups of one work-item: eight groups per step
     /// (`one_item_groups.rs`), or why not.
     pub groups_of_one: Result<Step, String>,
 }

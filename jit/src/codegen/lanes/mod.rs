@@ -168,8 +168,7 @@ impl Pk {
 
     /// Lane `k`'s element.
     pub(crate) fn lane(self, fx: &mut FunctionCx<'_, '_>, k: usize) -> Value {
-        fx.b
-            .ins()
+        fx.b.ins()
             .extractlane(self.0[k / PER_REG], (k % PER_REG) as u8)
     }
 
@@ -331,7 +330,9 @@ pub(crate) fn choose(
     let plan = match plan {
         Ok(plan) => plan,
         Err(why) => {
-            choice.refused.push(format!("{LANES} work-items per step: {why}"));
+            choice
+                .refused
+                .push(format!("{LANES} work-items per step: {why}"));
             return Ok(choice);
         }
     };
@@ -650,10 +651,9 @@ impl FunctionCx<'_, '_> {
             return;
         }
         let v = if lanes {
-            self.b.ins().bor_imm_u(
-                x,
-                (LANES as i64) << crate::runtime::ROW_STEP_ITEMS_SHIFT,
-            )
+            self.b
+                .ins()
+                .bor_imm_u(x, (LANES as i64) << crate::runtime::ROW_STEP_ITEMS_SHIFT)
         } else {
             x
         };

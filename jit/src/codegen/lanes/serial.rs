@@ -69,11 +69,7 @@ impl LaneCx {
     }
 
     /// Packed variable `var` as `start` holds it, else as it is now.
-    pub(super) fn at_start(
-        fx: &mut FunctionCx<'_, '_>,
-        start: &[(PkVar, Pk)],
-        var: PkVar,
-    ) -> Pk {
+    pub(super) fn at_start(fx: &mut FunctionCx<'_, '_>, start: &[(PkVar, Pk)], var: PkVar) -> Pk {
         match start.iter().find(|(v, _)| *v == var) {
             Some(&(_, x)) => x,
             None => var.get(fx),

@@ -491,7 +491,7 @@ impl LaneCx {
             // A region piece's frame local written once here (`uint lid =
             // get_local_id(0)`): stored to its slot for the later pieces,
             // and read in this one as the affine value it is (its accesses
-            // one address and constant offsets, not four).
+            // one address and constant offsets, not one per lane).
             self.copies.remove(&l);
             self.bound.insert(l, v);
         }

@@ -375,7 +375,7 @@ impl LaneCx {
         if !matches!(v, LVal::Lanes(_) | LVal::Vec(_)) {
             return self.convert_new(fx, v, from, to);
         }
-        // Four conversions: the same values again where they are
+        // A conversion per lane: the same values again where they are
         // available (a place named twice, `LaneCx::remembered`).
         let what = format!("{from:?} -> {to:?}");
         let v2 = v.clone();
