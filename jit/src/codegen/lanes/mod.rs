@@ -413,6 +413,8 @@ pub(crate) struct LaneCx {
     rising: HashMap<Vec<u32>, bool>,
     /// Where `LaneCx::interleave` stores (made on first use).
     sink: Option<cranelift_codegen::ir::StackSlot>,
+    /// The function's instruction count at its last store.
+    interleaved_at: usize,
 }
 
 impl LaneCx {
@@ -608,6 +610,7 @@ impl LaneCx {
             tracked: Vec::new(),
             rising: HashMap::new(),
             sink: None,
+            interleaved_at: 0,
         }
     }
 }
