@@ -310,7 +310,15 @@ impl LaneCx {
                 fx.check_me = saved;
                 Ok((LVal::Uni(CValue::Scalar(c)), true))
             }
-            LVal::Aff { base, step } => {
+            // Lanes that cannot all lie in the array whatever their first
+            // element (an array shorter than the step) go lane by lane:
+            // each one outside reports and reads element 0 as alone.
+            LVal::Aff { base, step }
+                if step <= 0
+                    || step
+                        .checked_mul(LANES as i64 - 1)
+                        .is_some_and(|s| (s as u64) < n) =>
+            {
                 let first = wide(fx, base);
                 let last = fx.b.ins().iadd_imm_s(first, step * (LANES as i64 - 1));
                 let saved = at_lane(fx, LANES - 1);
