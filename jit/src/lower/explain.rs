@@ -67,7 +67,7 @@ impl fmt::Display for Explanation {
             write!(f, "\n  {n}")?;
         }
         match &self.groups_of_one {
-            Ok(_) => write!(f, "\n  in work-groups of one work-item: 4 groups per step")?,
+            Ok(_) => write!(f, "\n  in work-groups of one work-item: 8 groups per step")?,
             Err(why) => write!(
                 f,
                 "\n  in work-groups of one work-item: one group per step because {why}"

@@ -415,6 +415,8 @@ pub(crate) struct LaneCx {
     sink: Option<cranelift_codegen::ir::StackSlot>,
     /// The function's instruction count at its last store.
     interleaved_at: usize,
+    /// Whether it stores at all (decided at its first call).
+    interleaving: Option<bool>,
 }
 
 impl LaneCx {
@@ -611,6 +613,7 @@ impl LaneCx {
             rising: HashMap::new(),
             sink: None,
             interleaved_at: 0,
+            interleaving: None,
         }
     }
 }

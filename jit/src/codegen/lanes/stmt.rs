@@ -10,6 +10,13 @@ use super::*;
 /// write, 1.1x at 400).
 const INTERLEAVE_EVERY: usize = 64;
 
+/// `LaneCx::interleave` stores only in functions with at most this many
+/// packed locals written more than once (values carried along, as a
+/// hash's state): interleaved, both registers' values are live at once,
+/// and more than the 16 vector registers hold spill (hashcat's SHA-256,
+/// 29 such locals: 1.7x slower with the stores; its MD5, 14: 1.3x faster).
+const INTERLEAVE_MAX_CARRIED: usize = 16;
+
 impl LaneCx {
     /// Statements for the whole step.
     pub(crate) fn stmts(
@@ -560,13 +567,21 @@ impl LaneCx {
     /// packed local (to a slot nobody reads; the stores take no arithmetic
     /// port), once [`INTERLEAVE_EVERY`] instructions were made since the
     /// last, makes the work of every register come out together in short
-    /// stretches, register after register.
+    /// stretches, register after register (where it does not make values
+    /// spill: [`INTERLEAVE_MAX_CARRIED`]).
     fn interleave(&mut self, fx: &mut FunctionCx<'_, '_>, xs: &[Pk]) {
         if REGS < 2 {
             return;
         }
+        let plan = &self.plan;
+        let on = *self.interleaving.get_or_insert_with(|| {
+            let carried = fx.func.locals.iter().enumerate().filter(|(l, local)| {
+                plan.varying[*l] && !plan.single[*l] && packed_type(&local.ty).is_some()
+            });
+            carried.count() <= INTERLEAVE_MAX_CARRIED
+        });
         let now = fx.b.func.dfg.num_insts();
-        if now < self.interleaved_at + INTERLEAVE_EVERY {
+        if !on || now < self.interleaved_at + INTERLEAVE_EVERY {
             return;
         }
         self.interleaved_at = now;
