@@ -1,7 +1,8 @@
 // @check bounds
 // @run k g=8 l=8 : buf(32)
-// @report index 7 is outside the bounds of the array 'table' of 4 elements
-// @report global id (7), local id (7), group id (0)
+// @report index 4 is outside the bounds of the array 'table' of 4 elements
+// @report global id (4), local id (4), group id (0)
+// @report reported 4 times at this place
 constant int table[4] = {1, 2, 3, 4};
 kernel void k(global int *out)
 {

@@ -1,9 +1,8 @@
 // @check races
 // @run k g=16 l=16 : buf(64)
-// @report reported 4 times at this place
-// @report reported 12 times at this place
-// Compound assignments at gathered places (a permutation within each step
-// of four work-items), each adding the word its partner (l ^ 1) writes:
+// @report reported 8 times at this place
+// Compound assignments at gathered places (a permutation within each four
+// work-items), each adding the word its partner (l ^ 1) writes:
 // the write of one races with the other's read in the same interval. The
 // compound assignment's read stores its write's tags before the
 // right-hand side is read, so the partner's read must find them.

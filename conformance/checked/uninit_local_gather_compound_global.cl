@@ -3,8 +3,9 @@
 // @report reported 8 times at this place
 // A compound assignment to global memory at gathered places (its read
 // stores the write's tags for the write), adding local words half of
-// which no work-item wrote: the eight work-items that read one are each
-// reported at their write, also those after the first step of four.
+// which no work-item wrote: the eight work-items that read one (one step
+// of the lanes) are each reported at their write, as one report of the
+// place.
 kernel void k(global int *out)
 {
     local int tile[16];

@@ -52,9 +52,9 @@ fn has(log: &str, line: &str) {
 #[test]
 fn benchmark_kernels_name_their_strategy_and_step() {
     let loop4 =
-        "loop over the work-items (no barrier); 4 work-items per step (divergent loops masked)";
+        "loop over the work-items (no barrier); 8 work-items per step (divergent loops masked)";
     let regions4 =
-        "regions (the body cut at its barriers); 4 work-items per step (divergent loops masked)";
+        "regions (the body cut at its barriers); 8 work-items per step (divergent loops masked)";
     has(
         &bench("triad.cl"),
         &format!("note: kernel 'triad': {loop4}"),
@@ -82,7 +82,7 @@ fn benchmark_kernels_name_their_strategy_and_step() {
     );
     has(
         &s,
-        "not faster because 4 work-items per step: <source>:10:5: a loop the work-items leave \
+        "not faster because 8 work-items per step: <source>:10:5: a loop the work-items leave \
          at different times touches memory at their own addresses: the lanes would run it once \
          per lane, slower than one work-item per step: \
          `for (uint k = row_ptr[r]; k < row_ptr[r + 1]; k++) sum +=...`",
@@ -105,7 +105,7 @@ fn refusals_are_named() {
     );
     has(
         &log,
-        "not faster because 4 work-items per step: private array 'a' would need a copy per \
+        "not faster because 8 work-items per step: private array 'a' would need a copy per \
          work-item in memory",
     );
     // A barrier inside a switch: coroutines.

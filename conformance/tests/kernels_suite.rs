@@ -654,11 +654,11 @@ fn kernel_suite_gives_the_same_results_under_every_strategy() {
     };
     let uses = |chosen: &[String], what: &str| chosen.iter().filter(|c| c.contains(what)).count();
     let default = run(&[]);
-    assert!(uses(&default, "; 4 work-items per step") > 0);
+    assert!(uses(&default, "; 8 work-items per step") > 0);
     assert!(uses(&default, ": regions (") > 0);
     let no_lanes = run(&[("CRANECL_LANES", "0")]);
     assert_eq!(
-        uses(&no_lanes, "; 4 work-items per step"),
+        uses(&no_lanes, "; 8 work-items per step"),
         0,
         "{no_lanes:#?}"
     );

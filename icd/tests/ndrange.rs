@@ -591,7 +591,7 @@ fn denorms_are_zero_flushes_that_programs_kernels_only() {
         }
     }
     // The option covers float and double only: half subnormals are kept,
-    // in and out, one work-item per step and four (the inline conversions
+    // in and out, one work-item per step and eight (the inline conversions
     // between half and float read and make no float subnormal).
     const HALF: &str = "#pragma OPENCL EXTENSION cl_khr_fp16 : enable
     kernel void addh(global half *o, global const half *a) {

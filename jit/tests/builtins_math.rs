@@ -726,7 +726,7 @@ fn packed_exp_within_3_ulp() {
     );
     assert!(
         p.lanes(p.kernel_index("t").unwrap()),
-        "four work-items per step"
+        "eight work-items per step"
     );
     let mut x: Vec<f32> = (0..8192)
         .map(|i| -104.0 + 194.0 * i as f32 / 8192.0)

@@ -1,4 +1,4 @@
-//! Kernels without barriers run four work-items per step (`codegen/lanes/`):
+//! Kernels without barriers run eight work-items per step (`codegen/lanes/`):
 //! every kernel here is built with the lanes on and off, checked to get the
 //! entry it should, and its results are checked against the host for group
 //! sizes that leave rows with a remainder (and for ones that do not).
@@ -438,7 +438,7 @@ fn packed_values_and_locals() {
 
 #[test]
 fn whole_vectors_move_by_vector_accesses_and_shuffles() {
-    // Each lane's vector read or written whole, the four lanes' vectors
+    // Each lane's vector read or written whole, each four lanes' vectors
     // transposed to and from one register per component: side by side
     // (`a[i]`, `o4[i]`), apart (`a[(i * 3) % 50]`, `o5[(i * 5) % 64]`), the
     // same for four lanes (`b[i / 4]`), two components side by side
@@ -620,9 +620,9 @@ fn regions_both(src: &str, kernel: &str, lanes: bool) -> [CompiledProgram; 2] {
 }
 
 #[test]
-fn tiled_matmul_pieces_run_four_per_step() {
+fn tiled_matmul_pieces_run_eight_per_step() {
     // Values crossing barriers (acc, the ids) live in per-item frames: each
-    // step loads four lanes' frames and stores them back.
+    // step loads eight lanes' frames and stores them back.
     let src = "#define T 8
     kernel void mm(global const float *A, global const float *B, global float *C, int n) {
         local float As[T][T], Bs[T][T];
@@ -1240,7 +1240,7 @@ fn packed_min_max_clamp_mad() {
 fn masked_loop_packed_accesses_whole_and_partial_steps() {
     // A loop whose trip count differs between the lanes (run masked where
     // masked memory loops are on) and an `if` arm: their consecutive
-    // accesses are one vector access in the steps where all four lanes
+    // accesses are one vector access in the steps where all the lanes
     // take part, lane by lane in the others (a masked-off lane must neither
     // read nor write its element).
     let src = "kernel void grow(global int *out, global const int *in) {
@@ -1277,7 +1277,7 @@ fn masked_loop_packed_accesses_whole_and_partial_steps() {
 
 #[test]
 fn float_exp_is_the_same_with_and_without_the_lanes() {
-    // The lanes compute `exp` four at a time; one work-item per step
+    // The lanes compute `exp` four to a register; one work-item per step
     // computes it with the same instructions, so a kernel's values do not
     // depend on the step that ran it (and stay within the spec's 3 ulp).
     let src = "kernel void k(global float *out, global const float *in) {
@@ -1675,6 +1675,74 @@ fn conditions_with_work_item_queries_and_constant_divisions_run_packed() {
                 let a = if t != 0 { l + 13 / 4 } else { l + g * 4 };
                 let b = if t != 0 { l + 13 / 3 } else { l };
                 assert_eq!(*got, a * 1000 + b, "item {i}, t {t}");
+            }
+        }
+    }
+}
+
+#[test]
+fn eight_items_per_step_each_on_a_path_of_its_own() {
+    // Eight work-items per step, each packed value in two registers: the
+    // items of a step leave the masked loop after trip counts of their
+    // own (the lanes of both registers), an `if` the items of a step agree
+    // on when it starts at a multiple of 8 and not otherwise (a local size
+    // of 12 or 13 starts rows elsewhere: those steps run one at a time),
+    // and an `if` only the last lane of an aligned step takes, after a
+    // write (run lane by lane).
+    let src = "kernel void k(global uint *out, global const uint *in, global float *f) {
+        uint i = get_global_id(0);
+        uint h = in[i];
+        uint n = 0;
+        float x = (float)i;
+        while (h != 1u && n < 300u) {
+            h = (h & 1u) ? 3u * h + 1u : h >> 1;
+            x = x * 0.5f + 1.0f;
+            n++;
+        }
+        uint v = h * 7u + n;
+        if ((i >> 3) & 1u) v = rotate(v ^ 0x9e3779b9u, 5u) + i; else v = v * 3u;
+        f[i] = x;
+        if (i % 8u == 7u) v += 11u;
+        out[i] = v;
+    }";
+    let [on, off] = both(src, "k", true);
+    let k = on.kernel_index("k").expect("kernel");
+    assert!(on.masked_loops(k), "the loop runs masked");
+    assert_eq!(on.items_per_step(k), 8, "eight work-items per step");
+    assert_eq!(off.items_per_step(k), 1);
+    for p in [on, off] {
+        for l in [8u64, 12, 13, 64] {
+            let n = 203;
+            let inp: Vec<u32> = (0..n as u32).map(|i| 1 + (i * 37) % 101).collect();
+            let mut inp2 = inp.clone();
+            let mut out = vec![0u32; n];
+            let mut f = vec![0f32; n];
+            run(
+                &p,
+                "k",
+                &mut [buf(&mut out), buf(&mut inp2), buf(&mut f)],
+                &[n as u64],
+                &[l],
+            );
+            for i in 0..n {
+                let (mut h, mut t, mut x) = (inp[i], 0u32, i as f32);
+                while h != 1 && t < 300 {
+                    h = if h & 1 == 1 { 3 * h + 1 } else { h >> 1 };
+                    x = x * 0.5 + 1.0;
+                    t += 1;
+                }
+                let mut v = h.wrapping_mul(7).wrapping_add(t);
+                let iu = i as u32;
+                v = if (iu >> 3) & 1 == 1 {
+                    (v ^ 0x9e37_79b9).rotate_left(5).wrapping_add(iu)
+                } else {
+                    v.wrapping_mul(3)
+                };
+                if iu % 8 == 7 {
+                    v += 11;
+                }
+                assert_eq!(out[i], v, "item {i} local {l}");
+                assert_eq!(f[i], x, "item {i} local {l}");
             }
         }
     }

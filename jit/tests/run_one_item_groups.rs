@@ -1,9 +1,9 @@
 //! Launches in work-groups of one work-item (hashcat's and OpenMM's on a
-//! CPU device) run a row of groups four per step (`codegen/one_item_groups.rs`):
+//! CPU device) run a row of groups eight per step (`codegen/one_item_groups.rs`):
 //! every work-item still answers the work-item functions as the only
 //! work-item of its group, whatever the run's cut, the offset and the
 //! dimensions; kernels the rewrite cannot serve say why and run one group
-//! per step; a fault names the group, or the step's four.
+//! per step; a fault names the group, or the step's eight.
 
 mod run_common;
 use cranecl_jit::codegen::{CodegenOptions, CompiledProgram};
@@ -186,21 +186,29 @@ const BAD_STORE: &str = "kernel void scribble(ulong bad) {
 }";
 
 #[test]
-fn a_fault_in_a_step_of_four_names_the_step() {
+fn a_fault_in_a_step_of_eight_names_the_step() {
     let p = build(BAD_STORE);
     assert!(p.groups_of_one_in_lanes(0), "{}", p.explanations()[0]);
-    // Runs of 6 from linear id 0: the fault is in the first step (groups
-    // 0 to 3), run together.
-    let (id, message) = run_in_runs(&p, "scribble", &mut [val(0x10u64)], &[12], &[1], &[0; 3], 6)
-        .expect_err("the bad store fails the run");
+    // Runs of 12 from linear id 0: the fault is in the first step (groups
+    // 0 to 7), run together.
+    let (id, message) = run_in_runs(
+        &p,
+        "scribble",
+        &mut [val(0x10u64)],
+        &[24],
+        &[1],
+        &[0; 3],
+        12,
+    )
+    .expect_err("the bad store fails the run");
     assert_eq!(id, [0, 0, 0]);
     assert!(
         message.ends_with(
-            "the work-group was abandoned (or in one of the three work-groups after it, run in the same step)"
+            "the work-group was abandoned (or in one of the 7 work-groups after it, run in the same step)"
         ),
         "{message}"
     );
-    // A launch of two groups has no step of four: each group runs alone.
+    // A launch of two groups has no step of eight: each group runs alone.
     let off = CodegenOptions {
         lanes: false,
         ..Default::default()
@@ -226,14 +234,14 @@ kernel void copy(global S *out, ulong bad) {
 }";
 
 #[test]
-fn a_reported_fault_in_a_step_of_four_names_the_step() {
+fn a_reported_fault_in_a_step_of_eight_names_the_step() {
     const CASE: &str = "CRANECL_ONE_ITEM_GROUPS_CASE";
-    let test = "a_reported_fault_in_a_step_of_four_names_the_step";
+    let test = "a_reported_fault_in_a_step_of_eight_names_the_step";
     if std::env::var(CASE).as_deref() == Ok(test) {
         let p = build(BAD_COPY);
         assert!(p.groups_of_one_in_lanes(0), "{}", p.explanations()[0]);
         let mut out = vec![0u32; 64 * 12];
-        // One run: its third step (groups 8 to 11) faults.
+        // One run: its second step (groups 8 to 15) faults.
         let r = run_in_runs(
             &p,
             "copy",
@@ -250,7 +258,7 @@ fn a_reported_fault_in_a_step_of_four_names_the_step() {
     assert!(
         stderr.contains("cranecl: kernel 'copy' crashed: invalid memory access at 0x18")
             && stderr.contains(
-                "(work-group (8,0,0) or one of the three after it, run in the same step); \
+                "(work-group (8,0,0) or one of the 7 after it, run in the same step); \
                  the host program is stopped"
             ),
         "{stderr}"

@@ -45,9 +45,10 @@ fn ran_as(e: &cranecl_jit::codegen::Explanation) -> String {
     }
 }
 
-/// Local size 6 x 3 (rows of four and a tail of two), 2 groups along x.
-const LOCAL: [u64; 2] = [6, 3];
-const ITEMS: usize = 18;
+/// Local size 10 x 3 (rows of a step of eight and a tail of two), 2
+/// groups along x.
+const LOCAL: [u64; 2] = [10, 3];
+const ITEMS: usize = 30;
 
 /// The tickets of each group's work-items (by local linear id), as the
 /// group's own positions.
@@ -71,7 +72,7 @@ fn tickets(value: &str, lanes: bool, regions: bool, src: &str) -> Vec<Vec<u32>> 
         &p,
         "order",
         &mut [buf(&mut ticket), buf(&mut out)],
-        &[12, 3],
+        &[20, 3],
         &LOCAL,
         schedule,
     );
@@ -105,21 +106,21 @@ fn interleave(n: usize) -> Vec<usize> {
 #[test]
 fn interleave_alternates_from_both_ends() {
     // One per step: the work-items alternate from both ends. In the lanes
-    // the units alternate (per row of 6: a step of four, then two single
-    // items), and the four lanes of a step run in the interleaved order of
-    // four too.
+    // the units alternate (per row of 10: a step of eight, then two single
+    // items), and the eight lanes of a step run in the interleaved order of
+    // eight too.
     let mut units: Vec<Vec<usize>> = Vec::new();
     for row in 0..3 {
-        units.push((0..4).map(|x| row * 6 + x).collect());
-        units.push(vec![row * 6 + 4]);
-        units.push(vec![row * 6 + 5]);
+        units.push((0..8).map(|x| row * 10 + x).collect());
+        units.push(vec![row * 10 + 8]);
+        units.push(vec![row * 10 + 9]);
     }
     let orders = [
         interleave(ITEMS),
         interleave(units.len())
             .into_iter()
             .flat_map(|u| match units[u].len() {
-                4 => interleave(4).into_iter().map(|l| units[u][l]).collect(),
+                8 => interleave(8).into_iter().map(|l| units[u][l]).collect(),
                 _ => units[u].clone(),
             })
             .collect(),

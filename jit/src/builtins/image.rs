@@ -24,13 +24,14 @@
 //! the checked call also serves four work-items: it checks each lane, then
 //! reads or writes the four at once when none reported.
 
-use crate::codegen::{CValue, FunctionCx, LVal, LaneCx};
+use crate::codegen::{CValue, FunctionCx, LVal, LaneCx, Pk, LANES, REGS};
 use crate::runtime::check::{self, SiteKind};
 use crate::sema::builtins::BuiltinFn;
 use crate::sema::types::{ImageKind, Scalar, Type};
 use cranecl_memory::image::{self, ImageDesc, Texel};
 use cranecl_memory::image_lanes::{self, Lanes4};
 use cranelift_codegen::ir::{types, InstBuilder};
+use cranelift_codegen::packed_option::ReservedValue;
 use std::mem::offset_of;
 
 /// Flags of the read and write host functions: the result kind in bits 0–1,
@@ -491,12 +492,13 @@ fn write(
     Ok(CValue::Void)
 }
 
-/// Store the first four components of every lane of `v` at a fresh
-/// 64-byte stack buffer, component `c` of lane `k` at `16 c + 4 k` (zeros
-/// for components `v` lacks).
+/// Store the first four components of lanes `4 r..4 r + 4` of `v` at a
+/// fresh 64-byte stack buffer, component `c` of the group's lane `k` at
+/// `16 c + 4 k` (zeros for components `v` lacks).
 fn spill_lanes(
     fx: &mut FunctionCx<'_, '_>,
     v: &LVal,
+    r: usize,
 ) -> Result<cranelift_codegen::ir::Value, String> {
     let at = fx.stack_temp(64, 16);
     let is_vec = |fx: &FunctionCx<'_, '_>, x: cranelift_codegen::ir::Value| {
@@ -504,8 +506,8 @@ fn spill_lanes(
         t.is_vector() && t.bits() == 128 && t.lane_bits() == 32
     };
     let packed: Option<Vec<cranelift_codegen::ir::Value>> = match v {
-        LVal::Vec(x) => Some(vec![*x]),
-        LVal::VecN(c) => Some(c.clone()),
+        LVal::Vec(x) => Some(vec![x.0[r]]),
+        LVal::VecN(c) => Some(c.iter().map(|x| x.0[r]).collect()),
         _ => None,
     };
     let stored = match packed {
@@ -518,7 +520,7 @@ fn spill_lanes(
         _ => {
             let mut n = 0;
             for k in 0..4 {
-                let lane = LaneCx::lane(fx, v, k).lanes()?;
+                let lane = LaneCx::lane(fx, v, 4 * r + k).lanes()?;
                 if lane.len() > 4 {
                     return Err("internal: image coordinate of more than 4 components".into());
                 }
@@ -557,18 +559,18 @@ fn spillable(fx: &FunctionCx<'_, '_>, v: &LVal) -> bool {
     match v {
         LVal::Uni(c) => cvalue(c),
         LVal::Aff { base, .. } => word(base),
-        LVal::Lanes(l) => l.len() == 4 && l.iter().all(cvalue),
-        LVal::Vec(x) => ty(x).bits() == 128 && ty(x).lane_bits() == 32,
+        LVal::Lanes(l) => l.len() == LANES && l.iter().all(cvalue),
+        LVal::Vec(x) => ty(&x.0[0]).bits() == 128 && ty(&x.0[0]).lane_bits() == 32,
         LVal::VecN(c) => {
             c.len() <= 4
                 && c.iter()
-                    .all(|x| ty(x).bits() == 128 && ty(x).lane_bits() == 32)
+                    .all(|x| ty(&x.0[0]).bits() == 128 && ty(&x.0[0]).lane_bits() == 32)
         }
     }
 }
 
 /// The lanes' `read_image{f,i,ui}` and `write_image{f,i,ui}`: one host
-/// call for the four work-items of a step (`args` the lanes' values of
+/// call for each four work-items of a step (`args` the lanes' values of
 /// the arguments, of types `arg_tys`). `None` where the caller calls once
 /// per lane instead: depth images and `half` colours, an image or sampler that
 /// is not the same in every lane, coordinates or colours of other shapes.
@@ -618,24 +620,28 @@ pub(crate) fn emit_lanes(
             return None;
         }
         let r = (|| {
-            let at = spill_lanes(fx, coord)?;
-            let out = fx.stack_temp(64, 16);
             let flags = fx.b.ins().iconst(types::I32, i64::from(flags));
-            let params = [types::I64, types::I32, types::I32, types::I64, types::I64];
-            call_lanes(
-                fx,
-                [
-                    read_image_lanes as *const u8,
-                    read_image_lanes_checked as *const u8,
-                ],
-                &params,
-                &[img, sampler, flags, at, out],
-            );
             let t = packed(s);
-            let comps = (0..4)
-                .map(|c| fx.b.ins().load(t, super::mem(), out, c * 16))
-                .collect();
-            Ok(LVal::VecN(comps))
+            let mut comps = [[cranelift_codegen::ir::Value::reserved_value(); REGS]; 4];
+            for r in 0..REGS {
+                let at = spill_lanes(fx, coord, r)?;
+                let out = fx.stack_temp(64, 16);
+                let params = [types::I64, types::I32, types::I32, types::I64, types::I64];
+                call_lanes(
+                    fx,
+                    [
+                        read_image_lanes as *const u8,
+                        read_image_lanes_checked as *const u8,
+                    ],
+                    &params,
+                    &[img, sampler, flags, at, out],
+                    4 * r,
+                );
+                for (c, comp) in comps.iter_mut().enumerate() {
+                    comp[r] = fx.b.ins().load(t, super::mem(), out, c as i32 * 16);
+                }
+            }
+            Ok(LVal::VecN(comps.into_iter().map(Pk).collect()))
         })();
         return Some(r);
     }
@@ -648,35 +654,39 @@ pub(crate) fn emit_lanes(
         return None;
     }
     let r = (|| {
-        let at = spill_lanes(fx, coord)?;
-        let col = spill_lanes(fx, color)?;
         let flags = fx.b.ins().iconst(types::I32, i64::from(flags));
-        let params = [types::I64, types::I32, types::I64, types::I64];
-        call_lanes(
-            fx,
-            [
-                write_image_lanes as *const u8,
-                write_image_lanes_checked as *const u8,
-            ],
-            &params,
-            &[img, flags, at, col],
-        );
-        Ok(LVal::Lanes(vec![CValue::Void; 4]))
+        for r in 0..REGS {
+            let at = spill_lanes(fx, coord, r)?;
+            let col = spill_lanes(fx, color, r)?;
+            let params = [types::I64, types::I32, types::I64, types::I64];
+            call_lanes(
+                fx,
+                [
+                    write_image_lanes as *const u8,
+                    write_image_lanes_checked as *const u8,
+                ],
+                &params,
+                &[img, flags, at, col],
+                4 * r,
+            );
+        }
+        Ok(LVal::Lanes(vec![CValue::Void; LANES]))
     })();
     Some(r)
 }
 
 /// Call `f[0]` with `args` (typed `params`), or under checked `bounds`
-/// `f[1]` with the work-item, the site, lane 0's work-item and the lanes'
-/// step after them (`checked_lanes_args`).
+/// `f[1]` with the work-item, the site, lane `first`'s work-item and the
+/// lanes' step after them (`checked_lanes_args`).
 fn call_lanes(
     fx: &mut FunctionCx<'_, '_>,
     f: [*const u8; 2],
     params: &[types::Type],
     args: &[cranelift_codegen::ir::Value],
+    first: usize,
 ) {
     if fx.pcx.check.bounds {
-        let (item, site, me, step) = checked_lanes_args(fx);
+        let (item, site, me, step) = checked_lanes_args(fx, first);
         let params = [params, &[types::I64, types::I32, types::I64, types::I64]].concat();
         let args = [args, &[item, site, me, step]].concat();
         fx.call_host(f[1], &params, &[], &args);
@@ -685,12 +695,14 @@ fn call_lanes(
     }
 }
 
-/// Checked mode's extra arguments of a lanes image access: the item, a new
-/// site at the call, lane 0's work-item and the step from one lane's to
-/// the next (1 where the lanes name their own work-items, `lanes_me0`; 0
-/// where the four share one, as their one-lane calls would).
+/// Checked mode's extra arguments of a lanes image access of lanes
+/// `first..first + 4`: the item, a new site at the call, lane `first`'s
+/// work-item and the step from one lane's to the next (1 where the lanes
+/// name their own work-items, `lanes_me0`; 0 where they share one, as
+/// their one-lane calls would).
 fn checked_lanes_args(
     fx: &mut FunctionCx<'_, '_>,
+    first: usize,
 ) -> (
     cranelift_codegen::ir::Value,
     cranelift_codegen::ir::Value,
@@ -700,7 +712,7 @@ fn checked_lanes_args(
     let site = fx.site(SiteKind::Image, 0, 0, false);
     let site = fx.b.ins().iconst(types::I32, i64::from(site));
     let (me, step) = match fx.lanes_me0 {
-        Some(me0) => (me0, 1),
+        Some(me0) => (fx.b.ins().iadd_imm_s(me0, first as i64), 1),
         None => (fx.current_me(), 0),
     };
     let step = fx.b.ins().iconst(types::I64, step);

@@ -13,7 +13,7 @@
 //!
 //! (`span` = the object's size less the access's) so an access inside the
 //! object this site last touched costs two loads, a subtraction and a
-//! compare. Under `bounds` alone, the lanes' four accesses at their own
+//! compare. Under `bounds` alone, the lanes' accesses at their own
 //! addresses (gathers, masked lanes) are tested together against lane 0's
 //! site's object with one branch (`checked_lanes`), and the write of a
 //! compound assignment reuses its read's compare (`read_keeping_check`).
@@ -39,7 +39,7 @@ use cranelift_codegen::ir::{condcodes::IntCC, types, BlockArg, InstBuilder, Valu
 /// fast path's `ok` (`FunctionCx::read_keeping_check`).
 pub(crate) type Kept = Option<(Value, u64, Value)>;
 
-/// The lanes' four accesses emitted at the addresses given (by the caller
+/// The lanes' accesses emitted at the addresses given (by the caller
 /// of `FunctionCx::bounds_lanes`), answering what they read.
 pub(crate) type LanesAccess<'a, F> = dyn FnMut(&mut F, &[Value]) -> Result<Vec<Value>, String> + 'a;
 
@@ -236,27 +236,38 @@ impl FunctionCx<'_, '_> {
         (self.checked_site(a, size, kind, value), 0)
     }
 
-    /// The lanes' access of four consecutive 4-byte elements at `addr`, one
-    /// per lane: checked as one 16-byte access, its granule `k` followed as
-    /// lane `k`'s work-item's (`FunctionCx::lanes_me0` + `k`).
+    /// The access of lanes `first..first + 4` of consecutive 4-byte
+    /// elements from `base` (lane 0's), one per lane: the address of lane
+    /// `first`'s, checked as one 16-byte access, its granule `k` followed as
+    /// lane `first + k`'s work-item's (`FunctionCx::lanes_me0` + `first` +
+    /// `k`).
     pub(crate) fn checked_addr_lanes(
         &mut self,
-        addr: Value,
+        base: Value,
         write: bool,
         value: Option<Value>,
+        first: usize,
     ) -> Value {
+        let addr = if first == 0 {
+            base
+        } else {
+            self.b.ins().iadd_imm_s(base, 4 * first as i64)
+        };
         if !self.checks_memory() {
             return addr;
         }
-        if self.pcx.check.bounds && !self.pcx.check.tracks() && self.in_object_lanes.contains(&addr)
-        {
-            return addr;
+        if self.in_object_lanes.contains(&base) {
+            // Every lane's element lies in the checked array.
+            self.in_object_lanes.insert(addr);
+            if self.pcx.check.bounds && !self.pcx.check.tracks() {
+                return addr;
+            }
         }
         let saved = self.check_me;
         if let Some(me0) = self.lanes_me0 {
-            self.check_me = Some(me0);
+            self.check_me = Some(self.b.ins().iadd_imm_s(me0, first as i64));
         } else if self.lanes_rel {
-            self.check_me = Some(self.lane_me(0));
+            self.check_me = Some(self.lane_me(first));
         }
         self.site_lanes = true;
         let kind = if write {
@@ -667,7 +678,7 @@ impl FunctionCx<'_, '_> {
         r
     }
 
-    /// `races`/`uninit`: the lanes' four accesses at their own addresses
+    /// `races`/`uninit`: the lanes' accesses at their own addresses
     /// (`tracked_lanes`; `shape`: whether no two lanes share a place, and
     /// the lanes' affine step, if they have one); `None` without those
     /// checks.
@@ -688,14 +699,14 @@ impl FunctionCx<'_, '_> {
         self.tracked_lanes(addrs, active, size, write, values, shape, known_ok)
     }
 
-    /// `bounds` without the shadow: the lanes' four scalar accesses of
+    /// `bounds` without the shadow: the lanes' scalar accesses of
     /// `size` bytes, lane `k`'s at `addrs[k]` (`active[k]`, where given:
     /// whether lane `k` takes part; an inactive lane's address is the lanes'
     /// dummy and is not tested), checked at once: each lane has its own site
     /// as before, and the fast path tests every active lane against the
     /// object lane 0's site last touched (one load of its bounds, a
     /// subtraction and a compare per lane, one branch). `access` emits the
-    /// four accesses (given the addresses, returning what they read): once
+    /// accesses (given the addresses, returning what they read): once
     /// on the fast path at `addrs`, once on the cold path at the addresses
     /// the runtime answers, where every lane takes its own site's slow path,
     /// lane 0's last so that its cache names lane 0's object (a masked-off
@@ -705,7 +716,7 @@ impl FunctionCx<'_, '_> {
     /// path tags each lane's granules). `monotone`: all lanes active at
     /// `base + k * step`, so the fast path tests the first and the last;
     /// `range`: with `step` > 0, the bytes from lane 0's address to the
-    /// end of lane 3's access (`3 * step + size`), tested as one access
+    /// end of the last lane's access (`(LANES - 1) * step + size`), tested as one access
     /// at lane 0's address against a site of that size of its own (one
     /// compare; a miss asks the runtime silently whether the range lies
     /// in one object, `cranecl_check_range`, which then fills the site's
@@ -749,7 +760,10 @@ impl FunctionCx<'_, '_> {
         let at = (sites[0] as i64 * ENTRY) as i32;
         let fl = super::value::flags();
         let range = range.filter(|&r| {
-            known_ok.is_none() && active.is_none() && addrs.len() == 4 && r <= u64::from(u32::MAX)
+            known_ok.is_none()
+                && active.is_none()
+                && addrs.len() == super::lanes::LANES
+                && r <= u64::from(u32::MAX)
         });
         if let Some(r) = range {
             let rsite = self.site(kind, r, 0, false);
@@ -786,9 +800,9 @@ impl FunctionCx<'_, '_> {
             (cache, cache)
         };
         let last = addrs.len() - 1;
+        // Four lanes anywhere: one vector test (eight: each lane's test).
         let vector = known_ok.is_none() && !monotone && active.is_none() && addrs.len() == 4;
         if vector {
-            // Four lanes anywhere: one vector test.
             let (_, _, past) = self.lanes_past(addrs, lo, span);
             let outside = self.b.ins().vany_true(past);
             all = Some(self.b.ins().icmp_imm_u(IntCC::Equal, outside, 0));
@@ -985,8 +999,9 @@ impl FunctionCx<'_, '_> {
         (v01, v23, bad)
     }
 
-    /// `races`/`uninit`: the lanes' four accesses of 4 bytes at their own
-    /// addresses (a gather or a scatter), all lanes active. Tested together
+    /// `races`/`uninit`: four lanes' accesses of 4 bytes at their own
+    /// addresses (a gather or a scatter), all lanes active (a step of
+    /// eight lanes goes lane by lane). Tested together
     /// first: all inside the object lane 0's site last touched, aligned,
     /// and (a followed object) their cells' serials needing no look
     /// (`serials_ok`), each lane's granule then tagged as its work-item's
@@ -1943,7 +1958,7 @@ impl FunctionCx<'_, '_> {
     }
 
     /// The work-item's local linear id + 1 for the shadow (`me0 << 16 |
-    /// 0xFFFF` for an access the lanes make once for four work-items).
+    /// 0xFFFF` for an access the lanes make once for a step's work-items).
     /// Checked `bounds` in the lanes (`lanes_rel`): lane `k` of the step,
     /// for reports (`runtime::check::LANE_OF_ITEM`).
     pub(crate) fn lane_me(&mut self, k: usize) -> Value {

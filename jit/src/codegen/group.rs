@@ -248,7 +248,7 @@ pub(crate) fn compile_group_entry(
 }
 
 /// The group entry of `f`'s variant for work-groups of one work-item
-/// (`one_item_groups.rs`): a row of groups, four per step. `Err`: why the
+/// (`one_item_groups.rs`): a row of groups, eight per step. `Err`: why the
 /// lanes refused it (then it is not defined: one group per step is what
 /// the kernel's own entry does).
 #[allow(clippy::too_many_arguments)]
@@ -272,7 +272,7 @@ pub(crate) fn compile_one_item_groups_entry(
     Ok(Ok(id))
 }
 
-/// The group entry running rows four work-items per step (`lanes/`).
+/// The group entry running rows eight work-items per step (`lanes/`).
 #[allow(clippy::too_many_arguments)]
 fn lanes_entry(
     module: &mut JITModule,

@@ -19,7 +19,7 @@
 //! - any other barrier: an *item entry* run as one coroutine per work-item
 //!   by `runtime/` (`abi.rs`).
 //!
-//! Group and region entries run their work-item loops four work-items per
+//! Group and region entries run their work-item loops eight work-items per
 //! step where the kernel allows it (`lanes/`, SIMD across work-items). The
 //! kernel's `Entry` records its strategy and step with its function.
 //!
@@ -50,7 +50,7 @@ mod workitem;
 
 pub use abi::GROUP_SCRATCH_SIZE;
 pub use fx::FunctionCx;
-pub(crate) use lanes::{LVal, LaneCx};
+pub(crate) use lanes::{LVal, LaneCx, Pk, LANES, REGS};
 pub use value::{CPlace, CValue};
 // The value model's facts about HIR types that the analyses of `lower/`
 // ask (which types a register holds, which live in memory).
@@ -101,11 +101,11 @@ pub struct CodegenOptions {
     /// the 2-core EPYC (1.6–1.8 → 2.9–3.1 MH/s), hashcat's start unchanged
     /// (9.5 s); at 20,000 19k of its 31k instructions touched the stack.
     pub regalloc_budget: usize,
-    /// Run kernels without barriers four work-items per step where the
+    /// Run kernels without barriers eight work-items per step where the
     /// body allows it (`lanes/`); `CRANECL_LANES=0` turns it off.
     pub lanes: bool,
     /// Also build, per kernel, an entry for rows of work-groups of one
-    /// work-item, four groups per step (`one_item_groups.rs`);
+    /// work-item, eight groups per step (`one_item_groups.rs`);
     /// `CRANECL_GROUPS_OF_ONE=0` turns it off.
     pub groups_of_one: bool,
     /// Also run masked the divergent loops that access memory at
@@ -191,7 +191,7 @@ pub struct CompiledProgram {
     module: Mutex<Option<JITModule>>,
     kernels: Vec<KernelInfo>,
     entries: Vec<Entry>,
-    /// Each kernel's entry for a row of work-groups of one work-item, four
+    /// Each kernel's entry for a row of work-groups of one work-item, eight
     /// groups per step (`one_item_groups.rs`), where it has one.
     groups_of_one: Vec<Option<EntryFn>>,
     arena: ProgramArena,
@@ -257,7 +257,7 @@ impl CompiledProgram {
         self.global_variable_total_size
     }
     /// How groups of `kernel` run: `"loop"` (no barriers), `"lanes"` (no
-    /// barriers, four work-items per step), `"regions"` or `"coroutines"`
+    /// barriers, eight work-items per step), `"regions"` or `"coroutines"`
     /// (tests and diagnostics).
     pub fn strategy(&self, kernel: usize) -> &'static str {
         match self.entries.get(kernel).map(|e| (e.strategy, e.step)) {
@@ -269,10 +269,20 @@ impl CompiledProgram {
         }
     }
 
-    /// Whether `kernel`'s work-item loops run four work-items per step
+    /// Whether `kernel`'s work-item loops run several work-items per step
     /// (`lanes/`; tests and diagnostics).
     pub fn lanes(&self, kernel: usize) -> bool {
         self.step(kernel) != Step::One
+    }
+
+    /// How many work-items a step of `kernel`'s work-item loops runs
+    /// (tests and diagnostics).
+    pub fn items_per_step(&self, kernel: usize) -> usize {
+        if self.lanes(kernel) {
+            lanes::LANES
+        } else {
+            1
+        }
     }
 
     /// Whether `kernel`'s loops that the lanes leave at different times run
@@ -281,7 +291,7 @@ impl CompiledProgram {
         self.step(kernel) == Step::Masked
     }
 
-    /// Whether `kernel` runs work-groups of one work-item four per step
+    /// Whether `kernel` runs rows of work-groups of one work-item several per step
     /// (`one_item_groups.rs`; tests and diagnostics).
     pub fn groups_of_one_in_lanes(&self, kernel: usize) -> bool {
         matches!(self.groups_of_one.get(kernel), Some(Some(_)))
@@ -472,7 +482,7 @@ impl CompiledProgram {
     /// segment's first group id and its length as the local size of
     /// dimension 0 (`one_item_groups.rs`). A fault names the first group
     /// of the step it happened in (`GroupState::row_step`), and says so
-    /// when three more ran with it.
+    /// when more ran with it.
     fn run_rows_of_groups(
         &self,
         kernel: usize,
@@ -509,11 +519,11 @@ impl CompiledProgram {
             let r = unsafe { runtime::run_loop(f, args.as_ptr(), &group) };
             drop(running);
             if let Err(mut e) = r {
-                let (at, four) = runtime::row_step_group(id, *group.row_step.get_mut());
-                if four {
-                    e.message.push_str(
-                        " (or in one of the three work-groups after it, run in the same step)",
-                    );
+                let (at, more) = runtime::row_step_group(id, *group.row_step.get_mut());
+                if more > 0 {
+                    e.message.push_str(&format!(
+                        " (or in one of the {more} work-groups after it, run in the same step)"
+                    ));
                 }
                 return Err((at, e));
             }
@@ -615,7 +625,7 @@ pub(crate) struct ProgramCx<'p> {
     pub bodies: std::cell::RefCell<inline::Bodies>,
     /// Inline small functions into their callers.
     pub inline: bool,
-    /// Try four-lane group entries (`lanes/`).
+    /// Try lanes group entries (`lanes/`).
     pub lanes: bool,
     /// `CodegenOptions::masked_memory_loops`.
     pub masked_memory_loops: bool,
@@ -637,7 +647,7 @@ pub(crate) struct ProgramCx<'p> {
     /// `CodegenOptions::schedule`.
     pub schedule: Option<runtime::schedule::Schedule>,
     /// Places where the lanes run one after another so far (each draws its
-    /// order of the four lanes from the schedule).
+    /// order of the lanes from the schedule).
     pub lane_orders: std::cell::Cell<u64>,
     /// `CRANECL_PERF_MAP`: each defined function's id, name and code size,
     /// for `perf`'s map of JIT code (`write_perf_map`).
@@ -986,7 +996,7 @@ fn compile_into(module: &mut JITModule, pcx: &mut ProgramCx<'_>) -> Result<Compi
                     step: Step::One,
                     refused: vec![
                         format!("regions: {why}"),
-                        "4 work-items per step: coroutines run one work-item at a time".to_string(),
+                        "8 work-items per step: coroutines run one work-item at a time".to_string(),
                     ],
                     notes: Vec::new(),
                 };
@@ -1013,7 +1023,7 @@ fn compile_into(module: &mut JITModule, pcx: &mut ProgramCx<'_>) -> Result<Compi
                     group::compile_one_item_groups_entry(module, pcx, &mut ctx, &v, i, &info.args)?
                 }
                 // Nothing to rewrite: the kernel's own group entry, when
-                // it runs four work-items per step.
+                // it runs eight work-items per step.
                 Ok(None) if entry.strategy == Strategy::Loop && entry.step != Step::One => {
                     Ok(entry.func)
                 }

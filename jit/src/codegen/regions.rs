@@ -3,7 +3,7 @@
 //! one function that runs a whole work-group.
 //!
 //! Each piece is a loop over the work-items of the group (the group
-//! entry's loop nest), or four per step in the lanes (`lanes/`) where the
+//! entry's loop nest), or eight per step in the lanes (`lanes/`) where the
 //! kernel allows them; a piece the plan runs once per group is run once.
 //! Inside a piece a frame local is loaded into Cranelift variables at the
 //! start of each work-item's turn and stored back at the end if the piece
@@ -35,7 +35,7 @@ use cranelift_jit::JITModule;
 /// Per-entry state of the region emitter.
 struct Emitter<'p, 'a> {
     plan: &'p Plan<'a>,
-    /// Pieces run four work-items per step (`lanes/`) when the kernel
+    /// Pieces run eight work-items per step (`lanes/`) when the kernel
     /// allows it.
     lanes: Option<super::lanes::Plan>,
     geo: Geometry,
@@ -240,7 +240,7 @@ impl FunctionCx<'_, '_> {
             };
             let end = self.b.ins().umin(v, em.geo.sizes[0]);
             match &em.lanes {
-                // Four at a time while four are below the bound: the
+                // Eight at a time while eight are below the bound: the
                 // condition holds for every lane, so `then` runs unmasked.
                 Some(lanes) if self.pcx.schedule.is_none() => {
                     self.lanes_item_loop_to(
@@ -432,7 +432,7 @@ impl FunctionCx<'_, '_> {
         self.call_host(f, &[types::I64; 4], &[], &[item, site, frame, done]);
     }
 
-    /// [`Self::piece_loop`] four work-items per step (`lanes/`): each
+    /// [`Self::piece_loop`] eight work-items per step (`lanes/`): each
     /// lane's frame locals are loaded at the start of the step and stored
     /// back at its end; the rest of a row runs one item at a time.
     fn piece_loop_lanes(
@@ -493,7 +493,7 @@ impl FunctionCx<'_, '_> {
         Ok(decision.map(|d| self.b.use_var(d)))
     }
 
-    /// Load the frame locals of `piece` for the four lanes of a step whose
+    /// Load the frame locals of `piece` for the lanes of a step whose
     /// first work-item has linear index `lin0`: a local varying between the
     /// lanes gets one value per lane, any other one value (from the group's
     /// copy for a group-uniform local, else from the first lane's frame).
@@ -505,7 +505,7 @@ impl FunctionCx<'_, '_> {
         lc: &mut super::lanes::LaneCx,
         lin0: Value,
     ) -> Result<Vec<(u32, bool, Vec<Value>)>, String> {
-        use super::lanes::{packed_type, Slot, LANES};
+        use super::lanes::{packed_type, Pk, PkVar, Slot, LANES};
         let fs = em.plan.frame_size as i64;
         let bases: Vec<Value> = (0..LANES as i64)
             .map(|k| {
@@ -585,16 +585,13 @@ impl FunctionCx<'_, '_> {
                     // One packed register per component.
                     let mut vars = Vec::with_capacity(n);
                     for c in 0..n {
-                        let mut v = None;
-                        for (k, val) in vals.iter().enumerate() {
-                            let x = *val.lanes()?.get(c).ok_or("internal: vector lanes")?;
-                            v = Some(match v {
-                                None => self.b.ins().splat(vt, x),
-                                Some(v) => self.b.ins().insertlane(v, x, k as u8),
-                            });
+                        let mut xs = Vec::with_capacity(LANES);
+                        for val in &vals {
+                            xs.push(*val.lanes()?.get(c).ok_or("internal: vector lanes")?);
                         }
-                        let var = self.b.declare_var(vt);
-                        self.b.def_var(var, v.ok_or("internal: no lanes")?);
+                        let v = Pk::from_lanes(self, vt, &xs);
+                        let var = PkVar::declare(self, vt);
+                        var.set(self, v);
                         vars.push(var);
                     }
                     Slot::PackedN(vars)
@@ -602,12 +599,9 @@ impl FunctionCx<'_, '_> {
                 (Some(vt), _) => {
                     let xs: Vec<Value> =
                         vals.iter().map(|v| v.scalar()).collect::<Result<_, _>>()?;
-                    let mut v = self.b.ins().splat(vt, xs[0]);
-                    for (k, x) in xs.iter().enumerate().skip(1) {
-                        v = self.b.ins().insertlane(v, *x, k as u8);
-                    }
-                    let var = self.b.declare_var(vt);
-                    self.b.def_var(var, v);
+                    let v = Pk::from_lanes(self, vt, &xs);
+                    let var = PkVar::declare(self, vt);
+                    var.set(self, v);
                     Slot::Packed(var)
                 }
                 (None, None) => {
@@ -782,7 +776,7 @@ pub(crate) fn compile_region_entry(
     } else {
         None
     };
-    // Pieces four work-items per step; anything the lanes cannot express
+    // Pieces eight work-items per step; anything the lanes cannot express
     // falls back to one work-item per step.
     let choice = super::lanes::choose(pcx, f, refuse, |lanes| {
         let mut lanes_fbc = FunctionBuilderContext::new();

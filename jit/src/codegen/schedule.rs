@@ -36,13 +36,13 @@ struct ScheduleLoop {
 }
 
 impl FunctionCx<'_, '_> {
-    /// The order in which to emit the four lanes of a step where they run
-    /// one after another (per-lane statements, stores of four lanes,
-    /// per-lane built-ins such as atomics): `0, 1, 2, 3` unscheduled, else
+    /// The order in which to emit the lanes of a step where they run
+    /// one after another (per-lane statements, stores of the lanes,
+    /// per-lane built-ins such as atomics): `0, 1, ...` unscheduled, else
     /// drawn at build time from the schedule and the place's number in the
     /// program (the same in every step that runs the place).
     pub(crate) fn lane_order(&self) -> [usize; LANES] {
-        let mut order = [0, 1, 2, 3];
+        let mut order: [usize; LANES] = std::array::from_fn(|k| k);
         if let Some(s) = self.pcx.schedule {
             let place = self.pcx.lane_orders.get();
             self.pcx.lane_orders.set(place + 1);
@@ -57,7 +57,10 @@ impl FunctionCx<'_, '_> {
     /// The runtime's table for this loop: its address and the number of units.
     fn schedule_table(&mut self, lanes: bool) -> (Value, Value) {
         let item = self.item;
-        let l = self.b.ins().iconst(types::I64, i64::from(lanes));
+        let l = self
+            .b
+            .ins()
+            .iconst(types::I64, if lanes { LANES as i64 } else { 0 });
         let f = cranecl_schedule_units as *const u8;
         let t = self.call_host(f, &[types::I64; 2], &[types::I64], &[item, l])[0];
         let n = self.b.ins().load(types::I64, flags(), t, 0);

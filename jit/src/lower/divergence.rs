@@ -1,5 +1,5 @@
 //! The lanes' divergence analysis: which locals and expressions vary
-//! between the four work-items of a step, which statements run serially
+//! between the work-items of a step, which statements run serially
 //! (once per lane), which loops run masked ([`plan`]), decided before any
 //! code is emitted. `codegen/lanes/` emits a step by the [`Plan`].
 //!
@@ -65,7 +65,7 @@ pub(crate) fn per_item_builtin(b: &BuiltinFn) -> bool {
 }
 
 /// `read_image*` and `write_image*`: once per lane in their results (each
-/// lane's own texel) and effects, but called once for the four lanes
+/// lane's own texel) and effects, but called once for each four lanes
 /// (`builtins::image::emit_lanes`), so a statement with one is taken apart
 /// like any other.
 pub(crate) fn image_access(b: &BuiltinFn) -> bool {

@@ -23,10 +23,10 @@ pub enum Strategy {
 pub enum Step {
     /// One work-item per step.
     One,
-    /// Four per step (`lanes/`); loops the lanes leave at different
+    /// Eight per step (`lanes/`); loops the lanes leave at different
     /// times once per lane.
     Lanes,
-    /// Four per step; such loops run masked.
+    /// Eight per step; such loops run masked.
     Masked,
 }
 
@@ -42,7 +42,7 @@ pub struct Explanation {
     /// each with its place (`<source>:LINE:COL`): statements and
     /// expressions run once per lane, loops run masked.
     pub notes: Vec<String>,
-    /// Launched in work-groups of one work-item: four groups per step
+    /// Launched in work-groups of one work-item: eight groups per step
     /// (`one_item_groups.rs`), or why not.
     pub groups_of_one: Result<Step, String>,
 }
@@ -56,8 +56,8 @@ impl fmt::Display for Explanation {
         };
         let step = match self.step {
             Step::One => "one work-item per step",
-            Step::Lanes => "4 work-items per step (divergent loops once per lane)",
-            Step::Masked => "4 work-items per step (divergent loops masked)",
+            Step::Lanes => "8 work-items per step (divergent loops once per lane)",
+            Step::Masked => "8 work-items per step (divergent loops masked)",
         };
         write!(f, "kernel '{}': {strategy}; {step}", self.kernel)?;
         for r in &self.refused {
@@ -67,7 +67,7 @@ impl fmt::Display for Explanation {
             write!(f, "\n  {n}")?;
         }
         match &self.groups_of_one {
-            Ok(_) => write!(f, "\n  in work-groups of one work-item: 4 groups per step")?,
+            Ok(_) => write!(f, "\n  in work-groups of one work-item: 8 groups per step")?,
             Err(why) => write!(
                 f,
                 "\n  in work-groups of one work-item: one group per step because {why}"

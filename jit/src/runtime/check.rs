@@ -1553,7 +1553,7 @@ fn uninit_write(
         };
         let r = &sites[read_site as usize];
         let obj = describe_addr(st.local_lo, launch, read_addr, Some(u64::from(r.size)));
-        launch.report(Kind::Uninit, (read_site, 0), || {
+        launch.report(Kind::Uninit, (canonical(sites, read_site), 0), || {
             let mut t = header(
                 r,
                 &format!(
@@ -1581,12 +1581,12 @@ fn canonical(sites: &[Site], site: u32) -> u32 {
 }
 
 /// The work-items (local linear id + 1) an access was made for: one, or
-/// the four of a lanes step (`me0 << 16 | SEVERAL`: an access the lanes
-/// make once for all four).
+/// those of a lanes step (`me0 << 16 | SEVERAL`: an access the lanes make
+/// once for all of them).
 fn items_of(me: u64) -> Vec<u64> {
     let me0 = me >> 16;
     if me & 0xFFFF == SEVERAL && me0 != 0 {
-        (me0..me0 + 4).collect()
+        (me0..me0 + crate::codegen::LANES as u64).collect()
     } else {
         vec![me & 0xFFFF]
     }
@@ -1724,7 +1724,7 @@ pub unsafe extern "C" fn cranecl_check_index(
     };
     // SAFETY: `launch` is set while the group runs.
     let launch = unsafe { &*st.launch };
-    launch.report(Kind::Index, (site, 0), || {
+    launch.report(Kind::Index, (canonical(sites, site), 0), || {
         let mut t = header(
             s,
             &format!(

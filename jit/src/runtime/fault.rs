@@ -912,12 +912,12 @@ mod imp {
                 unsafe { at.add(d).read_volatile() }
             }
         });
-        let mut four = false;
+        let mut more = 0;
         if !at.is_null() && slot.row.load(Ordering::Relaxed) {
             // SAFETY: a followed row's `GroupState::row_step`, the fifth
             // word from its `group_id` (`follow_row`).
             let step = unsafe { at.add(4).read_volatile() };
-            (id, four) = crate::runtime::row_step_group(id, step);
+            (id, more) = crate::runtime::row_step_group(id, step);
         }
         for (d, g) in id.iter().enumerate() {
             if d > 0 {
@@ -926,8 +926,10 @@ mod imp {
             line.dec(*g);
         }
         line.push(b")");
-        if four {
-            line.push(b" or one of the three after it, run in the same step");
+        if more > 0 {
+            line.push(b" or one of the ");
+            line.dec(more);
+            line.push(b" after it, run in the same step");
         }
         line.push(b"); the host program is stopped\n");
         line.write();

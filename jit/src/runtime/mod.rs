@@ -66,8 +66,9 @@ pub struct GroupState {
     pub group_id: [u64; 4],
     /// A row of work-groups of one work-item run in one call
     /// (`lower::one_item_groups`): the step under way, as the offset of
-    /// its first group from `group_id[0]`, with [`ROW_STEP_OF_FOUR`] set
-    /// when the step runs four groups together. 0 otherwise. Right after
+    /// its first group from `group_id[0]`, with the number of groups the
+    /// step runs together above it ([`ROW_STEP_ITEMS_SHIFT`]) when it runs
+    /// several. 0 otherwise. Right after
     /// `group_id`: the fault handler reads it through the same pointer.
     /// Generated code writes it (an atomic for that, read relaxed).
     pub row_step: std::sync::atomic::AtomicU64,
@@ -137,17 +138,16 @@ impl GroupState {
     }
 }
 
-/// In `GroupState::row_step`: the step runs four groups together.
-pub const ROW_STEP_OF_FOUR: u64 = 1 << 63;
+/// In `GroupState::row_step`: the number of groups the step runs together
+/// (0 for one) is stored shifted by this, above the offset.
+pub const ROW_STEP_ITEMS_SHIFT: u32 = 56;
 
 /// The group a fault in a row step happened in (`row_step` read from the
-/// `GroupState`): the step's first group, and whether three more ran with it.
-pub fn row_step_group(group_id: [u64; 3], row_step: u64) -> ([u64; 3], bool) {
-    let first = group_id[0].wrapping_add(row_step & !ROW_STEP_OF_FOUR);
-    (
-        [first, group_id[1], group_id[2]],
-        row_step & ROW_STEP_OF_FOUR != 0,
-    )
+/// `GroupState`): the step's first group, and how many more ran with it.
+pub fn row_step_group(group_id: [u64; 3], row_step: u64) -> ([u64; 3], u64) {
+    let items = row_step >> ROW_STEP_ITEMS_SHIFT;
+    let first = group_id[0].wrapping_add(row_step & ((1 << ROW_STEP_ITEMS_SHIFT) - 1));
+    ([first, group_id[1], group_id[2]], items.saturating_sub(1))
 }
 
 /// One work-item as generated code sees it (every function gets a pointer to it).

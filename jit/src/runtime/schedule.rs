@@ -23,9 +23,9 @@
 //!   loop): [`cranecl_schedule_units`] returns a table of *units* in the
 //!   order to run them, which the loop walks (`unit = table[k]`) instead of
 //!   counting x, y and z. A unit is one work-item, or under the lanes a
-//!   step of four (the same blocks of four consecutive x the unscheduled
-//!   loop runs, so the lanes' affine ids and vector accesses stay valid)
-//!   or one item of a row's tail. Where the four lanes of a step run one
+//!   step (the same blocks of consecutive x the unscheduled loop runs, so
+//!   the lanes' affine ids and vector accesses stay valid) or one item of
+//!   a row's tail. Where the lanes of a step run one
 //!   after another, their order is drawn at build time, per place in the
 //!   code (`codegen/schedule.rs`, `lane_order`). Each call (each
 //!   interval between barriers, each piece) draws a new order from the
@@ -34,7 +34,7 @@
 //!   a new order each round (a round runs every item to its next barrier).
 //!
 //! A table entry holds the unit's x, y and z (21 bits each, [`unit`]) and
-//! a `step` bit, 1 for a step of four lanes starting there. The table lives
+//! a `step` bit, 1 for a step of lanes starting there. The table lives
 //! in a thread-local vector reused by the next call (a group's loops run
 //! one at a time) and is shuffled in place (Fisher-Yates, SplitMix64). The
 //! groups' order is computed, not stored: a 4-round Feistel network over
@@ -235,7 +235,7 @@ pub fn group_order(schedule: Schedule, launch: u64, n: u64) -> Permutation {
 /// `codegen::MAX_WORK_GROUP_SIZE`, 1024, work-items).
 pub const ID_BITS: u32 = 21;
 
-/// A table entry: a unit's local ids and whether it is a step of four.
+/// A table entry: a unit's local ids and whether it is a step of lanes.
 pub fn unit(x: u64, y: u64, z: u64, step: bool) -> u64 {
     u64::from(step) | x << 1 | y << (1 + ID_BITS) | z << (1 + 2 * ID_BITS)
 }
@@ -275,7 +275,7 @@ thread_local! {
 /// loop over the group's work-items: returns the address of a table whose
 /// entry 0 is the number of units and entries 1.. the units in the order to
 /// run them ([`unit`]: `step | x << 1 | y << 22 | z << 43`; `lanes`
-/// nonzero: rows in steps of four while four remain). Without a schedule
+/// nonzero: rows in steps of that many work-items while that many remain). Without a schedule
 /// for the group (a run outside a scheduled launch) the units come in the
 /// usual order. The table stays valid until the next call on this thread.
 ///
@@ -301,9 +301,9 @@ pub unsafe extern "C" fn cranecl_schedule_units(item: *mut ItemState, lanes: u64
             for y in 0..ly {
                 let mut x = 0;
                 if lanes != 0 {
-                    while x + 4 <= lx {
+                    while x + lanes <= lx {
                         t.push(unit(x, y, z, true));
-                        x += 4;
+                        x += lanes;
                     }
                 }
                 for x in x..lx {

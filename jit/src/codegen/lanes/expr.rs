@@ -75,14 +75,14 @@ impl LaneCx {
                 let vb = self.expr(fx, b)?;
                 let ma = Self::truth_mask(fx, &va, &a.ty)?;
                 let mb = Self::truth_mask(fx, &vb, &b.ty)?;
-                let m = if *op == BinOp::LogAnd {
-                    fx.b.ins().band(ma, mb)
-                } else {
-                    fx.b.ins().bor(ma, mb)
-                };
-                let one = fx.b.ins().iconst(types::I32, 1);
-                let one = fx.b.ins().splat(types::I32X4, one);
-                Ok(LVal::Vec(fx.b.ins().band(m, one)))
+                let m = ma.zip(mb, fx, |fx, a, b| {
+                    if *op == BinOp::LogAnd {
+                        fx.b.ins().band(a, b)
+                    } else {
+                        fx.b.ins().bor(a, b)
+                    }
+                });
+                Ok(LVal::Vec(Self::mask_to_int(fx, m)))
             }
             ExprKind::Binary(BinOp::LogAnd | BinOp::LogOr, _, _) if !e.ty.is_vector() => {
                 self.serial_expr(fx, e)
@@ -247,7 +247,9 @@ impl LaneCx {
         };
         if let LVal::Uni(c) = vc {
             let t = fx.truth(c, cty)?;
-            return Ok(Some(LVal::Vec(fx.b.ins().select(t, x, y))));
+            return Ok(Some(LVal::Vec(
+                x.zip(y, fx, |fx, x, y| fx.b.ins().select(t, x, y)),
+            )));
         }
         let Some(ct) = packed_type(cty) else {
             return Ok(None);
@@ -258,11 +260,11 @@ impl LaneCx {
         let m = if ct == types::F32X4 {
             let z = fx.b.ins().f32const(0.0);
             let z = fx.b.ins().splat(ct, z);
-            fx.b.ins().fcmp(FloatCC::NotEqual, cv, z)
+            cv.map(fx, |fx, c| fx.b.ins().fcmp(FloatCC::NotEqual, c, z))
         } else {
             let z = fx.b.ins().iconst(types::I32, 0);
             let z = fx.b.ins().splat(ct, z);
-            fx.b.ins().icmp(IntCC::NotEqual, cv, z)
+            cv.map(fx, |fx, c| fx.b.ins().icmp(IntCC::NotEqual, c, z))
         };
         Self::blend(fx, m, &LVal::Vec(x), &LVal::Vec(y)).map(Some)
     }
@@ -308,7 +310,15 @@ impl LaneCx {
                 fx.check_me = saved;
                 Ok((LVal::Uni(CValue::Scalar(c)), true))
             }
-            LVal::Aff { base, step } => {
+            // Lanes that cannot all lie in the array whatever their first
+            // element (an array shorter than the step) go lane by lane:
+            // each one outside reports and reads element 0 as alone.
+            LVal::Aff { base, step }
+                if step <= 0
+                    || step
+                        .checked_mul(LANES as i64 - 1)
+                        .is_some_and(|s| (s as u64) < n) =>
+            {
                 let first = wide(fx, base);
                 let last = fx.b.ins().iadd_imm_s(first, step * (LANES as i64 - 1));
                 let saved = at_lane(fx, LANES - 1);
@@ -551,9 +561,9 @@ impl LaneCx {
     }
 
     /// `vload_half`, and `vstore_half`/`vstore_half_rte` of `float`s, at
-    /// the four lanes' consecutive offsets from one pointer: one 8-byte
-    /// access, and the conversion (`codegen/half.rs`) on the four lanes at
-    /// once. Not under checked mode, whose checks follow each lane's access.
+    /// the lanes' consecutive offsets from one pointer: one 8-byte access
+    /// per register of four lanes, and the conversion (`codegen/half.rs`)
+    /// on four lanes at once. Not under checked mode, whose checks follow each lane's access.
     fn packed_half(fx: &mut FunctionCx<'_, '_>, f: &BuiltinFn, vals: &[LVal]) -> Option<LVal> {
         if fx.checks_memory() {
             return None;
@@ -569,22 +579,26 @@ impl LaneCx {
                 if f.ret == Type::Scalar(Scalar::Float) =>
             {
                 let addr = at(fx, *base, p)?;
-                let h = fx.b.ins().uload16x4(flags, addr, 0);
-                Some(LVal::Vec(fx.half_bits_to_float(h)))
+                let h = Pk(std::array::from_fn(|r| {
+                    fx.b.ins().uload16x4(flags, addr, 8 * r as i32)
+                }));
+                Some(LVal::Vec(h.map(fx, |fx, h| fx.half_bits_to_float(h))))
             }
             ("vstore_half" | "vstore_half_rte", [x, LVal::Aff { base, step: 1 }, LVal::Uni(p)])
                 if f.params.first() == Some(&Type::Scalar(Scalar::Float)) =>
             {
                 let x = Self::pack(fx, x, types::F32X4)?;
                 let addr = at(fx, *base, p)?;
-                let h = fx.float_to_half_bits_rte(x);
-                // Half bits are at most 0xffff: the unsigned narrowing is exact.
-                let h = fx.b.ins().unarrow(h, h);
-                let le = cranelift_codegen::ir::MemFlagsData::new()
-                    .with_endianness(cranelift_codegen::ir::Endianness::Little);
-                let h = fx.b.ins().bitcast(types::I64X2, le, h);
-                let four = fx.b.ins().extractlane(h, 0);
-                fx.b.ins().store(flags, four, addr, 0);
+                for (r, x) in x.0.iter().enumerate() {
+                    let h = fx.float_to_half_bits_rte(*x);
+                    // Half bits are at most 0xffff: the unsigned narrowing is exact.
+                    let h = fx.b.ins().unarrow(h, h);
+                    let le = cranelift_codegen::ir::MemFlagsData::new()
+                        .with_endianness(cranelift_codegen::ir::Endianness::Little);
+                    let h = fx.b.ins().bitcast(types::I64X2, le, h);
+                    let four = fx.b.ins().extractlane(h, 0);
+                    fx.b.ins().store(flags, four, addr, 8 * r as i32);
+                }
                 Some(LVal::Lanes(vec![CValue::Void; LANES]))
             }
             _ => None,

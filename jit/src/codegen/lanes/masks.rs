@@ -9,23 +9,30 @@ impl LaneCx {
     }
 
     /// The lanes active at this point of a masked loop (`None` outside one).
-    pub(super) fn cur_mask(&self, fx: &mut FunctionCx<'_, '_>) -> Option<Value> {
+    pub(super) fn cur_mask(&self, fx: &mut FunctionCx<'_, '_>) -> Option<Pk> {
         let f = self.masks.last()?;
-        let mut m = fx.b.use_var(f.iter_active);
+        let mut m = f.iter_active.get(fx);
         for c in &f.conds {
-            m = fx.b.ins().band(m, *c);
+            m = m.zip(*c, fx, |fx, m, c| fx.b.ins().band(m, c));
         }
         Some(m)
     }
 
-    pub(super) fn any(fx: &mut FunctionCx<'_, '_>, m: Value) -> Value {
-        fx.b.ins().vany_true(m)
+    pub(super) fn any(fx: &mut FunctionCx<'_, '_>, m: Pk) -> Value {
+        m.any_true(fx)
     }
 
     /// Lane `k` of a mask as an i8 0/1.
-    pub(super) fn mask_lane(fx: &mut FunctionCx<'_, '_>, m: Value, k: usize) -> Value {
-        let x = fx.b.ins().extractlane(m, k as u8);
+    pub(super) fn mask_lane(fx: &mut FunctionCx<'_, '_>, m: Pk, k: usize) -> Value {
+        let x = m.lane(fx, k);
         fx.b.ins().icmp_imm_s(IntCC::NotEqual, x, 0)
+    }
+
+    /// A mask as `int` 0/1 per lane (packed).
+    pub(super) fn mask_to_int(fx: &mut FunctionCx<'_, '_>, m: Pk) -> Pk {
+        let one = fx.b.ins().iconst(types::I32, 1);
+        let one = fx.b.ins().splat(types::I32X4, one);
+        m.map(fx, |fx, m| fx.b.ins().band(m, one))
     }
 
     /// The mask of the lanes where `v` (of type `ty`) is true.
@@ -33,34 +40,30 @@ impl LaneCx {
         fx: &mut FunctionCx<'_, '_>,
         v: &LVal,
         ty: &Type,
-    ) -> Result<Value, String> {
+    ) -> Result<Pk, String> {
         if let LVal::Vec(x) = v {
-            if let Some(m) = Self::mask_behind(fx, *x) {
+            if let Some(m) = x.try_map(fx, |fx, r| Self::mask_behind(fx, r)) {
                 return Ok(m);
             }
-            let vt = fx.b.func.dfg.value_type(*x);
+            let vt = x.ty(fx);
             return Ok(if vt == types::F32X4 {
                 let z = fx.b.ins().f32const(0.0);
                 let z = fx.b.ins().splat(vt, z);
-                fx.b.ins().fcmp(FloatCC::NotEqual, *x, z)
+                x.map(fx, |fx, x| fx.b.ins().fcmp(FloatCC::NotEqual, x, z))
             } else {
                 let z = fx.b.ins().iconst(types::I32, 0);
                 let z = fx.b.ins().splat(vt, z);
-                fx.b.ins().icmp(IntCC::NotEqual, *x, z)
+                x.map(fx, |fx, x| fx.b.ins().icmp(IntCC::NotEqual, x, z))
             });
         }
-        let mut m = None;
+        let mut ts = Vec::with_capacity(LANES);
         for k in 0..LANES {
             let x = Self::lane(fx, v, k);
             let t = fx.truth(&x, ty)?;
             let t = fx.b.ins().uextend(types::I32, t);
-            let t = fx.b.ins().ineg(t);
-            m = Some(match m {
-                None => fx.b.ins().splat(types::I32X4, t),
-                Some(m) => fx.b.ins().insertlane(m, t, k as u8),
-            });
+            ts.push(fx.b.ins().ineg(t));
         }
-        m.ok_or_else(|| FALLBACK.into())
+        Ok(Pk::from_lanes(fx, types::I32X4, &ts))
     }
 
     /// The mask a packed comparison's 0/1 result was made from
@@ -102,20 +105,22 @@ impl LaneCx {
     /// `v` where the lane is active, `old` elsewhere.
     pub(super) fn blend(
         fx: &mut FunctionCx<'_, '_>,
-        m: Value,
+        m: Pk,
         v: &LVal,
         old: &LVal,
     ) -> Result<LVal, String> {
         // Packed: the mask's bits choose (the mask seen as the values' type).
-        let select = |fx: &mut FunctionCx<'_, '_>, x: Value, y: Value| {
-            let vt = fx.b.func.dfg.value_type(x);
+        let select = |fx: &mut FunctionCx<'_, '_>, x: Pk, y: Pk| {
+            let vt = x.ty(fx);
             let mv = if vt == types::I32X4 {
                 m
             } else {
-                fx.b.ins()
-                    .bitcast(vt, cranelift_codegen::ir::MemFlagsData::new(), m)
+                m.map(fx, |fx, m| {
+                    fx.b.ins()
+                        .bitcast(vt, cranelift_codegen::ir::MemFlagsData::new(), m)
+                })
             };
-            fx.b.ins().bitselect(mv, x, y)
+            mv.zip3(x, y, fx, |fx, m, x, y| fx.b.ins().bitselect(m, x, y))
         };
         if let (LVal::Vec(x), LVal::Vec(y)) = (v, old) {
             return Ok(LVal::Vec(select(fx, *x, *y)));
@@ -176,7 +181,7 @@ impl LaneCx {
     /// `i8`); `None` outside one.
     pub(super) fn all_active(&self, fx: &mut FunctionCx<'_, '_>) -> Option<Value> {
         let m = self.cur_mask(fx)?;
-        Some(fx.b.ins().vall_true(m))
+        Some(m.all_true(fx))
     }
 
     /// Branch on `all` to a new block (made current) for the whole step,

@@ -1,10 +1,29 @@
 //! The lanes' loads and stores: one vector access for consecutive
 //! elements, per-lane accesses otherwise (whole vectors: `transpose.rs`),
-//! checked mode's tests of the four lanes together, assignments.
+//! checked mode's tests of the lanes together, assignments.
 
 use super::*;
 
 impl LaneCx {
+    /// Store packed `v` at `base` (consecutive 4-byte elements, lane 0's
+    /// first): one vector store per register, each checked as its four
+    /// lanes' access.
+    fn store_packed(fx: &mut FunctionCx<'_, '_>, base: Value, v: Pk) {
+        for (r, x) in v.0.iter().enumerate() {
+            let at = fx.checked_addr_lanes(base, true, Some(*x), r * PER_REG);
+            fx.b.ins().store(crate::codegen::value::flags(), *x, at, 0);
+        }
+    }
+
+    /// Load packed `vt` at `base` (consecutive 4-byte elements): one
+    /// vector load per register.
+    fn load_packed(fx: &mut FunctionCx<'_, '_>, base: Value, vt: types::Type) -> Pk {
+        Pk(std::array::from_fn(|r| {
+            let at = fx.checked_addr_lanes(base, false, None, r * PER_REG);
+            fx.b.ins().load(vt, crate::codegen::value::flags(), at, 0)
+        }))
+    }
+
     /// Store `new` (of type `ty`) at each lane's address.
     pub(super) fn store_lval(
         &mut self,
@@ -18,14 +37,12 @@ impl LaneCx {
             if matches!(new, LVal::Vec(_) | LVal::Uni(_)) {
                 let v = Self::pack(fx, new, vt).ok_or(FALLBACK)?;
                 let Some(all) = self.all_active(fx) else {
-                    let base = fx.checked_addr_lanes(*base, true, Some(v));
-                    fx.b.ins().store(crate::codegen::value::flags(), v, base, 0);
+                    Self::store_packed(fx, *base, v);
                     return Ok(());
                 };
-                // Masked: one vector store when every lane takes part.
+                // Masked: vector stores when every lane takes part.
                 let (part, join) = Self::whole_or_part(fx, all);
-                let b = fx.checked_addr_lanes(*base, true, Some(v));
-                fx.b.ins().store(crate::codegen::value::flags(), v, b, 0);
+                Self::store_packed(fx, *base, v);
                 fx.b.ins().jump(join, &[]);
                 fx.b.seal_block(part);
                 fx.b.switch_to_block(part);
@@ -88,10 +105,8 @@ impl LaneCx {
                 }
                 let ty = Self::local_ty(fx, l);
                 match self.slot(fx, l)? {
-                    Slot::Packed(var) => Ok(LVal::Vec(fx.b.use_var(var))),
-                    Slot::PackedN(vars) => {
-                        Ok(LVal::VecN(vars.iter().map(|v| fx.b.use_var(*v)).collect()))
-                    }
+                    Slot::Packed(var) => Ok(LVal::Vec(var.get(fx))),
+                    Slot::PackedN(vars) => Ok(LVal::VecN(vars.iter().map(|v| v.get(fx)).collect())),
                     Slot::Lanes(places) => {
                         let mut out = Vec::with_capacity(LANES);
                         for p in &places {
@@ -141,27 +156,29 @@ impl LaneCx {
             return Ok(LVal::Uni(fx.load(a.scalar()?, ty)?));
         }
         if let (LVal::Aff { base, step: 4 }, Some(vt)) = (addr, packed_type(ty)) {
-            // Four consecutive elements: one unaligned vector load.
+            // Consecutive elements: one unaligned vector load per register.
             let Some(all) = self.all_active(fx) else {
-                let base = fx.checked_addr_lanes(*base, false, None);
-                let v = fx.b.ins().load(vt, crate::codegen::value::flags(), base, 0);
-                return Ok(LVal::Vec(v));
+                return Ok(LVal::Vec(Self::load_packed(fx, *base, vt)));
             };
-            // Masked: the vector load when every lane takes part, else
+            // Masked: the vector loads when every lane takes part, else
             // lane by lane (a masked-off lane may not read its address).
             let (part, join) = Self::whole_or_part(fx, all);
-            fx.b.append_block_param(join, vt);
-            let b = fx.checked_addr_lanes(*base, false, None);
-            let v = fx.b.ins().load(vt, crate::codegen::value::flags(), b, 0);
-            fx.b.ins().jump(join, &[v.into()]);
+            for _ in 0..REGS {
+                fx.b.append_block_param(join, vt);
+            }
+            let v = Self::load_packed(fx, *base, vt);
+            let args: Vec<_> = v.0.iter().map(|x| (*x).into()).collect();
+            fx.b.ins().jump(join, &args);
             fx.b.seal_block(part);
             fx.b.switch_to_block(part);
             let lanes = self.load_lanes(fx, addr, ty)?;
             let v = Self::pack(fx, &lanes, vt).ok_or(FALLBACK)?;
-            fx.b.ins().jump(join, &[v.into()]);
+            let args: Vec<_> = v.0.iter().map(|x| (*x).into()).collect();
+            fx.b.ins().jump(join, &args);
             fx.b.seal_block(join);
             fx.b.switch_to_block(join);
-            return Ok(LVal::Vec(fx.b.block_params(join)[0]));
+            let params = fx.b.block_params(join);
+            return Ok(LVal::Vec(Pk(std::array::from_fn(|r| params[r]))));
         }
         if let Some(v) = self.load_whole(fx, addr, ty)? {
             return Ok(v);

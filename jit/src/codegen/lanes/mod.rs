@@ -1,20 +1,25 @@
-//! Four work-items per step ("lanes"), SIMD across work-items: the work-item
-//! loops of a group entry (and of each region piece between barriers, see
-//! `regions.rs`) walk each row of the group (dimension 0) four work-items at
-//! a time, then finish the row one at a time with the ordinary body.
+//! Eight work-items per step ("lanes"), SIMD across work-items: the
+//! work-item loops of a group entry (and of each region piece between
+//! barriers, see `regions.rs`) walk each row of the group (dimension 0)
+//! [`LANES`] work-items at a time, then finish the row one at a time with the
+//! ordinary body.
 //!
-//! Work-items between barriers are unordered, so a step may run its four
+//! Work-items between barriers are unordered, so a step may run its
 //! items statement by statement. Each value of the step is one of:
 //! - *uniform* ([`LVal::Uni`]): the same in every lane, computed once by the
 //!   ordinary code generator (uniform locals keep their ordinary places);
 //! - *affine* ([`LVal::Aff`]): `base + lane * step`, how `get_global_id(0)`
-//!   and the addresses built from it look; `a[i]` for the four lanes is then
-//!   one address and constant offsets, or one vector access;
+//!   and the addresses built from it look; `a[i]` for the lanes is then
+//!   one address and constant offsets, or vector accesses;
 //! - *packed* ([`LVal::Vec`], [`LVal::VecN`]): a `float`, `int` or `uint` of
-//!   each lane in one 128-bit register (vectors of them one register per
-//!   component), for arithmetic, comparisons and the common built-ins;
-//! - *per lane* ([`LVal::Lanes`]): four values, each computed by the ordinary
-//!   operations (`binary`, `convert`, the built-in library).
+//!   each lane in [`REGS`] 128-bit registers ([`Pk`], four lanes to a
+//!   register; vectors of them one such value per component), for
+//!   arithmetic, comparisons and the common built-ins. Cranelift has no
+//!   wider vectors on x86-64; the registers' instruction chains are
+//!   independent, so the core runs them side by side (a long dependent
+//!   chain, such as a hash's rounds, no longer waits on itself alone);
+//! - *per lane* ([`LVal::Lanes`]): one value per lane, each computed by the
+//!   ordinary operations (`binary`, `convert`, the built-in library).
 //!
 //! Which locals vary between lanes is decided before any code is emitted
 //! (`lower/divergence.rs`, [`plan`]): a local varies when a value written
@@ -23,8 +28,8 @@
 //! condition of an `if` or loop around a barrier is uniform whatever it
 //! reads (the spec has the whole group reach a barrier or none,
 //! `divergence::synchronises`). An `if` on a varying condition runs its
-//! arms as a whole when all four lanes agree; when they disagree, the step
-//! hands its four items to the one-at-a-time code if it has not yet written
+//! arms as a whole when all lanes agree; when they disagree, the step
+//! hands its items to the one-at-a-time code if it has not yet written
 //! memory, and otherwise runs the `if` once per lane ("serially", with each
 //! lane's places standing in for the locals). A loop the lanes leave at
 //! different times runs *masked* (while any lane is in it; lanes out of it
@@ -33,7 +38,7 @@
 //! each work-item (atomics, `printf`, calls of user functions other than
 //! pure ones, `divergence::pure_functions`) and `switch` run serially too.
 //! Image reads and writes are taken apart like other built-ins: one host
-//! call for the four work-items of a step.
+//! call for each four work-items of a step.
 //!
 //! A kernel this cannot express (`goto`, varying aggregates or locals whose
 //! address is taken, a `return` inside serial code after a write) gets no
@@ -42,9 +47,9 @@
 //! masked loop was what failed).
 //!
 //! Lane values of an `int` index widened to a pointer offset are assumed not
-//! to cross the `int` overflow boundary within one step (four consecutive
-//! work-items); only a kernel indexing with `int` past 2^31 items, whose
-//! indices are already wrong, could tell.
+//! to cross the `int` overflow boundary within one step ([`LANES`]
+//! consecutive work-items); only a kernel indexing with `int` past 2^31
+//! items, whose indices are already wrong, could tell.
 
 use super::fx::FunctionCx;
 use super::group::Geometry;
@@ -75,10 +80,157 @@ use crate::lower::divergence::{
 };
 use crate::lower::Step;
 
-/// Work-items per step.
-pub(crate) const LANES: usize = 4;
+/// 128-bit registers per packed value.
+pub(crate) const REGS: usize = 2;
 
-/// A value of a four-lane step.
+/// Lanes per 128-bit register (32-bit elements).
+pub(crate) const PER_REG: usize = 4;
+
+/// Work-items per step.
+pub(crate) const LANES: usize = REGS * PER_REG;
+
+/// A packed value: [`REGS`] 128-bit registers of the same type, lanes
+/// `4r..4r+4` in register `r`. Their instruction chains are independent,
+/// so the core runs them side by side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Pk(pub [Value; REGS]);
+
+impl Pk {
+    /// The same register for every lane group.
+    pub(crate) fn all(x: Value) -> Pk {
+        Pk([x; REGS])
+    }
+
+    /// `x` (of `vt`'s lane type) in every lane.
+    pub(crate) fn splat(fx: &mut FunctionCx<'_, '_>, vt: types::Type, x: Value) -> Pk {
+        Pk::all(fx.b.ins().splat(vt, x))
+    }
+
+    /// The registers' type.
+    pub(crate) fn ty(self, fx: &FunctionCx<'_, '_>) -> types::Type {
+        fx.b.func.dfg.value_type(self.0[0])
+    }
+
+    /// `f` of each register.
+    pub(crate) fn map(
+        self,
+        fx: &mut FunctionCx<'_, '_>,
+        mut f: impl FnMut(&mut FunctionCx<'_, '_>, Value) -> Value,
+    ) -> Pk {
+        let mut out = self.0;
+        for x in &mut out {
+            *x = f(fx, *x);
+        }
+        Pk(out)
+    }
+
+    /// `f` of each register, when it has one for every register.
+    pub(crate) fn try_map(
+        self,
+        fx: &mut FunctionCx<'_, '_>,
+        mut f: impl FnMut(&mut FunctionCx<'_, '_>, Value) -> Option<Value>,
+    ) -> Option<Pk> {
+        let mut out = self.0;
+        for x in &mut out {
+            *x = f(fx, *x)?;
+        }
+        Some(Pk(out))
+    }
+
+    /// `f` of the registers of `self` and `o`, pairwise.
+    pub(crate) fn zip(
+        self,
+        o: Pk,
+        fx: &mut FunctionCx<'_, '_>,
+        mut f: impl FnMut(&mut FunctionCx<'_, '_>, Value, Value) -> Value,
+    ) -> Pk {
+        let mut out = self.0;
+        for (r, x) in out.iter_mut().enumerate() {
+            *x = f(fx, *x, o.0[r]);
+        }
+        Pk(out)
+    }
+
+    /// `f` of the registers of `self`, `a` and `b`, three by three.
+    pub(crate) fn zip3(
+        self,
+        a: Pk,
+        b: Pk,
+        fx: &mut FunctionCx<'_, '_>,
+        mut f: impl FnMut(&mut FunctionCx<'_, '_>, Value, Value, Value) -> Value,
+    ) -> Pk {
+        let mut out = self.0;
+        for (r, x) in out.iter_mut().enumerate() {
+            *x = f(fx, *x, a.0[r], b.0[r]);
+        }
+        Pk(out)
+    }
+
+    /// Lane `k`'s element.
+    pub(crate) fn lane(self, fx: &mut FunctionCx<'_, '_>, k: usize) -> Value {
+        fx.b.ins()
+            .extractlane(self.0[k / PER_REG], (k % PER_REG) as u8)
+    }
+
+    /// Lane `k`'s element replaced by `x`.
+    pub(crate) fn insert(self, fx: &mut FunctionCx<'_, '_>, x: Value, k: usize) -> Pk {
+        let mut out = self.0;
+        let r = k / PER_REG;
+        out[r] = fx.b.ins().insertlane(out[r], x, (k % PER_REG) as u8);
+        Pk(out)
+    }
+
+    /// Each lane's element of `xs` (one per lane, of `vt`'s lane type).
+    pub(crate) fn from_lanes(fx: &mut FunctionCx<'_, '_>, vt: types::Type, xs: &[Value]) -> Pk {
+        Pk(std::array::from_fn(|r| {
+            let mut v = fx.b.ins().splat(vt, xs[r * PER_REG]);
+            for j in 1..PER_REG {
+                v = fx.b.ins().insertlane(v, xs[r * PER_REG + j], j as u8);
+            }
+            v
+        }))
+    }
+
+    /// Whether any lane of mask `self` is set (an `i8`).
+    pub(crate) fn any_true(self, fx: &mut FunctionCx<'_, '_>) -> Value {
+        let mut m = self.0[0];
+        for x in &self.0[1..] {
+            m = fx.b.ins().bor(m, *x);
+        }
+        fx.b.ins().vany_true(m)
+    }
+
+    /// Whether every lane of mask `self` is set (an `i8`).
+    pub(crate) fn all_true(self, fx: &mut FunctionCx<'_, '_>) -> Value {
+        let mut m = self.0[0];
+        for x in &self.0[1..] {
+            m = fx.b.ins().band(m, *x);
+        }
+        fx.b.ins().vall_true(m)
+    }
+}
+
+/// The variables of a packed local, one per register.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct PkVar(pub [cranelift_frontend::Variable; REGS]);
+
+impl PkVar {
+    pub(crate) fn declare(fx: &mut FunctionCx<'_, '_>, vt: types::Type) -> PkVar {
+        PkVar(std::array::from_fn(|_| fx.b.declare_var(vt)))
+    }
+
+    pub(crate) fn get(self, fx: &mut FunctionCx<'_, '_>) -> Pk {
+        Pk(self.0.map(|v| fx.b.use_var(v)))
+    }
+
+    pub(crate) fn set(self, fx: &mut FunctionCx<'_, '_>, x: Pk) {
+        for (v, x) in self.0.iter().zip(x.0) {
+            fx.b.def_var(*v, x);
+        }
+    }
+}
+
+/// A value of a step.
 #[derive(Clone, Debug)]
 pub(crate) enum LVal {
     /// The same in every lane.
@@ -87,13 +239,13 @@ pub(crate) enum LVal {
     Aff { base: Value, step: i64 },
     /// One value per lane.
     Lanes(Vec<CValue>),
-    /// A `float`, `int` or `uint` of each lane, packed in one 128-bit
-    /// vector (lane `k` in element `k`).
-    Vec(Value),
+    /// A `float`, `int` or `uint` of each lane, packed ([`Pk`]: lane `k`
+    /// in element `k % 4` of register `k / 4`).
+    Vec(Pk),
     /// A vector of `float`, `int` or `uint` of each lane: one packed
-    /// register per component (component `c` of lane `k` in element `k` of
-    /// the `c`th).
-    VecN(Vec<Value>),
+    /// value per component (component `c` of lane `k` in lane `k` of the
+    /// `c`th).
+    VecN(Vec<Pk>),
 }
 
 /// The packed type of a scalar type that has one.
@@ -119,8 +271,8 @@ pub(crate) fn packed_components(ty: &Type) -> Option<(types::Type, usize)> {
 #[derive(Clone)]
 pub(crate) enum Slot {
     Lanes(Vec<CPlace>),
-    Packed(cranelift_frontend::Variable),
-    PackedN(Vec<cranelift_frontend::Variable>),
+    Packed(PkVar),
+    PackedN(Vec<PkVar>),
 }
 
 /// An error of a lanes build that is a refusal (a construct the lanes do
@@ -141,7 +293,7 @@ pub(crate) struct Choice {
     pub notes: Vec<String>,
 }
 
-/// Choose the step of an entry and build it: four work-items per step with
+/// Choose the step of an entry and build it: [`LANES`] work-items per step with
 /// `f`'s plan (divergent loops masked, then once per lane) when the lanes
 /// are on and the kernel allows them. `refuse`: the caller's own reason to
 /// run one work-item per step. An error of a lanes build that is not a
@@ -178,7 +330,9 @@ pub(crate) fn choose(
     let plan = match plan {
         Ok(plan) => plan,
         Err(why) => {
-            choice.refused.push(format!("4 work-items per step: {why}"));
+            choice
+                .refused
+                .push(format!("{LANES} work-items per step: {why}"));
             return Ok(choice);
         }
     };
@@ -193,9 +347,9 @@ pub(crate) fn choose(
             }
             Err(e) if is_refusal(&e) => {
                 let how = if step == Step::Masked {
-                    "4 work-items per step with divergent loops masked"
+                    format!("{LANES} work-items per step with divergent loops masked")
                 } else {
-                    "4 work-items per step"
+                    format!("{LANES} work-items per step")
                 };
                 let why = e.trim_start_matches("lanes: ");
                 choice.refused.push(format!("{how}: {why}"));
@@ -206,7 +360,7 @@ pub(crate) fn choose(
                 ))
             }
             Err(e) => choice.refused.push(format!(
-                "4 work-items per step: internal error of the lanes (a bug of cranecl): {e}"
+                "{LANES} work-items per step: internal error of the lanes (a bug of cranecl): {e}"
             )),
         }
     }
@@ -254,9 +408,15 @@ pub(crate) struct LaneCx {
     /// and where the test is available).
     tracked: Vec<(Vec<u32>, u64, Value, i32, Block)>,
     /// Integer and pointer values (`lval_key`) whose lanes never decrease
-    /// from lane 0 to lane 3, with the signedness they were compared in
+    /// from the first lane to the last, with the signedness they were compared in
     /// (`LaneCx::is_rising`).
     rising: HashMap<Vec<u32>, bool>,
+    /// Where `LaneCx::interleave` stores (made on first use).
+    sink: Option<cranelift_codegen::ir::StackSlot>,
+    /// The function's instruction count at its last store.
+    interleaved_at: usize,
+    /// Whether it stores at all (decided at its first call).
+    interleaving: Option<bool>,
 }
 
 impl LaneCx {
@@ -299,7 +459,7 @@ impl LaneCx {
 
 impl LaneCx {
     /// Whether the lanes of integer or pointer value `v` never decrease
-    /// from lane 0 to lane 3, compared as `signed` says: a uniform value,
+    /// from the first lane to the last, compared as `signed` says: a uniform value,
     /// an affine one of step 0 or more (under the affine model's
     /// assumption that no lane crosses the overflow boundary), and what
     /// [`Self::mark_rising`] recorded. An access whose lanes' addresses
@@ -366,7 +526,11 @@ fn lval_key(fx: &FunctionCx<'_, '_>, v: &LVal) -> Option<Vec<u32>> {
     Some(match v {
         LVal::Uni(CValue::Scalar(x)) => vec![0, id(*x)],
         LVal::Aff { base, step } => vec![1, id(*base), *step as u32, (*step >> 32) as u32],
-        LVal::Vec(x) => vec![2, id(*x)],
+        LVal::Vec(x) => {
+            let mut k = vec![2];
+            k.extend(x.0.iter().map(|r| id(*r)));
+            k
+        }
         LVal::Lanes(xs) => {
             let mut k = vec![3];
             for x in xs {
@@ -381,15 +545,15 @@ fn lval_key(fx: &FunctionCx<'_, '_>, v: &LVal) -> Option<Vec<u32>> {
     })
 }
 
-/// A loop run with a mask of active lanes: `i32x4` values, a lane all
-/// ones when active, zero when not.
+/// A loop run with a mask of active lanes: packed `i32x4` registers, a
+/// lane all ones when active, zero when not.
 struct MaskFrame {
     /// Lanes still in the loop (cleared by `break` and the condition).
-    loop_active: cranelift_frontend::Variable,
+    loop_active: PkVar,
     /// Lanes still in this iteration (cleared by `continue` too).
-    iter_active: cranelift_frontend::Variable,
+    iter_active: PkVar,
     /// Conditions of the varying `if`s around the current point.
-    conds: Vec<Value>,
+    conds: Vec<Pk>,
 }
 
 /// A construct a masked loop cannot run (the entry is made again with
@@ -447,6 +611,9 @@ impl LaneCx {
             verdicts: Vec::new(),
             tracked: Vec::new(),
             rising: HashMap::new(),
+            sink: None,
+            interleaved_at: 0,
+            interleaving: None,
         }
     }
 }
@@ -481,18 +648,18 @@ impl FunctionCx<'_, '_> {
         self.terminated();
     }
 
-    /// Store where the step is in its row (`x`, and whether it runs four
-    /// work-items): a fault in a row of work-groups of one work-item is
-    /// reported with it (`GroupState::row_step`; nobody reads it otherwise,
-    /// so it is stored only while a row runs).
-    fn store_row_step(&mut self, x: Value, four: bool) {
+    /// Store where the step is in its row (`x`, and whether it runs
+    /// [`LANES`] work-items): a fault in a row of work-groups of one
+    /// work-item is reported with it (`GroupState::row_step`; nobody reads
+    /// it otherwise, so it is stored only while a row runs).
+    fn store_row_step(&mut self, x: Value, lanes: bool) {
         if self.pcx.check.any_code() {
             return;
         }
-        let v = if four {
+        let v = if lanes {
             self.b
                 .ins()
-                .bor_imm_u(x, crate::runtime::ROW_STEP_OF_FOUR as i64)
+                .bor_imm_u(x, (LANES as i64) << crate::runtime::ROW_STEP_ITEMS_SHIFT)
         } else {
             x
         };
@@ -523,8 +690,8 @@ impl FunctionCx<'_, '_> {
         self.b.ins().iadd(row, ids[0])
     }
 
-    /// The group's work-items: each row (z, y) four at a time while four
-    /// remain, then one at a time; a step whose lanes disagree before
+    /// The group's work-items: each row (z, y) [`LANES`] at a time while
+    /// that many remain, then one at a time; a step whose lanes disagree before
     /// anything is written also runs one at a time (`chunk`).
     pub(crate) fn lanes_item_loop(
         &mut self,
@@ -573,7 +740,7 @@ impl FunctionCx<'_, '_> {
         // z rows, then y rows
         self.row_header(hz, z, geo.sizes[2], exit, 2, hy);
         self.row_header(hy, y, geo.sizes[1], latch_z, 1, hv);
-        // four at a time: x + 4 <= size
+        // LANES at a time: x + LANES <= size
         self.enter(hv);
         let x4 = self.b.ins().iadd_imm_s(xv, LANES as i64);
         // The one-at-a-time path named first: Cranelift lays out a branch's
@@ -617,8 +784,8 @@ impl FunctionCx<'_, '_> {
         Ok(())
     }
 
-    /// One step of four work-items from `ids` (x a multiple of four, four
-    /// left in the row); `chunk` runs them one at a time instead. Ends in
+    /// One step of [`LANES`] work-items from `ids` (that many left in the
+    /// row); `chunk` runs them one at a time instead. Ends in
     /// the block after the step.
     pub(crate) fn lanes_step(
         &mut self,
@@ -639,7 +806,7 @@ impl FunctionCx<'_, '_> {
         let saved_rel = self.lanes_rel;
         if self.pcx.check.tracks() {
             // Checked races/uninit: an access made once for the step is the
-            // four work-items' (several); lanes name their own.
+            // step's work-items' (several); lanes name their own.
             let me0 = self.b.ins().iadd_imm_s(lin0, 1);
             self.lanes_me0 = Some(me0);
             let several = self.b.ins().ishl_imm_u(me0, 16);
@@ -717,8 +884,8 @@ fn at_lane(fx: &mut FunctionCx<'_, '_>, k: usize) -> Option<Value> {
 /// Why checked mode keeps `f` at one work-item per step, if it does: `uninit`
 /// following private variables of `f` (declared without an initialiser:
 /// their flags live in one work-item's code), or `races-strict` (the lanes
-/// make a uniform store once for four work-items, which hides same-value
-/// writes).
+/// make a uniform store once for a step's work-items, which hides
+/// same-value writes).
 pub(crate) fn one_item_per_step(pcx: &super::ProgramCx<'_>, f: &Function) -> Option<&'static str> {
     if pcx.check.races_strict {
         Some("checked races-strict follows each work-item's writes one at a time")

@@ -11,8 +11,8 @@ impl LaneCx {
         }
         let ty = Self::local_ty(fx, l);
         let slot = match (packed_type(&ty), packed_components(&ty)) {
-            (Some(vt), _) => Slot::Packed(fx.b.declare_var(vt)),
-            (_, Some((vt, n))) => Slot::PackedN((0..n).map(|_| fx.b.declare_var(vt)).collect()),
+            (Some(vt), _) => Slot::Packed(PkVar::declare(fx, vt)),
+            (_, Some((vt, n))) => Slot::PackedN((0..n).map(|_| PkVar::declare(fx, vt)).collect()),
             _ => Slot::Lanes(Self::new_places(fx, &ty)?),
         };
         self.vars.insert(l, slot.clone());
@@ -31,8 +31,8 @@ impl LaneCx {
         fx: &mut FunctionCx<'_, '_>,
         l: u32,
         k: usize,
-        start: &[(cranelift_frontend::Variable, Value)],
-    ) -> Result<(CPlace, Vec<cranelift_frontend::Variable>), String> {
+        start: &[(PkVar, Pk)],
+    ) -> Result<(CPlace, Vec<PkVar>), String> {
         let ty = Self::local_ty(fx, l);
         let bound = if self.vars.contains_key(&l) {
             None
@@ -45,7 +45,7 @@ impl LaneCx {
                 Slot::Lanes(p) => return Ok((p[k].clone(), Vec::new())),
                 Slot::Packed(var) => {
                     let v = Self::at_start(fx, start, var);
-                    let x = fx.b.ins().extractlane(v, k as u8);
+                    let x = v.lane(fx, k);
                     (CValue::Scalar(x), vec![var])
                 }
                 Slot::PackedN(vars) => {
@@ -53,7 +53,7 @@ impl LaneCx {
                         .iter()
                         .map(|var| {
                             let v = Self::at_start(fx, start, *var);
-                            fx.b.ins().extractlane(v, k as u8)
+                            v.lane(fx, k)
                         })
                         .collect();
                     (CValue::Lanes(xs), vars)
@@ -69,14 +69,10 @@ impl LaneCx {
     }
 
     /// Packed variable `var` as `start` holds it, else as it is now.
-    pub(super) fn at_start(
-        fx: &mut FunctionCx<'_, '_>,
-        start: &[(cranelift_frontend::Variable, Value)],
-        var: cranelift_frontend::Variable,
-    ) -> Value {
+    pub(super) fn at_start(fx: &mut FunctionCx<'_, '_>, start: &[(PkVar, Pk)], var: PkVar) -> Pk {
         match start.iter().find(|(v, _)| *v == var) {
             Some(&(_, x)) => x,
-            None => fx.b.use_var(var),
+            None => var.get(fx),
         }
     }
 
@@ -98,7 +94,7 @@ impl LaneCx {
                     Slot::Lanes(_) => Vec::new(),
                 };
                 for var in vars {
-                    start.push((var, fx.b.use_var(var)));
+                    start.push((var, var.get(fx)));
                 }
             }
         }
@@ -140,9 +136,8 @@ impl LaneCx {
                     let ty = Self::local_ty(fx, l);
                     let xs = fx.read_place(&p, &ty)?.lanes()?;
                     for (var, x) in back.iter().zip(xs) {
-                        let v = fx.b.use_var(*var);
-                        let v = fx.b.ins().insertlane(v, x, k as u8);
-                        fx.b.def_var(*var, v);
+                        let v = var.get(fx).insert(fx, x, k);
+                        var.set(fx, v);
                     }
                 }
             }

@@ -1,16 +1,17 @@
 //! The lanes' accesses of whole vectors (`float4`, `int8`, `uint2`...):
-//! each lane's vector moved by vector loads and stores, and the four lanes'
-//! vectors transposed to and from the packed form of a vector value (one
-//! register per component, [`LVal::VecN`]) by shuffles, instead of a scalar
-//! access and an insert or extract per component and lane.
+//! each lane's vector moved by vector loads and stores, and each four
+//! lanes' vectors (those of one register of the packed form) transposed to
+//! and from the packed form of a vector value (one packed value per
+//! component, [`LVal::VecN`]) by shuffles, instead of a scalar access and
+//! an insert or extract per component and lane.
 //!
-//! Four components at a time: the four lanes' `[x y z w]` rows are a 4x4
-//! matrix whose transpose is the packed `x`, `y`, `z` and `w`; two rounds of
-//! interleaves (32-bit, then 64-bit halves) transpose it, and the same
-//! eight interleaves take it back. Two components: each lane's 8 bytes, two
-//! lanes to a register, or two loads for all four lanes when their vectors
-//! are consecutive (`float2 p[i]`); one shuffle each picks the `x`s and the
-//! `y`s. Each lane still touches its
+//! Four components at a time: four lanes' `[x y z w]` rows are a 4x4
+//! matrix whose transpose is their register of the packed `x`, `y`, `z` and
+//! `w`; two rounds of interleaves (32-bit, then 64-bit halves) transpose
+//! it, and the same eight interleaves take it back. Two components: each
+//! lane's 8 bytes, two lanes to a register, or two loads for four lanes
+//! when their vectors are consecutive (`float2 p[i]`); one shuffle each
+//! picks the `x`s and the `y`s. Each lane still touches its
 //! own vector's bytes only, in the order of the lanes, so the accesses are
 //! the per-lane ones; only outside checked mode (whose tests are per
 //! component), masked loops (a masked-off lane's address is a dummy) and
@@ -18,6 +19,7 @@
 
 use super::*;
 use crate::codegen::value::flags;
+use cranelift_codegen::packed_option::ReservedValue;
 
 impl LaneCx {
     /// The packed type and component count of a whole-vector access of
@@ -81,40 +83,49 @@ impl LaneCx {
             }
         };
         let addrs = Self::lane_addresses(fx, addr)?;
-        if n == 2 {
-            let (lo, hi) = if matches!(addr, LVal::Aff { step: 8, .. }) {
-                // Lanes 0 and 1 in the first 16 bytes, 2 and 3 in the next.
-                let lo = fx.b.ins().load(vt, flags(), addrs[0], 0);
-                let hi = fx.b.ins().load(vt, flags(), addrs[0], 16);
-                (lo, hi)
-            } else {
-                // Each lane's 8 bytes, two lanes to a register.
-                let v: Vec<Value> = addrs
+        let consecutive = matches!(addr, LVal::Aff { step: 8, .. });
+        // Component `c`'s register `r`.
+        let mut regs = vec![[Value::reserved_value(); REGS]; n];
+        for r in 0..REGS {
+            let addrs = &addrs[r * PER_REG..(r + 1) * PER_REG];
+            if n == 2 {
+                let (lo, hi) = if consecutive {
+                    // Lanes 0 and 1 of these four in the first 16 bytes,
+                    // 2 and 3 in the next.
+                    let lo = fx.b.ins().load(vt, flags(), addrs[0], 0);
+                    let hi = fx.b.ins().load(vt, flags(), addrs[0], 16);
+                    (lo, hi)
+                } else {
+                    // Each lane's 8 bytes, two lanes to a register.
+                    let v: Vec<Value> = addrs
+                        .iter()
+                        .map(|a| {
+                            let x = fx.b.ins().load(types::F64, flags(), *a, 0);
+                            fx.b.ins().scalar_to_vector(types::F64X2, x)
+                        })
+                        .collect();
+                    (
+                        shuffle32(fx, vt, v[0], v[1], [0, 1, 4, 5]),
+                        shuffle32(fx, vt, v[2], v[3], [0, 1, 4, 5]),
+                    )
+                };
+                regs[0][r] = shuffle32(fx, vt, lo, hi, [0, 2, 4, 6]);
+                regs[1][r] = shuffle32(fx, vt, lo, hi, [1, 3, 5, 7]);
+                continue;
+            }
+            for quad in 0..n / 4 {
+                let at = 16 * quad as i32;
+                let rows: Vec<Value> = addrs
                     .iter()
-                    .map(|a| {
-                        let x = fx.b.ins().load(types::F64, flags(), *a, 0);
-                        fx.b.ins().scalar_to_vector(types::F64X2, x)
-                    })
+                    .map(|a| fx.b.ins().load(vt, flags(), *a, at))
                     .collect();
-                (
-                    shuffle32(fx, vt, v[0], v[1], [0, 1, 4, 5]),
-                    shuffle32(fx, vt, v[2], v[3], [0, 1, 4, 5]),
-                )
-            };
-            let x = shuffle32(fx, vt, lo, hi, [0, 2, 4, 6]);
-            let y = shuffle32(fx, vt, lo, hi, [1, 3, 5, 7]);
-            return Ok(Some(LVal::VecN(vec![x, y])));
+                let t = transpose4(fx, vt, [rows[0], rows[1], rows[2], rows[3]]);
+                for (c, x) in t.into_iter().enumerate() {
+                    regs[4 * quad + c][r] = x;
+                }
+            }
         }
-        let mut comps = Vec::with_capacity(n);
-        for quad in 0..n / 4 {
-            let at = 16 * quad as i32;
-            let rows: Vec<Value> = addrs
-                .iter()
-                .map(|a| fx.b.ins().load(vt, flags(), *a, at))
-                .collect();
-            comps.extend(transpose4(fx, vt, [rows[0], rows[1], rows[2], rows[3]]));
-        }
-        Ok(Some(LVal::VecN(comps)))
+        Ok(Some(LVal::VecN(regs.into_iter().map(Pk).collect())))
     }
 
     /// Store `new`, a vector of `ty` packed per component, at each lane's
@@ -140,30 +151,41 @@ impl LaneCx {
         };
         let addrs = Self::lane_addresses(fx, addr)?;
         if n == 2 {
-            let lo = shuffle32(fx, vt, comps[0], comps[1], [0, 4, 1, 5]);
-            let hi = shuffle32(fx, vt, comps[0], comps[1], [2, 6, 3, 7]);
-            if matches!(addr, LVal::Aff { step: 8, .. }) {
-                fx.b.ins().store(flags(), lo, addrs[0], 0);
-                fx.b.ins().store(flags(), hi, addrs[0], 16);
-                return Ok(true);
-            }
             let le = cranelift_codegen::ir::MemFlagsData::new()
                 .with_endianness(cranelift_codegen::ir::Endianness::Little);
-            for (k, a) in addrs.iter().enumerate() {
-                let pair = fx.b.ins().bitcast(types::F64X2, le, [lo, hi][k / 2]);
-                let x = fx.b.ins().extractlane(pair, (k % 2) as u8);
-                fx.b.ins().store(flags(), x, *a, 0);
+            for r in 0..REGS {
+                let (x, y) = (comps[0].0[r], comps[1].0[r]);
+                let lo = shuffle32(fx, vt, x, y, [0, 4, 1, 5]);
+                let hi = shuffle32(fx, vt, x, y, [2, 6, 3, 7]);
+                let addrs = &addrs[r * PER_REG..(r + 1) * PER_REG];
+                if matches!(addr, LVal::Aff { step: 8, .. }) {
+                    fx.b.ins().store(flags(), lo, addrs[0], 0);
+                    fx.b.ins().store(flags(), hi, addrs[0], 16);
+                    continue;
+                }
+                for (k, a) in addrs.iter().enumerate() {
+                    let pair = fx.b.ins().bitcast(types::F64X2, le, [lo, hi][k / 2]);
+                    let x = fx.b.ins().extractlane(pair, (k % 2) as u8);
+                    fx.b.ins().store(flags(), x, *a, 0);
+                }
             }
             return Ok(true);
         }
-        let quads: Vec<[Value; 4]> = comps
-            .chunks(4)
-            .map(|c| transpose4(fx, vt, [c[0], c[1], c[2], c[3]]))
-            .collect();
+        // Each register's four lanes' rows, per quad of components.
+        let mut rows: Vec<Vec<[Value; 4]>> = Vec::with_capacity(REGS);
+        for r in 0..REGS {
+            rows.push(
+                comps
+                    .chunks(4)
+                    .map(|c| transpose4(fx, vt, [c[0].0[r], c[1].0[r], c[2].0[r], c[3].0[r]]))
+                    .collect(),
+            );
+        }
         // Lane by lane, as the per-lane stores go.
         for (k, a) in addrs.iter().enumerate() {
-            for (q, rows) in quads.iter().enumerate() {
-                fx.b.ins().store(flags(), rows[k], *a, 16 * q as i32);
+            for (q, quad) in rows[k / PER_REG].iter().enumerate() {
+                fx.b.ins()
+                    .store(flags(), quad[k % PER_REG], *a, 16 * q as i32);
             }
         }
         Ok(true)

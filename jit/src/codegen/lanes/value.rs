@@ -16,21 +16,23 @@ pub(super) fn packed_op_exists(op: BinOp, vt: types::Type) -> bool {
 }
 
 /// `x op y` on packed values (an operation [`packed_op_exists`] accepts).
-pub(super) fn packed_op(fx: &mut FunctionCx<'_, '_>, op: BinOp, x: Value, y: Value) -> Value {
-    let float = fx.b.func.dfg.value_type(x) == types::F32X4;
-    let ins = fx.b.ins();
-    match (op, float) {
-        (BinOp::Add, true) => ins.fadd(x, y),
-        (BinOp::Sub, true) => ins.fsub(x, y),
-        (BinOp::Mul, true) => ins.fmul(x, y),
-        (BinOp::Div, true) => ins.fdiv(x, y),
-        (BinOp::Add, false) => ins.iadd(x, y),
-        (BinOp::Sub, false) => ins.isub(x, y),
-        (BinOp::Mul, false) => ins.imul(x, y),
-        (BinOp::BitAnd, _) => ins.band(x, y),
-        (BinOp::BitOr, _) => ins.bor(x, y),
-        _ => ins.bxor(x, y),
-    }
+pub(super) fn packed_op(fx: &mut FunctionCx<'_, '_>, op: BinOp, x: Pk, y: Pk) -> Pk {
+    let float = x.ty(fx) == types::F32X4;
+    x.zip(y, fx, |fx, x, y| {
+        let ins = fx.b.ins();
+        match (op, float) {
+            (BinOp::Add, true) => ins.fadd(x, y),
+            (BinOp::Sub, true) => ins.fsub(x, y),
+            (BinOp::Mul, true) => ins.fmul(x, y),
+            (BinOp::Div, true) => ins.fdiv(x, y),
+            (BinOp::Add, false) => ins.iadd(x, y),
+            (BinOp::Sub, false) => ins.isub(x, y),
+            (BinOp::Mul, false) => ins.imul(x, y),
+            (BinOp::BitAnd, _) => ins.band(x, y),
+            (BinOp::BitOr, _) => ins.bor(x, y),
+            _ => ins.bxor(x, y),
+        }
+    })
 }
 
 /// Component `c` of `v`, a value of a vector type whose components pack
@@ -61,7 +63,7 @@ pub(super) fn per_component(
     fx: &mut FunctionCx<'_, '_>,
     vals: &[&LVal],
     n: usize,
-    mut op: impl FnMut(&mut FunctionCx<'_, '_>, &[LVal]) -> Option<Value>,
+    mut op: impl FnMut(&mut FunctionCx<'_, '_>, &[LVal]) -> Option<Pk>,
 ) -> Option<LVal> {
     if !vals.iter().any(|v| matches!(v, LVal::VecN(_))) {
         return None;
@@ -78,13 +80,15 @@ pub(super) fn per_component(
 }
 
 /// `sqrt`, `rsqrt`, `fabs` and `exp` of packed `float`s: the library's own
-/// formulas, four lanes at once.
-pub(super) fn packed_float_unary(
-    fx: &mut FunctionCx<'_, '_>,
-    name: &str,
-    x: Value,
-) -> Option<Value> {
-    Some(match name {
+/// formulas, four lanes to a register.
+pub(super) fn packed_float_unary(fx: &mut FunctionCx<'_, '_>, name: &str, x: Pk) -> Option<Pk> {
+    if !matches!(
+        name,
+        "sqrt" | "rsqrt" | "fabs" | "exp" | "native_exp" | "half_exp"
+    ) {
+        return None;
+    }
+    Some(x.map(fx, |fx, x| match name {
         "sqrt" => fx.b.ins().sqrt(x),
         "rsqrt" => {
             let r = fx.b.ins().sqrt(x);
@@ -93,9 +97,8 @@ pub(super) fn packed_float_unary(
             fx.b.ins().fdiv(one, r)
         }
         "fabs" => fx.b.ins().fabs(x),
-        "exp" | "native_exp" | "half_exp" => crate::builtins::packed::exp_f32(fx, x),
-        _ => return None,
-    })
+        _ => crate::builtins::packed::exp_f32(fx, x),
+    }))
 }
 
 impl LaneCx {
@@ -126,12 +129,8 @@ impl LaneCx {
                 fx.b.ins().iadd_imm_s(*base, step * k as i64)
             }),
             LVal::Lanes(l) => l[k].clone(),
-            LVal::Vec(v) => CValue::Scalar(fx.b.ins().extractlane(*v, k as u8)),
-            LVal::VecN(c) => CValue::Lanes(
-                c.iter()
-                    .map(|v| fx.b.ins().extractlane(*v, k as u8))
-                    .collect(),
-            ),
+            LVal::Vec(v) => CValue::Scalar(v.lane(fx, k)),
+            LVal::VecN(c) => CValue::Lanes(c.iter().map(|v| v.lane(fx, k)).collect()),
         }
     }
 
@@ -142,30 +141,27 @@ impl LaneCx {
         v: &LVal,
         vt: types::Type,
         n: usize,
-    ) -> Option<Vec<Value>> {
+    ) -> Option<Vec<Pk>> {
         let lane_t = vt.lane_type();
         match v {
             LVal::VecN(c) if c.len() == n => Some(c.clone()),
             LVal::Uni(CValue::Lanes(l)) if l.len() == n => l
                 .iter()
-                .map(|x| (fx.b.func.dfg.value_type(*x) == lane_t).then(|| fx.b.ins().splat(vt, *x)))
+                .map(|x| (fx.b.func.dfg.value_type(*x) == lane_t).then(|| Pk::splat(fx, vt, *x)))
                 .collect(),
-            LVal::Lanes(ls) => {
-                let mut comps: Vec<Value> = Vec::with_capacity(n);
+            LVal::Lanes(ls) if ls.len() == LANES => {
+                let mut comps: Vec<Pk> = Vec::with_capacity(n);
                 for c in 0..n {
-                    let mut acc: Option<Value> = None;
-                    for (k, l) in ls.iter().enumerate() {
-                        let CValue::Lanes(xs) = l else { return None };
-                        let x = *xs.get(c)?;
+                    let mut xs = Vec::with_capacity(LANES);
+                    for l in ls {
+                        let CValue::Lanes(cs) = l else { return None };
+                        let x = *cs.get(c)?;
                         if fx.b.func.dfg.value_type(x) != lane_t {
                             return None;
                         }
-                        acc = Some(match acc {
-                            None => fx.b.ins().splat(vt, x),
-                            Some(a) => fx.b.ins().insertlane(a, x, k as u8),
-                        });
+                        xs.push(x);
                     }
-                    comps.push(acc?);
+                    comps.push(Pk::from_lanes(fx, vt, &xs));
                 }
                 Some(comps)
             }
@@ -174,7 +170,7 @@ impl LaneCx {
     }
 
     /// `v` packed as `vt`, when it can be.
-    pub(super) fn pack(fx: &mut FunctionCx<'_, '_>, v: &LVal, vt: types::Type) -> Option<Value> {
+    pub(super) fn pack(fx: &mut FunctionCx<'_, '_>, v: &LVal, vt: types::Type) -> Option<Pk> {
         let lane_t = vt.lane_type();
         let scalar = |fx: &FunctionCx<'_, '_>, c: &CValue| match c {
             CValue::Scalar(x) if fx.b.func.dfg.value_type(*x) == lane_t => Some(*x),
@@ -185,30 +181,36 @@ impl LaneCx {
             LVal::Vec(x) => *x,
             LVal::Uni(c) => {
                 let x = scalar(fx, c)?;
-                fx.b.ins().splat(vt, x)
+                Pk::splat(fx, vt, x)
             }
             LVal::Aff { base, step } => {
                 if lane_t != types::I32 || fx.b.func.dfg.value_type(*base) != types::I32 {
                     return None;
                 }
-                let bytes: Vec<u8> = (0..LANES as i64)
-                    .flat_map(|k| (step.wrapping_mul(k) as i32).to_le_bytes())
-                    .collect();
-                let c = fx.b.func.dfg.constants.insert(bytes.into());
-                let offsets = fx.b.ins().vconst(vt, c);
                 let b = fx.b.ins().splat(vt, *base);
-                fx.b.ins().iadd(b, offsets)
+                let mut out = Pk::all(b);
+                for (r, o) in out.0.iter_mut().enumerate() {
+                    let bytes: Vec<u8> = (0..PER_REG as i64)
+                        .flat_map(|j| {
+                            let k = (r * PER_REG) as i64 + j;
+                            (step.wrapping_mul(k) as i32).to_le_bytes()
+                        })
+                        .collect();
+                    let c = fx.b.func.dfg.constants.insert(bytes.into());
+                    let offsets = fx.b.ins().vconst(vt, c);
+                    *o = fx.b.ins().iadd(b, offsets);
+                }
+                out
             }
             LVal::Lanes(l) => {
                 let xs: Vec<Value> = l
                     .iter()
                     .map(|c| scalar(fx, c))
                     .collect::<Option<Vec<_>>>()?;
-                let mut v = fx.b.ins().splat(vt, xs[0]);
-                for (k, x) in xs.iter().enumerate().skip(1) {
-                    v = fx.b.ins().insertlane(v, *x, k as u8);
+                if xs.len() != LANES {
+                    return None;
                 }
-                v
+                Pk::from_lanes(fx, vt, &xs)
             }
         })
     }
@@ -301,16 +303,16 @@ impl LaneCx {
             if let (Some((f, si, ui)), Some(x), Some(y)) =
                 (fcc, Self::pack(fx, a, vt), Self::pack(fx, b, vt))
             {
-                let m = if vt == types::F32X4 {
-                    fx.b.ins().fcmp(f, x, y)
-                } else if elem.is_signed() {
-                    fx.b.ins().icmp(si, x, y)
-                } else {
-                    fx.b.ins().icmp(ui, x, y)
-                };
-                let one = fx.b.ins().iconst(types::I32, 1);
-                let one = fx.b.ins().splat(types::I32X4, one);
-                return Ok(LVal::Vec(fx.b.ins().band(m, one)));
+                let m = x.zip(y, fx, |fx, x, y| {
+                    if vt == types::F32X4 {
+                        fx.b.ins().fcmp(f, x, y)
+                    } else if elem.is_signed() {
+                        fx.b.ins().icmp(si, x, y)
+                    } else {
+                        fx.b.ins().icmp(ui, x, y)
+                    }
+                });
+                return Ok(LVal::Vec(Self::mask_to_int(fx, m)));
             }
         }
         if let (true, Some(vt)) = (any_packed && ty == rhs_ty && ty == res_ty, packed_type(ty)) {
@@ -350,12 +352,14 @@ impl LaneCx {
         let vt = packed_type(ty).filter(|&vt| vt == types::I32X4 && ty == res_ty)?;
         let x = Self::pack(fx, a, vt)?;
         let signed = matches!(ty, Type::Scalar(Scalar::Int));
-        let ins = fx.b.ins();
-        Some(LVal::Vec(match (op, signed) {
-            (BinOp::Shl, _) => ins.ishl(x, *n),
-            (_, true) => ins.sshr(x, *n),
-            _ => ins.ushr(x, *n),
-        }))
+        Some(LVal::Vec(x.map(fx, |fx, x| {
+            let ins = fx.b.ins();
+            match (op, signed) {
+                (BinOp::Shl, _) => ins.ishl(x, *n),
+                (_, true) => ins.sshr(x, *n),
+                _ => ins.ushr(x, *n),
+            }
+        })))
     }
 
     pub(super) fn convert(
@@ -371,7 +375,7 @@ impl LaneCx {
         if !matches!(v, LVal::Lanes(_) | LVal::Vec(_)) {
             return self.convert_new(fx, v, from, to);
         }
-        // Four conversions: the same values again where they are
+        // A conversion per lane: the same values again where they are
         // available (a place named twice, `LaneCx::remembered`).
         let what = format!("{from:?} -> {to:?}");
         let v2 = v.clone();
@@ -411,7 +415,9 @@ impl LaneCx {
                     Type::Scalar(Scalar::Int | Scalar::UInt),
                 ) => return Ok(LVal::Vec(x)),
                 (Type::Scalar(Scalar::Int), Type::Scalar(Scalar::Float)) => {
-                    return Ok(LVal::Vec(fx.b.ins().fcvt_from_sint(types::F32X4, x)))
+                    return Ok(LVal::Vec(
+                        x.map(fx, |fx, x| fx.b.ins().fcvt_from_sint(types::F32X4, x)),
+                    ))
                 }
                 _ => {}
             }
@@ -503,7 +509,7 @@ impl LaneCx {
     /// reads as the first, as in the ordinary code generator).
     pub(super) fn swizzle(v: &LVal, lanes: &[u8], ty: &Type) -> Option<LVal> {
         let LVal::VecN(c) = v else { return None };
-        let picked: Vec<Value> = lanes
+        let picked: Vec<Pk> = lanes
             .iter()
             .map(|&l| c.get(l as usize).or(c.first()).copied())
             .collect::<Option<_>>()?;
@@ -517,14 +523,14 @@ impl LaneCx {
     /// `mad`, `fma`, `min`, `max`, `fmin`, `fmax` and `clamp` of scalar
     /// `float`/`int`/`uint` arguments, one of them packed, and `rotate`
     /// (by a count the lanes share) and `bitselect` of `int`/`uint`: the
-    /// library's own formulas, four lanes at once (`None`: not one of
-    /// those).
+    /// library's own formulas, four lanes to a register (`None`: not one
+    /// of those).
     pub(super) fn packed_builtin(
         fx: &mut FunctionCx<'_, '_>,
         f: &BuiltinFn,
         vals: &[LVal],
         tys: &[Type],
-    ) -> Option<Value> {
+    ) -> Option<Pk> {
         let ty = tys.first()?;
         let vt = packed_type(ty)?;
         if f.ret != *ty
@@ -544,28 +550,34 @@ impl LaneCx {
             ("rotate", [x, LVal::Uni(n)]) if !float => {
                 let x = Self::pack(fx, x, vt)?;
                 let n = n.scalar().ok()?;
-                let (left, right) = match fx.const_of(n) {
+                let counts = match fx.const_of(n) {
                     // A constant count (hashcat's): two shifts by
                     // immediates, no count moved into a vector register.
-                    Some(c) => (
-                        fx.b.ins().ishl_imm_s(x, c & 31),
-                        fx.b.ins().ushr_imm_s(x, c.wrapping_neg() & 31),
-                    ),
+                    Some(c) => Err(c),
                     None => {
                         let n = fx.b.ins().band_imm_u(n, 31);
                         let m = fx.b.ins().ineg(n);
                         let m = fx.b.ins().band_imm_u(m, 31);
-                        (fx.b.ins().ishl(x, n), fx.b.ins().ushr(x, m))
+                        Ok((n, m))
                     }
                 };
-                return Some(fx.b.ins().bor(left, right));
+                return Some(x.map(fx, |fx, x| {
+                    let (left, right) = match counts {
+                        Err(c) => (
+                            fx.b.ins().ishl_imm_s(x, c & 31),
+                            fx.b.ins().ushr_imm_s(x, c.wrapping_neg() & 31),
+                        ),
+                        Ok((n, m)) => (fx.b.ins().ishl(x, n), fx.b.ins().ushr(x, m)),
+                    };
+                    fx.b.ins().bor(left, right)
+                }));
             }
             // Each bit from `b` where `c`'s is set, else from `a`.
             ("bitselect", [a, b, c]) if !float => {
                 let a = Self::pack(fx, a, vt)?;
                 let b = Self::pack(fx, b, vt)?;
                 let c = Self::pack(fx, c, vt)?;
-                return Some(fx.b.ins().bitselect(c, b, a));
+                return Some(c.zip3(b, a, fx, |fx, c, b, a| fx.b.ins().bitselect(c, b, a)));
             }
             _ => {}
         }
@@ -582,7 +594,7 @@ impl LaneCx {
         if !known {
             return None;
         }
-        let xs: Vec<Value> = vals
+        let xs: Vec<Pk> = vals
             .iter()
             .map(|v| Self::pack(fx, v, vt))
             .collect::<Option<_>>()?;
@@ -594,18 +606,19 @@ impl LaneCx {
                 crate::builtins::integer::minmax(fx, signed, x, y, max)
             }
         };
-        Some(match name {
+        let third = *xs.get(2).unwrap_or(&xs[0]);
+        Some(xs[0].zip3(xs[1], third, fx, |fx, x, y, z| match name {
             "mad" => {
-                let m = fx.b.ins().fmul(xs[0], xs[1]);
-                fx.b.ins().fadd(m, xs[2])
+                let m = fx.b.ins().fmul(x, y);
+                fx.b.ins().fadd(m, z)
             }
-            "fma" => fx.b.ins().fma(xs[0], xs[1], xs[2]),
-            "max" | "fmax" => minmax(fx, xs[0], xs[1], true),
-            "min" | "fmin" => minmax(fx, xs[0], xs[1], false),
+            "fma" => fx.b.ins().fma(x, y, z),
+            "max" | "fmax" => minmax(fx, x, y, true),
+            "min" | "fmin" => minmax(fx, x, y, false),
             _ => {
-                let m = minmax(fx, xs[0], xs[1], true);
-                minmax(fx, m, xs[2], false)
+                let m = minmax(fx, x, y, true);
+                minmax(fx, m, z, false)
             }
-        })
+        }))
     }
 }
