@@ -307,14 +307,20 @@ unsafe extern "C" fn on_note(
     NOTES.lock().unwrap().push(s);
 }
 
-#[test]
-fn a_kernel_fault_fails_the_event_and_notifies() {
+/// A context whose notify callback records its messages in `NOTES`.
+fn noted_context() -> cl_context {
     let d = device();
     let mut rc = 0;
     // SAFETY: one valid device and a callback.
     let ctx =
         unsafe { clCreateContext(ptr::null(), 1, &d, Some(on_note), ptr::null_mut(), &mut rc) };
     assert_eq!(rc, CL_SUCCESS);
+    ctx
+}
+
+#[test]
+fn a_kernel_fault_fails_the_event_and_notifies() {
+    let ctx = noted_context();
     // Private memory far beyond what a work-item may have: a KernelFault.
     let src = "kernel void huge(global int *out) { int a[4000000]; a[get_global_id(0)] = 1; out[0] = a[out[1]]; }";
     let p = built(ctx, src, "");
@@ -635,12 +641,7 @@ fn denorms_are_zero_flushes_that_programs_kernels_only() {
 /// group, many groups, and a sub-buffer at the end of its buffer.
 #[test]
 fn writes_past_a_small_buffer_are_reported_and_harmless() {
-    let d = device();
-    let mut rc = 0;
-    // SAFETY: one valid device and a callback.
-    let ctx =
-        unsafe { clCreateContext(ptr::null(), 1, &d, Some(on_note), ptr::null_mut(), &mut rc) };
-    assert_eq!(rc, CL_SUCCESS);
+    let ctx = noted_context();
     let src = "kernel void spill(global int *dst, int n) {
         int i = get_global_id(0);
         dst[i] = i < n ? i : 7000 + i;
@@ -671,6 +672,7 @@ fn writes_past_a_small_buffer_are_reported_and_harmless() {
                 origin: 4 * 32,
                 size: 4 * n,
             };
+            let mut rc = 0;
             // SAFETY: a region inside `whole`.
             let s = unsafe {
                 clCreateSubBuffer(
@@ -727,12 +729,7 @@ fn writes_past_a_small_buffer_are_reported_and_harmless() {
 /// first bytes) is said when the buffer is released.
 #[test]
 fn a_far_write_past_a_small_buffer_is_reported_at_its_release() {
-    let d = device();
-    let mut rc = 0;
-    // SAFETY: one valid device and a callback.
-    let ctx =
-        unsafe { clCreateContext(ptr::null(), 1, &d, Some(on_note), ptr::null_mut(), &mut rc) };
-    assert_eq!(rc, CL_SUCCESS);
+    let ctx = noted_context();
     let src = "kernel void far(global int *dst) { dst[get_global_id(0) + 50] = 9; }";
     let p = built(ctx, src, "");
     let k = kernel(p, "far");
