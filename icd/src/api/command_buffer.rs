@@ -128,7 +128,10 @@ fn create_command_buffer(
     // there is one.)
     let queues = Obj::<Queue>::get_list(queues, 1)?;
     let properties = create_properties(properties)?;
-    Ok(Obj::into_handle(CommandBuffer::new(queues, properties)))
+    Ok(Obj::into_handle(CommandBuffer::new(
+        queues.into_vec(),
+        properties,
+    )))
 }
 
 #[no_mangle]

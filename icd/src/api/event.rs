@@ -6,6 +6,7 @@
 use super::prelude::*;
 use crate::core::context::{Context, UserData};
 use crate::core::event::{Event, EventCallbackFn};
+use crate::core::handle::HandleList;
 use crate::exec;
 
 /// The `num_events` / `event_list` of `clWaitForEvents` and
@@ -13,7 +14,7 @@ use crate::exec;
 pub(crate) fn events_to_wait_for(
     num_events: cl_uint,
     event_list: *const cl_event,
-) -> CLResult<Vec<Arc<Obj<Event>>>> {
+) -> CLResult<HandleList<Event>> {
     // CL_INVALID_VALUE if num_events is zero or event_list is NULL.
     check(
         num_events != 0 && !event_list.is_null(),

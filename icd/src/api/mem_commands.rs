@@ -93,7 +93,7 @@ pub(super) fn triple(p: *const usize, what: &str) -> CLResult<[usize; 3]> {
 pub(super) struct Command {
     queue: Arc<Obj<Queue>>,
     command_type: cl_command_type,
-    wait: Vec<Arc<Obj<crate::core::event::Event>>>,
+    wait: crate::core::handle::HandleList<crate::core::event::Event>,
     /// Checked mode (`api`): the buffers the command uses.
     accesses: Vec<Access>,
 }

@@ -97,7 +97,7 @@ fn check_devices_in(
             "a device in device_list is not the program's",
         );
     }
-    Ok(devs)
+    Ok(devs.into_vec())
 }
 
 /// CL_INVALID_VALUE if pfn_notify is NULL but user_data is not NULL.

@@ -157,7 +157,13 @@ pub unsafe extern "C" fn clReleaseCommandQueue(command_queue: cl_command_queue) 
     // CL_INVALID_COMMAND_QUEUE if command_queue is not a valid command-queue.
     // The implicit flush has nothing to do (commands are submitted when
     // enqueued); commands still running hold the queue alive.
-    api_call(|| Obj::<Queue>::release(command_queue).map(drop))
+    api_call(|| {
+        let (queue, last) = Obj::<Queue>::release(command_queue)?;
+        if last {
+            queue.released();
+        }
+        Ok(())
+    })
 }
 
 fn queue_info(queue: cl_command_queue, param: cl_command_queue_info, out: InfoOut) -> CLResult<()> {

@@ -111,15 +111,13 @@ impl Event {
         status: cl_int,
         work: Option<Work>,
         inline: bool,
-    ) -> Arc<Obj<Event>> {
+    ) -> Event {
         let profiling = matches!(&owner, Owner::Queue(q) if q.profiling());
         let mut times = [0; 4];
         if profiling {
             times[QUEUED] = now_ns();
         }
-        // Registered when a handle to it is made (most command events never
-        // reach the user).
-        Obj::new_unregistered(Event {
+        Event {
             owner,
             command_type,
             profiling,
@@ -137,35 +135,74 @@ impl Event {
                 times,
             }),
             changed: Condvar::new(),
-        })
+        }
     }
 
     /// A command in `queue`, QUEUED, held back by the enqueue guard until
-    /// `submit`. `inline`: cheap enough to run on any thread that finds it ready.
+    /// `submit`. `inline`: cheap enough to run on any thread that finds it
+    /// ready. Registered when a handle to it is made (most command events
+    /// never reach the user). Made in the allocation of the queue's oldest
+    /// spent event where nobody holds that any more ([`Queue::spent_event`]).
     pub fn new_command(
         queue: &Arc<Obj<Queue>>,
         command_type: cl_command_type,
         work: Option<Work>,
         inline: bool,
     ) -> Arc<Obj<Event>> {
-        Event::build(
-            Owner::Queue(queue.clone()),
-            command_type,
-            CL_QUEUED,
-            work,
-            inline,
-        )
+        let fresh = |work| {
+            Obj::new_unregistered(Event::build(
+                Owner::Queue(queue.clone()),
+                command_type,
+                CL_QUEUED,
+                work,
+                inline,
+            ))
+        };
+        // The old event's contents are dropped here, outside the queue's lock.
+        match queue.spent_event() {
+            Some(mut old) => match Obj::unused_mut(&mut old) {
+                Some(event) => {
+                    event.renew(command_type, work, inline);
+                    old
+                }
+                None => fresh(work),
+            },
+            None => fresh(work),
+        }
+    }
+
+    /// A spent command event of its queue made a new command's: what
+    /// [`Event::build`] sets, field by field (the owner, and with it
+    /// `profiling`, stay: the spares are their queue's).
+    fn renew(&mut self, command_type: cl_command_type, work: Option<Work>, inline: bool) {
+        self.command_type = command_type;
+        self.inline = inline;
+        *self.status.get_mut() = CL_QUEUED;
+        *self.pending.get_mut() = 1;
+        *self.dependency_failed.get_mut() = false;
+        *self.host_gated.get_mut() = false;
+        let profiling = self.profiling;
+        let st = self.state.get_mut();
+        st.phase = Phase::Waiting;
+        st.work = work;
+        st.dependents.clear();
+        st.callbacks.clear();
+        st.waiters = 0;
+        st.times = [0; 4];
+        if profiling {
+            st.times[QUEUED] = now_ns();
+        }
     }
 
     /// `clCreateUserEvent`: SUBMITTED until `clSetUserEventStatus`.
     pub fn new_user(context: &Arc<Obj<Context>>) -> Arc<Obj<Event>> {
-        Event::build(
+        Obj::new_unregistered(Event::build(
             Owner::Context(context.clone()),
             CL_COMMAND_USER,
             CL_SUBMITTED,
             None,
             false,
-        )
+        ))
     }
 
     pub fn context(&self) -> &Arc<Obj<Context>> {

@@ -45,6 +45,9 @@ pub trait ClObject: Send + Sync + Sized + 'static {
     fn from_raw(p: *const Obj<Self>) -> Self::Handle;
 }
 
+/// Objects from a user array of handles ([`Obj::get_list`]).
+pub type HandleList<T> = smallvec::SmallVec<[Arc<Obj<T>>; 4]>;
+
 /// The in-memory header every handle points at, then the object itself.
 #[repr(C)]
 pub struct Obj<T> {
@@ -188,6 +191,34 @@ impl<T: ClObject> Obj<T> {
         })
     }
 
+    /// Out of the registry: its handle is no longer valid.
+    fn unregister(&self) {
+        if self.registered.swap(false, Ordering::AcqRel) {
+            registry().write().remove(&(self as *const Self as usize));
+        }
+    }
+
+    /// Nothing but `this` refers to the object, as far as can be seen
+    /// without taking it ([`Obj::unused_mut`] makes sure).
+    pub fn unused(this: &Arc<Obj<T>>) -> bool {
+        Arc::strong_count(this) == 1 && this.refcount.load(Ordering::Acquire) == 0
+    }
+
+    /// The object, to be made a new one of its type in the same allocation
+    /// (a queue's spent event becoming its next command's), when nothing
+    /// but `this` refers to it any more: the user released every CL
+    /// reference, and no command, queue or lookup holds it. Its handle is
+    /// invalid from here on, until a handle to the new object (the same
+    /// address) is made.
+    pub fn unused_mut(this: &mut Arc<Obj<T>>) -> Option<&mut T> {
+        if !Obj::unused(this) {
+            return None;
+        }
+        // The registry's `Weak` would keep `get_mut` from succeeding.
+        this.unregister();
+        Arc::get_mut(this).map(|obj| &mut obj.inner)
+    }
+
     fn register(this: &Arc<Obj<T>>) {
         if this.registered.load(Ordering::Acquire) || this.registered.swap(true, Ordering::AcqRel) {
             return;
@@ -236,13 +267,14 @@ impl<T: ClObject> Obj<T> {
         }
     }
 
-    /// Validate a user array of handles (`num` entries at `list`).
+    /// Validate a user array of handles (`num` entries at `list`); a few
+    /// (a wait list of one event) are held without an allocation.
     // The pointer is the C caller's, passed through unchanged; its validity is
     // the OpenCL API's contract with that caller, as for every entry point.
     #[allow(clippy::not_unsafe_ptr_arg_deref)]
-    pub fn get_list(list: *const T::Handle, num: usize) -> CLResult<Vec<Arc<Obj<T>>>> {
+    pub fn get_list(list: *const T::Handle, num: usize) -> CLResult<HandleList<T>> {
         if list.is_null() || num == 0 {
-            return Ok(Vec::new());
+            return Ok(HandleList::new());
         }
         // SAFETY: the caller of the API promised `num` readable handles at `list`
         // (the spec's contract); we read them by value and validate each.

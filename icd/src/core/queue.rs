@@ -11,6 +11,13 @@
 //! strong link back would be a cycle); a command that is not complete is always
 //! kept alive by whatever will complete it (a dependency's list of dependents,
 //! the worker pool, a thread running it), so a dead `Weak` means "done".
+//!
+//! It also keeps its latest command events (`spare`), strongly: the oldest,
+//! once nobody else holds it (complete, released by the user), becomes the
+//! next command's event in the same allocation, so a stream of launches with
+//! an event each allocates nothing for them. That is a cycle (each holds the
+//! queue), broken when the user's last reference to the queue goes
+//! ([`Queue::released`]).
 
 use super::context::Context;
 use super::device::Device;
@@ -18,7 +25,17 @@ use super::event::Event;
 use super::handle::Obj;
 use opencl_sys::*;
 use parking_lot::Mutex;
+use std::collections::VecDeque;
 use std::sync::{Arc, Weak};
+
+/// Command events a queue keeps for reuse: the oldest is looked at when a
+/// command is enqueued and there are this many.
+const SPARE_EVENTS: usize = 16;
+
+/// While the oldest is still held (commands queued ahead of the worker, or
+/// events the user keeps), the spares grow up to this many (about 140 KB),
+/// so a stream that runs that far ahead still allocates nothing.
+const MAX_SPARE_EVENTS: usize = 256;
 
 pub struct Queue {
     context: Arc<Obj<Context>>,
@@ -48,6 +65,8 @@ struct Order {
     outstanding: Vec<Weak<Obj<Event>>>,
     /// Length of `outstanding` after the last pruning.
     pruned_len: usize,
+    /// The latest command events, oldest first (see the module comment).
+    spare: VecDeque<Arc<Obj<Event>>>,
 }
 
 /// The earlier commands of its queue a command waits for
@@ -90,6 +109,27 @@ impl Queue {
             properties_array,
             order: Mutex::new(Order::default()),
         })
+    }
+
+    /// The oldest spare event when there are enough and nobody else
+    /// seems to hold it (the caller makes sure: [`Obj::unused_mut`]), or
+    /// when there are too many.
+    pub fn spent_event(&self) -> Option<Arc<Obj<Event>>> {
+        let mut o = self.order.lock();
+        let take = match o.spare.front() {
+            Some(old) if o.spare.len() >= SPARE_EVENTS => {
+                o.spare.len() >= MAX_SPARE_EVENTS || Obj::unused(old)
+            }
+            _ => false,
+        };
+        take.then(|| o.spare.pop_front()).flatten()
+    }
+
+    /// The user's last reference went: the spare events, which hold the
+    /// queue, are let go (commands still running hold their own events).
+    pub fn released(&self) {
+        let spare = std::mem::take(&mut self.order.lock().spare);
+        drop(spare);
     }
 
     pub fn context(&self) -> &Arc<Obj<Context>> {
@@ -141,6 +181,7 @@ impl Queue {
             }
             found.extend(o.barrier.as_ref().and_then(Weak::upgrade));
         }
+        o.spare.push_back(event.clone());
         let weak = Arc::downgrade(event);
         if kind == Sequence::Barrier {
             o.barrier = Some(weak.clone());

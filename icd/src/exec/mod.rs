@@ -24,7 +24,7 @@ pub mod pool;
 
 use crate::core::context::Context;
 use crate::core::event::{Disposition, Event};
-use crate::core::handle::Obj;
+use crate::core::handle::{HandleList, Obj};
 use crate::core::queue::{Queue, Sequence};
 use crate::error::{err, CLResult, ClError};
 use opencl_sys::*;
@@ -91,7 +91,7 @@ pub fn validate_wait_list(
     context: &Arc<Obj<Context>>,
     num_events_in_wait_list: cl_uint,
     event_wait_list: *const cl_event,
-) -> CLResult<Vec<Arc<Obj<Event>>>> {
+) -> CLResult<HandleList<Event>> {
     if event_wait_list.is_null() != (num_events_in_wait_list == 0) {
         return err(
             CL_INVALID_EVENT_WAIT_LIST,

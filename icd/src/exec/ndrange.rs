@@ -446,7 +446,8 @@ fn report_overruns(exe: &Executable, kernel: usize, args: &Args<'_>) {
 /// launch that is all cheap groups never wakes the pool. The caller returns
 /// once every group is done (a helper that wakes late finds nothing left and
 /// only drops its reference), so a small launch never waits for a sleeping
-/// pool thread.
+/// pool thread. Until it calls helpers the deal lives on the caller's
+/// stack: a launch that ends alone allocates nothing.
 struct Deal {
     launch: Launch,
     groups: [u64; 3],
@@ -475,7 +476,7 @@ impl Deal {
         caller_works: bool,
     ) -> Result<(), String> {
         let pool_threads = pool.current_num_threads().max(1) as u64;
-        let deal = Arc::new(Deal {
+        let deal = Deal {
             launch,
             groups,
             total,
@@ -486,27 +487,39 @@ impl Deal {
             fault: Mutex::new(None),
             finished: Mutex::new(false),
             all_done: Condvar::new(),
-        });
-        if caller_works {
+        };
+        let deal = if caller_works {
             // A kernel with much private memory on the thread stack runs on
             // the pool only (whose stacks are known to be large enough).
-            with_arena(deal.launch.local_mem_size, |arena| {
-                if deal.work_alone(arena) {
-                    let helpers = pool_threads.saturating_sub(1).min(deal.left());
-                    deal.call_helpers(pool, helpers);
-                    deal.work_chunks(arena);
-                }
-            });
+            // The caller starts alone with the deal on its own stack: a
+            // launch of cheap groups ends here, having allocated nothing.
+            let arena_size = deal.launch.local_mem_size;
+            if !with_arena(arena_size, |arena| deal.work_alone(arena)) {
+                return deal.outcome();
+            }
+            // Shared from here: helpers may hold it after the caller
+            // returns (one that wakes late finds nothing left).
+            let deal = Arc::new(deal);
+            let helpers = pool_threads.saturating_sub(1).min(deal.left());
+            deal.call_helpers(pool, helpers);
+            with_arena(arena_size, |arena| deal.work_chunks(arena));
+            deal
         } else {
+            let deal = Arc::new(deal);
             deal.call_helpers(pool, pool_threads.min(total));
-        }
+            deal
+        };
         let mut fin = deal.finished.lock();
         while !*fin {
             deal.all_done.wait(&mut fin);
         }
         drop(fin);
-        let fault = deal.fault.lock().take();
-        match fault {
+        deal.outcome()
+    }
+
+    /// The first fault of a finished launch, if any.
+    fn outcome(&self) -> Result<(), String> {
+        match self.fault.lock().take() {
             Some(m) => Err(m),
             None => Ok(()),
         }

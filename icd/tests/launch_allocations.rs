@@ -1,0 +1,146 @@
+//! The launch path as users take it allocates nothing: a stream of launches
+//! with a NULL local size, the kernel's arguments set before each one and
+//! an event returned by each (and released), counted by a global allocator
+//! that counts every allocation of this process (its worker threads too).
+
+mod common;
+mod program_common;
+
+use common::*;
+use program_common::*;
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// `System`, counting its allocations.
+struct Counting;
+
+static ALLOCATIONS: AtomicU64 = AtomicU64::new(0);
+
+// SAFETY: every call is passed to `System` unchanged; only a counter is added.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        // SAFETY: the caller's layout, as `GlobalAlloc::alloc` requires.
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        // SAFETY: as above.
+        unsafe { System.alloc_zeroed(layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        // SAFETY: the caller's block and layout, as `GlobalAlloc::realloc` requires.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: the caller's block and layout.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+/// One launch as pyopencl makes it: arguments set, a NULL local size, an
+/// event returned; the event is released `keep` launches later (the user
+/// holds a few).
+fn launch(q: cl_command_queue, k: cl_kernel, m: cl_mem, n: u32) -> cl_event {
+    assert_eq!(set_mem_arg(k, 0, m), CL_SUCCESS);
+    assert_eq!(set_arg(k, 1, n), CL_SUCCESS);
+    let g = [n as usize];
+    let mut ev = ptr::null_mut();
+    // SAFETY: one global size, NULL offset and local size, an event out-pointer.
+    let rc = unsafe {
+        clEnqueueNDRangeKernel(
+            q,
+            k,
+            1,
+            ptr::null(),
+            g.as_ptr(),
+            ptr::null(),
+            0,
+            ptr::null(),
+            &mut ev,
+        )
+    };
+    assert_eq!(rc, CL_SUCCESS);
+    ev
+}
+
+/// Allocations made by `launches` runs of `one` after two warm-up rounds
+/// (the pool's threads, the kernel's launch plan, the queue's lists).
+fn counted(launches: u32, mut one: impl FnMut()) -> u64 {
+    let mut counted = 0;
+    for _ in 0..3 {
+        let before = ALLOCATIONS.load(Ordering::Relaxed);
+        for _ in 0..launches {
+            one();
+        }
+        counted = ALLOCATIONS.load(Ordering::Relaxed) - before;
+    }
+    counted
+}
+
+#[test]
+fn launches_with_events_allocate_nothing() {
+    let ctx = context();
+    let p = source(
+        ctx,
+        &["kernel void k(global int *p, uint n) {
+              size_t i = get_global_id(0);
+              if (i < n) p[i] += 1;
+              if (i == 0) p[n] = get_num_groups(0);
+          }"],
+    );
+    assert_eq!(build(p, ""), CL_SUCCESS, "{}", build_log(p));
+    let k = kernel(p, "k");
+    let n = 512u32;
+    let m = buffer(ctx, (n as usize + 1) * 4);
+    let q = queue(ctx, 0);
+    write(q, m, &vec![0i32; n as usize + 1]);
+    let launches = 2_000;
+    // A stream: the user holds the latest few events, waiting for the
+    // oldest before releasing it (so at most that many are in flight).
+    let mut held = std::collections::VecDeque::new();
+    let stream = counted(launches, || {
+        held.push_back(launch(q, k, m, n));
+        if held.len() > 8 {
+            let ev = held.pop_front().unwrap();
+            assert_eq!(wait(&[ev]), CL_SUCCESS);
+            release_event(ev);
+        }
+    });
+    finish(q);
+    for ev in held.drain(..) {
+        assert_eq!(status(ev), CL_COMPLETE);
+        release_event(ev);
+    }
+    // Each launch waited for, then its event released.
+    let waited = counted(launches, || {
+        let ev = launch(q, k, m, n);
+        assert_eq!(wait(&[ev]), CL_SUCCESS);
+        release_event(ev);
+    });
+    let v: Vec<i32> = read(q, m, n as usize + 1);
+    let each = 6 * launches as i32;
+    assert!(v[..n as usize].iter().all(|&x| x == each), "{:?}", &v[..4]);
+    // Several groups: the launches took the path that deals groups out
+    // (small enough that the calling thread runs them all).
+    assert!(v[n as usize] > 1, "{} work-groups", v[n as usize]);
+    // One per launch would be 2,000; a few may come from a thread's first
+    // use of something.
+    assert!(
+        stream < 20,
+        "{stream} allocations in {launches} launches in a stream"
+    );
+    assert!(
+        waited < 20,
+        "{waited} allocations in {launches} launches waited for"
+    );
+    release_mem(m);
+    release_kernel(k);
+    release_queue(q);
+    release_program(p);
+    release_context(ctx);
+}
