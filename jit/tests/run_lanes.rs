@@ -1,4 +1,4 @@
-//! Kernels without barriers run eight work-items per step (`codegen/lanes/`):
+//! Kernels without barriers run eight (or four) work-items per step (`codegen/lanes/`):
 //! every kernel here is built with the lanes on and off, checked to get the
 //! entry it should, and its results are checked against the host for group
 //! sizes that leave rows with a remainder (and for ones that do not).
