@@ -1846,6 +1846,16 @@ fn sha512_shaped_kernels_run_four_items_per_step() {
             assert_eq!(e.groups_of_one, Ok(*items), "{e}");
         }
     }
+    // Checked mode keeps eight, whatever is asked (its reports name a
+    // step's work-items so).
+    let checked = CodegenOptions {
+        step_lanes: Some(4),
+        check: cranecl_jit::runtime::check::Checks::parse("races").expect("checks"),
+        ..Default::default()
+    };
+    let p = build_cg(SHA512_SHAPED, &checked);
+    let k = p.kernel_index("rounds").expect("kernel");
+    assert_eq!(p.items_per_step(k), 8, "{}", p.explanations()[k]);
     let e = programs[0].0.explanations()[0].to_string();
     assert!(
         e.contains("; 4 work-items per step")

@@ -333,15 +333,16 @@ pub(crate) struct Choice {
 /// than have one. Four lanes of such values already run four chains side
 /// by side; eight only double the step's code (hashcat's SHA-512 kernel,
 /// `ulong` words: 5.6 MH/s at eight, 7.3 at four on the 2-core Xeon).
-/// Checked mode keeps eight (its reports name a step's work-items so).
+/// Checked mode keeps eight, whatever `CRANECL_LANES` says (its reports
+/// name a step's work-items so).
 fn step_regs(pcx: &super::ProgramCx<'_>, f: &Function, plan: &Plan) -> (usize, Option<String>) {
+    if pcx.check.any_code() {
+        return (MAX_REGS, None);
+    }
     if let Some(n) = pcx.step_lanes {
         let regs = n / PER_REG;
         let why = (regs < MAX_REGS).then(|| format!("CRANECL_LANES={n}"));
         return (regs, why);
-    }
-    if pcx.check.any_code() {
-        return (MAX_REGS, None);
     }
     let (mut packed, mut per_lane) = (0, 0);
     for (l, local) in f.locals.iter().enumerate() {
