@@ -634,9 +634,11 @@ fn suite_in_child(env: &[(&str, &str)]) -> String {
 
 /// Every case gives the same checked results under every strategy and step
 /// it is eligible for: the suite again with the lanes off (one work-item per
-/// step) and with the region strategy off (coroutines), each in a child
-/// process with `CRANECL_EXPLAIN=1`, whose notes show what ran: the default
-/// run uses the lanes and the regions somewhere, the others never.
+/// step), with every lanes entry at eight and at four work-items per step
+/// (`CRANECL_LANES=8`, `=4`), and with the region strategy off
+/// (coroutines), each in a child process with `CRANECL_EXPLAIN=1`, whose
+/// notes show what ran: the default run uses the lanes at both widths and
+/// the regions somewhere, the others only what they ask for.
 #[test]
 fn kernel_suite_gives_the_same_results_under_every_strategy() {
     let run = |env: &[(&str, &str)]| {
@@ -655,13 +657,22 @@ fn kernel_suite_gives_the_same_results_under_every_strategy() {
     let uses = |chosen: &[String], what: &str| chosen.iter().filter(|c| c.contains(what)).count();
     let default = run(&[]);
     assert!(uses(&default, "; 8 work-items per step") > 0);
+    assert!(uses(&default, "; 4 work-items per step") > 0);
     assert!(uses(&default, ": regions (") > 0);
     let no_lanes = run(&[("CRANECL_LANES", "0")]);
-    assert_eq!(
-        uses(&no_lanes, "; 8 work-items per step"),
-        0,
-        "{no_lanes:#?}"
-    );
+    for n in [8, 4] {
+        let step = format!("; {n} work-items per step");
+        assert_eq!(uses(&no_lanes, &step), 0, "{no_lanes:#?}");
+    }
+    for (width, other) in [
+        ("8", "; 4 work-items per step"),
+        ("4", "; 8 work-items per step"),
+    ] {
+        let chosen = run(&[("CRANECL_LANES", width)]);
+        let step = format!("; {width} work-items per step");
+        assert!(uses(&chosen, &step) > 0, "{chosen:#?}");
+        assert_eq!(uses(&chosen, other), 0, "{chosen:#?}");
+    }
     let no_regions = run(&[("CRANECL_REGIONS", "0")]);
     assert_eq!(uses(&no_regions, ": regions ("), 0, "{no_regions:#?}");
     assert!(uses(&no_regions, ": coroutines (") > 0);

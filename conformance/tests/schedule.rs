@@ -7,7 +7,7 @@
 //! with the variable in its environment; it prints one `result NAME: ...`
 //! line per kernel, and the parent compares the lines and reads the seed
 //! line on stderr. Every comparison is made under each way a group runs:
-//! the lanes (eight work-items per step) and regions, one work-item per step
+//! the lanes (eight or four work-items per step) and regions, one work-item per step
 //! (`CRANECL_LANES=0`), and coroutines (`CRANECL_REGIONS=0`). The kernel
 //! suite under five seeds is in `kernels_suite.rs`.
 

@@ -1,7 +1,7 @@
 //! Small records in one integer (`lower/small_records.rs`): a private
 //! union or struct of integer fields used field by field computes what the
 //! record as written computes, and no longer keeps a kernel from running
-//! eight work-items per step.
+//! in the lanes.
 
 mod run_common;
 use run_common::*;
@@ -72,7 +72,7 @@ fn a_union_taken_apart_by_its_fields_computes_as_written_in_the_lanes() {
     let k = fast.kernel_index("pun").expect("kernel");
     assert!(
         fast.lanes(k),
-        "pun runs eight work-items per step: {:?}",
+        "pun runs in the lanes: {:?}",
         fast.explanations()[k]
     );
     assert!(

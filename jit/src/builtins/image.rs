@@ -24,14 +24,13 @@
 //! the checked call also serves four work-items: it checks each lane, then
 //! reads or writes the four at once when none reported.
 
-use crate::codegen::{CValue, FunctionCx, LVal, LaneCx, Pk, LANES, REGS};
+use crate::codegen::{CValue, FunctionCx, LVal, LaneCx, Pk};
 use crate::runtime::check::{self, SiteKind};
 use crate::sema::builtins::BuiltinFn;
 use crate::sema::types::{ImageKind, Scalar, Type};
 use cranecl_memory::image::{self, ImageDesc, Texel};
 use cranecl_memory::image_lanes::{self, Lanes4};
 use cranelift_codegen::ir::{types, InstBuilder};
-use cranelift_codegen::packed_option::ReservedValue;
 use std::mem::offset_of;
 
 /// Flags of the read and write host functions: the result kind in bits 0–1,
@@ -506,8 +505,8 @@ fn spill_lanes(
         t.is_vector() && t.bits() == 128 && t.lane_bits() == 32
     };
     let packed: Option<Vec<cranelift_codegen::ir::Value>> = match v {
-        LVal::Vec(x) => Some(vec![x.0[r]]),
-        LVal::VecN(c) => Some(c.iter().map(|x| x.0[r]).collect()),
+        LVal::Vec(x) => Some(vec![x.regs()[r]]),
+        LVal::VecN(c) => Some(c.iter().map(|x| x.regs()[r]).collect()),
         _ => None,
     };
     let stored = match packed {
@@ -559,12 +558,12 @@ fn spillable(fx: &FunctionCx<'_, '_>, v: &LVal) -> bool {
     match v {
         LVal::Uni(c) => cvalue(c),
         LVal::Aff { base, .. } => word(base),
-        LVal::Lanes(l) => l.len() == LANES && l.iter().all(cvalue),
-        LVal::Vec(x) => ty(&x.0[0]).bits() == 128 && ty(&x.0[0]).lane_bits() == 32,
+        LVal::Lanes(l) => l.len() == fx.step_lanes() && l.iter().all(cvalue),
+        LVal::Vec(x) => ty(&x.regs()[0]).bits() == 128 && ty(&x.regs()[0]).lane_bits() == 32,
         LVal::VecN(c) => {
             c.len() <= 4
                 && c.iter()
-                    .all(|x| ty(&x.0[0]).bits() == 128 && ty(&x.0[0]).lane_bits() == 32)
+                    .all(|x| ty(&x.regs()[0]).bits() == 128 && ty(&x.regs()[0]).lane_bits() == 32)
         }
     }
 }
@@ -622,8 +621,8 @@ pub(crate) fn emit_lanes(
         let r = (|| {
             let flags = fx.b.ins().iconst(types::I32, i64::from(flags));
             let t = packed(s);
-            let mut comps = [[cranelift_codegen::ir::Value::reserved_value(); REGS]; 4];
-            for r in 0..REGS {
+            let mut comps: [Vec<cranelift_codegen::ir::Value>; 4] = Default::default();
+            for r in 0..fx.regs {
                 let at = spill_lanes(fx, coord, r)?;
                 let out = fx.stack_temp(64, 16);
                 let params = [types::I64, types::I32, types::I32, types::I64, types::I64];
@@ -638,10 +637,10 @@ pub(crate) fn emit_lanes(
                     4 * r,
                 );
                 for (c, comp) in comps.iter_mut().enumerate() {
-                    comp[r] = fx.b.ins().load(t, super::mem(), out, c as i32 * 16);
+                    comp.push(fx.b.ins().load(t, super::mem(), out, c as i32 * 16));
                 }
             }
-            Ok(LVal::VecN(comps.into_iter().map(Pk).collect()))
+            Ok(LVal::VecN(comps.iter().map(|c| Pk::of(c)).collect()))
         })();
         return Some(r);
     }
@@ -655,7 +654,7 @@ pub(crate) fn emit_lanes(
     }
     let r = (|| {
         let flags = fx.b.ins().iconst(types::I32, i64::from(flags));
-        for r in 0..REGS {
+        for r in 0..fx.regs {
             let at = spill_lanes(fx, coord, r)?;
             let col = spill_lanes(fx, color, r)?;
             let params = [types::I64, types::I32, types::I64, types::I64];
@@ -670,7 +669,7 @@ pub(crate) fn emit_lanes(
                 4 * r,
             );
         }
-        Ok(LVal::Lanes(vec![CValue::Void; LANES]))
+        Ok(LVal::Lanes(vec![CValue::Void; fx.step_lanes()]))
     })();
     Some(r)
 }

@@ -716,7 +716,7 @@ impl FunctionCx<'_, '_> {
     /// path tags each lane's granules). `monotone`: all lanes active at
     /// `base + k * step`, so the fast path tests the first and the last;
     /// `range`: with `step` > 0, the bytes from lane 0's address to the
-    /// end of the last lane's access (`(LANES - 1) * step + size`), tested as one access
+    /// end of the last lane's access (`(lanes - 1) * step + size`), tested as one access
     /// at lane 0's address against a site of that size of its own (one
     /// compare; a miss asks the runtime silently whether the range lies
     /// in one object, `cranecl_check_range`, which then fills the site's
@@ -762,7 +762,7 @@ impl FunctionCx<'_, '_> {
         let range = range.filter(|&r| {
             known_ok.is_none()
                 && active.is_none()
-                && addrs.len() == super::lanes::LANES
+                && addrs.len() == self.step_lanes()
                 && r <= u64::from(u32::MAX)
         });
         if let Some(r) = range {

@@ -115,6 +115,9 @@ pub struct FunctionCx<'a, 'p> {
     /// The same for the lanes: the first lane's address of elements `step`
     /// apart (the element size), every lane's inside its object.
     pub(crate) in_object_lanes: std::collections::HashSet<Value>,
+    /// The 128-bit registers of each packed value of the lanes step being
+    /// emitted (`lanes::Plan::regs`): four work-items per register.
+    pub(crate) regs: usize,
     /// Checked `bounds`: the counted loops being compiled, innermost last:
     /// a local and the range `[lo, hi)` its value lies in
     /// (`walk::counted_loop`).
@@ -468,6 +471,7 @@ impl<'a, 'p> FunctionCx<'a, 'p> {
             kept_ok: None,
             in_object: HashMap::new(),
             in_object_lanes: Default::default(),
+            regs: super::lanes::MAX_REGS,
             counted: Vec::new(),
             invariant_inside: Default::default(),
             hoisted_addrs: HashMap::new(),

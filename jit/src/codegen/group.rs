@@ -248,8 +248,8 @@ pub(crate) fn compile_group_entry(
 }
 
 /// The group entry of `f`'s variant for work-groups of one work-item
-/// (`one_item_groups.rs`): a row of groups, eight per step. `Err`: why the
-/// lanes refused it (then it is not defined: one group per step is what
+/// (`one_item_groups.rs`): a row of groups, several per step (their
+/// number returned with the entry). `Err`: why the lanes refused it (then it is not defined: one group per step is what
 /// the kernel's own entry does).
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn compile_one_item_groups_entry(
@@ -259,7 +259,7 @@ pub(crate) fn compile_one_item_groups_entry(
     f: &Function,
     index: usize,
     args: &[ArgInfo],
-) -> Result<Result<cranelift_module::FuncId, String>, String> {
+) -> Result<Result<(cranelift_module::FuncId, usize), String>, String> {
     let id = abi::declare_entry(module, f, index, "groups")?;
     let choice = lanes::choose(pcx, f, None, |plan| {
         let mut lanes_fbc = FunctionBuilderContext::new();
@@ -269,10 +269,10 @@ pub(crate) fn compile_one_item_groups_entry(
         return Ok(Err(choice.refused.join("; ")));
     }
     define(module, pcx, ctx, &f.name, id)?;
-    Ok(Ok(id))
+    Ok(Ok((id, choice.items)))
 }
 
-/// The group entry running rows eight work-items per step (`lanes/`).
+/// The group entry running rows several work-items per step (`lanes/`).
 #[allow(clippy::too_many_arguments)]
 fn lanes_entry(
     module: &mut JITModule,

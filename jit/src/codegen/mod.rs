@@ -19,9 +19,10 @@
 //! - any other barrier: an *item entry* run as one coroutine per work-item
 //!   by `runtime/` (`abi.rs`).
 //!
-//! Group and region entries run their work-item loops eight work-items per
-//! step where the kernel allows it (`lanes/`, SIMD across work-items). The
-//! kernel's `Entry` records its strategy and step with its function.
+//! Group and region entries run their work-item loops eight (or four)
+//! work-items per step where the kernel allows it (`lanes/`, SIMD across
+//! work-items). The kernel's `Entry` records its strategy and step with its
+//! function.
 //!
 //! The result, a [`CompiledProgram`], owns the module and the arena; only
 //! finalized function pointers are shared between threads.
@@ -50,7 +51,7 @@ mod workitem;
 
 pub use abi::GROUP_SCRATCH_SIZE;
 pub use fx::FunctionCx;
-pub(crate) use lanes::{LVal, LaneCx, Pk, LANES, REGS};
+pub(crate) use lanes::{LVal, LaneCx, Pk, MAX_LANES, MAX_REGS};
 pub use value::{CPlace, CValue};
 // The value model's facts about HIR types that the analyses of `lower/`
 // ask (which types a register holds, which live in memory).
@@ -101,9 +102,13 @@ pub struct CodegenOptions {
     /// the 2-core EPYC (1.6–1.8 → 2.9–3.1 MH/s), hashcat's start unchanged
     /// (9.5 s); at 20,000 19k of its 31k instructions touched the stack.
     pub regalloc_budget: usize,
-    /// Run kernels without barriers eight work-items per step where the
+    /// Run kernels without barriers several work-items per step where the
     /// body allows it (`lanes/`); `CRANECL_LANES=0` turns it off.
     pub lanes: bool,
+    /// The work-items per step of every lanes entry, 4 or 8
+    /// (`CRANECL_LANES=4` or `8`); `None`: chosen per kernel
+    /// (`lanes::step_regs`).
+    pub step_lanes: Option<usize>,
     /// Also build, per kernel, an entry for rows of work-groups of one
     /// work-item, eight groups per step (`one_item_groups.rs`);
     /// `CRANECL_GROUPS_OF_ONE=0` turns it off.
@@ -138,6 +143,11 @@ impl Default for CodegenOptions {
             barrier_regions: std::env::var_os("CRANECL_REGIONS").is_none_or(|v| v != "0"),
             regalloc_budget: 50_000,
             lanes: std::env::var_os("CRANECL_LANES").is_none_or(|v| v != "0"),
+            step_lanes: match std::env::var("CRANECL_LANES").as_deref() {
+                Ok("4") => Some(4),
+                Ok("8") => Some(8),
+                _ => None,
+            },
             groups_of_one: std::env::var_os("CRANECL_GROUPS_OF_ONE").is_none_or(|v| v != "0"),
             masked_memory_loops: false,
             check: Checks::default(),
@@ -159,16 +169,19 @@ impl Default for CodegenOptions {
 struct Entry<F = EntryFn> {
     strategy: Strategy,
     step: Step,
+    /// The work-items of a step (1 with `Step::One`).
+    items: usize,
     func: F,
     /// `Regions`: the size of each work-item's frame (0 otherwise).
     frame_size: u64,
 }
 
 impl<F> Entry<F> {
-    fn new(strategy: Strategy, step: Step, func: F, frame_size: u64) -> Self {
+    fn new(strategy: Strategy, choice: &lanes::Choice, func: F, frame_size: u64) -> Self {
         Entry {
             strategy,
-            step,
+            step: choice.step,
+            items: choice.items,
             func,
             frame_size,
         }
@@ -179,6 +192,7 @@ impl<F> Entry<F> {
         Entry {
             strategy: self.strategy,
             step: self.step,
+            items: self.items,
             func: f(self.func),
             frame_size: self.frame_size,
         }
@@ -191,9 +205,10 @@ pub struct CompiledProgram {
     module: Mutex<Option<JITModule>>,
     kernels: Vec<KernelInfo>,
     entries: Vec<Entry>,
-    /// Each kernel's entry for a row of work-groups of one work-item, eight
-    /// groups per step (`one_item_groups.rs`), where it has one.
-    groups_of_one: Vec<Option<EntryFn>>,
+    /// Each kernel's entry for a row of work-groups of one work-item, several
+    /// groups per step (`one_item_groups.rs`), where it has one, and how
+    /// many groups a step runs.
+    groups_of_one: Vec<Option<(EntryFn, usize)>>,
     arena: ProgramArena,
     /// Checked `races`: the shadow of `arena` (made at first use).
     variable_shadow: std::sync::OnceLock<std::sync::Arc<runtime::check::Shadow>>,
@@ -257,7 +272,7 @@ impl CompiledProgram {
         self.global_variable_total_size
     }
     /// How groups of `kernel` run: `"loop"` (no barriers), `"lanes"` (no
-    /// barriers, eight work-items per step), `"regions"` or `"coroutines"`
+    /// barriers, several work-items per step), `"regions"` or `"coroutines"`
     /// (tests and diagnostics).
     pub fn strategy(&self, kernel: usize) -> &'static str {
         match self.entries.get(kernel).map(|e| (e.strategy, e.step)) {
@@ -278,11 +293,7 @@ impl CompiledProgram {
     /// How many work-items a step of `kernel`'s work-item loops runs
     /// (tests and diagnostics).
     pub fn items_per_step(&self, kernel: usize) -> usize {
-        if self.lanes(kernel) {
-            lanes::LANES
-        } else {
-            1
-        }
+        self.entries.get(kernel).map_or(1, |e| e.items)
     }
 
     /// Whether `kernel`'s loops that the lanes leave at different times run
@@ -397,10 +408,10 @@ impl CompiledProgram {
         let checked = check.is_some() && self.checks.any_code();
         match self.groups_of_one.get(kernel) {
             // Rows of at least a step of groups of one work-item.
-            Some(&Some(f))
+            Some(&Some((f, items)))
                 if !checked
                     && ctx.enqueued_local_size == [1; 3]
-                    && ctx.num_groups[0] >= lanes::LANES as u64 =>
+                    && ctx.num_groups[0] >= items as u64 =>
             {
                 return self.run_rows_of_groups(kernel, f, args, ctx, groups);
             }
@@ -627,6 +638,8 @@ pub(crate) struct ProgramCx<'p> {
     pub inline: bool,
     /// Try lanes group entries (`lanes/`).
     pub lanes: bool,
+    /// `CodegenOptions::step_lanes`.
+    pub step_lanes: Option<usize>,
     /// `CodegenOptions::masked_memory_loops`.
     pub masked_memory_loops: bool,
     /// `CodegenOptions::groups_of_one`.
@@ -838,6 +851,7 @@ pub fn compile(program: &Program, opts: &CodegenOptions) -> Result<CompiledProgr
         // (its granules followed as the lanes' work-items'), decisions
         // compared lane by lane.
         lanes: opts.optimize && opts.lanes,
+        step_lanes: opts.step_lanes,
         groups_of_one: opts.groups_of_one,
         masked_memory_loops: opts.masked_memory_loops,
         single_pass_isa: make_isa(opts, true)?,
@@ -866,7 +880,10 @@ pub fn compile(program: &Program, opts: &CodegenOptions) -> Result<CompiledProgr
             let entry_fn = |id| unsafe {
                 std::mem::transmute::<*const u8, EntryFn>(module.get_finalized_function(id))
             };
-            let groups_of_one = groups_of_one.iter().map(|id| id.map(entry_fn)).collect();
+            let groups_of_one = groups_of_one
+                .iter()
+                .map(|g| g.map(|(id, items)| (entry_fn(id), items)))
+                .collect();
             let entries = ids.iter().map(|e| e.map(entry_fn)).collect();
             let variables = program
                 .globals
@@ -909,7 +926,7 @@ pub fn compile(program: &Program, opts: &CodegenOptions) -> Result<CompiledProgr
 type Compiled = (
     Vec<KernelInfo>,
     Vec<Entry<cranelift_module::FuncId>>,
-    Vec<Option<cranelift_module::FuncId>>,
+    Vec<Option<(cranelift_module::FuncId, usize)>>,
 );
 
 fn compile_into(module: &mut JITModule, pcx: &mut ProgramCx<'_>) -> Result<Compiled, String> {
@@ -982,10 +999,7 @@ fn compile_into(module: &mut JITModule, pcx: &mut ProgramCx<'_>) -> Result<Compi
                 let (id, c) = regions::compile_region_entry(
                     module, pcx, &mut ctx, &mut fbc, f, i, &info.args, &plan,
                 )?;
-                (
-                    Entry::new(Strategy::Regions, c.step, id, plan.frame_size),
-                    c,
-                )
+                (Entry::new(Strategy::Regions, &c, id, plan.frame_size), c)
             }
             lower::Planned::Coroutines(why) => {
                 let kernel_id = pcx.func_ids[i]
@@ -994,18 +1008,22 @@ fn compile_into(module: &mut JITModule, pcx: &mut ProgramCx<'_>) -> Result<Compi
                     abi::item_entry(module, pcx, &mut ctx, &mut fbc, f, i, kernel_id, &info.args)?;
                 let c = lanes::Choice {
                     step: Step::One,
+                    items: 1,
                     refused: vec![
                         format!("regions: {why}"),
-                        "8 work-items per step: coroutines run one work-item at a time".to_string(),
+                        format!(
+                            "{} work-items per step: coroutines run one work-item at a time",
+                            lanes::MAX_LANES
+                        ),
                     ],
                     notes: Vec::new(),
                 };
-                (Entry::new(Strategy::Coroutines, Step::One, id, 0), c)
+                (Entry::new(Strategy::Coroutines, &c, id, 0), c)
             }
             lower::Planned::Loop => {
                 let (id, c) =
                     group::compile_group_entry(module, pcx, &mut ctx, &mut fbc, f, i, &info.args)?;
-                (Entry::new(Strategy::Loop, c.step, id, 0), c)
+                (Entry::new(Strategy::Loop, &c, id, 0), c)
             }
         };
         let lanes::Choice { refused, notes, .. } = choice;
@@ -1023,9 +1041,9 @@ fn compile_into(module: &mut JITModule, pcx: &mut ProgramCx<'_>) -> Result<Compi
                     group::compile_one_item_groups_entry(module, pcx, &mut ctx, &v, i, &info.args)?
                 }
                 // Nothing to rewrite: the kernel's own group entry, when
-                // it runs eight work-items per step.
+                // it runs several work-items per step.
                 Ok(None) if entry.strategy == Strategy::Loop && entry.step != Step::One => {
-                    Ok(entry.func)
+                    Ok((entry.func, entry.items))
                 }
                 Ok(None) => Err(refused.join("; ")),
                 Err(why) => Err(why),
@@ -1036,9 +1054,10 @@ fn compile_into(module: &mut JITModule, pcx: &mut ProgramCx<'_>) -> Result<Compi
             kernel: info.name.clone(),
             strategy: entry.strategy,
             step: entry.step,
+            items_per_step: entry.items,
             refused,
             notes,
-            groups_of_one: rows.map(|_| Step::Lanes),
+            groups_of_one: rows.map(|(_, items)| items),
         });
         infos.push(info);
         ids.push(entry);

@@ -3,7 +3,7 @@
 //! one function that runs a whole work-group.
 //!
 //! Each piece is a loop over the work-items of the group (the group
-//! entry's loop nest), or eight per step in the lanes (`lanes/`) where the
+//! entry's loop nest), or eight or four per step in the lanes (`lanes/`) where the
 //! kernel allows them; a piece the plan runs once per group is run once.
 //! Inside a piece a frame local is loaded into Cranelift variables at the
 //! start of each work-item's turn and stored back at the end if the piece
@@ -35,7 +35,7 @@ use cranelift_jit::JITModule;
 /// Per-entry state of the region emitter.
 struct Emitter<'p, 'a> {
     plan: &'p Plan<'a>,
-    /// Pieces run eight work-items per step (`lanes/`) when the kernel
+    /// Pieces run several work-items per step (`lanes/`) when the kernel
     /// allows it.
     lanes: Option<super::lanes::Plan>,
     geo: Geometry,
@@ -432,7 +432,7 @@ impl FunctionCx<'_, '_> {
         self.call_host(f, &[types::I64; 4], &[], &[item, site, frame, done]);
     }
 
-    /// [`Self::piece_loop`] eight work-items per step (`lanes/`): each
+    /// [`Self::piece_loop`] several work-items per step (`lanes/`): each
     /// lane's frame locals are loaded at the start of the step and stored
     /// back at its end; the rest of a row runs one item at a time.
     fn piece_loop_lanes(
@@ -505,9 +505,9 @@ impl FunctionCx<'_, '_> {
         lc: &mut super::lanes::LaneCx,
         lin0: Value,
     ) -> Result<Vec<(u32, bool, Vec<Value>)>, String> {
-        use super::lanes::{packed_type, Pk, PkVar, Slot, LANES};
+        use super::lanes::{packed_type, Pk, PkVar, Slot};
         let fs = em.plan.frame_size as i64;
-        let bases: Vec<Value> = (0..LANES as i64)
+        let bases: Vec<Value> = (0..self.step_lanes() as i64)
             .map(|k| {
                 let lin = self.b.ins().iadd_imm_s(lin0, k);
                 let off = self.b.ins().imul_imm_s(lin, fs);
@@ -576,7 +576,7 @@ impl FunctionCx<'_, '_> {
                 back.push((l, true, addrs));
                 continue;
             }
-            let mut vals = Vec::with_capacity(LANES);
+            let mut vals = Vec::with_capacity(self.step_lanes());
             for a in &addrs {
                 vals.push(self.load_frame(*a, &ty)?);
             }
@@ -585,7 +585,7 @@ impl FunctionCx<'_, '_> {
                     // One packed register per component.
                     let mut vars = Vec::with_capacity(n);
                     for c in 0..n {
-                        let mut xs = Vec::with_capacity(LANES);
+                        let mut xs = Vec::with_capacity(self.step_lanes());
                         for val in &vals {
                             xs.push(*val.lanes()?.get(c).ok_or("internal: vector lanes")?);
                         }
@@ -605,7 +605,7 @@ impl FunctionCx<'_, '_> {
                     Slot::Packed(var)
                 }
                 (None, None) => {
-                    let mut places = Vec::with_capacity(LANES);
+                    let mut places = Vec::with_capacity(self.step_lanes());
                     for v in &vals {
                         let p = scalar_place(self, &ty);
                         self.write_place(&p, &ty, v)?;
@@ -776,7 +776,7 @@ pub(crate) fn compile_region_entry(
     } else {
         None
     };
-    // Pieces eight work-items per step; anything the lanes cannot express
+    // Pieces several work-items per step; anything the lanes cannot express
     // falls back to one work-item per step.
     let choice = super::lanes::choose(pcx, f, refuse, |lanes| {
         let mut lanes_fbc = FunctionBuilderContext::new();

@@ -21,7 +21,7 @@
 
 use super::fx::FunctionCx;
 use super::group::Geometry;
-use super::lanes::{LaneCx, Plan, LANES};
+use super::lanes::{LaneCx, Plan};
 use super::value::flags;
 use crate::runtime::offsets as o;
 use crate::runtime::schedule::{cranecl_schedule_units, ID_BITS};
@@ -41,12 +41,12 @@ impl FunctionCx<'_, '_> {
     /// per-lane built-ins such as atomics): `0, 1, ...` unscheduled, else
     /// drawn at build time from the schedule and the place's number in the
     /// program (the same in every step that runs the place).
-    pub(crate) fn lane_order(&self) -> [usize; LANES] {
-        let mut order: [usize; LANES] = std::array::from_fn(|k| k);
+    pub(crate) fn lane_order(&self) -> Vec<usize> {
+        let mut order: Vec<usize> = (0..self.step_lanes()).collect();
         if let Some(s) = self.pcx.schedule {
             let place = self.pcx.lane_orders.get();
             self.pcx.lane_orders.set(place + 1);
-            let p = s.permutation(LANES as u64, &[u64::MAX - 1, place]);
+            let p = s.permutation(self.step_lanes() as u64, &[u64::MAX - 1, place]);
             for (k, o) in order.iter_mut().enumerate() {
                 *o = p.at(k as u64) as usize;
             }
@@ -57,10 +57,8 @@ impl FunctionCx<'_, '_> {
     /// The runtime's table for this loop: its address and the number of units.
     fn schedule_table(&mut self, lanes: bool) -> (Value, Value) {
         let item = self.item;
-        let l = self
-            .b
-            .ins()
-            .iconst(types::I64, if lanes { LANES as i64 } else { 0 });
+        let items = if lanes { self.step_lanes() as i64 } else { 0 };
+        let l = self.b.ins().iconst(types::I64, items);
         let f = cranecl_schedule_units as *const u8;
         let t = self.call_host(f, &[types::I64; 2], &[types::I64], &[item, l])[0];
         let n = self.b.ins().load(types::I64, flags(), t, 0);

@@ -38,6 +38,9 @@ pub(crate) struct Plan {
     /// By function: its calls are the same in every lane whose arguments
     /// are ([`pure_functions`]).
     pure: Vec<bool>,
+    /// The 128-bit registers of each packed value, four work-items each
+    /// (`lanes::step_regs` chooses).
+    pub(crate) regs: usize,
 }
 
 /// The local an lvalue designates (whole or in part).
@@ -515,6 +518,7 @@ pub(crate) fn plan(
         masked_loops: true,
         masked_memory,
         pure: pure_functions(prog, checked),
+        regs: crate::codegen::MAX_REGS,
     };
     let mut has_goto = false;
     for s in &body.stmts {

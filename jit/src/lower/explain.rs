@@ -23,10 +23,10 @@ pub enum Strategy {
 pub enum Step {
     /// One work-item per step.
     One,
-    /// Eight per step (`lanes/`); loops the lanes leave at different
-    /// times once per lane.
+    /// Eight or four per step (`lanes/`); loops the lanes leave at
+    /// different times once per lane.
     Lanes,
-    /// Eight per step; such loops run masked.
+    /// Eight or four per step; such loops run masked.
     Masked,
 }
 
@@ -36,15 +36,18 @@ pub struct Explanation {
     pub kernel: String,
     pub strategy: Strategy,
     pub step: Step,
+    /// The work-items of a step: 1 with `Step::One`, else 8 or 4
+    /// (`lanes::step_regs`).
+    pub items_per_step: usize,
     /// Each faster way that was refused, and why (most important first).
     pub refused: Vec<String>,
     /// Where the chosen step does something slower than its best, one line
     /// each with its place (`<source>:LINE:COL`): statements and
     /// expressions run once per lane, loops run masked.
     pub notes: Vec<String>,
-    /// Launched in work-groups of one work-item: eight groups per step
-    /// (`one_item_groups.rs`), or why not.
-    pub groups_of_one: Result<Step, String>,
+    /// Launched in work-groups of one work-item: the groups per step
+    /// (`one_item_groups.rs`), or why one.
+    pub groups_of_one: Result<usize, String>,
 }
 
 impl fmt::Display for Explanation {
@@ -54,10 +57,11 @@ impl fmt::Display for Explanation {
             Strategy::Regions => "regions (the body cut at its barriers)",
             Strategy::Coroutines => "coroutines (one stack per work-item, switched at barriers)",
         };
+        let n = self.items_per_step;
         let step = match self.step {
-            Step::One => "one work-item per step",
-            Step::Lanes => "8 work-items per step (divergent loops once per lane)",
-            Step::Masked => "8 work-items per step (divergent loops masked)",
+            Step::One => "one work-item per step".to_string(),
+            Step::Lanes => format!("{n} work-items per step (divergent loops once per lane)"),
+            Step::Masked => format!("{n} work-items per step (divergent loops masked)"),
         };
         write!(f, "kernel '{}': {strategy}; {step}", self.kernel)?;
         for r in &self.refused {
@@ -67,7 +71,10 @@ impl fmt::Display for Explanation {
             write!(f, "\n  {n}")?;
         }
         match &self.groups_of_one {
-            Ok(_) => write!(f, "\n  in work-groups of one work-item: 8 groups per step")?,
+            Ok(n) => write!(
+                f,
+                "\n  in work-groups of one work-item: {n} groups per step"
+            )?,
             Err(why) => write!(
                 f,
                 "\n  in work-groups of one work-item: one group per step because {why}"

@@ -1,9 +1,10 @@
-//! Work-groups of one work-item, eight per step. A kernel launched with a
+//! Work-groups of one work-item, several per step. A kernel launched with a
 //! local size of (1, 1, 1) — hashcat and OpenMM on a CPU device, and naive
 //! host code — gives the lanes nothing to pack inside a group. But distinct
 //! work-groups are unordered as the work-items of one group between
 //! barriers are, so a row of consecutive groups (dimension 0) can run as the
-//! work-items of one loop, eight per step.
+//! work-items of one loop, eight or four per step (as the lanes choose for
+//! the kernel).
 //!
 //! [`variant`] rewrites a kernel so that each work-item of such a loop
 //! answers the work-item functions (spec 6.15.1) as the only work-item of

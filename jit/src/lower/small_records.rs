@@ -11,7 +11,7 @@
 //! such a union (`vconv64_t`: a `u64`, two `u32`, four `u16`, eight `u8`).
 //! Codegen gives a record memory (a stack slot), and the lanes refuse a
 //! private record that differs between work-items; as one integer it lives
-//! in a register, and SHA-512's kernels run eight work-items per step.
+//! in a register, and SHA-512's kernels run in the lanes.
 //!
 //! Anything else done with the variable (its address, a whole-record copy
 //! or initialiser, an assignment whose value is used, a compound

@@ -1582,11 +1582,12 @@ fn canonical(sites: &[Site], site: u32) -> u32 {
 
 /// The work-items (local linear id + 1) an access was made for: one, or
 /// those of a lanes step (`me0 << 16 | SEVERAL`: an access the lanes make
-/// once for all of them).
+/// once for all of them; checked mode's steps have the most work-items,
+/// `lanes::step_regs`).
 fn items_of(me: u64) -> Vec<u64> {
     let me0 = me >> 16;
     if me & 0xFFFF == SEVERAL && me0 != 0 {
-        (me0..me0 + crate::codegen::LANES as u64).collect()
+        (me0..me0 + crate::codegen::MAX_LANES as u64).collect()
     } else {
         vec![me & 0xFFFF]
     }

@@ -57,8 +57,8 @@ impl LaneCx {
                         });
                     }
                 }
-                let mut out = Vec::with_capacity(LANES);
-                for k in 0..LANES {
+                let mut out = Vec::with_capacity(fx.step_lanes());
+                for k in 0..fx.step_lanes() {
                     let x = Self::lane(fx, &v, k);
                     out.push(fx.unary(*op, x, &a.ty, &e.ty)?);
                 }
@@ -143,8 +143,8 @@ impl LaneCx {
                 if let Some(v) = Self::packed_cond(fx, (&vc, &c.ty), &va, &vb, &e.ty)? {
                     return Ok(v);
                 }
-                let mut out = Vec::with_capacity(LANES);
-                for k in 0..LANES {
+                let mut out = Vec::with_capacity(fx.step_lanes());
+                for k in 0..fx.step_lanes() {
                     let x = Self::lane(fx, &vc, k);
                     let t = fx.truth(&x, &c.ty)?;
                     let (x, y) = (Self::lane(fx, &va, k), Self::lane(fx, &vb, k));
@@ -316,12 +316,13 @@ impl LaneCx {
             LVal::Aff { base, step }
                 if step <= 0
                     || step
-                        .checked_mul(LANES as i64 - 1)
+                        .checked_mul(fx.step_lanes() as i64 - 1)
                         .is_some_and(|s| (s as u64) < n) =>
             {
                 let first = wide(fx, base);
-                let last = fx.b.ins().iadd_imm_s(first, step * (LANES as i64 - 1));
-                let saved = at_lane(fx, LANES - 1);
+                let span = step * (fx.step_lanes() as i64 - 1);
+                let last = fx.b.ins().iadd_imm_s(first, span);
+                let saved = at_lane(fx, fx.step_lanes() - 1);
                 let last_checked = fx.checked_index(last, n);
                 fx.check_me = saved;
                 let saved = at_lane(fx, 0);
@@ -330,13 +331,13 @@ impl LaneCx {
                 let kept = fx.b.ins().icmp(IntCC::Equal, last_checked, last);
                 let zero = fx.b.ins().iconst(types::I64, 0);
                 let base = fx.b.ins().select(kept, first_checked, zero);
-                let span = step.checked_mul(LANES as i64 - 1);
+                let span = step.checked_mul(fx.step_lanes() as i64 - 1);
                 let inside = step > 0 && span.is_some_and(|s| (s as u64) < n);
                 Ok((LVal::Aff { base, step }, inside))
             }
             iv => {
-                let mut out = Vec::with_capacity(LANES);
-                for k in 0..LANES {
+                let mut out = Vec::with_capacity(fx.step_lanes());
+                for k in 0..fx.step_lanes() {
                     let x = Self::lane(fx, &iv, k).scalar()?;
                     let x = wide(fx, x);
                     let saved = at_lane(fx, k);
@@ -402,8 +403,8 @@ impl LaneCx {
                 LVal::Aff { base, step }
             });
         }
-        let mut out = Vec::with_capacity(LANES);
-        for k in 0..LANES {
+        let mut out = Vec::with_capacity(fx.step_lanes());
+        for k in 0..fx.step_lanes() {
             let pk = Self::lane(fx, &p, k).scalar()?;
             let ik = Self::lane(fx, &i, k).scalar()?;
             let off = widen(fx, ik);
@@ -545,7 +546,7 @@ impl LaneCx {
                 );
             }
         }
-        let mut out = vec![CValue::Void; LANES];
+        let mut out = vec![CValue::Void; fx.step_lanes()];
         for k in fx.lane_order() {
             let lane: Vec<CValue> = vals.iter().map(|v| Self::lane(fx, v, k)).collect();
             let saved = at_lane(fx, k);
@@ -579,9 +580,10 @@ impl LaneCx {
                 if f.ret == Type::Scalar(Scalar::Float) =>
             {
                 let addr = at(fx, *base, p)?;
-                let h = Pk(std::array::from_fn(|r| {
-                    fx.b.ins().uload16x4(flags, addr, 8 * r as i32)
-                }));
+                let h: Vec<Value> = (0..fx.regs)
+                    .map(|r| fx.b.ins().uload16x4(flags, addr, 8 * r as i32))
+                    .collect();
+                let h = Pk::of(&h);
                 Some(LVal::Vec(h.map(fx, |fx, h| fx.half_bits_to_float(h))))
             }
             ("vstore_half" | "vstore_half_rte", [x, LVal::Aff { base, step: 1 }, LVal::Uni(p)])
@@ -589,7 +591,7 @@ impl LaneCx {
             {
                 let x = Self::pack(fx, x, types::F32X4)?;
                 let addr = at(fx, *base, p)?;
-                for (r, x) in x.0.iter().enumerate() {
+                for (r, x) in x.regs().iter().enumerate() {
                     let h = fx.float_to_half_bits_rte(*x);
                     // Half bits are at most 0xffff: the unsigned narrowing is exact.
                     let h = fx.b.ins().unarrow(h, h);
@@ -599,7 +601,7 @@ impl LaneCx {
                     let four = fx.b.ins().extractlane(h, 0);
                     fx.b.ins().store(flags, four, addr, 8 * r as i32);
                 }
-                Some(LVal::Lanes(vec![CValue::Void; LANES]))
+                Some(LVal::Lanes(vec![CValue::Void; fx.step_lanes()]))
             }
             _ => None,
         }

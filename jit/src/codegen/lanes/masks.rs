@@ -56,8 +56,8 @@ impl LaneCx {
                 x.map(fx, |fx, x| fx.b.ins().icmp(IntCC::NotEqual, x, z))
             });
         }
-        let mut ts = Vec::with_capacity(LANES);
-        for k in 0..LANES {
+        let mut ts = Vec::with_capacity(fx.step_lanes());
+        for k in 0..fx.step_lanes() {
             let x = Self::lane(fx, v, k);
             let t = fx.truth(&x, ty)?;
             let t = fx.b.ins().uextend(types::I32, t);
@@ -129,8 +129,8 @@ impl LaneCx {
             let out = xs.iter().zip(ys).map(|(x, y)| select(fx, *x, *y)).collect();
             return Ok(LVal::VecN(out));
         }
-        let mut out = Vec::with_capacity(LANES);
-        for k in 0..LANES {
+        let mut out = Vec::with_capacity(fx.step_lanes());
+        for k in 0..fx.step_lanes() {
             let mk = Self::mask_lane(fx, m, k);
             let (x, y) = (Self::lane(fx, v, k), Self::lane(fx, old, k));
             out.push(Self::select_lane(fx, mk, x, y).ok_or(NOT_MASKABLE)?);
@@ -168,8 +168,8 @@ impl LaneCx {
             return Err(NOT_MASKABLE.into());
         }
         let m = self.cur_mask(fx).ok_or(NOT_MASKABLE)?;
-        let mut out = Vec::with_capacity(LANES);
-        for k in 0..LANES {
+        let mut out = Vec::with_capacity(fx.step_lanes());
+        for k in 0..fx.step_lanes() {
             let mk = Self::mask_lane(fx, m, k);
             let a = Self::lane(fx, addr, k).scalar()?;
             out.push(fx.b.ins().select(mk, a, self.dummy));

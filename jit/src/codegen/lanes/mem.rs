@@ -9,7 +9,7 @@ impl LaneCx {
     /// first): one vector store per register, each checked as its four
     /// lanes' access.
     fn store_packed(fx: &mut FunctionCx<'_, '_>, base: Value, v: Pk) {
-        for (r, x) in v.0.iter().enumerate() {
+        for (r, x) in v.regs().iter().enumerate() {
             let at = fx.checked_addr_lanes(base, true, Some(*x), r * PER_REG);
             fx.b.ins().store(crate::codegen::value::flags(), *x, at, 0);
         }
@@ -18,10 +18,13 @@ impl LaneCx {
     /// Load packed `vt` at `base` (consecutive 4-byte elements): one
     /// vector load per register.
     fn load_packed(fx: &mut FunctionCx<'_, '_>, base: Value, vt: types::Type) -> Pk {
-        Pk(std::array::from_fn(|r| {
-            let at = fx.checked_addr_lanes(base, false, None, r * PER_REG);
-            fx.b.ins().load(vt, crate::codegen::value::flags(), at, 0)
-        }))
+        let regs: Vec<Value> = (0..fx.regs)
+            .map(|r| {
+                let at = fx.checked_addr_lanes(base, false, None, r * PER_REG);
+                fx.b.ins().load(vt, crate::codegen::value::flags(), at, 0)
+            })
+            .collect();
+        Pk::of(&regs)
     }
 
     /// Store `new` (of type `ty`) at each lane's address.
@@ -72,7 +75,7 @@ impl LaneCx {
     ) -> Result<(), String> {
         let order = fx.lane_order();
         let mut store = |fx: &mut FunctionCx<'_, '_>, addrs: &[Value]| {
-            for k in order {
+            for &k in &order {
                 let a = *addrs.get(k).ok_or(FALLBACK)?;
                 let v = Self::lane(fx, new, k);
                 let saved = at_lane(fx, k);
@@ -108,7 +111,7 @@ impl LaneCx {
                     Slot::Packed(var) => Ok(LVal::Vec(var.get(fx))),
                     Slot::PackedN(vars) => Ok(LVal::VecN(vars.iter().map(|v| v.get(fx)).collect())),
                     Slot::Lanes(places) => {
-                        let mut out = Vec::with_capacity(LANES);
+                        let mut out = Vec::with_capacity(fx.step_lanes());
                         for p in &places {
                             out.push(fx.read_place(p, &ty)?);
                         }
@@ -163,22 +166,22 @@ impl LaneCx {
             // Masked: the vector loads when every lane takes part, else
             // lane by lane (a masked-off lane may not read its address).
             let (part, join) = Self::whole_or_part(fx, all);
-            for _ in 0..REGS {
+            for _ in 0..fx.regs {
                 fx.b.append_block_param(join, vt);
             }
             let v = Self::load_packed(fx, *base, vt);
-            let args: Vec<_> = v.0.iter().map(|x| (*x).into()).collect();
+            let args: Vec<_> = v.regs().iter().map(|x| (*x).into()).collect();
             fx.b.ins().jump(join, &args);
             fx.b.seal_block(part);
             fx.b.switch_to_block(part);
             let lanes = self.load_lanes(fx, addr, ty)?;
             let v = Self::pack(fx, &lanes, vt).ok_or(FALLBACK)?;
-            let args: Vec<_> = v.0.iter().map(|x| (*x).into()).collect();
+            let args: Vec<_> = v.regs().iter().map(|x| (*x).into()).collect();
             fx.b.ins().jump(join, &args);
             fx.b.seal_block(join);
             fx.b.switch_to_block(join);
-            let params = fx.b.block_params(join);
-            return Ok(LVal::Vec(Pk(std::array::from_fn(|r| params[r]))));
+            let params = fx.b.block_params(join).to_vec();
+            return Ok(LVal::Vec(Pk::of(&params)));
         }
         if let Some(v) = self.load_whole(fx, addr, ty)? {
             return Ok(v);
@@ -196,7 +199,7 @@ impl LaneCx {
         // A masked-off lane reads the dummy (its address may be past the
         // end of a buffer).
         let mut load = |fx: &mut FunctionCx<'_, '_>, addrs: &[Value]| {
-            let mut out = Vec::with_capacity(LANES);
+            let mut out = Vec::with_capacity(fx.step_lanes());
             for (k, &a) in addrs.iter().enumerate() {
                 let saved = at_lane(fx, k);
                 let r = fx.load(a, ty).and_then(|v| v.scalar());
@@ -209,7 +212,7 @@ impl LaneCx {
             return Ok(LVal::Lanes(out.into_iter().map(CValue::Scalar).collect()));
         }
         let (addrs, prechecked) = self.lane_addrs(fx, addr, ty, None, None)?;
-        let mut out = Vec::with_capacity(LANES);
+        let mut out = Vec::with_capacity(fx.step_lanes());
         for (k, a) in addrs.into_iter().enumerate() {
             let saved = at_lane(fx, k);
             fx.prechecked = prechecked;
@@ -232,10 +235,12 @@ impl LaneCx {
         Ok(if self.masked() {
             let addrs = self.masked_addrs(fx, addr, ty)?;
             let m = self.cur_mask(fx).ok_or(NOT_MASKABLE)?;
-            let active: Vec<Value> = (0..LANES).map(|k| Self::mask_lane(fx, m, k)).collect();
+            let active: Vec<Value> = (0..fx.step_lanes())
+                .map(|k| Self::mask_lane(fx, m, k))
+                .collect();
             (addrs, Some(active))
         } else {
-            let addrs = (0..LANES)
+            let addrs = (0..fx.step_lanes())
                 .map(|k| Self::lane(fx, addr, k).scalar())
                 .collect::<Result<Vec<_>, _>>()?;
             (addrs, None)
@@ -248,7 +253,7 @@ impl LaneCx {
         new: Option<&LVal>,
     ) -> Result<Option<Vec<Value>>, String> {
         new.map(|n| {
-            (0..LANES)
+            (0..fx.step_lanes())
                 .map(|k| Self::lane(fx, n, k).scalar())
                 .collect::<Result<Vec<_>, _>>()
         })
@@ -286,7 +291,7 @@ impl LaneCx {
         // Lanes at increasing places: the bytes they span from lane 0's.
         let range = match addr {
             LVal::Aff { step, .. } if monotone && *step > 0 => (*step as u64)
-                .checked_mul(LANES as u64 - 1)
+                .checked_mul(fx.step_lanes() as u64 - 1)
                 .map(|s| s + size),
             LVal::Uni(_) if monotone => Some(size),
             _ => None,

@@ -1,8 +1,9 @@
-//! Eight work-items per step ("lanes"), SIMD across work-items: the
+//! Eight or four work-items per step ("lanes"), SIMD across work-items: the
 //! work-item loops of a group entry (and of each region piece between
 //! barriers, see `regions.rs`) walk each row of the group (dimension 0)
-//! [`LANES`] work-items at a time, then finish the row one at a time with the
-//! ordinary body.
+//! that many work-items at a time, then finish the row one at a time with
+//! the ordinary body. Eight ([`MAX_LANES`]) unless the kernel's hot values
+//! are mostly per lane ([`step_regs`]).
 //!
 //! Work-items between barriers are unordered, so a step may run its
 //! items statement by statement. Each value of the step is one of:
@@ -12,7 +13,7 @@
 //!   and the addresses built from it look; `a[i]` for the lanes is then
 //!   one address and constant offsets, or vector accesses;
 //! - *packed* ([`LVal::Vec`], [`LVal::VecN`]): a `float`, `int` or `uint` of
-//!   each lane in [`REGS`] 128-bit registers ([`Pk`], four lanes to a
+//!   each lane in two (or one) 128-bit registers ([`Pk`], four lanes to a
 //!   register; vectors of them one such value per component), for
 //!   arithmetic, comparisons and the common built-ins. Cranelift has no
 //!   wider vectors on x86-64; the registers' instruction chains are
@@ -47,7 +48,7 @@
 //! masked loop was what failed).
 //!
 //! Lane values of an `int` index widened to a pointer offset are assumed not
-//! to cross the `int` overflow boundary within one step ([`LANES`]
+//! to cross the `int` overflow boundary within one step (eight or four
 //! consecutive work-items); only a kernel indexing with `int` past 2^31
 //! items, whose indices are already wrong, could tell.
 
@@ -63,6 +64,7 @@ use crate::sema::types::{Scalar, Type};
 use cranelift_codegen::ir::{
     condcodes::FloatCC, condcodes::IntCC, types, Block, InstBuilder, Value,
 };
+use cranelift_codegen::packed_option::ReservedValue;
 use std::collections::HashMap;
 
 mod expr;
@@ -80,121 +82,137 @@ use crate::lower::divergence::{
 };
 use crate::lower::Step;
 
-/// 128-bit registers per packed value.
-pub(crate) const REGS: usize = 2;
+/// The most 128-bit registers per packed value.
+pub(crate) const MAX_REGS: usize = 2;
 
 /// Lanes per 128-bit register (32-bit elements).
 pub(crate) const PER_REG: usize = 4;
 
-/// Work-items per step.
-pub(crate) const LANES: usize = REGS * PER_REG;
+/// The most work-items per step.
+pub(crate) const MAX_LANES: usize = MAX_REGS * PER_REG;
 
-/// A packed value: [`REGS`] 128-bit registers of the same type, lanes
-/// `4r..4r+4` in register `r`. Their instruction chains are independent,
-/// so the core runs them side by side.
+/// A packed value: the step's registers (`FunctionCx::regs`, at most
+/// [`MAX_REGS`]) of the same type, lanes `4r..4r+4` in register `r`. Their
+/// instruction chains are independent, so the core runs them side by side.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Pk(pub [Value; REGS]);
+pub(crate) struct Pk {
+    r: [Value; MAX_REGS],
+    n: usize,
+}
 
 impl Pk {
-    /// The same register for every lane group.
-    pub(crate) fn all(x: Value) -> Pk {
-        Pk([x; REGS])
+    /// A packed value of registers `regs`.
+    pub(crate) fn of(regs: &[Value]) -> Pk {
+        let mut r = [Value::reserved_value(); MAX_REGS];
+        r[..regs.len()].copy_from_slice(regs);
+        Pk { r, n: regs.len() }
+    }
+
+    /// The registers, lanes `4r..4r+4` in the `r`th.
+    pub(crate) fn regs(&self) -> &[Value] {
+        &self.r[..self.n]
+    }
+
+    /// The same register for every lane group of the step.
+    pub(crate) fn all(fx: &FunctionCx<'_, '_>, x: Value) -> Pk {
+        Pk::of(&[x; MAX_REGS][..fx.regs])
     }
 
     /// `x` (of `vt`'s lane type) in every lane.
     pub(crate) fn splat(fx: &mut FunctionCx<'_, '_>, vt: types::Type, x: Value) -> Pk {
-        Pk::all(fx.b.ins().splat(vt, x))
+        let v = fx.b.ins().splat(vt, x);
+        Pk::all(fx, v)
     }
 
     /// The registers' type.
     pub(crate) fn ty(self, fx: &FunctionCx<'_, '_>) -> types::Type {
-        fx.b.func.dfg.value_type(self.0[0])
+        fx.b.func.dfg.value_type(self.r[0])
     }
 
     /// `f` of each register.
     pub(crate) fn map(
-        self,
+        mut self,
         fx: &mut FunctionCx<'_, '_>,
         mut f: impl FnMut(&mut FunctionCx<'_, '_>, Value) -> Value,
     ) -> Pk {
-        let mut out = self.0;
-        for x in &mut out {
+        for x in &mut self.r[..self.n] {
             *x = f(fx, *x);
         }
-        Pk(out)
+        self
     }
 
     /// `f` of each register, when it has one for every register.
     pub(crate) fn try_map(
-        self,
+        mut self,
         fx: &mut FunctionCx<'_, '_>,
         mut f: impl FnMut(&mut FunctionCx<'_, '_>, Value) -> Option<Value>,
     ) -> Option<Pk> {
-        let mut out = self.0;
-        for x in &mut out {
+        for x in &mut self.r[..self.n] {
             *x = f(fx, *x)?;
         }
-        Some(Pk(out))
+        Some(self)
     }
 
     /// `f` of the registers of `self` and `o`, pairwise.
     pub(crate) fn zip(
-        self,
+        mut self,
         o: Pk,
         fx: &mut FunctionCx<'_, '_>,
         mut f: impl FnMut(&mut FunctionCx<'_, '_>, Value, Value) -> Value,
     ) -> Pk {
-        let mut out = self.0;
-        for (r, x) in out.iter_mut().enumerate() {
-            *x = f(fx, *x, o.0[r]);
+        for (r, x) in self.r[..self.n].iter_mut().enumerate() {
+            *x = f(fx, *x, o.r[r]);
         }
-        Pk(out)
+        self
     }
 
     /// `f` of the registers of `self`, `a` and `b`, three by three.
     pub(crate) fn zip3(
-        self,
+        mut self,
         a: Pk,
         b: Pk,
         fx: &mut FunctionCx<'_, '_>,
         mut f: impl FnMut(&mut FunctionCx<'_, '_>, Value, Value, Value) -> Value,
     ) -> Pk {
-        let mut out = self.0;
-        for (r, x) in out.iter_mut().enumerate() {
-            *x = f(fx, *x, a.0[r], b.0[r]);
+        for (r, x) in self.r[..self.n].iter_mut().enumerate() {
+            *x = f(fx, *x, a.r[r], b.r[r]);
         }
-        Pk(out)
+        self
     }
 
     /// Lane `k`'s element.
     pub(crate) fn lane(self, fx: &mut FunctionCx<'_, '_>, k: usize) -> Value {
         fx.b.ins()
-            .extractlane(self.0[k / PER_REG], (k % PER_REG) as u8)
+            .extractlane(self.r[k / PER_REG], (k % PER_REG) as u8)
     }
 
     /// Lane `k`'s element replaced by `x`.
-    pub(crate) fn insert(self, fx: &mut FunctionCx<'_, '_>, x: Value, k: usize) -> Pk {
-        let mut out = self.0;
+    pub(crate) fn insert(mut self, fx: &mut FunctionCx<'_, '_>, x: Value, k: usize) -> Pk {
         let r = k / PER_REG;
-        out[r] = fx.b.ins().insertlane(out[r], x, (k % PER_REG) as u8);
-        Pk(out)
+        self.r[r] = fx.b.ins().insertlane(self.r[r], x, (k % PER_REG) as u8);
+        self
     }
 
-    /// Each lane's element of `xs` (one per lane, of `vt`'s lane type).
+    /// Each lane's element of `xs` (one per lane of the step, of `vt`'s
+    /// lane type).
     pub(crate) fn from_lanes(fx: &mut FunctionCx<'_, '_>, vt: types::Type, xs: &[Value]) -> Pk {
-        Pk(std::array::from_fn(|r| {
-            let mut v = fx.b.ins().splat(vt, xs[r * PER_REG]);
-            for j in 1..PER_REG {
-                v = fx.b.ins().insertlane(v, xs[r * PER_REG + j], j as u8);
-            }
-            v
-        }))
+        let regs: Vec<Value> = xs
+            .chunks(PER_REG)
+            .map(|quad| {
+                let mut v = fx.b.ins().splat(vt, quad[0]);
+                for (j, x) in quad.iter().enumerate().skip(1) {
+                    v = fx.b.ins().insertlane(v, *x, j as u8);
+                }
+                v
+            })
+            .collect();
+        Pk::of(&regs)
     }
 
     /// Whether any lane of mask `self` is set (an `i8`).
     pub(crate) fn any_true(self, fx: &mut FunctionCx<'_, '_>) -> Value {
-        let mut m = self.0[0];
-        for x in &self.0[1..] {
+        let mut m = self.r[0];
+        for x in &self.regs()[1..] {
             m = fx.b.ins().bor(m, *x);
         }
         fx.b.ins().vany_true(m)
@@ -202,30 +220,42 @@ impl Pk {
 
     /// Whether every lane of mask `self` is set (an `i8`).
     pub(crate) fn all_true(self, fx: &mut FunctionCx<'_, '_>) -> Value {
-        let mut m = self.0[0];
-        for x in &self.0[1..] {
+        let mut m = self.r[0];
+        for x in &self.regs()[1..] {
             m = fx.b.ins().band(m, *x);
         }
         fx.b.ins().vall_true(m)
     }
 }
 
-/// The variables of a packed local, one per register.
+/// The variables of a packed local, one per register of the step.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct PkVar(pub [cranelift_frontend::Variable; REGS]);
+pub(crate) struct PkVar {
+    v: [cranelift_frontend::Variable; MAX_REGS],
+    n: usize,
+}
 
 impl PkVar {
     pub(crate) fn declare(fx: &mut FunctionCx<'_, '_>, vt: types::Type) -> PkVar {
-        PkVar(std::array::from_fn(|_| fx.b.declare_var(vt)))
+        let first = fx.b.declare_var(vt);
+        let mut v = [first; MAX_REGS];
+        for x in &mut v[1..fx.regs] {
+            *x = fx.b.declare_var(vt);
+        }
+        PkVar { v, n: fx.regs }
     }
 
     pub(crate) fn get(self, fx: &mut FunctionCx<'_, '_>) -> Pk {
-        Pk(self.0.map(|v| fx.b.use_var(v)))
+        let mut r = [Value::reserved_value(); MAX_REGS];
+        for (x, v) in r.iter_mut().zip(&self.v[..self.n]) {
+            *x = fx.b.use_var(*v);
+        }
+        Pk { r, n: self.n }
     }
 
     pub(crate) fn set(self, fx: &mut FunctionCx<'_, '_>, x: Pk) {
-        for (v, x) in self.0.iter().zip(x.0) {
-            fx.b.def_var(*v, x);
+        for (v, x) in self.v[..self.n].iter().zip(x.regs()) {
+            fx.b.def_var(*v, *x);
         }
     }
 }
@@ -287,18 +317,64 @@ fn is_refusal(e: &str) -> bool {
 pub(crate) struct Choice {
     /// `Step::One`: the caller builds the one-item-per-step entry.
     pub step: Step,
+    /// The work-items of a step (1 with `Step::One`).
+    pub items: usize,
     /// Each faster way refused, and why.
     pub refused: Vec<String>,
     /// The lanes build's notes (`explain.rs`).
     pub notes: Vec<String>,
 }
 
-/// Choose the step of an entry and build it: [`LANES`] work-items per step with
-/// `f`'s plan (divergent loops masked, then once per lane) when the lanes
-/// are on and the kernel allows them. `refuse`: the caller's own reason to
-/// run one work-item per step. An error of a lanes build that is not a
-/// refusal is a bug of the lanes: debug builds fail with it, release builds
-/// fall back (and `CRANECL_EXPLAIN` names it).
+/// The registers of each packed value of `f`'s steps, and why fewer than
+/// [`MAX_REGS`]: `CodegenOptions::step_lanes` when set, else one (four
+/// work-items per step) when more of the varying locals written after their
+/// declaration (a hash's state and message words, a loop's accumulators)
+/// have no packed form (`long`, `ulong`, `double`, ...: one value per lane)
+/// than have one. Four lanes of such values already run four chains side
+/// by side; eight only double the step's code (hashcat's SHA-512 kernel,
+/// `ulong` words: 5.6 MH/s at eight, 7.3 at four on the 2-core Xeon).
+/// Checked mode keeps eight, whatever `CRANECL_LANES` says (its reports
+/// name a step's work-items so).
+fn step_regs(pcx: &super::ProgramCx<'_>, f: &Function, plan: &Plan) -> (usize, Option<String>) {
+    if pcx.check.any_code() {
+        return (MAX_REGS, None);
+    }
+    if let Some(n) = pcx.step_lanes {
+        let regs = n / PER_REG;
+        let why = (regs < MAX_REGS).then(|| format!("CRANECL_LANES={n}"));
+        return (regs, why);
+    }
+    let (mut packed, mut per_lane) = (0, 0);
+    for (l, local) in f.locals.iter().enumerate() {
+        if !plan.varying[l] || plan.single[l] || is_aggregate(&local.ty) {
+            continue;
+        }
+        if packed_type(&local.ty).is_some() || packed_components(&local.ty).is_some() {
+            packed += 1;
+        } else {
+            per_lane += 1;
+        }
+    }
+    if per_lane > packed {
+        let why = format!(
+            "{per_lane} of the {} varying variables written after their declaration have no \
+             packed form (64-bit and others run per lane): four work-items already run such \
+             values side by side, eight would only double the code",
+            per_lane + packed
+        );
+        (1, Some(why))
+    } else {
+        (MAX_REGS, None)
+    }
+}
+
+/// Choose the step of an entry and build it: [`MAX_LANES`] or four
+/// work-items per step ([`step_regs`]) with `f`'s plan (divergent loops
+/// masked, then once per lane) when the lanes are on and the kernel allows
+/// them. `refuse`: the caller's own reason to run one work-item per step.
+/// An error of a lanes build that is not a refusal is a bug of the lanes:
+/// debug builds fail with it, release builds fall back (and
+/// `CRANECL_EXPLAIN` names it).
 pub(crate) fn choose(
     pcx: &super::ProgramCx<'_>,
     f: &Function,
@@ -307,6 +383,7 @@ pub(crate) fn choose(
 ) -> Result<Choice, String> {
     let mut choice = Choice {
         step: Step::One,
+        items: 1,
         refused: Vec::new(),
         notes: Vec::new(),
     };
@@ -327,29 +404,38 @@ pub(crate) fn choose(
             None => Ok(p),
         })
     };
-    let plan = match plan {
+    let mut plan = match plan {
         Ok(plan) => plan,
         Err(why) => {
             choice
                 .refused
-                .push(format!("{LANES} work-items per step: {why}"));
+                .push(format!("{MAX_LANES} work-items per step: {why}"));
             return Ok(choice);
         }
     };
+    let (regs, narrower) = step_regs(pcx, f, &plan);
+    plan.regs = regs;
+    let lanes = regs * PER_REG;
     for p in [plan.clone(), plan.unmasked()] {
         let step = p.step();
         pcx.lane_notes.borrow_mut().clear();
         match build(p) {
             Ok(()) => {
                 choice.step = step;
+                choice.items = lanes;
+                if let Some(why) = narrower {
+                    choice
+                        .refused
+                        .push(format!("{MAX_LANES} work-items per step: {why}"));
+                }
                 choice.notes = std::mem::take(&mut *pcx.lane_notes.borrow_mut());
                 return Ok(choice);
             }
             Err(e) if is_refusal(&e) => {
                 let how = if step == Step::Masked {
-                    format!("{LANES} work-items per step with divergent loops masked")
+                    format!("{lanes} work-items per step with divergent loops masked")
                 } else {
-                    format!("{LANES} work-items per step")
+                    format!("{lanes} work-items per step")
                 };
                 let why = e.trim_start_matches("lanes: ");
                 choice.refused.push(format!("{how}: {why}"));
@@ -360,7 +446,7 @@ pub(crate) fn choose(
                 ))
             }
             Err(e) => choice.refused.push(format!(
-                "{LANES} work-items per step: internal error of the lanes (a bug of cranecl): {e}"
+                "{lanes} work-items per step: internal error of the lanes (a bug of cranecl): {e}"
             )),
         }
     }
@@ -528,7 +614,7 @@ fn lval_key(fx: &FunctionCx<'_, '_>, v: &LVal) -> Option<Vec<u32>> {
         LVal::Aff { base, step } => vec![1, id(*base), *step as u32, (*step >> 32) as u32],
         LVal::Vec(x) => {
             let mut k = vec![2];
-            k.extend(x.0.iter().map(|r| id(*r)));
+            k.extend(x.regs().iter().map(|r| id(*r)));
             k
         }
         LVal::Lanes(xs) => {
@@ -619,6 +705,11 @@ impl LaneCx {
 }
 
 impl FunctionCx<'_, '_> {
+    /// The work-items of the lanes step being emitted.
+    pub(crate) fn step_lanes(&self) -> usize {
+        self.regs * PER_REG
+    }
+
     /// The header of a loop over dimension `d` (counter `id`, a parameter
     /// of `header`): on to `next` (its counter from 0) while `id < size`,
     /// else to `out`; the id is stored for callees when they need it.
@@ -649,17 +740,18 @@ impl FunctionCx<'_, '_> {
     }
 
     /// Store where the step is in its row (`x`, and whether it runs
-    /// [`LANES`] work-items): a fault in a row of work-groups of one
+    /// several work-items): a fault in a row of work-groups of one
     /// work-item is reported with it (`GroupState::row_step`; nobody reads
     /// it otherwise, so it is stored only while a row runs).
     fn store_row_step(&mut self, x: Value, lanes: bool) {
         if self.pcx.check.any_code() {
             return;
         }
+        let items = self.step_lanes() as i64;
         let v = if lanes {
             self.b
                 .ins()
-                .bor_imm_u(x, (LANES as i64) << crate::runtime::ROW_STEP_ITEMS_SHIFT)
+                .bor_imm_u(x, items << crate::runtime::ROW_STEP_ITEMS_SHIFT)
         } else {
             x
         };
@@ -690,7 +782,7 @@ impl FunctionCx<'_, '_> {
         self.b.ins().iadd(row, ids[0])
     }
 
-    /// The group's work-items: each row (z, y) [`LANES`] at a time while
+    /// The group's work-items: each row (z, y) a step's at a time while
     /// that many remain, then one at a time; a step whose lanes disagree before
     /// anything is written also runs one at a time (`chunk`).
     pub(crate) fn lanes_item_loop(
@@ -700,6 +792,7 @@ impl FunctionCx<'_, '_> {
         lanes_body: impl FnOnce(&mut Self, &mut LaneCx, Value) -> Result<(), String>,
         item_body: impl FnOnce(&mut Self, Block, Value) -> Result<(), String>,
     ) -> Result<(), String> {
+        self.regs = plan.regs;
         if self.pcx.schedule.is_some() {
             return self.scheduled_lanes_loop(geo, plan, lanes_body, item_body);
         }
@@ -717,6 +810,7 @@ impl FunctionCx<'_, '_> {
         lanes_body: impl FnOnce(&mut Self, &mut LaneCx, Value) -> Result<(), String>,
         item_body: impl FnOnce(&mut Self, Block, Value) -> Result<(), String>,
     ) -> Result<(), String> {
+        self.regs = plan.regs;
         let row_end = x_end.unwrap_or(geo.sizes[0]);
         let i64t = types::I64;
         let exit = self.b.create_block();
@@ -740,9 +834,10 @@ impl FunctionCx<'_, '_> {
         // z rows, then y rows
         self.row_header(hz, z, geo.sizes[2], exit, 2, hy);
         self.row_header(hy, y, geo.sizes[1], latch_z, 1, hv);
-        // LANES at a time: x + LANES <= size
+        // A step's at a time: x + lanes <= size
         self.enter(hv);
-        let x4 = self.b.ins().iadd_imm_s(xv, LANES as i64);
+        let lanes = self.step_lanes() as i64;
+        let x4 = self.b.ins().iadd_imm_s(xv, lanes);
         // The one-at-a-time path named first: Cranelift lays out a branch's
         // second target after it, so the step falls through into its body
         // and only the row's last few work-items take the jump.
@@ -753,7 +848,7 @@ impl FunctionCx<'_, '_> {
         self.terminated();
         self.enter(vbody);
         self.lanes_step(geo, plan, [xv, y, z], hs, lanes_body)?;
-        let x4 = self.b.ins().iadd_imm_s(xv, LANES as i64);
+        let x4 = self.b.ins().iadd_imm_s(xv, lanes);
         self.b.ins().jump(hv, &[x4.into()]);
         self.terminated();
         // one at a time over [xs, end)
@@ -784,7 +879,7 @@ impl FunctionCx<'_, '_> {
         Ok(())
     }
 
-    /// One step of [`LANES`] work-items from `ids` (that many left in the
+    /// One step of the plan's work-items from `ids` (that many left in the
     /// row); `chunk` runs them one at a time instead. Ends in
     /// the block after the step.
     pub(crate) fn lanes_step(
@@ -795,6 +890,7 @@ impl FunctionCx<'_, '_> {
         chunk: Block,
         lanes_body: impl FnOnce(&mut Self, &mut LaneCx, Value) -> Result<(), String>,
     ) -> Result<(), String> {
+        self.regs = plan.regs;
         let next_step = self.b.create_block();
         self.store_row_step(ids[0], true);
         let dummy = self.stack_temp(64, 64);

@@ -84,7 +84,7 @@ impl LaneCx {
         uses: &[u32],
         mut emit: impl FnMut(&mut FunctionCx<'_, '_>) -> Result<T, String>,
     ) -> Result<Vec<T>, String> {
-        let mut out: Vec<Option<T>> = (0..LANES).map(|_| None).collect();
+        let mut out: Vec<Option<T>> = (0..fx.step_lanes()).map(|_| None).collect();
         let mut start = Vec::new();
         for &l in uses {
             if self.vars.contains_key(&l) || !self.bound.contains_key(&l) {
@@ -281,6 +281,8 @@ impl LaneCx {
                 self.read(fx, &e)?
             }
         };
-        Ok((0..LANES).map(|k| Self::lane(fx, &v, k)).collect())
+        Ok((0..fx.step_lanes())
+            .map(|k| Self::lane(fx, &v, k))
+            .collect())
     }
 }

@@ -39,7 +39,7 @@ impl LaneCx {
         c: &Expr,
     ) -> Result<Vec<Value>, String> {
         let v = self.expr(fx, c)?;
-        (0..LANES)
+        (0..fx.step_lanes())
             .map(|k| {
                 let x = Self::lane(fx, &v, k);
                 fx.truth(&x, &c.ty)
@@ -53,7 +53,7 @@ impl LaneCx {
         c: &Expr,
     ) -> Result<Value, String> {
         let v = self.expr(fx, c)?;
-        let x = Self::lane(fx, &v, LANES - 1);
+        let x = Self::lane(fx, &v, fx.step_lanes() - 1);
         fx.truth(&x, &c.ty)
     }
 
@@ -439,7 +439,7 @@ impl LaneCx {
         for (idx, n) in &subs {
             let v = self.expr(fx, idx)?;
             let signed = idx.ty.elem().is_none_or(|s| s.is_signed());
-            for k in 0..LANES {
+            for k in 0..fx.step_lanes() {
                 let x = Self::lane(fx, &v, k).scalar()?;
                 let t = fx.b.func.dfg.value_type(x);
                 let x = fx.int_resize(x, t, types::I64, signed);
@@ -570,7 +570,7 @@ impl LaneCx {
     /// stretches, register after register (where it does not make values
     /// spill: [`INTERLEAVE_MAX_CARRIED`]).
     fn interleave(&mut self, fx: &mut FunctionCx<'_, '_>, xs: &[Pk]) {
-        if REGS < 2 {
+        if fx.regs < 2 {
             return;
         }
         let plan = &self.plan;
@@ -588,12 +588,12 @@ impl LaneCx {
         let slot = *self.sink.get_or_insert_with(|| {
             fx.b.create_sized_stack_slot(cranelift_codegen::ir::StackSlotData::new(
                 cranelift_codegen::ir::StackSlotKind::ExplicitSlot,
-                16 * REGS as u32,
+                16 * MAX_REGS as u32,
                 4,
             ))
         });
         for x in xs {
-            for (r, v) in x.0.iter().enumerate() {
+            for (r, v) in x.regs().iter().enumerate() {
                 fx.b.ins().stack_store(types::I64, *v, slot, 16 * r as i32);
             }
         }
@@ -625,7 +625,7 @@ impl LaneCx {
             } else {
                 let mut all = None;
                 let mut any = None;
-                for k in 0..LANES {
+                for k in 0..fx.step_lanes() {
                     let x = Self::lane(fx, &v, k);
                     let t = fx.truth(&x, &c.ty)?;
                     all = Some(all.map_or(t, |a| fx.b.ins().band(a, t)));
@@ -645,12 +645,14 @@ impl LaneCx {
                     fx,
                     s.span,
                     &format!(
-                        "when the {LANES} work-items of a step disagree here, they run one at a time"
+                        "when the {} work-items of a step disagree here, they run one at a time",
+                        fx.step_lanes()
                     ),
                 );
                 // Nothing written yet: the step's items start over one at a time.
                 let x0 = self.ids[0];
-                let end_x = fx.b.ins().iadd_imm_s(x0, LANES as i64);
+                let lanes = fx.step_lanes() as i64;
+                let end_x = fx.b.ins().iadd_imm_s(x0, lanes);
                 fx.b.ins().jump(self.chunk, &[x0.into(), end_x.into()]);
                 fx.terminated();
             } else {

@@ -62,7 +62,7 @@ impl LaneCx {
 
     /// Each lane's address.
     fn lane_addresses(fx: &mut FunctionCx<'_, '_>, addr: &LVal) -> Result<Vec<Value>, String> {
-        (0..LANES)
+        (0..fx.step_lanes())
             .map(|k| Self::lane(fx, addr, k).scalar())
             .collect()
     }
@@ -85,8 +85,8 @@ impl LaneCx {
         let addrs = Self::lane_addresses(fx, addr)?;
         let consecutive = matches!(addr, LVal::Aff { step: 8, .. });
         // Component `c`'s register `r`.
-        let mut regs = vec![[Value::reserved_value(); REGS]; n];
-        for r in 0..REGS {
+        let mut regs = vec![vec![Value::reserved_value(); fx.regs]; n];
+        for r in 0..fx.regs {
             let addrs = &addrs[r * PER_REG..(r + 1) * PER_REG];
             if n == 2 {
                 let (lo, hi) = if consecutive {
@@ -125,7 +125,7 @@ impl LaneCx {
                 }
             }
         }
-        Ok(Some(LVal::VecN(regs.into_iter().map(Pk).collect())))
+        Ok(Some(LVal::VecN(regs.iter().map(|c| Pk::of(c)).collect())))
     }
 
     /// Store `new`, a vector of `ty` packed per component, at each lane's
@@ -153,8 +153,8 @@ impl LaneCx {
         if n == 2 {
             let le = cranelift_codegen::ir::MemFlagsData::new()
                 .with_endianness(cranelift_codegen::ir::Endianness::Little);
-            for r in 0..REGS {
-                let (x, y) = (comps[0].0[r], comps[1].0[r]);
+            for r in 0..fx.regs {
+                let (x, y) = (comps[0].regs()[r], comps[1].regs()[r]);
                 let lo = shuffle32(fx, vt, x, y, [0, 4, 1, 5]);
                 let hi = shuffle32(fx, vt, x, y, [2, 6, 3, 7]);
                 let addrs = &addrs[r * PER_REG..(r + 1) * PER_REG];
@@ -172,12 +172,23 @@ impl LaneCx {
             return Ok(true);
         }
         // Each register's four lanes' rows, per quad of components.
-        let mut rows: Vec<Vec<[Value; 4]>> = Vec::with_capacity(REGS);
-        for r in 0..REGS {
+        let mut rows: Vec<Vec<[Value; 4]>> = Vec::with_capacity(fx.regs);
+        for r in 0..fx.regs {
             rows.push(
                 comps
                     .chunks(4)
-                    .map(|c| transpose4(fx, vt, [c[0].0[r], c[1].0[r], c[2].0[r], c[3].0[r]]))
+                    .map(|c| {
+                        transpose4(
+                            fx,
+                            vt,
+                            [
+                                c[0].regs()[r],
+                                c[1].regs()[r],
+                                c[2].regs()[r],
+                                c[3].regs()[r],
+                            ],
+                        )
+                    })
                     .collect(),
             );
         }

@@ -110,7 +110,7 @@ impl LaneCx {
             Type::Vector(s, n) => (clif_scalar(*s), *n as usize),
             t => (clif_type(t).ok_or(FALLBACK)?, 1),
         };
-        Ok((0..LANES)
+        Ok((0..fx.step_lanes())
             .map(|_| CPlace::Var((0..n).map(|_| fx.b.declare_var(t)).collect()))
             .collect())
     }
@@ -149,10 +149,10 @@ impl LaneCx {
                 .iter()
                 .map(|x| (fx.b.func.dfg.value_type(*x) == lane_t).then(|| Pk::splat(fx, vt, *x)))
                 .collect(),
-            LVal::Lanes(ls) if ls.len() == LANES => {
+            LVal::Lanes(ls) if ls.len() == fx.step_lanes() => {
                 let mut comps: Vec<Pk> = Vec::with_capacity(n);
                 for c in 0..n {
-                    let mut xs = Vec::with_capacity(LANES);
+                    let mut xs = Vec::with_capacity(fx.step_lanes());
                     for l in ls {
                         let CValue::Lanes(cs) = l else { return None };
                         let x = *cs.get(c)?;
@@ -188,26 +188,27 @@ impl LaneCx {
                     return None;
                 }
                 let b = fx.b.ins().splat(vt, *base);
-                let mut out = Pk::all(b);
-                for (r, o) in out.0.iter_mut().enumerate() {
-                    let bytes: Vec<u8> = (0..PER_REG as i64)
-                        .flat_map(|j| {
-                            let k = (r * PER_REG) as i64 + j;
-                            (step.wrapping_mul(k) as i32).to_le_bytes()
-                        })
-                        .collect();
-                    let c = fx.b.func.dfg.constants.insert(bytes.into());
-                    let offsets = fx.b.ins().vconst(vt, c);
-                    *o = fx.b.ins().iadd(b, offsets);
-                }
-                out
+                let regs: Vec<Value> = (0..fx.regs)
+                    .map(|r| {
+                        let bytes: Vec<u8> = (0..PER_REG as i64)
+                            .flat_map(|j| {
+                                let k = (r * PER_REG) as i64 + j;
+                                (step.wrapping_mul(k) as i32).to_le_bytes()
+                            })
+                            .collect();
+                        let c = fx.b.func.dfg.constants.insert(bytes.into());
+                        let offsets = fx.b.ins().vconst(vt, c);
+                        fx.b.ins().iadd(b, offsets)
+                    })
+                    .collect();
+                Pk::of(&regs)
             }
             LVal::Lanes(l) => {
                 let xs: Vec<Value> = l
                     .iter()
                     .map(|c| scalar(fx, c))
                     .collect::<Option<Vec<_>>>()?;
-                if xs.len() != LANES {
+                if xs.len() != fx.step_lanes() {
                     return None;
                 }
                 Pk::from_lanes(fx, vt, &xs)
@@ -323,8 +324,8 @@ impl LaneCx {
                 return Ok(LVal::Vec(packed_op(fx, op, x, y)));
             }
         }
-        let mut out = Vec::with_capacity(LANES);
-        for k in 0..LANES {
+        let mut out = Vec::with_capacity(fx.step_lanes());
+        for k in 0..fx.step_lanes() {
             let x = Self::lane(fx, a, k);
             let y = Self::lane(fx, b, k);
             out.push(fx.binary(op, x, y, ty, rhs_ty, res_ty)?);
@@ -435,8 +436,8 @@ impl LaneCx {
                 Ok(LVal::Aff { base, step })
             }
             v => {
-                let mut out = Vec::with_capacity(LANES);
-                for k in 0..LANES {
+                let mut out = Vec::with_capacity(fx.step_lanes());
+                for k in 0..fx.step_lanes() {
                     let x = Self::lane(fx, &v, k);
                     out.push(fx.convert(x, from, to)?);
                 }
