@@ -132,6 +132,27 @@ fn released_and_forged_handles() {
         "a released event in a wait list"
     );
 
+    // Released before its command completes: invalid once it has (the
+    // queue keeps its latest events to reuse; that must not show).
+    let gate = t.user_event(ctx);
+    let mut gated: cl_event = null();
+    assert_code!(
+        call!(t; clEnqueueMarkerWithWaitList(q, 1, &gate, &mut gated)),
+        CL_SUCCESS
+    );
+    assert_code!(call!(t; clReleaseEvent(gated)), CL_SUCCESS);
+    assert_code!(
+        call!(t; clSetUserEventStatus(gate, CL_COMPLETE)),
+        CL_SUCCESS
+    );
+    assert_code!(call!(t; clFinish(q)), CL_SUCCESS);
+    assert_code!(
+        call!(t; clGetEventInfo(gated, CL_EVENT_COMMAND_EXECUTION_STATUS, 4, stp, null())),
+        CL_INVALID_EVENT,
+        "an event released before its command completed"
+    );
+    assert_code!(call!(t; clReleaseEvent(gate)), CL_SUCCESS);
+
     assert_code!(call!(t; clReleaseMemObject(buf)), CL_SUCCESS);
     let mut sz = 0usize;
     assert_code!(

@@ -90,8 +90,16 @@ pub unsafe extern "C" fn clRetainEvent(event: cl_event) -> cl_int {
 #[no_mangle]
 pub unsafe extern "C" fn clReleaseEvent(event: cl_event) -> cl_int {
     // CL_INVALID_EVENT if event is not a valid event object. A command still
-    // pending keeps its event alive (the executor holds it).
-    api_call(|| Obj::<Event>::release(event).map(drop))
+    // pending keeps its event alive (the executor holds it); a complete one
+    // is deleted (its handle invalid; its queue may keep the object to
+    // reuse: `Queue::spent_event`).
+    api_call(|| {
+        let (event, last) = Obj::<Event>::release(event)?;
+        if last && event.is_complete() {
+            event.unregister();
+        }
+        Ok(())
+    })
 }
 
 fn profiling_info(event: cl_event, param: cl_profiling_info, out: InfoOut) -> CLResult<()> {

@@ -401,6 +401,11 @@ impl Event {
         // destructor callback calls into the API.
         drop(unrun);
         Event::call_back(this, fired);
+        // Complete and released by the user: the spec deletes it now, so
+        // its handle is invalid, though its queue may keep the object.
+        if this.ref_count() == 0 {
+            this.unregister();
+        }
         for (dep, propagate) in dependents {
             if status < 0 && propagate {
                 dep.dependency_failed.store(true, Ordering::Release);

@@ -191,8 +191,9 @@ impl<T: ClObject> Obj<T> {
         })
     }
 
-    /// Out of the registry: its handle is no longer valid.
-    fn unregister(&self) {
+    /// Out of the registry: its handle is no longer valid (an object the
+    /// spec has deleted, that we keep for reuse: a released, complete event).
+    pub fn unregister(&self) {
         if self.registered.swap(false, Ordering::AcqRel) {
             registry().write().remove(&(self as *const Self as usize));
         }
