@@ -497,10 +497,15 @@ impl Deal {
             if !with_arena(arena_size, |arena| deal.work_alone(arena)) {
                 return deal.outcome();
             }
+            let helpers = pool_threads.saturating_sub(1).min(deal.left());
+            if helpers == 0 {
+                // No other thread to hand to (a pool of one): on alone.
+                with_arena(arena_size, |arena| deal.work_chunks(arena));
+                return deal.outcome();
+            }
             // Shared from here: helpers may hold it after the caller
             // returns (one that wakes late finds nothing left).
             let deal = Arc::new(deal);
-            let helpers = pool_threads.saturating_sub(1).min(deal.left());
             deal.call_helpers(pool, helpers);
             with_arena(arena_size, |arena| deal.work_chunks(arena));
             deal
