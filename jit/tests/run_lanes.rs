@@ -4,6 +4,8 @@
 //! sizes that leave rows with a remainder (and for ones that do not).
 
 mod run_common;
+#[path = "../../conformance/tests/kernels_ref/sha512.rs"]
+mod sha512;
 use cranecl_jit::codegen::{CodegenOptions, CompiledProgram};
 use run_common::*;
 
@@ -1749,73 +1751,9 @@ fn eight_items_per_step_each_on_a_path_of_its_own() {
 }
 
 /// SHA-512's shape: eight `ulong` state words and sixteen `ulong` message
-/// words per work-item, rewritten every round (a round constant too).
-const SHA512_SHAPED: &str = "
-#define ROTR(x, n) rotate((x), (ulong)(64 - (n)))
-#define BSIG0(x) (ROTR(x, 28) ^ ROTR(x, 34) ^ ROTR(x, 39))
-#define BSIG1(x) (ROTR(x, 14) ^ ROTR(x, 18) ^ ROTR(x, 41))
-#define SSIG0(x) (ROTR(x, 1) ^ ROTR(x, 8) ^ ((x) >> 7))
-#define SSIG1(x) (ROTR(x, 19) ^ ROTR(x, 61) ^ ((x) >> 6))
-kernel void rounds(global const ulong *in, global ulong *out) {
-    size_t i = get_global_id(0);
-    global const ulong *m = in + 16 * i;
-    ulong w0 = m[0], w1 = m[1], w2 = m[2], w3 = m[3], w4 = m[4], w5 = m[5];
-    ulong w6 = m[6], w7 = m[7], w8 = m[8], w9 = m[9], wa = m[10], wb = m[11];
-    ulong wc = m[12], wd = m[13], we = m[14], wf = m[15];
-    ulong a = 0x6a09e667f3bcc908UL ^ i, b = 0xbb67ae8584caa73bUL, c = 0x3c6ef372fe94f82bUL;
-    ulong d = 0xa54ff53a5f1d36f1UL, e = 0x510e527fade682d1UL, f = 0x9b05688c2b3e6c1fUL;
-    ulong g = 0x1f83d9abfb41bd6bUL, h = 0x5be0cd19137e2179UL;
-    ulong k = 0x428a2f98d728ae22UL;
-    for (int r = 0; r < 80; r++) {
-        ulong t1 = h + BSIG1(e) + ((e & f) ^ (~e & g)) + k + w0;
-        ulong t2 = BSIG0(a) + ((a & b) ^ (a & c) ^ (b & c));
-        h = g; g = f; f = e; e = d + t1; d = c; c = b; b = a; a = t1 + t2;
-        ulong nw = SSIG1(we) + w9 + SSIG0(w1) + w0;
-        w0 = w1; w1 = w2; w2 = w3; w3 = w4; w4 = w5; w5 = w6; w6 = w7; w7 = w8;
-        w8 = w9; w9 = wa; wa = wb; wb = wc; wc = wd; wd = we; we = wf; wf = nw;
-        k = k * 0x9e3779b97f4a7c15UL + 1;
-    }
-    global ulong *o = out + 8 * i;
-    o[0] = a; o[1] = b; o[2] = c; o[3] = d; o[4] = e; o[5] = f; o[6] = g; o[7] = h;
-}";
-
-/// `SHA512_SHAPED`'s output for work-item `i` of message `m`.
-fn sha512_shaped(i: u64, m: &[u64]) -> [u64; 8] {
-    let big0 = |x: u64| x.rotate_right(28) ^ x.rotate_right(34) ^ x.rotate_right(39);
-    let big1 = |x: u64| x.rotate_right(14) ^ x.rotate_right(18) ^ x.rotate_right(41);
-    let small0 = |x: u64| x.rotate_right(1) ^ x.rotate_right(8) ^ (x >> 7);
-    let small1 = |x: u64| x.rotate_right(19) ^ x.rotate_right(61) ^ (x >> 6);
-    let mut w: Vec<u64> = m.to_vec();
-    let mut s = [
-        0x6a09e667f3bcc908 ^ i,
-        0xbb67ae8584caa73b,
-        0x3c6ef372fe94f82b,
-        0xa54ff53a5f1d36f1,
-        0x510e527fade682d1,
-        0x9b05688c2b3e6c1f,
-        0x1f83d9abfb41bd6b,
-        0x5be0cd19137e2179,
-    ];
-    let mut k: u64 = 0x428a2f98d728ae22;
-    for _ in 0..80 {
-        let [a, b, c, d, e, f, g, h] = s;
-        let t1 = h
-            .wrapping_add(big1(e))
-            .wrapping_add((e & f) ^ (!e & g))
-            .wrapping_add(k)
-            .wrapping_add(w[0]);
-        let t2 = big0(a).wrapping_add((a & b) ^ (a & c) ^ (b & c));
-        s = [t1.wrapping_add(t2), a, b, c, d.wrapping_add(t1), e, f, g];
-        let nw = small1(w[14])
-            .wrapping_add(w[9])
-            .wrapping_add(small0(w[1]))
-            .wrapping_add(w[0]);
-        w.remove(0);
-        w.push(nw);
-        k = k.wrapping_mul(0x9e3779b97f4a7c15).wrapping_add(1);
-    }
-    s
-}
+/// words per work-item, rewritten every round (a round constant too); the
+/// kernel suite's case, so the two tests run one kernel.
+const SHA512_SHAPED: &str = include_str!("../../conformance/kernels/ulong_sha512_rounds.cl");
 
 #[test]
 fn sha512_shaped_kernels_run_four_items_per_step() {
@@ -1868,7 +1806,7 @@ fn sha512_shaped_kernels_run_four_items_per_step() {
         .map(|j| j.wrapping_mul(0x2545f4914f6cdd1d) ^ (j << 40))
         .collect();
     let want: Vec<u64> = (0..n)
-        .flat_map(|i| sha512_shaped(i as u64, &m[16 * i..16 * i + 16]))
+        .flat_map(|i| sha512::sha512_rounds(i as u64, &m[16 * i..16 * i + 16]))
         .collect();
     for (p, items) in &programs {
         for l in [1u64, 5, 13, 45] {

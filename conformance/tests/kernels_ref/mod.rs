@@ -6,6 +6,7 @@
 mod basic;
 mod classic;
 mod numeric;
+mod sha512;
 mod spaces;
 mod vectors;
 
