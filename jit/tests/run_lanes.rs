@@ -1067,11 +1067,12 @@ fn packed_vector_types_per_component() {
         for j in 0..n {
             let q = &pos[4 * j..4 * j + 4];
             let d = [q[0] - p[0], q[1] - p[1], q[2] - p[2], q[3] - p[3]];
-            let r2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2] + 0.01;
+            // Contracted as the kernel's expressions are.
+            let r2 = contracted(d[2], d[2], contracted(d[0], d[0], d[1] * d[1])) + 0.01;
             let inv = 1.0 / r2.sqrt();
             let s = q[3] * inv * inv * inv;
             for c in 0..4 {
-                a[c] += s * d[c];
+                a[c] = contracted(s, d[c], a[c]);
             }
         }
         let t = [a[2], p[0], a[1].abs().sqrt()];

@@ -1,7 +1,7 @@
 //! References for the basic kernels: element-wise arithmetic, indexing,
 //! control flow, structs, private arrays, the preprocessor.
 
-use super::{Inputs, RefFn, Want};
+use super::{contracted32, Inputs, RefFn, Want};
 
 pub const REFS: &[(&str, RefFn)] = &[
     ("vadd_f", |i| {
@@ -20,7 +20,7 @@ pub const REFS: &[(&str, RefFn)] = &[
             i.f32("x")
                 .iter()
                 .zip(i.f32("y"))
-                .map(|(x, y)| 2.5f32 * x + y),
+                .map(|(&x, y)| contracted32(2.5, x, y)),
         )
     }),
     ("scale7", |i| Want::ints(i.i32("in").iter().map(|v| v * 7))),

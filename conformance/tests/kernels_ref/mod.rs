@@ -191,6 +191,38 @@ pub fn compare(ty: Ty, got: &[u8], want: &Want, tol: f64) -> Result<(), String> 
 
 pub type RefFn = fn(&Inputs) -> Want;
 
+/// Whether the host has fused multiply-add instructions: cranecl then
+/// computes `a * b + c` in one expression with one rounding (OpenCL C's
+/// `FP_CONTRACT`, on by default; `jit/src/lower/contract.rs`).
+fn host_fma() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::arch::is_x86_feature_detected!("fma")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        cfg!(target_arch = "aarch64")
+    }
+}
+
+/// `a * b + c` as a kernel computes it in one expression (float).
+pub fn contracted32(a: f32, b: f32, c: f32) -> f32 {
+    if host_fma() {
+        a.mul_add(b, c)
+    } else {
+        a * b + c
+    }
+}
+
+/// `a * b + c` as a kernel computes it in one expression (double).
+pub fn contracted64(a: f64, b: f64, c: f64) -> f64 {
+    if host_fma() {
+        a.mul_add(b, c)
+    } else {
+        a * b + c
+    }
+}
+
 /// The reference named `name`.
 pub fn reference(name: &str) -> Option<RefFn> {
     [

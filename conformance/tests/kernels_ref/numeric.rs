@@ -3,7 +3,7 @@
 //! math and IEEE specials, doubles.
 
 use super::sha512::sha512_rounds;
-use super::{RefFn, Want};
+use super::{contracted64, RefFn, Want};
 
 fn pairs<'a, T: Copy>(a: &'a [T], b: &'a [T]) -> impl Iterator<Item = (T, T)> + use<'a, T> {
     a.iter().copied().zip(b.iter().copied())
@@ -150,9 +150,14 @@ pub const REFS: &[(&str, RefFn)] = &[
     }),
     ("double_arith", |i| {
         let (a, b) = (i.f64("a"), i.f64("b"));
-        Want::f64s(
-            pairs(&a, &b).flat_map(|(a, b)| [a + b * 3.0, a / b, b.sqrt(), a.mul_add(b, 1e-10)]),
-        )
+        Want::f64s(pairs(&a, &b).flat_map(|(a, b)| {
+            [
+                contracted64(b, 3.0, a),
+                a / b,
+                b.sqrt(),
+                a.mul_add(b, 1e-10),
+            ]
+        }))
     }),
     ("double_to_float", |i| {
         Want::f32s(i.f64("a").iter().map(|&a| a as f32))
@@ -164,7 +169,7 @@ pub const REFS: &[(&str, RefFn)] = &[
         Want::f64s(
             i.f64("a")
                 .chunks(4)
-                .flat_map(|c| [c[0] * c[2] + c[1] * c[3], c[0] - c[3]]),
+                .flat_map(|c| [contracted64(c[0], c[2], c[1] * c[3]), c[0] - c[3]]),
         )
     }),
 ];

@@ -1,7 +1,7 @@
 //! References for the vector kernels: every width, swizzles, comparisons,
 //! vload/vstore, geometric functions, conversions and literals.
 
-use super::{RefFn, Want};
+use super::{contracted32, RefFn, Want};
 
 fn zip2<T: Copy>(a: &[T], b: &[T], f: impl Fn(T, T) -> T) -> Vec<T> {
     a.iter().zip(b).map(|(&x, &y)| f(x, y)).collect()
@@ -9,18 +9,21 @@ fn zip2<T: Copy>(a: &[T], b: &[T], f: impl Fn(T, T) -> T) -> Vec<T> {
 
 pub const REFS: &[(&str, RefFn)] = &[
     ("v_float2", |i| {
-        let v = zip2(&i.f32("a"), &i.f32("b"), |a, b| a * b);
+        let (a, b) = (i.f32("a"), i.f32("b"));
         Want::f32s(
-            v.iter()
+            a.iter()
+                .zip(&b)
                 .enumerate()
-                .map(|(k, x)| x + if k % 2 == 0 { 1.0 } else { 2.0 }),
+                .map(|(k, (&a, &b))| contracted32(a, b, if k % 2 == 0 { 1.0 } else { 2.0 })),
         )
     }),
     ("v_float3", |i| {
         Want::f32s(zip2(&i.f32("a"), &i.f32("b"), |a, b| a + b * 2.0))
     }),
     ("v_float4", |i| {
-        Want::f32s(zip2(&i.f32("a"), &i.f32("b"), |a, b| a * b - a))
+        Want::f32s(zip2(&i.f32("a"), &i.f32("b"), |a, b| {
+            contracted32(a, b, -a)
+        }))
     }),
     ("vadd_f_c", |i| {
         Want::f32s(zip2(&i.f32("a"), &i.f32("b"), |a, b| a + b))

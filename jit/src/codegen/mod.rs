@@ -133,6 +133,11 @@ pub struct CodegenOptions {
     /// `-cl-denorms-are-zero`: work-groups run with denormals flushed
     /// (`runtime/fp_env.rs`).
     pub denorms_are_zero: bool,
+    /// Contract `a * b + c` into one fused multiply-add where the host has
+    /// the instruction and no `#pragma OPENCL FP_CONTRACT OFF` says
+    /// otherwise (`lower/contract.rs`); `CRANECL_FP_CONTRACT=0` turns it
+    /// off.
+    pub fp_contract: bool,
 }
 
 impl Default for CodegenOptions {
@@ -155,6 +160,7 @@ impl Default for CodegenOptions {
             explain: false,
             schedule: None,
             denorms_are_zero: false,
+            fp_contract: std::env::var_os("CRANECL_FP_CONTRACT").is_none_or(|v| v != "0"),
         }
     }
 }
@@ -813,6 +819,7 @@ pub fn compile(program: &Program, opts: &CodegenOptions) -> Result<CompiledProgr
                 small_calls: opts.optimize && !checked,
             },
             optimize: opts.optimize && !checked,
+            contract: opts.fp_contract && host_has_fma() && !program.no_fp_contract,
         },
     );
     let program = rewritten.as_ref().unwrap_or(program);
@@ -1116,7 +1123,7 @@ fn callees_first(prog: &Program) -> Vec<usize> {
 /// Whether the host has fused multiply-add instructions (Cranelift's native
 /// ISA enables them when it does; without them its `fma` is a call of the
 /// C library's, and packed `fma` has no lowering at all).
-pub(crate) fn host_has_fma() -> bool {
+pub fn host_has_fma() -> bool {
     #[cfg(target_arch = "x86_64")]
     {
         std::arch::is_x86_feature_detected!("fma")

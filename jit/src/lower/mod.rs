@@ -13,7 +13,8 @@
 //!   barriers into pieces, the frame of each work-item, the locals uniform
 //!   across the group and the pieces that run once per group;
 //! - the rewrites of the HIR that run before code generation (`rewrite`),
-//!   in this order: calls in kernels inlined (`hir_inline.rs`: barrier calls
+//!   in this order: `a * b + c` contracted to `fma` (`contract.rs`), calls
+//!   in kernels inlined (`hir_inline.rs`: barrier calls
 //!   for the regions, small and once-called functions for the lanes),
 //!   guarded `continue`s as `if`s (`continues.rs`), register tiles
 //!   (`tiles.rs`), small records as one integer (`small_records.rs`); and,
@@ -28,6 +29,7 @@
 //!   [`Explanation`] of why (`CRANECL_EXPLAIN`).
 
 mod continues;
+mod contract;
 pub(crate) mod divergence;
 pub mod explain;
 mod hir_inline;
@@ -51,14 +53,21 @@ pub(crate) struct Rewrites {
     pub inline: Inlining,
     /// Guarded `continue`s as `if`s, register tiles and small records.
     pub optimize: bool,
+    /// `a * b + c` as one fused multiply-add (`contract.rs`; in checked
+    /// mode too, so that it computes the values the kernel computes
+    /// unchecked).
+    pub contract: bool,
 }
 
 /// `prog` with the rewrites `r` asks for applied, or `None` when none of
 /// them changed anything.
 pub(crate) fn rewrite(prog: &Program, r: Rewrites) -> Option<Program> {
-    let mut out = (r.inline.barrier_calls || r.inline.small_calls)
-        .then(|| hir_inline::inline_calls(prog, r.inline))
-        .flatten();
+    let mut out = r.contract.then(|| contract::rewrite(prog)).flatten();
+    if r.inline.barrier_calls || r.inline.small_calls {
+        if let Some(p) = hir_inline::inline_calls(out.as_ref().unwrap_or(prog), r.inline) {
+            out = Some(p);
+        }
+    }
     if r.optimize {
         for pass in [continues::rewrite, tiles::promote, small_records::promote] {
             if let Some(p) = pass(out.as_ref().unwrap_or(prog)) {

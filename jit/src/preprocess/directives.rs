@@ -740,10 +740,9 @@ impl Preprocessor<'_> {
                 match toks.get(1).and_then(ident) {
                     Some("EXTENSION") => self.pragma_extension(&toks[2..], directive),
                     Some("FP_CONTRACT") => {
-                        let ok = toks
-                            .get(2)
-                            .and_then(ident)
-                            .is_some_and(|s| matches!(s, "ON" | "OFF" | "DEFAULT"));
+                        let state = toks.get(2).and_then(ident);
+                        let ok = state.is_some_and(|s| matches!(s, "ON" | "OFF" | "DEFAULT"));
+                        self.fp_contract_off |= state == Some("OFF");
                         if !ok {
                             let at = toks.get(2).map_or(directive, |t| t.span);
                             self.diags

@@ -95,6 +95,8 @@ pub struct Unit {
     /// The advertised extensions `#pragma OPENCL EXTENSION` left enabled at
     /// the end of the unit (`all : enable` enables each advertised one).
     pub enabled_extensions: Vec<String>,
+    /// `#pragma OPENCL FP_CONTRACT OFF` occurs in the unit.
+    pub fp_contract_off: bool,
 }
 
 /// Preprocesses a translation unit, and says which extensions its pragmas
@@ -117,6 +119,7 @@ pub fn preprocess_unit(
             return Unit {
                 tokens: out,
                 enabled_extensions: pp.enabled,
+                fp_contract_off: pp.fp_contract_off,
             };
         }
     }
@@ -209,6 +212,8 @@ struct Preprocessor<'a> {
     /// Extensions `#pragma OPENCL EXTENSION name : enable` turned on (and
     /// `disable` has not turned off since).
     enabled: Vec<String>,
+    /// `#pragma OPENCL FP_CONTRACT OFF` was seen.
+    fp_contract_off: bool,
 }
 
 impl<'a> Preprocessor<'a> {
@@ -227,6 +232,7 @@ impl<'a> Preprocessor<'a> {
             budget: MAX_EXPANDED_TOKENS,
             budget_reported: false,
             enabled: Vec::new(),
+            fp_contract_off: false,
             counter: 0,
             once: HashSet::new(),
             file_keys: HashMap::new(),

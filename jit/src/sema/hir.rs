@@ -31,6 +31,9 @@ pub struct Program {
     /// and string literals, with their constant-folded initialisers.
     pub globals: Vec<Global>,
     pub functions: Vec<Function>,
+    /// A unit says `#pragma OPENCL FP_CONTRACT OFF` somewhere: no
+    /// floating-point expression of the program is contracted.
+    pub no_fp_contract: bool,
 }
 
 impl Program {

@@ -114,6 +114,22 @@ pub fn build_both(src: &str) -> [CompiledProgram; 2] {
     [build_cg(src, &regions), build_cg(src, &coroutines)]
 }
 
+/// Whether the host has fused multiply-add instructions, so that kernels
+/// compute `a * b + c` in one expression with one rounding
+/// (`lower/contract.rs`).
+pub fn host_fma() -> bool {
+    codegen::host_has_fma()
+}
+
+/// `a * b + c` as a kernel computes it in one expression.
+pub fn contracted(a: f32, b: f32, c: f32) -> f32 {
+    if host_fma() {
+        a.mul_add(b, c)
+    } else {
+        a * b + c
+    }
+}
+
 /// A kernel argument.
 pub enum Arg<'a> {
     /// A global (or constant) buffer: its host address is passed.
