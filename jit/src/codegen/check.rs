@@ -198,6 +198,7 @@ impl FunctionCx<'_, '_> {
             size: size as u32,
             len,
             lanes: self.site_lanes,
+            read_for_write: kind == SiteKind::Read && self.reading_for_write,
             value_known,
             location,
             snippet,

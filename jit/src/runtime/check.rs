@@ -173,6 +173,11 @@ pub struct Site {
     /// The lanes' access of four consecutive 4-byte elements: granule `k`
     /// is the work-item `me + k`'s.
     pub lanes: bool,
+    /// A compound assignment's read (`x op= ...`): tested as a read, but
+    /// its work-item's write that follows, not a read tag, records it (as
+    /// the generated fast path does, so that a report does not depend on
+    /// which path an access took).
+    pub read_for_write: bool,
     /// `<source>:LINE:COL`.
     pub location: String,
     /// The source line and a caret under the column.
@@ -612,6 +617,8 @@ struct Who<'a> {
     /// Serial ranges of other groups' accesses ordered before this one by
     /// a release its group acquired (`cranecl_check_sync`).
     acquired: &'a [(u64, u64)],
+    /// A compound assignment's read: leaves the read tags as they are.
+    read_for_write: bool,
 }
 
 impl Who<'_> {
@@ -674,6 +681,9 @@ fn cell_access(
             met = Some(Met::Race(r, false));
         }
         return ([who.tag, r], met);
+    }
+    if who.read_for_write {
+        return ([w, r], met);
     }
     let r2 = if who.mine(r) || (serial_of(r) == who.serial && item_of(r) == SEVERAL) {
         r
@@ -1398,6 +1408,7 @@ fn track(
         base: group.check_base,
         launch: (space != Space::Local).then(|| launch.serial()),
         acquired: &acquired,
+        read_for_write: s.read_for_write,
     };
     let write = s.kind == SiteKind::Write;
     let atomic = s.kind == SiteKind::Atomic;
