@@ -159,6 +159,64 @@ fn launches_with_events_allocate_nothing() {
         waited < most,
         "{waited} allocations in {launches} launches waited for"
     );
+    // Groups slow enough that the launch looks worth helpers after its
+    // first group: with one compute unit there is none to call, and the
+    // caller goes on alone with the deal still on its stack.
+    let slow = source(
+        ctx,
+        &["kernel void slow(global float *p, uint n) {
+              size_t i = get_global_id(0);
+              float a = p[i];
+              for (uint j = 0; j < n; j++)
+                  a = a * 0.999f + 1.0f;
+              p[i] = a;
+              if (i == 0) p[get_global_size(0)] = (float)get_num_groups(0);
+          }"],
+    );
+    assert_eq!(build(slow, ""), CL_SUCCESS, "{}", build_log(slow));
+    let ks = kernel(slow, "slow");
+    let items = 512usize;
+    let ms = buffer(ctx, (items + 1) * 4);
+    write(q, ms, &vec![0f32; items + 1]);
+    let slow_launches = 100;
+    let alone = counted(slow_launches, || {
+        assert_eq!(set_mem_arg(ks, 0, ms), CL_SUCCESS);
+        assert_eq!(set_arg(ks, 1, 4_000u32), CL_SUCCESS);
+        let g = [items];
+        let mut ev = ptr::null_mut();
+        // SAFETY: one global size, NULL offset and local size, an event out-pointer.
+        let rc = unsafe {
+            clEnqueueNDRangeKernel(
+                q,
+                ks,
+                1,
+                ptr::null(),
+                g.as_ptr(),
+                ptr::null(),
+                0,
+                ptr::null(),
+                &mut ev,
+            )
+        };
+        assert_eq!(rc, CL_SUCCESS);
+        assert_eq!(wait(&[ev]), CL_SUCCESS);
+        release_event(ev);
+    });
+    let v: Vec<f32> = read(q, ms, items + 1);
+    assert!(v[items] > 1.0, "{} work-groups", v[items]);
+    // (Each work-item's value approaches 1000 from below.)
+    assert!(
+        v[..items].iter().all(|&x| x > 990.0 && x < 1000.5),
+        "{:?}",
+        &v[..4]
+    );
+    assert!(
+        alone < slow_launches as u64 / 10,
+        "{alone} allocations in {slow_launches} launches of slow groups on one compute unit"
+    );
+    release_mem(ms);
+    release_kernel(ks);
+    release_program(slow);
     release_mem(m);
     release_kernel(k);
     release_queue(q);
