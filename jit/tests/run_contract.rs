@@ -2,7 +2,8 @@
 //! expression is one fused multiply-add where the host has the instruction
 //! (`FP_CONTRACT` is on by default in OpenCL C), with the same values under
 //! every strategy and step and in checked mode; `#pragma OPENCL FP_CONTRACT
-//! OFF`, `CRANECL_FP_CONTRACT=0` and `half` keep two roundings.
+//! OFF`, `CRANECL_FP_CONTRACT=0` and `half` keep two roundings. The
+//! built-in `mad` is one fused operation where the host has FMA.
 //!
 //! The operands make the two differ: with `x = 1 + 2^-12`, `x * x` is
 //! `1 + 2^-11 + 2^-24`, which rounds to `w = 1 + 2^-11` in `float`, so
@@ -182,5 +183,43 @@ kernel void k(global const double *xd, global const half *xh, global double *out
         for item in out.chunks(2) {
             assert_eq!(item, [want_d, 0.0]);
         }
+    }
+}
+
+#[test]
+fn mad_is_one_fused_operation_where_the_host_has_fma() {
+    // `mad` leaves the product's rounding to the implementation: fused,
+    // like the contracted expressions, in every step, whatever
+    // `FP_CONTRACT` says (it is a call, not an expression to contract).
+    let src = "#pragma OPENCL FP_CONTRACT OFF
+kernel void k(global const float *xs, global const float *ws, global float *out) {
+    size_t i = get_global_id(0);
+    float x = xs[i], w = ws[i];
+    out[2 * i] = mad(x, x, -w);
+    out[2 * i + 1] = mad((float4)(x), (float4)(x), (float4)(-w)).w;
+}";
+    let x = 1.0 + 2f32.powi(-12);
+    let w = 1.0 + 2f32.powi(-11);
+    let want = if host_fma() { 2f32.powi(-24) } else { 0.0 };
+    for cg in [
+        CodegenOptions::default(),
+        CodegenOptions {
+            lanes: false,
+            groups_of_one: false,
+            ..Default::default()
+        },
+    ] {
+        let p = build_cg(src, &cg);
+        let n = 20usize;
+        let (mut xs, mut ws) = (vec![x; n], vec![w; n]);
+        let mut out = vec![f32::NAN; 2 * n];
+        run(
+            &p,
+            "k",
+            &mut [buf(&mut xs), buf(&mut ws), buf(&mut out)],
+            &[n as u64],
+            &[10],
+        );
+        assert!(out.iter().all(|&v| v == want), "{out:?}");
     }
 }

@@ -90,10 +90,7 @@ pub(super) fn emit(
         "divide" => map_lanes(fx, ret, args, |fx, a| Ok(fx.b.ins().fdiv(a[0], a[1]))),
         "copysign" => map_lanes(fx, ret, args, |fx, a| Ok(fx.b.ins().fcopysign(a[0], a[1]))),
         "fma" => map_lanes(fx, ret, args, |fx, a| Ok(fx.b.ins().fma(a[0], a[1], a[2]))),
-        "mad" => map_lanes(fx, ret, args, |fx, a| {
-            let m = fx.b.ins().fmul(a[0], a[1]);
-            Ok(fx.b.ins().fadd(m, a[2]))
-        }),
+        "mad" => map_lanes(fx, ret, args, |fx, a| Ok(mad(fx, a[0], a[1], a[2]))),
         "fmin" => map_lanes(fx, ret, args, |fx, a| Ok(fmin_fmax(fx, a[0], a[1], false))),
         "fmax" => map_lanes(fx, ret, args, |fx, a| Ok(fmin_fmax(fx, a[0], a[1], true))),
         "maxmag" | "minmag" => {
@@ -173,6 +170,18 @@ pub(super) fn fconst(fx: &mut FunctionCx<'_, '_>, t: types::Type, v: f64) -> Val
         fx.b.ins().f64const(v)
     } else {
         fx.b.ins().f32const(v as f32)
+    }
+}
+
+/// `mad(x, y, z)` (scalars or packed): one fused multiply-add where the host
+/// has the instruction (the spec leaves how `x * y` is rounded to the
+/// implementation, `mad` being meant for speed), else a product and a sum.
+pub(crate) fn mad(fx: &mut FunctionCx<'_, '_>, x: Value, y: Value, z: Value) -> Value {
+    if crate::codegen::host_has_fma() {
+        fx.b.ins().fma(x, y, z)
+    } else {
+        let m = fx.b.ins().fmul(x, y);
+        fx.b.ins().fadd(m, z)
     }
 }
 

@@ -609,10 +609,7 @@ impl LaneCx {
         };
         let third = *xs.get(2).unwrap_or(&xs[0]);
         Some(xs[0].zip3(xs[1], third, fx, |fx, x, y, z| match name {
-            "mad" => {
-                let m = fx.b.ins().fmul(x, y);
-                fx.b.ins().fadd(m, z)
-            }
+            "mad" => crate::builtins::math::mad(fx, x, y, z),
             "fma" => fx.b.ins().fma(x, y, z),
             "max" | "fmax" => minmax(fx, x, y, true),
             "min" | "fmin" => minmax(fx, x, y, false),
