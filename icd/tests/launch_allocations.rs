@@ -46,9 +46,15 @@ static GLOBAL: Counting = Counting;
 /// event returned; the event is released `keep` launches later (the user
 /// holds a few).
 fn launch(q: cl_command_queue, k: cl_kernel, m: cl_mem, n: u32) -> cl_event {
+    enqueue(q, k, m, n, n as usize)
+}
+
+/// `k(m, n)` over `global` work-items with a NULL local size, its arguments
+/// set first; the command's event.
+fn enqueue(q: cl_command_queue, k: cl_kernel, m: cl_mem, n: u32, global: usize) -> cl_event {
     assert_eq!(set_mem_arg(k, 0, m), CL_SUCCESS);
     assert_eq!(set_arg(k, 1, n), CL_SUCCESS);
-    let g = [n as usize];
+    let g = [global];
     let mut ev = ptr::null_mut();
     // SAFETY: one global size, NULL offset and local size, an event out-pointer.
     let rc = unsafe {
@@ -180,25 +186,7 @@ fn launches_with_events_allocate_nothing() {
     write(q, ms, &vec![0f32; items + 1]);
     let slow_launches = 100;
     let alone = counted(slow_launches, || {
-        assert_eq!(set_mem_arg(ks, 0, ms), CL_SUCCESS);
-        assert_eq!(set_arg(ks, 1, 4_000u32), CL_SUCCESS);
-        let g = [items];
-        let mut ev = ptr::null_mut();
-        // SAFETY: one global size, NULL offset and local size, an event out-pointer.
-        let rc = unsafe {
-            clEnqueueNDRangeKernel(
-                q,
-                ks,
-                1,
-                ptr::null(),
-                g.as_ptr(),
-                ptr::null(),
-                0,
-                ptr::null(),
-                &mut ev,
-            )
-        };
-        assert_eq!(rc, CL_SUCCESS);
+        let ev = enqueue(q, ks, ms, 4_000, items);
         assert_eq!(wait(&[ev]), CL_SUCCESS);
         release_event(ev);
     });

@@ -19,25 +19,13 @@
 //! enter it). Nested loops
 //! are rewritten too. Checked mode keeps the program as written.
 
-use crate::sema::hir::{Block, Expr, ExprKind, Function, Program, Stmt, StmtKind, UnOp};
+use crate::sema::hir::{Block, Expr, ExprKind, Program, Stmt, StmtKind, UnOp};
 use crate::sema::types::{Scalar, Type};
 
 /// The program with its guarded `continue`s rewritten, or `None` when it
 /// has none.
 pub(crate) fn rewrite(prog: &Program) -> Option<Program> {
-    crate::lower::walk::rewrite_functions(prog, |_, f| rewrite_function(f))
-}
-
-fn rewrite_function(f: &Function) -> Option<Function> {
-    let mut body = f.body.clone()?;
-    let mut changed = false;
-    for s in &mut body.stmts {
-        changed |= rewrite_stmt(s, false);
-    }
-    changed.then(|| Function {
-        body: Some(body),
-        ..f.clone()
-    })
+    crate::lower::walk::rewrite_statements(prog, |s| rewrite_stmt(s, false))
 }
 
 /// Rewrite the loops in `s` (`in_loop_body`: `s` is a loop's body); whether

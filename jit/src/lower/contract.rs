@@ -31,24 +31,16 @@
 //! compute the same contracted program, so their values agree.
 
 use crate::sema::builtins::{BuiltinFn, Family};
-use crate::sema::hir::{BinOp, CastKind, Expr, ExprKind, Function, Program, UnOp};
+use crate::sema::hir::{BinOp, CastKind, Expr, ExprKind, Program, UnOp};
 use crate::sema::types::{Scalar, Type};
 
 /// The program with its contractible expressions contracted, or `None`
 /// when it has none.
 pub(crate) fn rewrite(prog: &Program) -> Option<Program> {
-    crate::lower::walk::rewrite_functions(prog, |_, f| rewrite_function(f))
-}
-
-fn rewrite_function(f: &Function) -> Option<Function> {
-    let mut body = f.body.clone()?;
-    let mut changed = false;
-    for s in &mut body.stmts {
+    crate::lower::walk::rewrite_statements(prog, |s| {
+        let mut changed = false;
         crate::lower::walk::stmt_exprs_mut(s, &mut |e| changed |= contract(e));
-    }
-    changed.then(|| Function {
-        body: Some(body),
-        ..f.clone()
+        changed
     })
 }
 

@@ -1001,6 +1001,27 @@ pub fn rewrite_functions(
     out
 }
 
+/// [`rewrite_functions`] for a pass that rewrites each top-level statement
+/// of a body in place (`rewrite` says whether it changed it): a function
+/// is replaced when one of its statements changed (`continues`,
+/// `contract`).
+pub fn rewrite_statements(
+    prog: &Program,
+    mut rewrite: impl FnMut(&mut Stmt) -> bool,
+) -> Option<Program> {
+    rewrite_functions(prog, |_, f| {
+        let mut body = f.body.clone()?;
+        let mut changed = false;
+        for s in &mut body.stmts {
+            changed |= rewrite(s);
+        }
+        changed.then(|| Function {
+            body: Some(body),
+            ..f.clone()
+        })
+    })
+}
+
 /// `f` on each statement nested directly in the statement kind `kind`, in
 /// order (a block's list, the arms of an `if`, a `for`'s first clause and
 /// body, a loop's or label's body); `$iter` walks a block's list (`iter` or
