@@ -16,6 +16,7 @@
 //!   in this order: `a * b + c` contracted to `fma` (`contract.rs`), calls
 //!   in kernels inlined (`hir_inline.rs`: barrier calls
 //!   for the regions, small and once-called functions for the lanes),
+//!   locals that hold one integer constant read as it (`constants.rs`),
 //!   guarded `continue`s as `if`s (`continues.rs`), register tiles
 //!   (`tiles.rs`), small records as one integer (`small_records.rs`); and,
 //!   per kernel, its variant for work-groups of one
@@ -28,6 +29,7 @@
 //! - `explain.rs`, the [`Strategy`] and [`Step`] a kernel runs with and the
 //!   [`Explanation`] of why (`CRANECL_EXPLAIN`).
 
+mod constants;
 mod continues;
 mod contract;
 pub(crate) mod divergence;
@@ -69,7 +71,12 @@ pub(crate) fn rewrite(prog: &Program, r: Rewrites) -> Option<Program> {
         }
     }
     if r.optimize {
-        for pass in [continues::rewrite, tiles::promote, small_records::promote] {
+        for pass in [
+            constants::propagate,
+            continues::rewrite,
+            tiles::promote,
+            small_records::promote,
+        ] {
             if let Some(p) = pass(out.as_ref().unwrap_or(prog)) {
                 out = Some(p);
             }

@@ -216,6 +216,18 @@ impl LaneCx {
         vb: &LVal,
         ty: &Type,
     ) -> Result<Option<LVal>, String> {
+        // A condition known when the kernel is built (an inlined function's
+        // parameter given a literal: CLBlast's `XgemmDirect(..., 1, 0, ...)`
+        // passing `a_transpose`, read as the literal, `lower/constants.rs`)
+        // picks its arm here, so an affine arm stays affine whatever the
+        // other one is.
+        if let LVal::Uni(CValue::Scalar(c)) = vc {
+            if cty.is_integer() {
+                if let Some(k) = fx.const_of(*c) {
+                    return Ok(Some(if k != 0 { va.clone() } else { vb.clone() }));
+                }
+            }
+        }
         if let (LVal::Uni(c), LVal::Uni(CValue::Scalar(x)), LVal::Uni(CValue::Scalar(y))) =
             (vc, va, vb)
         {
