@@ -6,6 +6,7 @@
 //! computes the same values whichever step runs it).
 
 use crate::codegen::FunctionCx;
+use cranelift_codegen::ir::condcodes::FloatCC;
 use cranelift_codegen::ir::{types, InstBuilder, Value};
 
 /// `v` as a value of type `t` (`F32`, or `F32X4` with `v` in each lane).
@@ -19,7 +20,7 @@ fn splat(fx: &mut FunctionCx<'_, '_>, t: types::Type, v: f32) -> Value {
 }
 
 /// e^x of each lane. x is clamped to [-104, 89] (outside, the result is 0
-/// or +inf; NaN stays NaN); n = round(x·log2 e); r = x - n·ln 2 in two
+/// or +inf; NaN stays NaN, compared as not below nor above); n = round(x·log2 e); r = x - n·ln 2 in two
 /// parts (the high part has 16 significant bits, so n·hi is exact);
 /// e^r by its Taylor series to r^7 (|r| ≤ ln2/2: truncation below 2^-27);
 /// then times 2^n as two powers of two, so that results below the normal
@@ -31,10 +32,14 @@ pub(crate) fn exp_f32(fx: &mut FunctionCx<'_, '_>, x: Value) -> Value {
     } else {
         types::I32
     };
+    // Clamped by comparisons, which a NaN fails (it stays): one compare
+    // and select each, where `fmax`/`fmin` test for NaNs apart.
     let lo = splat(fx, ty, -104.0);
     let hi = splat(fx, ty, 89.0);
-    let x = fx.b.ins().fmax(x, lo);
-    let x = fx.b.ins().fmin(x, hi);
+    let below = fx.b.ins().fcmp(FloatCC::LessThan, x, lo);
+    let x = super::select_cmp(fx, below, lo, x);
+    let above = fx.b.ins().fcmp(FloatCC::GreaterThan, x, hi);
+    let x = super::select_cmp(fx, above, hi, x);
     let log2e = splat(fx, ty, std::f32::consts::LOG2_E);
     let t = fx.b.ins().fmul(x, log2e);
     let n = fx.b.ins().nearest(t);
@@ -62,7 +67,19 @@ pub(crate) fn exp_f32(fx: &mut FunctionCx<'_, '_>, x: Value) -> Value {
         p = fx.b.ins().fadd(m, c);
     }
     // 2^n = 2^n1 · 2^n2 with n1 = n >> 1, both normal for n in [-150, 128].
-    let ni = fx.b.ins().fcvt_to_sint_sat(it, n);
+    // n as an integer: n + 1.5·2^23 is exact and holds 2^22 + n in its
+    // mantissa (|n| ≤ 150), so its bits less those of 1.5·2^23 are n (no
+    // conversion with its range tests).
+    let magic = splat(fx, ty, 12_582_912.0);
+    let m = fx.b.ins().fadd(n, magic);
+    let m = super::bitcast(fx, it, m);
+    let magic_bits = fx.b.ins().iconst(types::I32, 0x4B40_0000);
+    let magic_bits = if ty.is_vector() {
+        fx.b.ins().splat(it, magic_bits)
+    } else {
+        magic_bits
+    };
+    let ni = fx.b.ins().isub(m, magic_bits);
     let n1 = fx.b.ins().sshr_imm_u(ni, 1);
     let n2 = fx.b.ins().isub(ni, n1);
     let bias = fx.b.ins().iconst(types::I32, 127);
