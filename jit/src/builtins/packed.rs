@@ -20,7 +20,8 @@ fn splat(fx: &mut FunctionCx<'_, '_>, t: types::Type, v: f32) -> Value {
 }
 
 /// e^x of each lane. x is clamped to [-104, 89] (outside, the result is 0
-/// or +inf; NaN stays NaN, compared as not below nor above); n = round(x·log2 e); r = x - n·ln 2 in two
+/// or +inf; NaN stays NaN, being neither below nor above);
+/// n = round(x·log2 e); r = x - n·ln 2 in two
 /// parts (the high part has 16 significant bits, so n·hi is exact);
 /// e^r by its Taylor series to r^7 (|r| ≤ ln2/2: truncation below 2^-27);
 /// then times 2^n as two powers of two, so that results below the normal
