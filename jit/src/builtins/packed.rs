@@ -61,18 +61,12 @@ pub(crate) fn exp_f32(fx: &mut FunctionCx<'_, '_>, x: Value) -> Value {
         1.0,
         1.0,
     ];
-    // Horner's steps as fused multiply-adds where the CPU has them (one
-    // instruction and one rounding each).
-    let fused = crate::codegen::host_has_fma();
+    // Horner's steps as `mad`s: fused multiply-adds where the CPU has them
+    // (one instruction and one rounding each).
     let mut p = splat(fx, ty, coeffs[0]);
     for &c in &coeffs[1..] {
         let c = splat(fx, ty, c);
-        p = if fused {
-            fx.b.ins().fma(p, r, c)
-        } else {
-            let m = fx.b.ins().fmul(p, r);
-            fx.b.ins().fadd(m, c)
-        };
+        p = super::math::mad(fx, p, r, c);
     }
     // 2^n = 2^n1 · 2^n2 with n1 = n >> 1, both normal for n in [-150, 128].
     // n as an integer: n + 1.5·2^23 is exact and holds 2^22 + n in its

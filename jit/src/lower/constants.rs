@@ -54,7 +54,7 @@ fn constant_locals(f: &Function) -> HashMap<u32, i128> {
     fn visit(s: &Stmt, decls: &mut HashMap<u32, Option<i128>>) {
         if let StmtKind::Decl(l, init) = &s.kind {
             let v = match init {
-                Some(Init::Expr(e)) => constant(e),
+                Some(Init::Expr(e)) => walk::int_value(e),
                 _ => None,
             };
             decls.entry(l.0).and_modify(|d| *d = None).or_insert(v);
@@ -78,16 +78,6 @@ fn constant_locals(f: &Function) -> HashMap<u32, i128> {
             .then_some((l, v?))
         })
         .collect()
-}
-
-/// The value of `e`, an integer constant of its type (perhaps converted
-/// from another integer type, which sema leaves as a cast).
-fn constant(e: &Expr) -> Option<i128> {
-    match &e.kind {
-        ExprKind::IntConst(v) => Some(*v),
-        ExprKind::Cast(CastKind::IntToInt, _) => walk::int_value(e),
-        _ => None,
-    }
 }
 
 /// Replace in `e` each read of a local of `consts` by its value; whether
