@@ -61,8 +61,13 @@ pub const EXTENSIONS: &[NameVersion] = &[
     nv("cl_khr_srgb_image_writes", 1, 0),
     // CL_DEPTH images (image2d_depth_t, image2d_array_depth_t).
     nv("cl_khr_depth_images", 1, 0),
-    // The sub-group extensions over OpenCL 3.0's sub-groups
-    // (`__opencl_c_subgroups`), implemented in `builtins/subgroup.rs`.
+    // Sub-groups (`builtins/subgroup.rs`), in OpenCL C 2.0 too; the
+    // extension requires independent forward progress
+    // (CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS true, the API
+    // spec's words): a loop that may wait for another work-item lets the
+    // others run (`lower/progress.rs`).
+    nv("cl_khr_subgroups", 1, 0),
+    // The sub-group extensions over them, implemented in the same file.
     nv("cl_khr_subgroup_extended_types", 1, 0),
     nv("cl_khr_subgroup_non_uniform_vote", 1, 0),
     nv("cl_khr_subgroup_ballot", 1, 0),
@@ -83,11 +88,7 @@ pub const OPENCL_C_FEATURES: &[NameVersion] = &[
     nv("__opencl_c_fp16", 3, 0),
     nv("__opencl_c_generic_address_space", 3, 0),
     nv("__opencl_c_program_scope_global_variables", 3, 0),
-    // Sub-groups as OpenCL 3.0 offers them, without independent forward
-    // progress; `cl_khr_subgroups` is not listed, since a device with the
-    // extension must report CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS
-    // true (the API spec's words), which cranecl cannot honour: the
-    // sub-groups of a work-group share one thread and switch only at barriers.
+    // Sub-groups as OpenCL 3.0 offers them (and `cl_khr_subgroups` above).
     nv("__opencl_c_subgroups", 3, 0),
     nv("__opencl_c_atomic_order_acq_rel", 3, 0),
     nv("__opencl_c_atomic_order_seq_cst", 3, 0),

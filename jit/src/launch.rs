@@ -75,6 +75,10 @@ pub struct KernelInfo {
     pub attributes: String,
     /// The kernel calls `barrier` (directly or through a function).
     pub uses_barriers: bool,
+    /// A loop of the kernel may wait for another work-item
+    /// (`lower/progress.rs`): its work-items run as coroutines, as with
+    /// barriers.
+    pub may_wait: bool,
     /// Largest work-group this kernel can run with.
     pub max_work_group_size: u64,
 }

@@ -444,13 +444,14 @@ fn sub_groups_on_different_paths_between_work_group_barriers() {
     }
 }
 
-/// OpenCL C 3.0 has the functions and `__opencl_c_subgroups`; OpenCL C
-/// 2.0 would need `cl_khr_subgroups`, which the device does not advertise
-/// (it would promise independent forward progress).
+/// OpenCL C 3.0 has the functions with `__opencl_c_subgroups` and
+/// `cl_khr_subgroups`; OpenCL C 2.0 has them through `cl_khr_subgroups`
+/// (the device promises independent forward progress); OpenCL C 1.2 has
+/// neither.
 #[test]
-fn declared_for_opencl_c_3_0_with_the_feature_macro() {
+fn declared_for_opencl_c_2_0_and_3_0_with_their_macros() {
     let src = "
-    #if !defined(__opencl_c_subgroups) || defined(cl_khr_subgroups)
+    #if !defined(__opencl_c_subgroups) || !defined(cl_khr_subgroups)
     #error wrong macros
     #endif
     kernel void k(global uint *o) {
@@ -460,12 +461,21 @@ fn declared_for_opencl_c_3_0_with_the_feature_macro() {
     let mut o = vec![0u32; 6];
     run(&p, "k", &mut [buf(&mut o)], &[6], &[6]);
     assert_eq!(o, [6, 6, 6, 6, 1, 1]);
-    let opts = cranecl_jit::options::BuildOptions::parse("-cl-std=CL2.0").unwrap();
-    let out = cranecl_jit::frontend::compile(src, "test.cl", &opts, &[]);
-    assert!(!out.success, "OpenCL C 2.0 without cl_khr_subgroups");
-    assert!(out.log.contains("wrong macros"), "{}", out.log);
-    let src20 = "kernel void k(global uint *o) { o[0] = get_sub_group_size(); }";
-    let out = cranecl_jit::frontend::compile(src20, "test.cl", &opts, &[]);
-    assert!(!out.success, "OpenCL C 2.0 without cl_khr_subgroups");
+    let src20 = "
+    #pragma OPENCL EXTENSION cl_khr_subgroups : enable
+    #if !defined(cl_khr_subgroups) || defined(__opencl_c_subgroups)
+    #error wrong macros
+    #endif
+    kernel void k(global uint *o) {
+        o[get_global_id(0)] = sub_group_reduce_add(get_sub_group_local_id()) * 10 + get_sub_group_size();
+    }";
+    let p = build_with(src20, "-cl-std=CL2.0");
+    let mut o = vec![0u32; 6];
+    run(&p, "k", &mut [buf(&mut o)], &[6], &[6]);
+    assert_eq!(o, [64, 64, 64, 64, 12, 12]);
+    let opts = cranecl_jit::options::BuildOptions::parse("-cl-std=CL1.2").unwrap();
+    let src12 = "kernel void k(global uint *o) { o[0] = get_sub_group_size(); }";
+    let out = cranecl_jit::frontend::compile(src12, "test.cl", &opts, &[]);
+    assert!(!out.success, "OpenCL C 1.2 has no sub-groups");
     assert!(out.log.contains("get_sub_group_size"), "{}", out.log);
 }

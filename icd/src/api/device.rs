@@ -343,11 +343,11 @@ fn device_info(device: cl_device_id, param: cl_device_info, out: InfoOut) -> CLR
         CL_DEVICE_SVM_CAPABILITIES => {
             out.value::<cl_device_svm_capabilities>(crate::core::svm::CAPABILITIES)
         }
-        // The sub-groups of a work-group share one thread and switch only at
-        // barriers: one that waits for another in a loop never lets it run.
-        CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS | CL_DEVICE_PIPE_SUPPORT => {
-            out.boolean(false)
-        }
+        // A loop that may wait for another work-item lets the others of its
+        // group run (`cranecl_jit::lower::progress`), so one sub-group that
+        // waits for another never keeps it from running.
+        CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS => out.boolean(true),
+        CL_DEVICE_PIPE_SUPPORT => out.boolean(false),
         CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT => {
             out.boolean(has_c_feature("__opencl_c_work_group_collective_functions"))
         }

@@ -18,7 +18,8 @@ use crate::exec::api_check::{Access, Usage};
 use crate::exec::{self, ndrange::Launch};
 
 /// Largest work-group we choose when the user gives no local size, for a
-/// kernel with barriers (each work-item then has a frame or a coroutine).
+/// kernel with barriers or a loop that may wait for another work-item (each
+/// work-item then has a frame or a coroutine).
 const CHOSEN_GROUP_LIMIT: u64 = 256;
 /// For a kernel without barriers, groups up to this size while the launch
 /// still has [`GROUPS_PER_UNIT`] groups per compute unit: a group is one call
@@ -435,7 +436,7 @@ fn null_local_size(
     }
     let limit = chosen_group_limit(
         global,
-        info.uses_barriers,
+        info.uses_barriers || info.may_wait,
         u64::from(device.compute_units()),
     );
     Ok(choose_local_size(

@@ -238,7 +238,9 @@ impl Launch {
         // A sub-device on known CPUs runs its groups on its own threads only.
         let pinned = !self.device.is_root() && self.device.cpus().is_some();
         let inline_ok = !pinned
-            && info.is_some_and(|k| k.uses_barriers || k.private_mem_size <= INLINE_PRIVATE_LIMIT);
+            && info.is_some_and(|k| {
+                k.uses_barriers || k.may_wait || k.private_mem_size <= INLINE_PRIVATE_LIMIT
+            });
         if total == 0 {
             Ok(())
         } else if self.schedule.is_some() {

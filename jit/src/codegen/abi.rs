@@ -222,6 +222,7 @@ pub(crate) fn kernel_info(pcx: &ProgramCx<'_>, fid: FuncId, f: &Function) -> Ker
             .map(|k| k.attr_string.clone())
             .unwrap_or_default(),
         uses_barriers: walk::uses_barrier(pcx.prog, fid),
+        may_wait: crate::lower::progress::may_wait(pcx.prog, fid),
         max_work_group_size,
     }
 }

@@ -66,7 +66,8 @@ impl FunctionCx<'_, '_> {
                 self.enter(pre);
                 self.jump(body_b);
                 self.enter(body_b);
-                self.in_loop(end, cont, |fx| fx.stmt(body))?;
+                let waits = self.loop_waits(Some(c), None, body);
+                self.in_loop(end, cont, |fx| fx.loop_body(waits, body))?;
                 self.enter(cont);
                 self.bottom_test(c, body_b, end)?;
                 self.enter(end);
@@ -82,7 +83,8 @@ impl FunctionCx<'_, '_> {
                 self.enter(head);
                 self.cond_branch(c, body_b, end)?;
                 self.enter(body_b);
-                self.in_loop(end, head, |fx| fx.stmt(body))?;
+                let waits = self.loop_waits(Some(c), None, body);
+                self.in_loop(end, head, |fx| fx.loop_body(waits, body))?;
                 self.jump(head);
                 self.enter(end);
                 Ok(())
@@ -95,7 +97,8 @@ impl FunctionCx<'_, '_> {
                     self.b.create_block(),
                 );
                 self.enter(body_b);
-                self.in_loop(end, cont, |fx| fx.stmt(body))?;
+                let waits = self.loop_waits(Some(c), None, body);
+                self.in_loop(end, cont, |fx| fx.loop_body(waits, body))?;
                 self.enter(cont);
                 self.cond_branch(c, body_b, end)?;
                 self.enter(end);
@@ -143,6 +146,16 @@ impl FunctionCx<'_, '_> {
             }
             StmtKind::Goto(name) => {
                 let b = self.label_block(name);
+                // A `goto` may close a loop: where the function observes
+                // other work-items, it is a pass as a loop's is.
+                if self
+                    .func
+                    .body
+                    .as_ref()
+                    .is_some_and(|body| crate::lower::progress::body_observes(self.pcx.prog, body))
+                {
+                    self.emit_progress_point();
+                }
                 self.jump(b);
                 Ok(())
             }
@@ -233,7 +246,10 @@ impl FunctionCx<'_, '_> {
             }
         }
         self.enter(body_b);
-        self.with_counted(counted, |fx| fx.in_loop(end, cont, |fx| fx.stmt(body)))?;
+        let waits = self.loop_waits(c, step, body);
+        self.with_counted(counted, |fx| {
+            fx.in_loop(end, cont, |fx| fx.loop_body(waits, body))
+        })?;
         self.enter(cont);
         if let Some(st) = step {
             self.expr(st)?;
@@ -290,6 +306,26 @@ impl FunctionCx<'_, '_> {
             }
         }
         Ok(())
+    }
+
+    /// Whether the loop may wait for another work-item
+    /// (`lower/progress.rs`): then each pass through it lets the others run
+    /// now and then.
+    fn loop_waits(
+        &self,
+        c: Option<&crate::sema::hir::Expr>,
+        step: Option<&crate::sema::hir::Expr>,
+        body: &Stmt,
+    ) -> bool {
+        crate::lower::progress::loop_observes(self.pcx.prog, c, step, body)
+    }
+
+    /// A loop's body, after a pass point where the loop may wait.
+    fn loop_body(&mut self, waits: bool, body: &Stmt) -> Result<(), String> {
+        if waits {
+            self.emit_progress_point();
+        }
+        self.stmt(body)
     }
 
     fn in_loop(

@@ -271,6 +271,15 @@ impl FunctionCx<'_, '_> {
         self.call_host(f, &[types::I64], &[], &[item]);
     }
 
+    /// A pass through a loop that may wait for another work-item
+    /// (`lower/progress.rs`): now and then the other work-items of the
+    /// group run before this one goes on (`runtime::cranecl_progress`).
+    pub fn emit_progress_point(&mut self) {
+        let f = crate::runtime::cranecl_progress as *const u8;
+        let item = self.item;
+        self.call_host(f, &[types::I64], &[], &[item]);
+    }
+
     /// Wait until every other work-item of this sub-group arrives here
     /// (`sub_group_barrier`, and the two waits of a sub-group collective).
     /// Kernels that reach one run as coroutines (`walk::uses_sub_group_sync`).

@@ -21,8 +21,11 @@
 //!   (`tiles.rs`), small records as one integer (`small_records.rs`); and,
 //!   per kernel, its variant for work-groups of one
 //!   work-item (`one_item_groups.rs`);
+//! - which loops may wait for another work-item (`progress.rs`: their
+//!   kernels run as coroutines that let the others run in them);
 //! - the choice of each kernel's work-group strategy (`plan_strategy`:
-//!   a loop without barriers, else the regions' plan, else coroutines);
+//!   coroutines for a kernel that may wait, else a loop without barriers,
+//!   else the regions' plan, else coroutines);
 //!   its step is chosen as its entry is built (`codegen/lanes/`, `choose`:
 //!   a lanes build can still refuse), and codegen records both in the
 //!   kernel's entry;
@@ -36,6 +39,7 @@ pub(crate) mod divergence;
 pub mod explain;
 mod hir_inline;
 pub(crate) mod one_item_groups;
+pub(crate) mod progress;
 pub(crate) mod regions;
 mod small_records;
 mod tiles;
@@ -103,10 +107,11 @@ pub(crate) enum Planned<'p> {
     Coroutines(String),
 }
 
-/// Choose the strategy of kernel `fid` (`f`): a loop without barriers, else
-/// the regions where `barrier_regions` is on and the plan accepts the body
-/// (`follow_uninit`: checked `uninit` keeps flags in the frames), else
-/// coroutines.
+/// Choose the strategy of kernel `fid` (`f`): coroutines when a loop may
+/// wait for another work-item (`progress.rs`), else a loop without
+/// barriers, else the regions where `barrier_regions` is on and the plan
+/// accepts the body (`follow_uninit`: checked `uninit` keeps flags in the
+/// frames), else coroutines.
 pub(crate) fn plan_strategy<'p>(
     prog: &'p Program,
     fid: FuncId,
@@ -115,6 +120,14 @@ pub(crate) fn plan_strategy<'p>(
     barrier_regions: bool,
     follow_uninit: bool,
 ) -> Planned<'p> {
+    if progress::may_wait(prog, fid) {
+        return Planned::Coroutines(
+            "a loop may wait for another work-item (an atomic's result or a volatile \
+             read decides it): coroutines that let the others run in it, so that \
+             sub-groups make independent forward progress"
+                .to_string(),
+        );
+    }
     if !uses_barriers {
         return Planned::Loop;
     }

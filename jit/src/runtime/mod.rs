@@ -184,6 +184,11 @@ pub struct ItemState {
     /// mixes it in, so one function called from two places is two calls
     /// (`builtins/subgroup.rs`).
     pub sub_group_path: u64,
+    /// Coroutines: the passes this item has made through loops that may
+    /// wait for another work-item (`cranecl_progress`) ...
+    pub progress_passes: u64,
+    /// ... and 1 while it has let the others run from one.
+    pub progress_wait: u64,
 }
 
 impl ItemState {
@@ -202,6 +207,8 @@ impl ItemState {
             check_ret: 0,
             sub_group_wait: 0,
             sub_group_path: 0,
+            progress_passes: 0,
+            progress_wait: 0,
         }
     }
 }
@@ -274,6 +281,38 @@ pub unsafe extern "C" fn cranecl_sub_group_barrier(item: *mut ItemState) {
             (*item).sub_group_wait = 1;
             (*y).suspend(());
             (*item).sub_group_wait = 0;
+        }
+    }
+}
+
+/// How many passes through loops that may wait for another work-item a
+/// coroutine makes before it lets the others run: often enough that a
+/// waiting one costs little, rarely enough that a lock-free retry loop
+/// (`atomic_cmpxchg` until it succeeds) seldom switches.
+const PROGRESS_PERIOD: u64 = 16;
+
+/// A pass through a loop that may wait for another work-item
+/// (`lower/progress.rs`): every [`PROGRESS_PERIOD`] passes, a coroutine
+/// lets the other work-items of its group run before it goes on, without
+/// waiting at any barrier (see [`run_coroutines`]). So a sub-group that
+/// waits for another in a loop never keeps it from running: independent
+/// forward progress.
+///
+/// # Safety
+/// `item` is the `ItemState` generated code was given.
+pub unsafe extern "C" fn cranecl_progress(item: *mut ItemState) {
+    // SAFETY: as `cranecl_barrier`; a group run as a loop has one item,
+    // which has no other to wait for.
+    unsafe {
+        let y = (*item).yielder as *const Yielder<(), ()>;
+        if y.is_null() {
+            return;
+        }
+        (*item).progress_passes += 1;
+        if (*item).progress_passes.is_multiple_of(PROGRESS_PERIOD) {
+            (*item).progress_wait = 1;
+            (*y).suspend(());
+            (*item).progress_wait = 0;
         }
     }
 }
@@ -518,11 +557,13 @@ pub unsafe fn run_coroutines(
     }
     // Rounds: resume every item that may run, until none is left or one
     // was abandoned by a fault. An item that yields waits at a work-group
-    // barrier or at a sub-group barrier (`ItemState::sub_group_wait`). After
-    // each round, a sub-group whose unfinished items all wait at a sub-group
-    // barrier goes on; when no sub-group can, and every unfinished item
-    // waits, all of them go on (a work-group barrier — or items that wait at
-    // different kinds of barrier, undefined behaviour: they go on rather
+    // barrier or at a sub-group barrier (`ItemState::sub_group_wait`), or
+    // lets the others run from a loop that may wait for one of them
+    // (`ItemState::progress_wait`: it stays ready). After each round, a
+    // sub-group whose unfinished items all wait at a sub-group barrier goes
+    // on; when no sub-group can, and every unfinished item waits at a
+    // barrier, all of them go on (a work-group barrier — or items that wait
+    // at different kinds of barrier, undefined behaviour: they go on rather
     // than hang the host). Without sub-group barriers this resumes every
     // unfinished item once per round.
     let mut failed = None;
@@ -545,7 +586,7 @@ pub unsafe fn run_coroutines(
             }
             fault::arm(cp);
             match c.resume(()) {
-                CoroutineResult::Yield(()) => ready[i] = false,
+                CoroutineResult::Yield(()) => ready[i] = items[i].progress_wait == 1,
                 CoroutineResult::Return(None) => {}
                 CoroutineResult::Return(Some(f)) => {
                     failed = Some(f);
@@ -568,6 +609,9 @@ pub unsafe fn run_coroutines(
         }
         if any {
             check::sub_group_round(group);
+        } else if waiting.iter().any(|&i| items[i].progress_wait == 1) {
+            // Some item still runs a loop that waits: the others keep
+            // waiting at their barriers until it arrives at one too.
         } else {
             if group.check != 0 {
                 let done: Vec<bool> = coros.iter().map(|c| c.done()).collect();
