@@ -136,6 +136,13 @@ fn atomics_that_decide_no_loop_keep_the_faster_strategies() {
             if (atomic_inc(count) == 0)
                 firsts[0] = get_global_id(0);
         }
+        kernel void append(global const int *x, global int *count, global int *list, int n) {
+            for (int i = get_global_id(0); i < n; i += get_global_size(0))
+                if (x[i] > 0) {
+                    int at = atomic_inc(count);
+                    list[at] = x[i];
+                }
+        }
         void add_float(volatile global float *p, float v) {
             union { float f; uint u; } old, sum;
             do {
@@ -157,7 +164,7 @@ fn atomics_that_decide_no_loop_keep_the_faster_strategies() {
         }",
         "-cl-std=CL2.0",
     );
-    for k in ["histogram", "first", "scatter", "scatter_c11"] {
+    for k in ["histogram", "first", "append", "scatter", "scatter_c11"] {
         let i = p.kernel_index(k).expect("kernel");
         assert_ne!(p.strategy(i), "coroutines", "{k}");
     }
@@ -174,6 +181,21 @@ fn atomics_that_decide_no_loop_keep_the_faster_strategies() {
     let mut want = vec![0i32; 256];
     input.iter().for_each(|&b| want[b as usize] += 1);
     assert_eq!(bins, want);
+    let mut x: Vec<i32> = (0..n as i32)
+        .map(|i| if i % 3 == 0 { i } else { -i })
+        .collect();
+    let (mut count, mut list) = (vec![0i32], vec![0i32; n]);
+    run(
+        &p,
+        "append",
+        &mut [buf(&mut x), buf(&mut count), buf(&mut list), val(n as i32)],
+        &[256],
+        &[64],
+    );
+    let mut got = list[..count[0] as usize].to_vec();
+    got.sort_unstable();
+    let want: Vec<i32> = x.iter().copied().filter(|&v| v > 0).collect();
+    assert_eq!(got, want);
     // Small integers: every order of the sums gives the same floats.
     let mut x: Vec<f32> = (0..n).map(|i| (i % 5) as f32).collect();
     let mut want = vec![0f32; 256];
@@ -220,5 +242,44 @@ fn a_lock_that_expects_a_constant_waits() {
         let (mut lock, mut count) = (vec![0i32], vec![0i32]);
         run(&p, k, &mut [buf(&mut lock), buf(&mut count)], &[64], &[16]);
         assert_eq!((lock[0], count[0]), (0, 64), "{k}");
+    }
+}
+
+#[test]
+fn a_wait_decided_through_a_variable_or_a_break_lets_the_others_run() {
+    // The loops' conditions read no atomic: a flag variable set under an
+    // atomic's test, or a `break` taken under one, decides each.
+    const FLAG: &str = "
+        kernel void relay(global int *turn, global int *order) {
+            int l = get_local_id(0), n = get_local_size(0), g = get_group_id(0);
+            int mine = 0;
+            while (!mine) {
+                if (atomic_add(&turn[g], 0) == n - 1 - l)
+                    mine = 1;
+            }
+            order[get_global_id(0)] = atomic_inc(&turn[g]);
+        }";
+    const BREAK: &str = "
+        kernel void relay(global int *turn, global int *order) {
+            int l = get_local_id(0), n = get_local_size(0), g = get_group_id(0);
+            for (;;) {
+                if (atomic_add(&turn[g], 0) == n - 1 - l)
+                    break;
+            }
+            order[get_global_id(0)] = atomic_inc(&turn[g]);
+        }";
+    let (n, local) = (128usize, 64usize);
+    for src in [FLAG, BREAK] {
+        let out = run_or_hang(
+            src,
+            "relay",
+            vec![vec![0; n / local], vec![-1; n]],
+            n as u64,
+            local as u64,
+        )
+        .expect("a work-item waited for ever: the one it waited for never ran");
+        assert_eq!(out[0], vec![local as i32; n / local]);
+        let want: Vec<i32> = (0..n).map(|i| (local - 1 - i % local) as i32).collect();
+        assert_eq!(out[1], want);
     }
 }

@@ -4,19 +4,24 @@
 //! A work-item that waits in a loop for another one to act can only learn
 //! of that act through memory the other writes, and the memory model lets
 //! it read such memory without a data race only through an atomic
-//! operation (or, by custom, a `volatile` object). So a loop *observes*
-//! other work-items when its condition, step or body uses the result of an
-//! atomic built-in, reads a `volatile` object, or calls a function of the
-//! program that does; an atomic whose result is dropped (`atomic_inc(&n);`,
-//! a histogram's counting) tells the loop nothing. Nor does a loop that
-//! retries a compare-and-exchange with an expectation it takes afresh on
-//! every pass (`do old = *p; while (atomic_cmpxchg(p, old, f(old)) !=
-//! old)`, a float added atomically): it repeats only when another
-//! work-item's exchange succeeded in between, which none of its group can
-//! while it runs, so it never waits for one (lock-free, where a spin lock
-//! `while (atomic_cmpxchg(l, 0, 1) != 0)` expects a constant and waits). A
-//! backward `goto` is a loop too: a function that observes makes each of
-//! its `goto`s count.
+//! operation (or, by custom, a `volatile` object). An expression
+//! *observes* other work-items when it uses the result of an atomic
+//! built-in, reads a `volatile` object, or calls a function of the program
+//! that does; an atomic whose result is dropped (`atomic_inc(&n);`, a
+//! histogram's counting) observes nothing. A loop *waits* when whether it
+//! goes on depends on what it observed: its condition observes, or reads a
+//! private variable whose value (or whose assignment: control dependence)
+//! depends on an observation in the loop, or a `break`, `return` or `goto`
+//! out of it is taken under such a condition. A loop that only uses what it
+//! observed (an index taken with `atomic_inc` to append to a list, hashcat's
+//! found-hash flags) ends as it would alone, and so does one that retries a
+//! compare-and-exchange with an expectation it takes afresh on every pass
+//! (`do old = *p; while (atomic_cmpxchg(p, old, f(old)) != old)`, a float
+//! added atomically): it repeats only when another work-item's exchange
+//! succeeded in between, which none of its group can while it runs
+//! (lock-free, where a spin lock `while (atomic_cmpxchg(l, 0, 1) != 0)`
+//! expects a constant and waits). A `goto` taken under such a condition may
+//! close a loop that waits too.
 //!
 //! A kernel with such a loop runs as coroutines (`plan_strategy`), and the
 //! loop lets the other work-items of its group run once in a while
@@ -28,28 +33,38 @@
 use super::walk;
 use crate::sema::builtins::Family;
 use crate::sema::hir::{
-    BinOp, Block, CastKind, Expr, ExprKind, FuncId, Program, Stmt, StmtKind, UnOp, VarRef,
+    BinOp, Block, CastKind, Expr, ExprKind, FuncId, Init, Program, Stmt, StmtKind, UnOp, VarRef,
 };
 use crate::sema::types::Type;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 /// Whether the loop `for (; c; step) body` (or a `while`/`do` loop, without
 /// a step) may wait for another work-item.
-pub fn loop_observes(prog: &Program, c: Option<&Expr>, step: Option<&Expr>, body: &Stmt) -> bool {
+pub fn loop_waits(prog: &Program, c: Option<&Expr>, step: Option<&Expr>, body: &Stmt) -> bool {
     if c.is_some_and(|c| retries(c, body)) {
         return false;
     }
-    let seen = &mut HashSet::new();
-    c.is_some_and(|c| observes(prog, c, true, seen))
-        || step.is_some_and(|s| observes(prog, s, false, seen))
-        || stmt_observes(prog, body, seen)
+    let mut cx = Cx::new(prog);
+    let step = step.map(|e| Stmt {
+        kind: StmtKind::Expr(e.clone()),
+        span: e.span,
+    });
+    let mut stmts: Vec<&Stmt> = vec![body];
+    stmts.extend(step.as_ref());
+    let (tainted, exits) = cx.taint(&stmts);
+    !exits.is_empty() || c.is_some_and(|c| cx.tainted(c, &tainted))
 }
 
-/// Whether a function body observes other work-items anywhere (then each
-/// of its `goto`s may close a loop that waits).
-pub fn body_observes(prog: &Program, body: &Block) -> bool {
-    let seen = &mut HashSet::new();
-    body.stmts.iter().any(|s| stmt_observes(prog, s, seen))
+/// The `goto`s of a function body that may close a loop that waits: those
+/// taken under a condition that depends on an observation.
+pub fn waiting_gotos(prog: &Program, body: &Block) -> HashSet<*const Stmt> {
+    let mut cx = Cx::new(prog);
+    let stmts: Vec<&Stmt> = body.stmts.iter().collect();
+    let (_, exits) = cx.taint(&stmts);
+    exits
+        .into_iter()
+        .filter_map(|(s, goto)| goto.then_some(s))
+        .collect()
 }
 
 /// Whether kernel `f`, or a function it calls, has a loop (or a `goto`)
@@ -68,20 +83,19 @@ pub fn may_wait(prog: &Program, f: FuncId) -> bool {
         else {
             continue;
         };
-        let (mut waits, mut gotos) = (false, false);
+        let mut waits = false;
         for s in &body.stmts {
             each_stmt(s, &mut |s| match &s.kind {
                 StmtKind::While(c, b) | StmtKind::DoWhile(b, c) => {
-                    waits |= loop_observes(prog, Some(c), None, b)
+                    waits = waits || loop_waits(prog, Some(c), None, b)
                 }
                 StmtKind::For(_, c, step, b) => {
-                    waits |= loop_observes(prog, c.as_ref(), step.as_ref(), b)
+                    waits = waits || loop_waits(prog, c.as_ref(), step.as_ref(), b)
                 }
-                StmtKind::Goto(_) => gotos = true,
                 _ => {}
             });
         }
-        if waits || (gotos && body_observes(prog, body)) {
+        if waits || !waiting_gotos(prog, body).is_empty() {
             return true;
         }
         walk::block_exprs(body, &mut |e| {
@@ -99,64 +113,271 @@ fn each_stmt(s: &Stmt, f: &mut dyn FnMut(&Stmt)) {
     walk::sub_stmts(s, &mut |t| each_stmt(t, f));
 }
 
-/// Whether `s` (with its nested statements) observes other work-items.
-fn stmt_observes(prog: &Program, s: &Stmt, seen: &mut HashSet<FuncId>) -> bool {
-    let mut found = false;
-    match &s.kind {
-        // A retry loop ends without waiting (a loop nested in it is
-        // judged on its own).
-        StmtKind::While(c, b) | StmtKind::DoWhile(b, c) if retries(c, b) => return false,
-        StmtKind::For(_, Some(c), _, b) if retries(c, b) => return false,
-        // An expression statement's value is dropped, and so is a `for`'s step.
-        StmtKind::Expr(e) => found = observes(prog, e, false, seen),
-        StmtKind::For(_, c, step, _) => {
-            found = c.as_ref().is_some_and(|c| observes(prog, c, true, seen))
-                || step
-                    .as_ref()
-                    .is_some_and(|e| observes(prog, e, false, seen))
-        }
-        _ => walk::own_exprs(s, &mut |e| found = found || observes(prog, e, true, seen)),
-    }
-    walk::sub_stmts(s, &mut |t| found = found || stmt_observes(prog, t, seen));
-    found
+/// The analysis of one loop or function: which functions of the program
+/// observe (computed once each).
+struct Cx<'p> {
+    prog: &'p Program,
+    funcs: HashMap<FuncId, bool>,
 }
 
-/// Whether evaluating `e` observes other work-items; `used`: whether its
-/// value is used (an atomic's result that is dropped observes nothing).
-/// `seen` holds the functions already looked into (each is looked into
-/// once: a second call of one adds nothing).
-fn observes(prog: &Program, e: &Expr, used: bool, seen: &mut HashSet<FuncId>) -> bool {
-    let here = match &e.kind {
-        ExprKind::Builtin(b, _) => {
-            used && matches!(b.family, Family::Atomic | Family::AtomicC11) && e.ty != Type::Void
+/// The exits taken under a condition that depends on an observation, each
+/// with whether it is a `goto`.
+type Exits = Vec<(*const Stmt, bool)>;
+
+/// Where a statement is, for the taint walk: under a condition that
+/// depends on an observation, and inside a loop or `switch` nested in the
+/// one analysed (whose `break`s stay inside).
+#[derive(Clone, Copy)]
+struct At {
+    tainted: bool,
+    nested: bool,
+}
+
+impl<'p> Cx<'p> {
+    fn new(prog: &'p Program) -> Self {
+        Cx {
+            prog,
+            funcs: HashMap::new(),
         }
-        ExprKind::Cast(CastKind::LvalueToRvalue, a) => a.quals.volatile,
-        // A compound assignment or an increment reads its object first.
-        ExprKind::Assign {
-            op: Some(_), lhs, ..
-        } => lhs.quals.volatile,
-        ExprKind::IncDec { operand, .. } => operand.quals.volatile,
-        ExprKind::Call(f, _) => {
-            seen.insert(*f)
-                && prog
-                    .functions
-                    .get(f.0 as usize)
-                    .and_then(|f| f.body.as_ref())
-                    .is_some_and(|b| b.stmts.iter().any(|s| stmt_observes(prog, s, seen)))
-        }
-        _ => false,
-    };
-    if here {
-        return true;
     }
-    match &e.kind {
-        ExprKind::Cast(CastKind::ToVoid, a) => observes(prog, a, false, seen),
-        ExprKind::Comma(a, b) => observes(prog, a, false, seen) || observes(prog, b, used, seen),
-        _ => {
-            let mut found = false;
-            walk::children(e, &mut |c| found = found || observes(prog, c, true, seen));
-            found
+
+    /// The private variables whose values depend on an observation in
+    /// `stmts` (their values or their assignments), and the exits (`break`
+    /// of the analysed loop, `return`, `goto`) taken under a condition that
+    /// does: repeated until no more variables are found.
+    fn taint(&mut self, stmts: &[&Stmt]) -> (HashSet<u32>, Exits) {
+        let mut tainted = HashSet::new();
+        loop {
+            let before = tainted.len();
+            let mut exits = Exits::new();
+            let at = At {
+                tainted: false,
+                nested: false,
+            };
+            for s in stmts {
+                self.taint_stmt(s, at, &mut tainted, &mut exits);
+            }
+            if tainted.len() == before {
+                return (tainted, exits);
+            }
         }
+    }
+
+    fn taint_stmt(&mut self, s: &Stmt, at: At, t: &mut HashSet<u32>, exits: &mut Exits) {
+        let under = |cx: &mut Self, c: &Expr, t: &HashSet<u32>, nested: bool| At {
+            tainted: at.tainted || cx.tainted(c, t),
+            nested: at.nested || nested,
+        };
+        match &s.kind {
+            StmtKind::Decl(l, Some(init)) => {
+                let mut dep = at.tainted;
+                init_exprs(init, &mut |e| {
+                    self.taint_expr(e, at, t);
+                    dep = dep || self.tainted(e, t);
+                });
+                if dep {
+                    t.insert(l.0);
+                }
+            }
+            StmtKind::Decl(_, None) | StmtKind::Empty | StmtKind::Continue => {}
+            StmtKind::Expr(e) => self.taint_expr(e, at, t),
+            StmtKind::Return(e) => {
+                if let Some(e) = e {
+                    self.taint_expr(e, at, t);
+                }
+                if at.tainted {
+                    exits.push((s, false));
+                }
+            }
+            StmtKind::Goto(_) => {
+                if at.tainted {
+                    exits.push((s, true));
+                }
+            }
+            StmtKind::Break => {
+                if at.tainted && !at.nested {
+                    exits.push((s, false));
+                }
+            }
+            StmtKind::Block(b) => b
+                .stmts
+                .iter()
+                .for_each(|s| self.taint_stmt(s, at, t, exits)),
+            StmtKind::If(c, th, el) => {
+                self.taint_expr(c, at, t);
+                let inner = under(self, c, t, false);
+                self.taint_stmt(th, inner, t, exits);
+                if let Some(el) = el {
+                    self.taint_stmt(el, inner, t, exits);
+                }
+            }
+            StmtKind::Switch(c, body) => {
+                self.taint_expr(c, at, t);
+                let inner = under(self, c, t, true);
+                self.taint_stmt(body, inner, t, exits);
+            }
+            StmtKind::While(c, body) | StmtKind::DoWhile(body, c) => {
+                self.taint_expr(c, at, t);
+                let inner = under(self, c, t, true);
+                self.taint_stmt(body, inner, t, exits);
+            }
+            StmtKind::For(init, c, step, body) => {
+                if let Some(i) = init {
+                    self.taint_stmt(i, at, t, exits);
+                }
+                let inner = match c {
+                    Some(c) => {
+                        self.taint_expr(c, at, t);
+                        under(self, c, t, true)
+                    }
+                    None => At {
+                        tainted: at.tainted,
+                        nested: true,
+                    },
+                };
+                if let Some(st) = step {
+                    self.taint_expr(st, inner, t);
+                }
+                self.taint_stmt(body, inner, t, exits);
+            }
+            StmtKind::Case(_, s) | StmtKind::Default(s) | StmtKind::Label(_, s) => {
+                self.taint_stmt(s, at, t, exits)
+            }
+        }
+    }
+
+    /// The variables `e` assigns that come to depend on an observation: by
+    /// the value assigned, by the place (`at`), or written by an atomic
+    /// built-in through their address (a C11 compare-and-exchange's
+    /// expectation).
+    fn taint_expr(&mut self, e: &Expr, at: At, t: &mut HashSet<u32>) {
+        let mut found = Vec::new();
+        walk::expr_tree(e, &mut |x| match &x.kind {
+            ExprKind::Assign { op, lhs, rhs, .. } => {
+                if let Some((l, _)) = place(lhs) {
+                    found.push((l, Some((&**rhs, op.is_some()))));
+                }
+            }
+            ExprKind::IncDec { operand, .. } => {
+                if let Some((l, _)) = place(operand) {
+                    found.push((l, None));
+                }
+            }
+            ExprKind::Builtin(b, args)
+                if matches!(b.family, Family::Atomic | Family::AtomicC11) =>
+            {
+                for a in args {
+                    if let ExprKind::AddrOf(p) = &bare(a).kind {
+                        if let Some((l, _)) = place(p) {
+                            t.insert(l);
+                        }
+                    }
+                }
+            }
+            _ => {}
+        });
+        for (l, rhs) in found {
+            let dep = at.tainted
+                || match rhs {
+                    Some((r, compound)) => self.tainted(r, t) || (compound && t.contains(&l)),
+                    None => t.contains(&l),
+                };
+            if dep {
+                t.insert(l);
+            }
+        }
+    }
+
+    /// Whether `e`'s value depends on an observation: it observes, or reads
+    /// a variable of `t`.
+    fn tainted(&mut self, e: &Expr, t: &HashSet<u32>) -> bool {
+        let mut reads = false;
+        walk::expr_tree(e, &mut |x| {
+            if let ExprKind::Cast(CastKind::LvalueToRvalue, a) = &x.kind {
+                reads = reads || place(a).is_some_and(|(l, _)| t.contains(&l));
+            }
+        });
+        reads || self.observes(e, true)
+    }
+
+    /// Whether function `f` observes other work-items anywhere (outside
+    /// retry loops).
+    fn func_observes(&mut self, f: FuncId) -> bool {
+        if let Some(&v) = self.funcs.get(&f) {
+            return v;
+        }
+        // A call back into a function being looked at adds nothing.
+        self.funcs.insert(f, false);
+        let prog = self.prog;
+        let v = prog
+            .functions
+            .get(f.0 as usize)
+            .and_then(|f| f.body.as_ref())
+            .is_some_and(|b| b.stmts.iter().any(|s| self.stmt_observes(s)));
+        self.funcs.insert(f, v);
+        v
+    }
+
+    /// Whether `s` (with its nested statements) observes other work-items.
+    fn stmt_observes(&mut self, s: &Stmt) -> bool {
+        let mut found = false;
+        match &s.kind {
+            // A retry loop ends without waiting (a loop nested in it is
+            // judged on its own).
+            StmtKind::While(c, b) | StmtKind::DoWhile(b, c) if retries(c, b) => return false,
+            StmtKind::For(_, Some(c), _, b) if retries(c, b) => return false,
+            // An expression statement's value is dropped, and so is a
+            // `for`'s step.
+            StmtKind::Expr(e) => found = self.observes(e, false),
+            StmtKind::For(_, c, step, _) => {
+                found = c.as_ref().is_some_and(|c| self.observes(c, true))
+                    || step.as_ref().is_some_and(|e| self.observes(e, false))
+            }
+            _ => walk::own_exprs(s, &mut |e| found = found || self.observes(e, true)),
+        }
+        walk::sub_stmts(s, &mut |t| found = found || self.stmt_observes(t));
+        found
+    }
+
+    /// Whether evaluating `e` observes other work-items; `used`: whether
+    /// its value is used (an atomic's result that is dropped observes
+    /// nothing).
+    fn observes(&mut self, e: &Expr, used: bool) -> bool {
+        let here = match &e.kind {
+            ExprKind::Builtin(b, _) => {
+                used && matches!(b.family, Family::Atomic | Family::AtomicC11) && e.ty != Type::Void
+            }
+            ExprKind::Cast(CastKind::LvalueToRvalue, a) => a.quals.volatile,
+            // A compound assignment or an increment reads its object first.
+            ExprKind::Assign {
+                op: Some(_), lhs, ..
+            } => lhs.quals.volatile,
+            ExprKind::IncDec { operand, .. } => operand.quals.volatile,
+            ExprKind::Call(f, _) => self.func_observes(*f),
+            _ => false,
+        };
+        if here {
+            return true;
+        }
+        match &e.kind {
+            ExprKind::Cast(CastKind::ToVoid, a) => self.observes(a, false),
+            ExprKind::Comma(a, b) => self.observes(a, false) || self.observes(b, used),
+            _ => {
+                let mut found = false;
+                walk::children(e, &mut |c| found = found || self.observes(c, true));
+                found
+            }
+        }
+    }
+}
+
+/// Every root expression of an initialiser.
+fn init_exprs<'e>(i: &'e Init, f: &mut dyn FnMut(&'e Expr)) {
+    match i {
+        Init::Expr(e) => f(e),
+        Init::Array(v) | Init::Struct(v) => v.iter().for_each(|i| init_exprs(i, f)),
+        Init::Union(_, i) => init_exprs(i, f),
+        Init::Zero => {}
     }
 }
 
