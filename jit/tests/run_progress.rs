@@ -248,7 +248,8 @@ fn a_lock_that_expects_a_constant_waits() {
 #[test]
 fn a_wait_decided_through_a_variable_or_a_break_lets_the_others_run() {
     // The loops' conditions read no atomic: a flag variable set under an
-    // atomic's test, or a `break` taken under one, decides each.
+    // atomic's test, a `break` taken under one, or a count decremented in
+    // the condition and set again under one decides each.
     const FLAG: &str = "
         kernel void relay(global int *turn, global int *order) {
             int l = get_local_id(0), n = get_local_size(0), g = get_group_id(0);
@@ -268,8 +269,18 @@ fn a_wait_decided_through_a_variable_or_a_break_lets_the_others_run() {
             }
             order[get_global_id(0)] = atomic_inc(&turn[g]);
         }";
+    const COUNT: &str = "
+        kernel void relay(global int *turn, global int *order) {
+            int l = get_local_id(0), n = get_local_size(0), g = get_group_id(0);
+            int again = 1;
+            while (again--) {
+                if (atomic_add(&turn[g], 0) != n - 1 - l)
+                    again = 1;
+            }
+            order[get_global_id(0)] = atomic_inc(&turn[g]);
+        }";
     let (n, local) = (128usize, 64usize);
-    for src in [FLAG, BREAK] {
+    for src in [FLAG, BREAK, COUNT] {
         let out = run_or_hang(
             src,
             "relay",

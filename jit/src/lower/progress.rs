@@ -292,10 +292,16 @@ impl<'p> Cx<'p> {
     /// a variable of `t`.
     fn tainted(&mut self, e: &Expr, t: &HashSet<u32>) -> bool {
         let mut reads = false;
-        walk::expr_tree(e, &mut |x| {
-            if let ExprKind::Cast(CastKind::LvalueToRvalue, a) = &x.kind {
-                reads = reads || place(a).is_some_and(|(l, _)| t.contains(&l));
-            }
+        walk::expr_tree(e, &mut |x| match &x.kind {
+            // A read, and the reads of an increment or a compound assignment.
+            ExprKind::Cast(CastKind::LvalueToRvalue, a)
+            | ExprKind::IncDec { operand: a, .. }
+            | ExprKind::Assign {
+                op: Some(_),
+                lhs: a,
+                ..
+            } => reads = reads || place(a).is_some_and(|(l, _)| t.contains(&l)),
+            _ => {}
         });
         reads || self.observes(e, true)
     }
