@@ -125,11 +125,31 @@ fn refusals_are_named() {
     );
     has(
         &log,
-        "note: kernel 'sw': coroutines (one stack per work-item, switched at barriers); one work-item per step",
+        "note: kernel 'sw': coroutines (one stack per work-item, switched at barriers and in loops that wait); one work-item per step",
     );
     has(
         &log,
         "not faster because regions: a barrier inside a switch (only if, loops and blocks are cut)",
+    );
+    // A loop that waits for another work-item: coroutines, at its line.
+    let log = log_of(
+        "kernel void relay(global int *turn, global int *order) {
+            int l = get_local_id(0), n = get_local_size(0);
+            while (atomic_add(turn, 0) != n - 1 - l)
+                ;
+            order[get_global_id(0)] = atomic_inc(turn);
+        }",
+    );
+    has(
+        &log,
+        "note: kernel 'relay': coroutines (one stack per work-item, switched at barriers and in loops that wait); one work-item per step",
+    );
+    has(
+        &log,
+        "not faster because regions: <source>:3:13: a loop may wait for another work-item (an \
+         atomic's result or a volatile read decides it): coroutines that let the others run in \
+         it, so that sub-groups make independent forward progress: `while (atomic_add(turn, 0) \
+         != n - 1 - l) ;`",
     );
     // A barrier in a called function that cannot be inlined (a return
     // before its end): coroutines, and the reason names it.

@@ -960,6 +960,7 @@ fn compile_into(module: &mut JITModule, pcx: &mut ProgramCx<'_>) -> Result<Compi
                 info.uses_barriers,
                 pcx.barrier_regions,
                 pcx.check.uninit,
+                pcx.sources.as_deref(),
             );
             (fid, info, planned)
         })

@@ -55,7 +55,9 @@ impl fmt::Display for Explanation {
         let strategy = match self.strategy {
             Strategy::Loop => "loop over the work-items (no barrier)",
             Strategy::Regions => "regions (the body cut at its barriers)",
-            Strategy::Coroutines => "coroutines (one stack per work-item, switched at barriers)",
+            Strategy::Coroutines => {
+                "coroutines (one stack per work-item, switched at barriers and in loops that wait)"
+            }
         };
         let n = self.items_per_step;
         let step = match self.step {

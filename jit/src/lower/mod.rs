@@ -119,14 +119,16 @@ pub(crate) fn plan_strategy<'p>(
     uses_barriers: bool,
     barrier_regions: bool,
     follow_uninit: bool,
+    sources: Option<&crate::source::SourceMap>,
 ) -> Planned<'p> {
-    if progress::may_wait(prog, fid) {
-        return Planned::Coroutines(
+    if let Some(at) = progress::waiting_loop(prog, fid) {
+        return Planned::Coroutines(explain::note_at(
+            sources,
+            at,
             "a loop may wait for another work-item (an atomic's result or a volatile \
              read decides it): coroutines that let the others run in it, so that \
-             sub-groups make independent forward progress"
-                .to_string(),
-        );
+             sub-groups make independent forward progress",
+        ));
     }
     if !uses_barriers {
         return Planned::Loop;

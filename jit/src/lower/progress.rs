@@ -36,6 +36,7 @@ use crate::sema::hir::{
     BinOp, Block, CastKind, Expr, ExprKind, FuncId, Init, Program, Stmt, StmtKind, UnOp, VarRef,
 };
 use crate::sema::types::Type;
+use crate::source::Span;
 use std::collections::{HashMap, HashSet};
 
 /// Whether the loop `for (; c; step) body` (or a `while`/`do` loop, without
@@ -70,6 +71,12 @@ pub fn waiting_gotos(prog: &Program, body: &Block) -> HashSet<*const Stmt> {
 /// Whether kernel `f`, or a function it calls, has a loop (or a `goto`)
 /// that may wait for another work-item.
 pub fn may_wait(prog: &Program, f: FuncId) -> bool {
+    waiting_loop(prog, f).is_some()
+}
+
+/// Where the first loop (or `goto`) of kernel `f` and the functions it
+/// calls that may wait for another work-item is.
+pub fn waiting_loop(prog: &Program, f: FuncId) -> Option<Span> {
     let mut seen = HashSet::new();
     let mut stack = vec![f];
     while let Some(id) = stack.pop() {
@@ -83,20 +90,35 @@ pub fn may_wait(prog: &Program, f: FuncId) -> bool {
         else {
             continue;
         };
-        let mut waits = false;
+        let mut found = None;
         for s in &body.stmts {
-            each_stmt(s, &mut |s| match &s.kind {
-                StmtKind::While(c, b) | StmtKind::DoWhile(b, c) => {
-                    waits = waits || loop_waits(prog, Some(c), None, b)
+            each_stmt(s, &mut |s| {
+                let waits = match &s.kind {
+                    StmtKind::While(c, b) | StmtKind::DoWhile(b, c) => {
+                        found.is_none() && loop_waits(prog, Some(c), None, b)
+                    }
+                    StmtKind::For(_, c, step, b) => {
+                        found.is_none() && loop_waits(prog, c.as_ref(), step.as_ref(), b)
+                    }
+                    _ => false,
+                };
+                if waits {
+                    found = Some(s.span);
                 }
-                StmtKind::For(_, c, step, b) => {
-                    waits = waits || loop_waits(prog, c.as_ref(), step.as_ref(), b)
-                }
-                _ => {}
             });
         }
-        if waits || !waiting_gotos(prog, body).is_empty() {
-            return true;
+        if found.is_none() {
+            let gotos = waiting_gotos(prog, body);
+            for s in &body.stmts {
+                each_stmt(s, &mut |s| {
+                    if found.is_none() && gotos.contains(&(s as *const Stmt)) {
+                        found = Some(s.span);
+                    }
+                });
+            }
+        }
+        if found.is_some() {
+            return found;
         }
         walk::block_exprs(body, &mut |e| {
             if let ExprKind::Call(c, _) = &e.kind {
@@ -104,7 +126,7 @@ pub fn may_wait(prog: &Program, f: FuncId) -> bool {
             }
         });
     }
-    false
+    None
 }
 
 /// `s` and every statement nested in it.
