@@ -248,8 +248,10 @@ fn a_lock_that_expects_a_constant_waits() {
 #[test]
 fn a_wait_decided_through_a_variable_or_a_break_lets_the_others_run() {
     // The loops' conditions read no atomic: a flag variable set under an
-    // atomic's test, a `break` taken under one, or a count decremented in
-    // the condition and set again under one decides each.
+    // atomic's test, a `break` taken under one, a count decremented in the
+    // condition and set again under one, or a variable a called function
+    // (not inlined: it returns early, and is called twice) writes what it
+    // read into decides each.
     const FLAG: &str = "
         kernel void relay(global int *turn, global int *order) {
             int l = get_local_id(0), n = get_local_size(0), g = get_group_id(0);
@@ -279,8 +281,22 @@ fn a_wait_decided_through_a_variable_or_a_break_lets_the_others_run() {
             }
             order[get_global_id(0)] = atomic_inc(&turn[g]);
         }";
+    const OUT_PARAMETER: &str = "
+        void turn_of(global int *turn, int *now) {
+            if (!turn)
+                return;
+            *now = atomic_add(turn, 0);
+        }
+        kernel void relay(global int *turn, global int *order) {
+            int l = get_local_id(0), n = get_local_size(0), g = get_group_id(0);
+            int now;
+            turn_of(&turn[g], &now);
+            while (now != n - 1 - l)
+                turn_of(&turn[g], &now);
+            order[get_global_id(0)] = atomic_inc(&turn[g]);
+        }";
     let (n, local) = (128usize, 64usize);
-    for src in [FLAG, BREAK, COUNT] {
+    for src in [FLAG, BREAK, COUNT, OUT_PARAMETER] {
         let out = run_or_hang(
             src,
             "relay",

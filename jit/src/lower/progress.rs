@@ -269,11 +269,11 @@ impl<'p> Cx<'p> {
     }
 
     /// The variables `e` assigns that come to depend on an observation: by
-    /// the value assigned, by the place (`at`), or written by an atomic
-    /// built-in through their address (a C11 compare-and-exchange's
-    /// expectation).
+    /// the value assigned, by the place (`at`), or written through their
+    /// address by an atomic built-in (a C11 compare-and-exchange's
+    /// expectation) or by a function that observes.
     fn taint_expr(&mut self, e: &Expr, at: At, t: &mut HashSet<u32>) {
-        let mut found = Vec::new();
+        let (mut found, mut calls) = (Vec::new(), Vec::new());
         walk::expr_tree(e, &mut |x| match &x.kind {
             ExprKind::Assign { op, lhs, rhs, .. } => {
                 if let Some((l, _)) = place(lhs) {
@@ -288,16 +288,18 @@ impl<'p> Cx<'p> {
             ExprKind::Builtin(b, args)
                 if matches!(b.family, Family::Atomic | Family::AtomicC11) =>
             {
-                for a in args {
-                    if let ExprKind::AddrOf(p) = &bare(a).kind {
-                        if let Some((l, _)) = place(p) {
-                            t.insert(l);
-                        }
-                    }
-                }
+                t.extend(args.iter().filter_map(address_of_local));
             }
+            ExprKind::Call(f, args) => calls.push((*f, args)),
             _ => {}
         });
+        // A function that observes may write what it observed through the
+        // address of a variable it is given.
+        for (f, args) in calls {
+            if self.func_observes(f) {
+                t.extend(args.iter().filter_map(address_of_local));
+            }
+        }
         for (l, rhs) in found {
             let dep = at.tainted
                 || match rhs {
@@ -471,6 +473,14 @@ fn retries(c: &Expr, body: &Stmt) -> bool {
 /// Whether `e` is a call of `atomic_cmpxchg`/`atom_cmpxchg`.
 fn is_cmpxchg(e: &Expr) -> bool {
     matches!(&e.kind, ExprKind::Builtin(f, _) if f.name.ends_with("_cmpxchg"))
+}
+
+/// The private variable whose address (or whose array, decayed) `e` is.
+fn address_of_local(e: &Expr) -> Option<u32> {
+    match &bare(e).kind {
+        ExprKind::AddrOf(p) | ExprKind::Cast(CastKind::ArrayToPointer, p) => place(p).map(|p| p.0),
+        _ => None,
+    }
 }
 
 /// `e` without the conversions around it (reads, integer and pointer
