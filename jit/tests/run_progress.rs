@@ -251,7 +251,8 @@ fn a_wait_decided_through_a_variable_or_a_break_lets_the_others_run() {
     // atomic's test, a `break` taken under one, a count decremented in the
     // condition and set again under one, or a variable a called function
     // (not inlined: it returns early, and is called twice) writes what it
-    // read into decides each.
+    // read into, a private array element that holds what it read, or a
+    // variable written through a pointer to it, decides each.
     const FLAG: &str = "
         kernel void relay(global int *turn, global int *order) {
             int l = get_local_id(0), n = get_local_size(0), g = get_group_id(0);
@@ -295,8 +296,26 @@ fn a_wait_decided_through_a_variable_or_a_break_lets_the_others_run() {
                 turn_of(&turn[g], &now);
             order[get_global_id(0)] = atomic_inc(&turn[g]);
         }";
+    const ARRAY: &str = "
+        kernel void relay(global int *turn, global int *order) {
+            int l = get_local_id(0), n = get_local_size(0), g = get_group_id(0);
+            int seen[2];
+            do {
+                seen[l & 1] = atomic_add(&turn[g], 0);
+            } while (seen[l & 1] != n - 1 - l);
+            order[get_global_id(0)] = atomic_inc(&turn[g]);
+        }";
+    const POINTER: &str = "
+        kernel void relay(global int *turn, global int *order) {
+            int l = get_local_id(0), n = get_local_size(0), g = get_group_id(0);
+            int now = -1;
+            int *at = &now;
+            while (now != n - 1 - l)
+                *at = atomic_add(&turn[g], 0);
+            order[get_global_id(0)] = atomic_inc(&turn[g]);
+        }";
     let (n, local) = (128usize, 64usize);
-    for src in [FLAG, BREAK, COUNT, OUT_PARAMETER] {
+    for src in [FLAG, BREAK, COUNT, OUT_PARAMETER, ARRAY, POINTER] {
         let out = run_or_hang(
             src,
             "relay",

@@ -149,10 +149,9 @@ impl FunctionCx<'_, '_> {
                 // A `goto` taken under a condition that depends on what
                 // other work-items did may close a loop that waits: it is a
                 // pass as a loop's is.
-                if self.func.body.as_ref().is_some_and(|body| {
-                    crate::lower::progress::waiting_gotos(self.pcx.prog, body)
-                        .contains(&(s as *const Stmt))
-                }) {
+                if crate::lower::progress::waiting_gotos(self.pcx.prog, self.func)
+                    .contains(&(s as *const Stmt))
+                {
                     self.emit_progress_point();
                 }
                 self.jump(b);
@@ -316,7 +315,7 @@ impl FunctionCx<'_, '_> {
         step: Option<&crate::sema::hir::Expr>,
         body: &Stmt,
     ) -> bool {
-        crate::lower::progress::loop_waits(self.pcx.prog, c, step, body)
+        crate::lower::progress::loop_waits(self.pcx.prog, self.func, c, step, body)
     }
 
     /// A loop's body, after a pass point where the loop may wait.

@@ -10,8 +10,9 @@
 //! that does; an atomic whose result is dropped (`atomic_inc(&n);`, a
 //! histogram's counting) observes nothing. A loop *waits* when whether it
 //! goes on depends on what it observed: its condition observes, or reads a
-//! private variable whose value (or whose assignment: control dependence)
-//! depends on an observation in the loop, or a `break`, `return` or `goto`
+//! private variable (or memory the loop stored into) whose value (or whose
+//! assignment: control dependence) depends on an observation in the loop,
+//! or a `break`, `return` or `goto`
 //! out of it is taken under such a condition. A loop that only uses what it
 //! observed (an index taken with `atomic_inc` to append to a list, hashcat's
 //! found-hash flags) ends as it would alone, and so does one that retries a
@@ -33,19 +34,25 @@
 use super::walk;
 use crate::sema::builtins::Family;
 use crate::sema::hir::{
-    BinOp, Block, CastKind, Expr, ExprKind, FuncId, Init, Program, Stmt, StmtKind, UnOp, VarRef,
+    BinOp, CastKind, Expr, ExprKind, FuncId, Function, Init, Program, Stmt, StmtKind, UnOp, VarRef,
 };
 use crate::sema::types::Type;
 use crate::source::Span;
 use std::collections::{HashMap, HashSet};
 
 /// Whether the loop `for (; c; step) body` (or a `while`/`do` loop, without
-/// a step) may wait for another work-item.
-pub fn loop_waits(prog: &Program, c: Option<&Expr>, step: Option<&Expr>, body: &Stmt) -> bool {
+/// a step) of function `func` may wait for another work-item.
+pub fn loop_waits(
+    prog: &Program,
+    func: &Function,
+    c: Option<&Expr>,
+    step: Option<&Expr>,
+    body: &Stmt,
+) -> bool {
     if c.is_some_and(|c| retries(c, body)) {
         return false;
     }
-    let mut cx = Cx::new(prog);
+    let mut cx = Cx::new(prog, func);
     let step = step.map(|e| Stmt {
         kind: StmtKind::Expr(e.clone()),
         span: e.span,
@@ -56,10 +63,13 @@ pub fn loop_waits(prog: &Program, c: Option<&Expr>, step: Option<&Expr>, body: &
     !exits.is_empty() || c.is_some_and(|c| cx.tainted(c, &tainted))
 }
 
-/// The `goto`s of a function body that may close a loop that waits: those
+/// The `goto`s of function `func` that may close a loop that waits: those
 /// taken under a condition that depends on an observation.
-pub fn waiting_gotos(prog: &Program, body: &Block) -> HashSet<*const Stmt> {
-    let mut cx = Cx::new(prog);
+pub fn waiting_gotos(prog: &Program, func: &Function) -> HashSet<*const Stmt> {
+    let Some(body) = &func.body else {
+        return HashSet::new();
+    };
+    let mut cx = Cx::new(prog, func);
     let stmts: Vec<&Stmt> = body.stmts.iter().collect();
     let (_, exits) = cx.taint(&stmts);
     exits
@@ -83,11 +93,10 @@ pub fn waiting_loop(prog: &Program, f: FuncId) -> Option<Span> {
         if !seen.insert(id) {
             continue;
         }
-        let Some(body) = prog
-            .functions
-            .get(id.0 as usize)
-            .and_then(|f| f.body.as_ref())
-        else {
+        let Some(func) = prog.functions.get(id.0 as usize) else {
+            continue;
+        };
+        let Some(body) = func.body.as_ref() else {
             continue;
         };
         let mut found = None;
@@ -95,10 +104,10 @@ pub fn waiting_loop(prog: &Program, f: FuncId) -> Option<Span> {
             each_stmt(s, &mut |s| {
                 let waits = match &s.kind {
                     StmtKind::While(c, b) | StmtKind::DoWhile(b, c) => {
-                        found.is_none() && loop_waits(prog, Some(c), None, b)
+                        found.is_none() && loop_waits(prog, func, Some(c), None, b)
                     }
                     StmtKind::For(_, c, step, b) => {
-                        found.is_none() && loop_waits(prog, c.as_ref(), step.as_ref(), b)
+                        found.is_none() && loop_waits(prog, func, c.as_ref(), step.as_ref(), b)
                     }
                     _ => false,
                 };
@@ -108,7 +117,7 @@ pub fn waiting_loop(prog: &Program, f: FuncId) -> Option<Span> {
             });
         }
         if found.is_none() {
-            let gotos = waiting_gotos(prog, body);
+            let gotos = waiting_gotos(prog, func);
             for s in &body.stmts {
                 each_stmt(s, &mut |s| {
                     if found.is_none() && gotos.contains(&(s as *const Stmt)) {
@@ -140,7 +149,16 @@ fn each_stmt(s: &Stmt, f: &mut dyn FnMut(&Stmt)) {
 struct Cx<'p> {
     prog: &'p Program,
     funcs: HashMap<FuncId, bool>,
+    /// The variables of the function whose address is taken: a store
+    /// through a pointer may write them.
+    aliased: HashSet<u32>,
 }
+
+/// Stands in the taint sets for everything stored through a pointer
+/// (private arrays, local and global memory), as one place: a loop that
+/// keeps what it observed there and tests it again waits as if it kept it
+/// in a variable.
+const MEMORY: u32 = u32::MAX;
 
 /// The exits taken under a condition that depends on an observation, each
 /// with whether it is a `goto`.
@@ -156,10 +174,11 @@ struct At {
 }
 
 impl<'p> Cx<'p> {
-    fn new(prog: &'p Program) -> Self {
+    fn new(prog: &'p Program, func: &Function) -> Self {
         Cx {
             prog,
             funcs: HashMap::new(),
+            aliased: walk::address_taken_locals(func),
         }
     }
 
@@ -276,14 +295,12 @@ impl<'p> Cx<'p> {
         let (mut found, mut calls) = (Vec::new(), Vec::new());
         walk::expr_tree(e, &mut |x| match &x.kind {
             ExprKind::Assign { op, lhs, rhs, .. } => {
-                if let Some((l, _)) = place(lhs) {
-                    found.push((l, Some((&**rhs, op.is_some()))));
-                }
+                let l = place(lhs).map_or(MEMORY, |p| p.0);
+                found.push((l, &**lhs, Some((&**rhs, op.is_some()))));
             }
             ExprKind::IncDec { operand, .. } => {
-                if let Some((l, _)) = place(operand) {
-                    found.push((l, None));
-                }
+                let l = place(operand).map_or(MEMORY, |p| p.0);
+                found.push((l, &**operand, None));
             }
             ExprKind::Builtin(b, args)
                 if matches!(b.family, Family::Atomic | Family::AtomicC11) =>
@@ -300,12 +317,14 @@ impl<'p> Cx<'p> {
                 t.extend(args.iter().filter_map(address_of_local));
             }
         }
-        for (l, rhs) in found {
+        for (l, lhs, rhs) in found {
             let dep = at.tainted
                 || match rhs {
                     Some((r, compound)) => self.tainted(r, t) || (compound && t.contains(&l)),
                     None => t.contains(&l),
-                };
+                }
+                // A store through a pointer to a place that depends on one.
+                || (l == MEMORY && self.tainted(lhs, t));
             if dep {
                 t.insert(l);
             }
@@ -313,7 +332,8 @@ impl<'p> Cx<'p> {
     }
 
     /// Whether `e`'s value depends on an observation: it observes, or reads
-    /// a variable of `t`.
+    /// a variable of `t` (or memory through a pointer, when `t` holds
+    /// [`MEMORY`]).
     fn tainted(&mut self, e: &Expr, t: &HashSet<u32>) -> bool {
         let mut reads = false;
         walk::expr_tree(e, &mut |x| match &x.kind {
@@ -324,7 +344,15 @@ impl<'p> Cx<'p> {
                 op: Some(_),
                 lhs: a,
                 ..
-            } => reads = reads || place(a).is_some_and(|(l, _)| t.contains(&l)),
+            } => {
+                reads = reads
+                    || match place(a) {
+                        Some((l, _)) => {
+                            t.contains(&l) || (self.aliased.contains(&l) && t.contains(&MEMORY))
+                        }
+                        None => t.contains(&MEMORY),
+                    }
+            }
             _ => {}
         });
         reads || self.observes(e, true)
