@@ -33,6 +33,24 @@ fn run_or_hang(
     rx.recv_timeout(Duration::from_secs(60)).ok()
 }
 
+/// Run kernel `relay(turn, order)` of `src` over `n` work-items in groups
+/// of `local`, each group's counter `turn[g]` from 0: the work-items must
+/// take their turns last first, each writing the count it found, and
+/// leave every counter at `local`.
+fn relayed(src: &'static str, n: usize, local: usize) {
+    let out = run_or_hang(
+        src,
+        "relay",
+        vec![vec![0; n / local], vec![-1; n]],
+        n as u64,
+        local as u64,
+    )
+    .expect("a work-item waited for ever: the one it waited for never ran");
+    assert_eq!(out[0], vec![local as i32; n / local]);
+    let want: Vec<i32> = (0..n).map(|i| (local - 1 - i % local) as i32).collect();
+    assert_eq!(out[1], want);
+}
+
 #[test]
 fn work_items_wait_for_later_ones_through_a_local_atomic() {
     // Each work-item waits for its turn, and the last one goes first: run
@@ -67,18 +85,7 @@ fn work_items_wait_through_a_volatile_global_without_a_barrier() {
             order[get_global_id(0)] = turn[g];
             turn[g] = turn[g] + 1;
         }";
-    let (n, local) = (96usize, 32usize);
-    let out = run_or_hang(
-        SRC,
-        "relay",
-        vec![vec![0; n / local], vec![-1; n]],
-        n as u64,
-        local as u64,
-    )
-    .expect("a work-item waited for ever: the one it waited for never ran");
-    assert_eq!(out[0], vec![local as i32; n / local]);
-    let want: Vec<i32> = (0..n).map(|i| (local - 1 - i % local) as i32).collect();
-    assert_eq!(out[1], want);
+    relayed(SRC, 96, 32);
 }
 
 #[test]
@@ -314,18 +321,7 @@ fn a_wait_decided_through_a_variable_or_a_break_lets_the_others_run() {
                 *at = atomic_add(&turn[g], 0);
             order[get_global_id(0)] = atomic_inc(&turn[g]);
         }";
-    let (n, local) = (128usize, 64usize);
     for src in [FLAG, BREAK, COUNT, OUT_PARAMETER, ARRAY, POINTER] {
-        let out = run_or_hang(
-            src,
-            "relay",
-            vec![vec![0; n / local], vec![-1; n]],
-            n as u64,
-            local as u64,
-        )
-        .expect("a work-item waited for ever: the one it waited for never ran");
-        assert_eq!(out[0], vec![local as i32; n / local]);
-        let want: Vec<i32> = (0..n).map(|i| (local - 1 - i % local) as i32).collect();
-        assert_eq!(out[1], want);
+        relayed(src, 128, 64);
     }
 }

@@ -187,8 +187,14 @@ fn arg_info(records: &Records, p: &crate::sema::hir::Param, offset: &mut u32) ->
     }
 }
 
-/// The kernel's `KernelInfo`.
-pub(crate) fn kernel_info(pcx: &ProgramCx<'_>, fid: FuncId, f: &Function) -> KernelInfo {
+/// The kernel's `KernelInfo`; `may_wait`: whether a loop of it may wait
+/// for another work-item (`lower::progress::waiting_loop`).
+pub(crate) fn kernel_info(
+    pcx: &ProgramCx<'_>,
+    fid: FuncId,
+    f: &Function,
+    may_wait: bool,
+) -> KernelInfo {
     let records = &pcx.prog.records;
     let mut offset = 0u32;
     let args: Vec<ArgInfo> = f
@@ -222,7 +228,7 @@ pub(crate) fn kernel_info(pcx: &ProgramCx<'_>, fid: FuncId, f: &Function) -> Ker
             .map(|k| k.attr_string.clone())
             .unwrap_or_default(),
         uses_barriers: walk::uses_barrier(pcx.prog, fid),
-        may_wait: crate::lower::progress::may_wait(pcx.prog, fid),
+        may_wait,
         max_work_group_size,
     }
 }

@@ -952,7 +952,10 @@ fn compile_into(module: &mut JITModule, pcx: &mut ProgramCx<'_>) -> Result<Compi
     let kernels: Vec<(hir::FuncId, KernelInfo, lower::Planned<'_>)> = prog
         .kernels()
         .map(|(fid, f)| {
-            let info = abi::kernel_info(pcx, fid, f);
+            // Where it may wait for another work-item (once: the launch
+            // and the strategy both need it).
+            let waiting = lower::progress::waiting_loop(prog, fid);
+            let info = abi::kernel_info(pcx, fid, f, waiting.is_some());
             let planned = lower::plan_strategy(
                 prog,
                 fid,
@@ -960,7 +963,7 @@ fn compile_into(module: &mut JITModule, pcx: &mut ProgramCx<'_>) -> Result<Compi
                 info.uses_barriers,
                 pcx.barrier_regions,
                 pcx.check.uninit,
-                pcx.sources.as_deref(),
+                waiting.map(|at| lower::progress::waiting_note(pcx.sources.as_deref(), at)),
             );
             (fid, info, planned)
         })

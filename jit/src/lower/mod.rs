@@ -108,7 +108,8 @@ pub(crate) enum Planned<'p> {
 }
 
 /// Choose the strategy of kernel `fid` (`f`): coroutines when a loop may
-/// wait for another work-item (`progress.rs`), else a loop without
+/// wait for another work-item (`waiting`: why, `progress::waiting_note`),
+/// else a loop without
 /// barriers, else the regions where `barrier_regions` is on and the plan
 /// accepts the body (`follow_uninit`: checked `uninit` keeps flags in the
 /// frames), else coroutines.
@@ -119,16 +120,10 @@ pub(crate) fn plan_strategy<'p>(
     uses_barriers: bool,
     barrier_regions: bool,
     follow_uninit: bool,
-    sources: Option<&crate::source::SourceMap>,
+    waiting: Option<String>,
 ) -> Planned<'p> {
-    if let Some(at) = progress::waiting_loop(prog, fid) {
-        return Planned::Coroutines(explain::note_at(
-            sources,
-            at,
-            "a loop may wait for another work-item (an atomic's result or a volatile \
-             read decides it): coroutines that let the others run in it, so that \
-             sub-groups make independent forward progress",
-        ));
+    if let Some(why) = waiting {
+        return Planned::Coroutines(why);
     }
     if !uses_barriers {
         return Planned::Loop;

@@ -37,7 +37,7 @@ use crate::sema::hir::{
     BinOp, CastKind, Expr, ExprKind, FuncId, Function, Init, Program, Stmt, StmtKind, UnOp, VarRef,
 };
 use crate::sema::types::Type;
-use crate::source::Span;
+use crate::source::{SourceMap, Span};
 use std::collections::{HashMap, HashSet};
 
 /// Whether the loop `for (; c; step) body` (or a `while`/`do` loop, without
@@ -78,64 +78,45 @@ pub fn waiting_gotos(prog: &Program, func: &Function) -> HashSet<*const Stmt> {
         .collect()
 }
 
-/// Whether kernel `f`, or a function it calls, has a loop (or a `goto`)
-/// that may wait for another work-item.
-pub fn may_wait(prog: &Program, f: FuncId) -> bool {
-    waiting_loop(prog, f).is_some()
-}
-
 /// Where the first loop (or `goto`) of kernel `f` and the functions it
 /// calls that may wait for another work-item is.
 pub fn waiting_loop(prog: &Program, f: FuncId) -> Option<Span> {
-    let mut seen = HashSet::new();
-    let mut stack = vec![f];
-    while let Some(id) = stack.pop() {
-        if !seen.insert(id) {
-            continue;
-        }
-        let Some(func) = prog.functions.get(id.0 as usize) else {
-            continue;
-        };
-        let Some(body) = func.body.as_ref() else {
-            continue;
-        };
+    walk::reachable(prog, f).into_iter().find_map(|func| {
+        let body = func.body.as_ref()?;
+        let gotos = waiting_gotos(prog, func);
         let mut found = None;
         for s in &body.stmts {
             each_stmt(s, &mut |s| {
-                let waits = match &s.kind {
-                    StmtKind::While(c, b) | StmtKind::DoWhile(b, c) => {
-                        found.is_none() && loop_waits(prog, func, Some(c), None, b)
-                    }
-                    StmtKind::For(_, c, step, b) => {
-                        found.is_none() && loop_waits(prog, func, c.as_ref(), step.as_ref(), b)
-                    }
-                    _ => false,
-                };
+                let waits = found.is_none()
+                    && match &s.kind {
+                        StmtKind::While(c, b) | StmtKind::DoWhile(b, c) => {
+                            loop_waits(prog, func, Some(c), None, b)
+                        }
+                        StmtKind::For(_, c, step, b) => {
+                            loop_waits(prog, func, c.as_ref(), step.as_ref(), b)
+                        }
+                        StmtKind::Goto(_) => gotos.contains(&(s as *const Stmt)),
+                        _ => false,
+                    };
                 if waits {
                     found = Some(s.span);
                 }
             });
         }
-        if found.is_none() {
-            let gotos = waiting_gotos(prog, func);
-            for s in &body.stmts {
-                each_stmt(s, &mut |s| {
-                    if found.is_none() && gotos.contains(&(s as *const Stmt)) {
-                        found = Some(s.span);
-                    }
-                });
-            }
-        }
-        if found.is_some() {
-            return found;
-        }
-        walk::block_exprs(body, &mut |e| {
-            if let ExprKind::Call(c, _) = &e.kind {
-                stack.push(*c);
-            }
-        });
-    }
-    None
+        found
+    })
+}
+
+/// Why a kernel whose loop at `at` may wait runs as coroutines, naming
+/// the loop (`CRANECL_EXPLAIN`).
+pub fn waiting_note(sources: Option<&SourceMap>, at: Span) -> String {
+    super::explain::note_at(
+        sources,
+        at,
+        "a loop may wait for another work-item (an atomic's result or a volatile read \
+         decides it): coroutines that let the others run in it, so that sub-groups make \
+         independent forward progress",
+    )
 }
 
 /// `s` and every statement nested in it.

@@ -151,8 +151,25 @@ pub fn reaches_builtin(
     f: FuncId,
     pred: &dyn Fn(&crate::sema::builtins::BuiltinFn) -> bool,
 ) -> bool {
+    reachable(prog, f).into_iter().any(|func| {
+        let mut found = false;
+        if let Some(body) = &func.body {
+            block_exprs(body, &mut |e| {
+                if let ExprKind::Builtin(b, _) = &e.kind {
+                    found = found || pred(b);
+                }
+            });
+        }
+        found
+    })
+}
+
+/// `f` and every function it calls, directly or through others (the calls
+/// its body makes now, after the HIR passes), each once, `f` first.
+pub fn reachable(prog: &Program, f: FuncId) -> Vec<&Function> {
     let mut seen = HashSet::new();
     let mut stack = vec![f];
+    let mut out = Vec::new();
     while let Some(id) = stack.pop() {
         if !seen.insert(id) {
             continue;
@@ -160,18 +177,16 @@ pub fn reaches_builtin(
         let Some(func) = prog.functions.get(id.0 as usize) else {
             continue;
         };
-        let Some(body) = &func.body else { continue };
-        let mut found = false;
-        block_exprs(body, &mut |e| match &e.kind {
-            ExprKind::Builtin(b, _) if pred(b) => found = true,
-            ExprKind::Call(c, _) => stack.push(*c),
-            _ => {}
-        });
-        if found {
-            return true;
+        if let Some(body) = &func.body {
+            block_exprs(body, &mut |e| {
+                if let ExprKind::Call(c, _) = &e.kind {
+                    stack.push(*c);
+                }
+            });
         }
+        out.push(func);
     }
-    false
+    out
 }
 
 /// Bytes of private memory a work-item of `f` may need in memory: every
