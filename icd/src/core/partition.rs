@@ -155,15 +155,19 @@ impl Units<'_> {
     }
 
     /// `CL_DEVICE_PARTITION_AFFINITY_DOMAIN`: the domains the host's
-    /// topology names for every CPU of the device (and `NEXT_PARTITIONABLE`
-    /// with them); none when its CPUs are not known.
+    /// topology names for every CPU of the device and that split it into
+    /// two or more sub-devices (and `NEXT_PARTITIONABLE` with them); none
+    /// when its CPUs are not known. A domain all its units share (one NUMA
+    /// node, one L3 cache) is not listed: partitioning along it could only
+    /// fail, and programs (the Khronos CTS's buffer migration tests) take
+    /// every listed domain as one they can partition along.
     pub fn affinity_domains(&self, topology: &Topology) -> cl_device_affinity_domain {
         let Some(cpus) = self.cpus.filter(|_| self.partitionable()) else {
             return 0;
         };
         let found = DOMAINS
             .iter()
-            .filter(|&&d| topology.covers(d, cpus))
+            .filter(|&&d| topology.covers(d, cpus) && topology.groups(d, cpus).len() >= 2)
             .fold(0, |acc, d| acc | d);
         if found == 0 {
             0
@@ -486,7 +490,8 @@ mod tests {
             compute_units: 4,
             cpus: Some(&cpus),
         };
-        assert_eq!(u.affinity_domains(&four()), NUMA | L3 | L2 | NEXT);
+        // One NUMA node for all four: not a domain to split along.
+        assert_eq!(u.affinity_domains(&four()), L3 | L2 | NEXT);
         let p = split(
             &u,
             &[CL_DEVICE_PARTITION_BY_AFFINITY_DOMAIN, NEXT as isize, 0],
@@ -495,12 +500,12 @@ mod tests {
         assert_eq!(p.shares.len(), 2);
         assert_eq!(p.shares[1].cpus.as_deref(), Some(&[2, 3][..]));
         assert_eq!(p.partition_type[1], L3 as isize);
-        // One NUMA node: nothing to split along.
+        // One NUMA node: a domain the device does not list.
         let r = split(
             &u,
             &[CL_DEVICE_PARTITION_BY_AFFINITY_DOMAIN, NUMA as isize, 0],
         );
-        assert_eq!(code(r), CL_DEVICE_PARTITION_FAILED);
+        assert_eq!(code(r), CL_INVALID_VALUE);
         // A sub-device of the L3 {2, 3} splits along L2 next.
         let sub = [2, 3];
         let u = Units {
