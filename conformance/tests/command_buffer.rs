@@ -4,7 +4,8 @@
 //! (values read back after each); kernel arguments captured when recorded;
 //! sync-points, barriers and out-of-order queues; every state error and the
 //! errors of each entry point; the info queries; a command-buffer released
-//! while its enqueue waits for a user event; SVM commands. Through the loader
+//! while its enqueue waits for a user event; SVM commands; image commands
+//! (fill, copy, to and from buffers) replayed, and their errors. Through the loader
 //! and directly; checked mode (bounds and `api`) on recorded commands in a
 //! child process.
 
@@ -101,6 +102,51 @@ type FillImageFn = unsafe extern "C" fn(
     *mut Sp,
     Mh,
 ) -> cl_int;
+type CopyImageFn = unsafe extern "C" fn(
+    cl_command_buffer_khr,
+    cl_command_queue,
+    Props,
+    cl_mem,
+    cl_mem,
+    *const usize,
+    *const usize,
+    *const usize,
+    cl_uint,
+    *const Sp,
+    *mut Sp,
+    Mh,
+) -> cl_int;
+/// `clCommandCopyImageToBufferKHR` and `clCommandCopyBufferToImageKHR`:
+/// (image, buffer, origin, region, offset) and (buffer, image, offset,
+/// origin, region) have the same C types in another order.
+type CopyImageToBufferFn = unsafe extern "C" fn(
+    cl_command_buffer_khr,
+    cl_command_queue,
+    Props,
+    cl_mem,
+    cl_mem,
+    *const usize,
+    *const usize,
+    usize,
+    cl_uint,
+    *const Sp,
+    *mut Sp,
+    Mh,
+) -> cl_int;
+type CopyBufferToImageFn = unsafe extern "C" fn(
+    cl_command_buffer_khr,
+    cl_command_queue,
+    Props,
+    cl_mem,
+    cl_mem,
+    usize,
+    *const usize,
+    *const usize,
+    cl_uint,
+    *const Sp,
+    *mut Sp,
+    Mh,
+) -> cl_int;
 type NdrangeFn = unsafe extern "C" fn(
     cl_command_buffer_khr,
     cl_command_queue,
@@ -160,6 +206,9 @@ struct Ext {
     copy_rect: CopyRectFn,
     fill: FillFn,
     fill_image: FillImageFn,
+    copy_image: CopyImageFn,
+    copy_image_to_buffer: CopyImageToBufferFn,
+    copy_buffer_to_image: CopyBufferToImageFn,
     ndrange: NdrangeFn,
     svm_memcpy: SvmMemcpyFn,
     svm_fill: SvmFillFn,
@@ -195,6 +244,9 @@ fn ext(t: &Cl) -> Ext {
         copy_rect: get!(CopyRectFn, c"clCommandCopyBufferRectKHR"),
         fill: get!(FillFn, c"clCommandFillBufferKHR"),
         fill_image: get!(FillImageFn, c"clCommandFillImageKHR"),
+        copy_image: get!(CopyImageFn, c"clCommandCopyImageKHR"),
+        copy_image_to_buffer: get!(CopyImageToBufferFn, c"clCommandCopyImageToBufferKHR"),
+        copy_buffer_to_image: get!(CopyBufferToImageFn, c"clCommandCopyBufferToImageKHR"),
         ndrange: get!(NdrangeFn, c"clCommandNDRangeKernelKHR"),
         svm_memcpy: get!(SvmMemcpyFn, c"clCommandSVMMemcpyKHR"),
         svm_fill: get!(SvmFillFn, c"clCommandSVMMemFillKHR"),
@@ -1268,6 +1320,352 @@ mod checked_child {
     }
 }
 
+/// A 4×4 `CL_RGBA`/`CL_UNSIGNED_INT8` image (4 bytes a pixel) of zeros,
+/// or of `CL_R`/`CL_UNSIGNED_INT32` (another format of the same size).
+fn image4x4(t: &Cl, ctx: cl_context, rgba: bool) -> cl_mem {
+    let f = if rgba {
+        cl_image_format {
+            image_channel_order: CL_RGBA,
+            image_channel_data_type: CL_UNSIGNED_INT8,
+        }
+    } else {
+        cl_image_format {
+            image_channel_order: CL_R,
+            image_channel_data_type: CL_UNSIGNED_INT32,
+        }
+    };
+    // SAFETY: cl_image_desc is plain data; zero is "none" for its fields.
+    let mut d: cl_image_desc = unsafe { std::mem::zeroed() };
+    d.image_type = CL_MEM_OBJECT_IMAGE2D;
+    d.image_width = 4;
+    d.image_height = 4;
+    let mut zeros = [0u8; 64];
+    let mut e = 0;
+    let m = call!(t; clCreateImage(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, &f, &d, zeros.as_mut_ptr().cast(), &mut e));
+    assert_code!(e, CL_SUCCESS, "clCreateImage");
+    m
+}
+
+/// The image commands recorded and replayed: a fill of A, a copy of part of
+/// A into B, a buffer copied into a corner of A and B copied to a buffer,
+/// with sync-points; each replay recomputes what the host cleared; then
+/// each command's errors.
+fn image_commands(t: &Cl) {
+    let fx = setup(t, 0);
+    let x = &fx.x;
+    let (a, b) = (image4x4(t, fx.ctx, true), image4x4(t, fx.ctx, true));
+    let corner: Vec<u8> = (100..116).collect();
+    let src = t.buffer(fx.ctx, CL_MEM_READ_WRITE, 16);
+    let out = t.buffer(fx.ctx, CL_MEM_READ_WRITE, 64);
+    assert_code!(
+        call!(t; clEnqueueWriteBuffer(fx.q, src, CL_TRUE, 0, 16, corner.as_ptr().cast(), 0, null(), null())),
+        CL_SUCCESS
+    );
+    let color = [1u32, 2, 3, 4];
+    let (o0, o1, o2) = ([0usize; 3], [1usize, 1, 0], [2usize, 2, 0]);
+    let (all, two) = ([4usize, 4, 1], [2usize, 2, 1]);
+    let cb = fx.command_buffer();
+    let (mut s1, mut s2, mut s3) = (0, 0, 0);
+    // SAFETY (every call below): valid handles, arrays of three, a colour
+    // of four uint, NULL queue, properties and mutable handle.
+    unsafe {
+        assert_code!(
+            (x.fill_image)(
+                cb,
+                null(),
+                null(),
+                a,
+                color.as_ptr().cast(),
+                o0.as_ptr(),
+                all.as_ptr(),
+                0,
+                null(),
+                &mut s1,
+                null()
+            ),
+            CL_SUCCESS
+        );
+        assert_code!(
+            (x.copy_image)(
+                cb,
+                null(),
+                null(),
+                a,
+                b,
+                o0.as_ptr(),
+                o1.as_ptr(),
+                two.as_ptr(),
+                1,
+                &s1,
+                &mut s2,
+                null()
+            ),
+            CL_SUCCESS
+        );
+        assert_code!(
+            (x.copy_buffer_to_image)(
+                cb,
+                null(),
+                null(),
+                src,
+                a,
+                0,
+                o2.as_ptr(),
+                two.as_ptr(),
+                1,
+                &s2,
+                &mut s3,
+                null()
+            ),
+            CL_SUCCESS
+        );
+        assert_code!(
+            (x.copy_image_to_buffer)(
+                cb,
+                null(),
+                null(),
+                b,
+                out,
+                o0.as_ptr(),
+                all.as_ptr(),
+                0,
+                1,
+                &s2,
+                null(),
+                null()
+            ),
+            CL_SUCCESS
+        );
+        assert_code!((x.finalize)(cb), CL_SUCCESS);
+    }
+    let rgba = [1u8, 2, 3, 4];
+    let pixel = |v: &[u8], px: usize, py: usize| -> [u8; 4] {
+        v[(py * 4 + px) * 4..][..4].try_into().unwrap()
+    };
+    for replay in 1..=2 {
+        // The host clears `out` and A between replays: each replay makes
+        // them again.
+        let zero = 0u8;
+        assert_code!(
+            call!(t; clEnqueueFillBuffer(fx.q, out, (&zero as *const u8).cast(), 1, 0, 64, 0, null(), null())),
+            CL_SUCCESS
+        );
+        let zeros = [0u8; 64];
+        assert_code!(
+            call!(t; clEnqueueWriteImage(fx.q, a, CL_TRUE, o0.as_ptr(), all.as_ptr(), 0, 0, zeros.as_ptr().cast(), 0, null(), null())),
+            CL_SUCCESS
+        );
+        fx.run(t, cb);
+        let mut got = [0u8; 64];
+        assert_code!(
+            call!(t; clEnqueueReadBuffer(fx.q, out, CL_TRUE, 0, 64, got.as_mut_ptr().cast(), 0, null(), null())),
+            CL_SUCCESS
+        );
+        for py in 0..4 {
+            for px in 0..4 {
+                let copied = (1..3).contains(&px) && (1..3).contains(&py);
+                let want = if copied { rgba } else { [0; 4] };
+                assert_eq!(
+                    pixel(&got, px, py),
+                    want,
+                    "replay {replay}: B's pixel ({px}, {py})"
+                );
+            }
+        }
+        let mut img = [0u8; 64];
+        assert_code!(
+            call!(t; clEnqueueReadImage(fx.q, a, CL_TRUE, o0.as_ptr(), all.as_ptr(), 0, 0, img.as_mut_ptr().cast(), 0, null(), null())),
+            CL_SUCCESS
+        );
+        for py in 0..4 {
+            for px in 0..4 {
+                let want = if px >= 2 && py >= 2 {
+                    let at = ((py - 2) * 2 + (px - 2)) * 4;
+                    corner[at..at + 4].try_into().unwrap()
+                } else {
+                    rgba
+                };
+                assert_eq!(
+                    pixel(&img, px, py),
+                    want,
+                    "replay {replay}: A's pixel ({px}, {py})"
+                );
+            }
+        }
+    }
+    // The errors of the enqueue forms, and the context's.
+    let r_image = image4x4(t, fx.ctx, false);
+    let other = t.context();
+    let foreign = image4x4(t, other, true);
+    let big = [5usize, 1, 1];
+    let rec = fx.command_buffer();
+    unsafe {
+        assert_code!(
+            (x.copy_image)(
+                rec,
+                null(),
+                null(),
+                a,
+                r_image,
+                o0.as_ptr(),
+                o0.as_ptr(),
+                two.as_ptr(),
+                0,
+                null(),
+                null(),
+                null()
+            ),
+            CL_IMAGE_FORMAT_MISMATCH
+        );
+        assert_code!(
+            (x.copy_image)(
+                rec,
+                null(),
+                null(),
+                a,
+                a,
+                o0.as_ptr(),
+                o1.as_ptr(),
+                two.as_ptr(),
+                0,
+                null(),
+                null(),
+                null()
+            ),
+            CL_MEM_COPY_OVERLAP
+        );
+        assert_code!(
+            (x.copy_image)(
+                rec,
+                null(),
+                null(),
+                a,
+                foreign,
+                o0.as_ptr(),
+                o0.as_ptr(),
+                two.as_ptr(),
+                0,
+                null(),
+                null(),
+                null()
+            ),
+            CL_INVALID_CONTEXT
+        );
+        assert_code!(
+            (x.fill_image)(
+                rec,
+                null(),
+                null(),
+                a,
+                null(),
+                o0.as_ptr(),
+                all.as_ptr(),
+                0,
+                null(),
+                null(),
+                null()
+            ),
+            CL_INVALID_VALUE,
+            "fill_color NULL"
+        );
+        assert_code!(
+            (x.fill_image)(
+                rec,
+                null(),
+                null(),
+                a,
+                color.as_ptr().cast(),
+                o0.as_ptr(),
+                big.as_ptr(),
+                0,
+                null(),
+                null(),
+                null()
+            ),
+            CL_INVALID_VALUE,
+            "a region past the image"
+        );
+        assert_code!(
+            (x.copy_image_to_buffer)(
+                rec,
+                null(),
+                null(),
+                a,
+                src,
+                o0.as_ptr(),
+                all.as_ptr(),
+                0,
+                0,
+                null(),
+                null(),
+                null()
+            ),
+            CL_INVALID_VALUE,
+            "64 bytes into a buffer of 16"
+        );
+        assert_code!(
+            (x.copy_image_to_buffer)(
+                rec,
+                null(),
+                null(),
+                src,
+                out,
+                o0.as_ptr(),
+                all.as_ptr(),
+                0,
+                0,
+                null(),
+                null(),
+                null()
+            ),
+            CL_INVALID_MEM_OBJECT,
+            "a buffer as the source image"
+        );
+        assert_code!(
+            (x.copy_buffer_to_image)(
+                rec,
+                null(),
+                null(),
+                a,
+                b,
+                0,
+                o0.as_ptr(),
+                two.as_ptr(),
+                0,
+                null(),
+                null(),
+                null()
+            ),
+            CL_INVALID_MEM_OBJECT,
+            "an image as the source buffer"
+        );
+        assert_code!(
+            (x.copy_buffer_to_image)(
+                rec,
+                null(),
+                null(),
+                src,
+                a,
+                0,
+                o0.as_ptr(),
+                two.as_ptr(),
+                1,
+                null(),
+                null(),
+                null()
+            ),
+            CL_INVALID_SYNC_POINT_WAIT_LIST_KHR,
+            "a count of one and no list"
+        );
+        assert_code!((x.release)(rec), CL_SUCCESS);
+        assert_code!((x.release)(cb), CL_SUCCESS);
+    }
+    for m in [a, b, r_image, foreign, src, out] {
+        call!(t; clReleaseMemObject(m));
+    }
+    call!(t; clReleaseContext(other));
+}
+
 both_ways!(
     advertised_with_its_version,
     replays_fill_kernel_and_copies,
@@ -1277,4 +1675,5 @@ both_ways!(
     recording_and_state_errors,
     info_queries,
     svm_commands,
+    image_commands,
 );

@@ -6,14 +6,15 @@
 //! ([`recording`]: the command-buffer, a NULL queue, the Recording state, no
 //! properties, no mutable handle), then the checks of its `clEnqueue*` twin
 //! with the command-buffer's queue in place of the queue — the same function
-//! that builds that command's work (`mem_commands`, `svm`, `ndrange`) —,
-//! then the sync-point wait list, and records the work.
+//! that builds that command's work (`mem_commands`, `image_commands`, `svm`,
+//! `ndrange`) —, then the sync-point wait list, and records the work.
 //!
-//! The image commands answer `CL_INVALID_MEM_OBJECT` after the shared checks
-//! while the device has no image support: no memory object is an image.
+//! On a device without image support no memory object is an image, so the
+//! image commands answer `CL_INVALID_MEM_OBJECT`.
 
 #![allow(non_snake_case, clippy::missing_safety_doc, clippy::too_many_arguments)]
 
+use super::image_commands as ic;
 use super::mem::mem_in_context;
 use super::mem_commands as mc;
 use super::ndrange::{kernel_accesses, launch_kernel, plan_launch};
@@ -552,36 +553,42 @@ pub unsafe extern "C" fn clCommandFillBufferKHR(
     })
 }
 
-/// The image commands: the shared checks, then CL_INVALID_OPERATION — images
-/// came after command-buffers, and their commands are not recorded yet
-/// (each will record its `clEnqueue*Image*` twin's work like the buffer
-/// commands above).
-fn image_command(
-    command_buffer: cl_command_buffer_khr,
-    command_queue: cl_command_queue,
-    properties: *const cl_command_properties_khr,
-    mutable_handle: *mut cl_mutable_command_khr,
-    images: &[(cl_mem, &str)],
-) -> CLResult<()> {
-    let cb = recording(command_buffer, command_queue, properties, mutable_handle)?;
-    // CL_INVALID_MEM_OBJECT if an image argument is not a valid image.
-    for &(image, what) in images {
-        let m = mem_in_context(cb.context(), image, what)?;
-        if m.image().is_none() {
-            return err(
-                CL_INVALID_MEM_OBJECT,
-                format!("{what} is not an image object"),
-            );
-        }
+/// An image of the command-buffer's context: CL_INVALID_MEM_OBJECT if it
+/// is not a valid image object, CL_INVALID_CONTEXT if its context is not
+/// the command-buffer's.
+fn image_of(cb: &CommandBuffer, mem: cl_mem, what: &str) -> CLResult<Arc<Obj<Mem>>> {
+    let m = mem_in_context(cb.context(), mem, what)?;
+    if m.image().is_none() {
+        return err(
+            CL_INVALID_MEM_OBJECT,
+            format!("{what} is not an image object"),
+        );
     }
-    err(
-        CL_INVALID_OPERATION,
-        "image commands are not recorded in command-buffers yet",
+    Ok(m)
+}
+
+/// Record an image command whose checks passed, with the spans it uses.
+fn record_image(
+    cb: &CommandBuffer,
+    w: ic::ImageWork,
+    num_sync_points_in_wait_list: cl_uint,
+    sync_point_wait_list: *const cl_sync_point_khr,
+    sync_point: *mut cl_sync_point_khr,
+) -> CLResult<()> {
+    let uses = w.spans.iter().fold(Uses::of(cb), |u, s| {
+        u.add(&s.mem, s.offset, s.len, s.usage, s.what)
+    });
+    record(
+        cb,
+        w.work,
+        uses.list,
+        num_sync_points_in_wait_list,
+        sync_point_wait_list,
+        sync_point,
     )
 }
 
 #[no_mangle]
-#[allow(unused_variables)]
 pub unsafe extern "C" fn clCommandCopyBufferToImageKHR(
     command_buffer: cl_command_buffer_khr,
     command_queue: cl_command_queue,
@@ -597,18 +604,21 @@ pub unsafe extern "C" fn clCommandCopyBufferToImageKHR(
     mutable_handle: *mut cl_mutable_command_khr,
 ) -> cl_int {
     api_call(|| {
-        image_command(
-            command_buffer,
-            command_queue,
-            properties,
-            mutable_handle,
-            &[(dst_image, "dst_image")],
+        let cb = recording(command_buffer, command_queue, properties, mutable_handle)?;
+        let buf = buffer_of(&cb, src_buffer, "src_buffer")?;
+        let im = image_of(&cb, dst_image, "dst_image")?;
+        let w = ic::copy_image_buffer_work(false, &im, &buf, dst_origin, region, src_offset)?;
+        record_image(
+            &cb,
+            w,
+            num_sync_points_in_wait_list,
+            sync_point_wait_list,
+            sync_point,
         )
     })
 }
 
 #[no_mangle]
-#[allow(unused_variables)]
 pub unsafe extern "C" fn clCommandCopyImageToBufferKHR(
     command_buffer: cl_command_buffer_khr,
     command_queue: cl_command_queue,
@@ -624,18 +634,21 @@ pub unsafe extern "C" fn clCommandCopyImageToBufferKHR(
     mutable_handle: *mut cl_mutable_command_khr,
 ) -> cl_int {
     api_call(|| {
-        image_command(
-            command_buffer,
-            command_queue,
-            properties,
-            mutable_handle,
-            &[(src_image, "src_image")],
+        let cb = recording(command_buffer, command_queue, properties, mutable_handle)?;
+        let im = image_of(&cb, src_image, "src_image")?;
+        let buf = buffer_of(&cb, dst_buffer, "dst_buffer")?;
+        let w = ic::copy_image_buffer_work(true, &im, &buf, src_origin, region, dst_offset)?;
+        record_image(
+            &cb,
+            w,
+            num_sync_points_in_wait_list,
+            sync_point_wait_list,
+            sync_point,
         )
     })
 }
 
 #[no_mangle]
-#[allow(unused_variables)]
 pub unsafe extern "C" fn clCommandCopyImageKHR(
     command_buffer: cl_command_buffer_khr,
     command_queue: cl_command_queue,
@@ -651,18 +664,21 @@ pub unsafe extern "C" fn clCommandCopyImageKHR(
     mutable_handle: *mut cl_mutable_command_khr,
 ) -> cl_int {
     api_call(|| {
-        image_command(
-            command_buffer,
-            command_queue,
-            properties,
-            mutable_handle,
-            &[(src_image, "src_image"), (dst_image, "dst_image")],
+        let cb = recording(command_buffer, command_queue, properties, mutable_handle)?;
+        let src = image_of(&cb, src_image, "src_image")?;
+        let dst = image_of(&cb, dst_image, "dst_image")?;
+        let w = ic::copy_image_work(&src, &dst, src_origin, dst_origin, region)?;
+        record_image(
+            &cb,
+            w,
+            num_sync_points_in_wait_list,
+            sync_point_wait_list,
+            sync_point,
         )
     })
 }
 
 #[no_mangle]
-#[allow(unused_variables)]
 pub unsafe extern "C" fn clCommandFillImageKHR(
     command_buffer: cl_command_buffer_khr,
     command_queue: cl_command_queue,
@@ -677,12 +693,15 @@ pub unsafe extern "C" fn clCommandFillImageKHR(
     mutable_handle: *mut cl_mutable_command_khr,
 ) -> cl_int {
     api_call(|| {
-        image_command(
-            command_buffer,
-            command_queue,
-            properties,
-            mutable_handle,
-            &[(image, "image")],
+        let cb = recording(command_buffer, command_queue, properties, mutable_handle)?;
+        let im = image_of(&cb, image, "image")?;
+        let w = ic::fill_image_work(&im, fill_color, origin, region)?;
+        record_image(
+            &cb,
+            w,
+            num_sync_points_in_wait_list,
+            sync_point_wait_list,
+            sync_point,
         )
     })
 }

@@ -16,6 +16,7 @@ use crate::core::mem::Mem;
 use crate::core::queue::Queue;
 use crate::core::transfer::{self, rects_overlap, RectSide, SendPtr};
 use crate::exec::api_check::Usage;
+use crate::exec::Replay;
 use cranecl_memory::image::{self as img, Texel};
 
 /// CL_INVALID_MEM_OBJECT if `image` is not a valid image object;
@@ -100,6 +101,56 @@ pub fn read_write_image(
     )
 }
 
+/// One memory object's span that a command reads or writes: checked mode's
+/// (`api`) record, for a queue's [`Command`] or a command-buffer's.
+pub struct Span {
+    pub mem: Arc<Obj<Mem>>,
+    pub offset: usize,
+    pub len: usize,
+    pub usage: Usage,
+    pub what: &'static str,
+}
+
+impl Span {
+    fn of(mem: &Arc<Obj<Mem>>, side: &RectSide, usage: Usage, what: &'static str) -> Span {
+        Span {
+            mem: mem.clone(),
+            offset: side.offset,
+            len: side.end - side.offset,
+            usage,
+            what,
+        }
+    }
+}
+
+/// An image command after the checks of its values: its work (run once by
+/// a queue, or by a command-buffer at each of its enqueues), the spans it
+/// uses and the bytes it moves.
+pub struct ImageWork {
+    pub work: Replay,
+    pub spans: Vec<Span>,
+    pub bytes: usize,
+}
+
+impl ImageWork {
+    /// The command on a queue, after its wait list's checks.
+    fn enqueue(
+        self,
+        q: Arc<Obj<Queue>>,
+        command_type: cl_command_type,
+        num_events: cl_uint,
+        wait_list: *const cl_event,
+        event: *mut cl_event,
+    ) -> CLResult<()> {
+        let mut cmd = Command::new(q, command_type, num_events, wait_list)?;
+        for s in &self.spans {
+            cmd = cmd.using(&s.mem, s.offset, s.len, s.usage, s.what);
+        }
+        let work = self.work;
+        cmd.enqueue(event, CL_FALSE, kind_for(self.bytes), move || work())
+    }
+}
+
 /// `clEnqueueCopyImage`.
 #[allow(clippy::too_many_arguments)]
 pub fn copy_image(
@@ -116,7 +167,25 @@ pub fn copy_image(
     let q = queue(command_queue)?;
     let src = image_of(&q, src_image, "src_image")?;
     let dst = image_of(&q, dst_image, "dst_image")?;
-    let (si, di) = (image(&src), image(&dst));
+    copy_image_work(&src, &dst, src_origin, dst_origin, region)?.enqueue(
+        q,
+        CL_COMMAND_COPY_IMAGE,
+        num_events,
+        wait_list,
+        event,
+    )
+}
+
+/// The checks of `clEnqueueCopyImage` on its values, and the copy (for a
+/// queue, or a command-buffer's `clCommandCopyImageKHR`).
+pub fn copy_image_work(
+    src: &Arc<Obj<Mem>>,
+    dst: &Arc<Obj<Mem>>,
+    src_origin: *const usize,
+    dst_origin: *const usize,
+    region: *const usize,
+) -> CLResult<ImageWork> {
+    let (si, di) = (image(src), image(dst));
     // CL_IMAGE_FORMAT_MISMATCH if src_image and dst_image do not use the
     // same image format.
     let (sf, df) = (si.format, di.format);
@@ -136,41 +205,29 @@ pub fn copy_image(
     let s_side = si.rect("src", so, region)?;
     let d_side = di.rect("dst", d_o, region)?;
     let bytes = [si.row_bytes(region), region[1], region[2]];
-    let cmd = Command::new(q, CL_COMMAND_COPY_IMAGE, num_events, wait_list)?;
     // CL_MEM_COPY_OVERLAP if src_image and dst_image are the same image
     // object and the source and destination regions overlap.
-    if src.same_store(&dst) && rects_overlap(&s_side, &d_side, bytes) {
+    if src.same_store(dst) && rects_overlap(&s_side, &d_side, bytes) {
         return err(
             CL_MEM_COPY_OVERLAP,
             "the source and destination regions overlap",
         );
     }
-    let cmd = cmd
-        .using(
-            &src,
-            s_side.offset,
-            s_side.end - s_side.offset,
-            Usage::Read,
-            "src",
-        )
-        .using(
-            &dst,
-            d_side.offset,
-            d_side.end - d_side.offset,
-            Usage::Write,
-            "dst",
-        );
-    cmd.enqueue(
-        event,
-        CL_FALSE,
-        kind_for(bytes.iter().product()),
-        move || {
+    let spans = vec![
+        Span::of(src, &s_side, Usage::Read, "src"),
+        Span::of(dst, &d_side, Usage::Write, "dst"),
+    ];
+    let (src, dst) = (src.clone(), dst.clone());
+    Ok(ImageWork {
+        work: Arc::new(move || {
             // SAFETY: both rectangles are within their stores (checked), kept
             // alive by `src` and `dst`; they do not overlap.
             unsafe { transfer::copy_rect(dst.base(), &d_side, src.base(), &s_side, bytes) };
             Ok(())
-        },
-    )
+        }),
+        spans,
+        bytes: bytes.iter().product(),
+    })
 }
 
 /// The tight rectangle of a buffer at `offset` holding `region` of `im`;
@@ -192,6 +249,16 @@ fn buffer_side(im: &Image, buf: &Mem, offset: usize, region: [usize; 3]) -> CLRe
     })
 }
 
+/// The names of the image and the buffer of `clEnqueueCopyImageToBuffer`
+/// (`to_buffer`) or `clEnqueueCopyBufferToImage`.
+pub fn image_buffer_names(to_buffer: bool) -> (&'static str, &'static str) {
+    if to_buffer {
+        ("src_image", "dst_buffer")
+    } else {
+        ("dst_image", "src_buffer")
+    }
+}
+
 /// `clEnqueueCopyImageToBuffer` (`to_buffer`) and `clEnqueueCopyBufferToImage`.
 #[allow(clippy::too_many_arguments)]
 pub fn copy_image_buffer(
@@ -207,11 +274,7 @@ pub fn copy_image_buffer(
     event: *mut cl_event,
 ) -> CLResult<()> {
     let q = queue(command_queue)?;
-    let (im_what, buf_what) = if to_buffer {
-        ("src_image", "dst_buffer")
-    } else {
-        ("dst_image", "src_buffer")
-    };
+    let (im_what, buf_what) = image_buffer_names(to_buffer);
     // CL_INVALID_MEM_OBJECT if the image is not a valid image object or the
     // buffer not a valid buffer object.
     let (mem, buf) = if to_buffer {
@@ -223,39 +286,53 @@ pub fn copy_image_buffer(
         let b = buffer_of(&q, buffer, buf_what)?;
         (image_of(&q, image_obj, im_what)?, b)
     };
-    let im = image(&mem);
-    // CL_INVALID_VALUE if the image region is outside the image, or the
-    // buffer region (offset + region × element size) outside the buffer.
-    let origin = triple(origin, "origin")?;
-    let region = triple(region, "region")?;
-    let side = im.rect(im_what, origin, region)?;
-    let b_side = buffer_side(im, &buf, offset, region)?;
-    let bytes = [im.row_bytes(region), region[1], region[2]];
     let command_type = if to_buffer {
         CL_COMMAND_COPY_IMAGE_TO_BUFFER
     } else {
         CL_COMMAND_COPY_BUFFER_TO_IMAGE
     };
-    let cmd = Command::new(q, command_type, num_events, wait_list)?;
+    copy_image_buffer_work(to_buffer, &mem, &buf, origin, region, offset)?.enqueue(
+        q,
+        command_type,
+        num_events,
+        wait_list,
+        event,
+    )
+}
+
+/// The checks of `clEnqueueCopyImageToBuffer` (`to_buffer`) or
+/// `clEnqueueCopyBufferToImage` on their values, and the copy (for a queue,
+/// or a command-buffer's `clCommandCopyImageToBufferKHR` and
+/// `clCommandCopyBufferToImageKHR`).
+pub fn copy_image_buffer_work(
+    to_buffer: bool,
+    mem: &Arc<Obj<Mem>>,
+    buf: &Arc<Obj<Mem>>,
+    origin: *const usize,
+    region: *const usize,
+    offset: usize,
+) -> CLResult<ImageWork> {
+    let (im_what, buf_what) = image_buffer_names(to_buffer);
+    let im = image(mem);
+    // CL_INVALID_VALUE if the image region is outside the image, or the
+    // buffer region (offset + region × element size) outside the buffer.
+    let origin = triple(origin, "origin")?;
+    let region = triple(region, "region")?;
+    let side = im.rect(im_what, origin, region)?;
+    let b_side = buffer_side(im, buf, offset, region)?;
+    let bytes = [im.row_bytes(region), region[1], region[2]];
     let (iu, bu) = if to_buffer {
         (Usage::Read, Usage::Write)
     } else {
         (Usage::Write, Usage::Read)
     };
-    let cmd = cmd
-        .using(&mem, side.offset, side.end - side.offset, iu, im_what)
-        .using(
-            &buf,
-            b_side.offset,
-            b_side.end - b_side.offset,
-            bu,
-            buf_what,
-        );
-    cmd.enqueue(
-        event,
-        CL_FALSE,
-        kind_for(bytes.iter().product()),
-        move || {
+    let spans = vec![
+        Span::of(mem, &side, iu, im_what),
+        Span::of(buf, &b_side, bu, buf_what),
+    ];
+    let (mem, buf) = (mem.clone(), buf.clone());
+    Ok(ImageWork {
+        work: Arc::new(move || {
             // SAFETY: both rectangles are within their stores (checked), kept
             // alive by `mem` and `buf`.
             unsafe {
@@ -266,8 +343,10 @@ pub fn copy_image_buffer(
                 }
             }
             Ok(())
-        },
-    )
+        }),
+        spans,
+        bytes: bytes.iter().product(),
+    })
 }
 
 /// `clEnqueueFillImage`.
@@ -284,7 +363,25 @@ pub fn fill_image(
 ) -> CLResult<()> {
     let q = queue(command_queue)?;
     let mem = image_of(&q, image_obj, "image")?;
-    let im = image(&mem);
+    fill_image_work(&mem, fill_color, origin, region)?.enqueue(
+        q,
+        CL_COMMAND_FILL_IMAGE,
+        num_events,
+        wait_list,
+        event,
+    )
+}
+
+/// The checks of `clEnqueueFillImage` on its values, and the fill (for a
+/// queue, or a command-buffer's `clCommandFillImageKHR`). The colour is
+/// converted now: the user may reuse `fill_color` when the call returns.
+pub fn fill_image_work(
+    mem: &Arc<Obj<Mem>>,
+    fill_color: *const c_void,
+    origin: *const usize,
+    region: *const usize,
+) -> CLResult<ImageWork> {
+    let im = image(mem);
     // CL_INVALID_VALUE if fill_color is NULL.
     check(
         !fill_color.is_null(),
@@ -322,28 +419,29 @@ pub fn fill_image(
     let mut texel = [0u8; 16];
     // SAFETY: `texel` holds the largest element (16 bytes).
     unsafe { img::store(o, t, kind, color, texel.as_mut_ptr()) };
-    let cmd = Command::new(q, CL_COMMAND_FILL_IMAGE, num_events, wait_list)?.using(
-        &mem,
-        side.offset,
-        side.end - side.offset,
-        Usage::Write,
-        "",
-    );
+    let spans = vec![Span::of(mem, &side, Usage::Write, "")];
     let row = im.row_bytes(region);
     let [_, h, d] = region;
-    cmd.enqueue(event, CL_FALSE, kind_for(row * h * d), move || {
-        let base = mem.base();
-        for z in 0..d {
-            for y in 0..h {
-                let at = side.offset + z * side.slice_pitch + y * side.row_pitch;
-                for x in (0..row).step_by(es) {
-                    // SAFETY: each texel of the rectangle is within the
-                    // store (checked), kept alive by `mem`.
-                    unsafe { std::ptr::copy_nonoverlapping(texel.as_ptr(), base.add(at + x), es) };
+    let mem = mem.clone();
+    Ok(ImageWork {
+        work: Arc::new(move || {
+            let base = mem.base();
+            for z in 0..d {
+                for y in 0..h {
+                    let at = side.offset + z * side.slice_pitch + y * side.row_pitch;
+                    for x in (0..row).step_by(es) {
+                        // SAFETY: each texel of the rectangle is within the
+                        // store (checked), kept alive by `mem`.
+                        unsafe {
+                            std::ptr::copy_nonoverlapping(texel.as_ptr(), base.add(at + x), es)
+                        };
+                    }
                 }
             }
-        }
-        Ok(())
+            Ok(())
+        }),
+        spans,
+        bytes: row * h * d,
     })
 }
 
