@@ -7,7 +7,10 @@
 //! `core::image::Image::rect` from the API's origin and region; a fill
 //! converts the colour once (`cranecl_memory::image::store`) and repeats
 //! the texel; a map is zero copy. Checks follow the order of each command's
-//! error list, as in `mem_commands`, whose `Command` they share.
+//! error list, as in `mem_commands`, whose `Command` they share. The copy
+//! and fill commands check their values and build their work in a `*_work`
+//! function ([`ImageWork`]), which a command-buffer's `clCommand*KHR`
+//! records after the same checks.
 
 use super::mem_commands::{buffer_of, host_access, kind_for, mem_of, queue, triple, Command};
 use super::prelude::*;
@@ -251,7 +254,7 @@ fn buffer_side(im: &Image, buf: &Mem, offset: usize, region: [usize; 3]) -> CLRe
 
 /// The names of the image and the buffer of `clEnqueueCopyImageToBuffer`
 /// (`to_buffer`) or `clEnqueueCopyBufferToImage`.
-pub fn image_buffer_names(to_buffer: bool) -> (&'static str, &'static str) {
+fn image_buffer_names(to_buffer: bool) -> (&'static str, &'static str) {
     if to_buffer {
         ("src_image", "dst_buffer")
     } else {
