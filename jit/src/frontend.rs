@@ -61,14 +61,15 @@ pub fn compile_units(
     // (the extension's own rule, in every OpenCL C version, as clang does);
     // a unit that enables it enables it for the program.
     let mut fp16_enabled = false;
-    let mut fp_contract_off = false;
+    let mut fp_contract = crate::sema::hir::FpContract::default();
     let tus: Vec<_> = sources
         .iter()
         .map(|source| {
             let main = sm.add(file_name, *source);
             let unit = preprocess::preprocess_unit(&mut sm, main, &pp, &mut diags);
             fp16_enabled |= unit.enabled_extensions.iter().any(|e| e == "cl_khr_fp16");
-            fp_contract_off |= unit.fp_contract_off;
+            fp_contract.any_off |= unit.fp_contract.iter().any(|&(_, on)| !on);
+            preprocess::fp_contract_states(&unit, &mut fp_contract.at);
             let tokens = unit.tokens;
             parse::parse_with(
                 &tokens,
@@ -86,7 +87,7 @@ pub fn compile_units(
         so.single_precision_constant = options.single_precision_constant;
         so.fp16 &= fp16_enabled;
         let mut p = sema::check_units(&tus, &so, &mut diags, Some(&sm));
-        p.no_fp_contract = fp_contract_off;
+        p.fp_contract = fp_contract;
         (!diags.has_errors()).then_some(p)
     };
     let success = program.is_some();

@@ -2,7 +2,8 @@
 //! expression is one fused multiply-add where the host has the instruction
 //! (`FP_CONTRACT` is on by default in OpenCL C), with the same values under
 //! every strategy and step and in checked mode; `#pragma OPENCL FP_CONTRACT
-//! OFF`, `CRANECL_FP_CONTRACT=0` and `half` keep two roundings. The
+//! OFF` (in its scope), `CRANECL_FP_CONTRACT=0` and `half` keep two
+//! roundings. The
 //! built-in `mad` is one fused operation where the host has FMA.
 //!
 //! The operands make the two differ: with `x = 1 + 2^-12`, `x * x` is
@@ -112,7 +113,7 @@ fn contracted_under_every_strategy_and_step() {
 fn pragma_off_keeps_two_roundings() {
     for pragma in [
         "#pragma OPENCL FP_CONTRACT OFF\n",
-        // Inside the kernel's body too (the whole program then).
+        // At the start of the kernel's body too (to the body's end).
         "",
     ] {
         let src = if pragma.is_empty() {
@@ -132,6 +133,86 @@ fn pragma_off_keeps_two_roundings() {
         let src = format!("#pragma OPENCL FP_CONTRACT {state}\n{FORMS}");
         let p = build_cg(&src, &CodegenOptions::default());
         assert_forms(&run_forms(&p, 16, 8), host_fma(), state);
+    }
+}
+
+/// The pragma's scope (C99 §7.12.2): in a function's body, to its end; in
+/// a nested compound statement, to that statement's end (the state before
+/// it comes back); at file scope, to the next pragma. A macro's expression
+/// takes the state where the macro is used.
+const SCOPES: &str = "
+#define SQ_MINUS(x, w) (x * x - w)
+float off_in_body(float x, float w) {
+#pragma OPENCL FP_CONTRACT OFF
+    return x * x - w;
+}
+float after_that_body(float x, float w) { return x * x - w; }
+kernel void scopes(global const float *xs, global const float *ws, global float *out) {
+    size_t i = get_global_id(0);
+    float x = xs[i], w = ws[i];
+    out[7 * i] = off_in_body(x, w);
+    out[7 * i + 1] = after_that_body(x, w);
+    {
+#pragma OPENCL FP_CONTRACT OFF
+        out[7 * i + 2] = x * x - w;
+        out[7 * i + 3] = SQ_MINUS(x, w);
+        {
+#pragma OPENCL FP_CONTRACT ON
+            out[7 * i + 4] = x * x - w;
+        }
+        out[7 * i + 5] = x * x - w;
+    }
+    out[7 * i + 6] = x * x - w;
+}
+#pragma OPENCL FP_CONTRACT OFF
+kernel void file_off(global const float *xs, global const float *ws, global float *out) {
+    size_t i = get_global_id(0);
+    out[i] = xs[i] * xs[i] - ws[i];
+}
+#pragma OPENCL FP_CONTRACT DEFAULT
+kernel void file_default(global const float *xs, global const float *ws, global float *out) {
+    size_t i = get_global_id(0);
+    out[i] = xs[i] * xs[i] - ws[i];
+}";
+
+#[test]
+fn pragma_scopes_follow_compound_statements() {
+    let x = 1.0 + 2f32.powi(-12);
+    let w = 1.0 + 2f32.powi(-11);
+    let e = if host_fma() { 2f32.powi(-24) } else { 0.0 };
+    let n = 16usize;
+    for cg in [
+        CodegenOptions::default(),
+        CodegenOptions {
+            lanes: false,
+            groups_of_one: false,
+            ..Default::default()
+        },
+    ] {
+        let p = build_cg(SCOPES, &cg);
+        let (mut xs, mut ws) = (vec![x; n], vec![w; n]);
+        let mut out = vec![f32::NAN; 7 * n];
+        run(
+            &p,
+            "scopes",
+            &mut [buf(&mut xs), buf(&mut ws), buf(&mut out)],
+            &[n as u64],
+            &[8],
+        );
+        for (i, item) in out.chunks(7).enumerate() {
+            assert_eq!(item, [0.0, e, 0.0, 0.0, e, 0.0, e], "work-item {i}");
+        }
+        for (kernel, want) in [("file_off", 0.0), ("file_default", e)] {
+            let mut out = vec![f32::NAN; n];
+            run(
+                &p,
+                kernel,
+                &mut [buf(&mut xs), buf(&mut ws), buf(&mut out)],
+                &[n as u64],
+                &[8],
+            );
+            assert!(out.iter().all(|&v| v == want), "{kernel}: {out:?}");
+        }
     }
 }
 

@@ -819,7 +819,7 @@ pub fn compile(program: &Program, opts: &CodegenOptions) -> Result<CompiledProgr
                 small_calls: opts.optimize && !checked,
             },
             optimize: opts.optimize && !checked,
-            contract: opts.fp_contract && host_has_fma() && !program.no_fp_contract,
+            contract: opts.fp_contract && host_has_fma(),
         },
     );
     let program = rewritten.as_ref().unwrap_or(program);

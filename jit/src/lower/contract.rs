@@ -24,32 +24,34 @@
 //! own edge). Measured on Xeon-2: the 5x5 convolution 1.16x faster, n-body
 //! 5% slower (its loop is bound by square roots and divisions, which share
 //! a port with the fused operations), SGEMM 2% slower, CSR SpMV and CLBlast
-//! unchanged. A program with `#pragma OPENCL FP_CONTRACT OFF`
-//! anywhere is not contracted at all (never contracting is always allowed;
-//! the pragma's scope by compound statements is not followed), nor where
-//! `CRANECL_FP_CONTRACT=0`. Every strategy and step, and checked mode,
+//! unchanged. `#pragma OPENCL FP_CONTRACT OFF` keeps two roundings from
+//! where it is to the next such pragma or to the end of the compound
+//! statement it is in (at file scope, to the end of the unit), as C99
+//! scopes it (`hir::FpContract`, from `preprocess::fp_contract_states`);
+//! nothing is contracted where `CRANECL_FP_CONTRACT=0`. Every strategy and step, and checked mode,
 //! compute the same contracted program, so their values agree.
 
 use crate::sema::builtins::{BuiltinFn, Family};
-use crate::sema::hir::{BinOp, CastKind, Expr, ExprKind, Program, UnOp};
+use crate::sema::hir::{BinOp, CastKind, Expr, ExprKind, FpContract, Program, UnOp};
 use crate::sema::types::{Scalar, Type};
 
 /// The program with its contractible expressions contracted, or `None`
 /// when it has none.
 pub(crate) fn rewrite(prog: &Program) -> Option<Program> {
+    let fp = &prog.fp_contract;
     crate::lower::walk::rewrite_statements(prog, |s| {
         let mut changed = false;
-        crate::lower::walk::stmt_exprs_mut(s, &mut |e| changed |= contract(e));
+        crate::lower::walk::stmt_exprs_mut(s, &mut |e| changed |= contract(e, fp));
         changed
     })
 }
 
-/// Contract `e` and its sub-expressions (inner ones first); whether any
-/// changed.
-fn contract(e: &mut Expr) -> bool {
+/// Contract `e` and its sub-expressions (inner ones first) where the
+/// pragma's state lets them; whether any changed.
+fn contract(e: &mut Expr, fp: &FpContract) -> bool {
     let mut changed = false;
-    crate::lower::walk::children_mut(e, &mut |c| changed |= contract(c));
-    if !contractible(&e.ty) {
+    crate::lower::walk::children_mut(e, &mut |c| changed |= contract(c, fp));
+    if !contractible(&e.ty) || !fp.on_at(e.span) {
         return changed;
     }
     let ty = e.ty.clone();

@@ -742,8 +742,9 @@ impl Preprocessor<'_> {
                     Some("FP_CONTRACT") => {
                         let state = toks.get(2).and_then(ident);
                         let ok = state.is_some_and(|s| matches!(s, "ON" | "OFF" | "DEFAULT"));
-                        self.fp_contract_off |= state == Some("OFF");
-                        if !ok {
+                        if ok {
+                            self.fp_contract.push((self.emitted, state != Some("OFF")));
+                        } else {
                             let at = toks.get(2).map_or(directive, |t| t.span);
                             self.diags
                                 .warning(at, "expected 'ON' or 'OFF' or 'DEFAULT' in pragma");

@@ -95,8 +95,10 @@ pub struct Unit {
     /// The advertised extensions `#pragma OPENCL EXTENSION` left enabled at
     /// the end of the unit (`all : enable` enables each advertised one).
     pub enabled_extensions: Vec<String>,
-    /// `#pragma OPENCL FP_CONTRACT OFF` occurs in the unit.
-    pub fp_contract_off: bool,
+    /// Each `#pragma OPENCL FP_CONTRACT`: the index in `tokens` of the
+    /// first token after it, and whether it turns contraction on (`ON`,
+    /// `DEFAULT`) or off.
+    pub fp_contract: Vec<(usize, bool)>,
 }
 
 /// Preprocesses a translation unit, and says which extensions its pragmas
@@ -112,6 +114,7 @@ pub fn preprocess_unit(
     pp.push_file(main, None);
     let mut out = Vec::new();
     loop {
+        pp.emitted = out.len();
         let t = pp.next_expanded();
         let eof = t.tok.kind == TokenKind::Eof;
         out.push(t.tok);
@@ -119,8 +122,38 @@ pub fn preprocess_unit(
             return Unit {
                 tokens: out,
                 enabled_extensions: pp.enabled,
-                fp_contract_off: pp.fp_contract_off,
+                fp_contract: pp.fp_contract,
             };
+        }
+    }
+}
+
+/// The state of `#pragma OPENCL FP_CONTRACT` at each token of a unit, keyed
+/// by the token's place in the user's text ([`Token::loc`]), into `at`:
+/// each pragma sets the state; a `{` keeps the state it finds and the
+/// matching `}` restores it, so a pragma inside a compound statement lasts
+/// to the end of that statement (C99 §7.12.2). Nothing is recorded for a
+/// unit without such pragmas (on throughout).
+pub fn fp_contract_states(
+    unit: &Unit,
+    at: &mut std::collections::HashMap<(crate::source::FileId, u32), bool>,
+) {
+    if unit.fp_contract.is_empty() {
+        return;
+    }
+    let mut pragmas = unit.fp_contract.iter().peekable();
+    let (mut on, mut saved) = (true, Vec::new());
+    for (i, t) in unit.tokens.iter().enumerate() {
+        while let Some(&(_, state)) = pragmas.next_if(|(at, _)| *at <= i) {
+            on = state;
+        }
+        if t.is_punct(crate::token::Punct::LBrace) {
+            saved.push(on);
+        }
+        let loc = t.loc();
+        at.entry((loc.file, loc.lo)).or_insert(on);
+        if t.is_punct(crate::token::Punct::RBrace) {
+            on = saved.pop().unwrap_or(on);
         }
     }
 }
@@ -212,8 +245,10 @@ struct Preprocessor<'a> {
     /// Extensions `#pragma OPENCL EXTENSION name : enable` turned on (and
     /// `disable` has not turned off since).
     enabled: Vec<String>,
-    /// `#pragma OPENCL FP_CONTRACT OFF` was seen.
-    fp_contract_off: bool,
+    /// The `#pragma OPENCL FP_CONTRACT`s seen (see [`Unit::fp_contract`]).
+    fp_contract: Vec<(usize, bool)>,
+    /// Tokens the unit has produced so far (where a pragma sits among them).
+    emitted: usize,
 }
 
 impl<'a> Preprocessor<'a> {
@@ -232,7 +267,8 @@ impl<'a> Preprocessor<'a> {
             budget: MAX_EXPANDED_TOKENS,
             budget_reported: false,
             enabled: Vec::new(),
-            fp_contract_off: false,
+            fp_contract: Vec::new(),
+            emitted: 0,
             counter: 0,
             once: HashSet::new(),
             file_keys: HashMap::new(),

@@ -11,7 +11,8 @@
 
 use super::builtins::BuiltinFn;
 use super::types::{Access, AddrSpace, Quals, Records, Type};
-use crate::source::Span;
+use crate::source::{FileId, Span};
+use std::collections::HashMap;
 
 /// Index into [`Program::globals`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -31,9 +32,32 @@ pub struct Program {
     /// and string literals, with their constant-folded initialisers.
     pub globals: Vec<Global>,
     pub functions: Vec<Function>,
-    /// A unit says `#pragma OPENCL FP_CONTRACT OFF` somewhere: no
-    /// floating-point expression of the program is contracted.
-    pub no_fp_contract: bool,
+    /// Where `#pragma OPENCL FP_CONTRACT` lets floating-point expressions
+    /// be contracted (on everywhere when no pragma turns it off).
+    pub fp_contract: FpContract,
+}
+
+/// The state of `#pragma OPENCL FP_CONTRACT` over a program's text, as
+/// C99 §7.12.2 scopes it (OpenCL C follows C99 here): from a pragma to the
+/// next one, or to the end of the compound statement it is in (after which
+/// the state before that statement comes back), or at file scope to the end
+/// of the unit. On where no pragma says otherwise.
+#[derive(Clone, Debug, Default)]
+pub struct FpContract {
+    /// The state at each token of the units that have such pragmas, keyed
+    /// by where the token is in the user's text (a macro's tokens: where
+    /// the macro was invoked).
+    pub at: HashMap<(FileId, u32), bool>,
+    /// Some pragma turns contraction off: a position not in `at` is then
+    /// taken as off (never contracting is always allowed).
+    pub any_off: bool,
+}
+
+impl FpContract {
+    /// Whether an expression that starts at `span` may be contracted.
+    pub fn on_at(&self, span: Span) -> bool {
+        !self.any_off || self.at.get(&(span.file, span.lo)).copied().unwrap_or(false)
+    }
 }
 
 impl Program {
