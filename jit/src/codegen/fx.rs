@@ -50,6 +50,10 @@ pub struct FunctionCx<'a, 'p> {
     /// Innermost last: (break target, continue target).
     pub(crate) breaks: Vec<Block>,
     pub(crate) continues: Vec<Block>,
+    /// The `goto`s of this function taken under a condition that depends
+    /// on other work-items (`lower::progress::waiting_gotos`), found at the
+    /// first `goto`.
+    pub(crate) waiting_gotos: Option<std::collections::HashSet<*const Stmt>>,
     /// Blocks of the `case`/`default` statements of the switches being compiled.
     pub(crate) cases: HashMap<*const Stmt, Block>,
     /// The current block ends in a terminator.
@@ -449,6 +453,7 @@ impl<'a, 'p> FunctionCx<'a, 'p> {
             labels: HashMap::new(),
             breaks: Vec::new(),
             continues: Vec::new(),
+            waiting_gotos: None,
             cases: HashMap::new(),
             filled: false,
             dead: None,

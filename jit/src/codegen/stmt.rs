@@ -149,7 +149,10 @@ impl FunctionCx<'_, '_> {
                 // A `goto` taken under a condition that depends on what
                 // other work-items did may close a loop that waits: it is a
                 // pass as a loop's is.
-                if crate::lower::progress::waiting_gotos(self.pcx.prog, self.func)
+                let (prog, func) = (self.pcx.prog, self.func);
+                if self
+                    .waiting_gotos
+                    .get_or_insert_with(|| crate::lower::progress::waiting_gotos(prog, func))
                     .contains(&(s as *const Stmt))
                 {
                     self.emit_progress_point();
