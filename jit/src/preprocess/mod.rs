@@ -134,10 +134,7 @@ pub fn preprocess_unit(
 /// matching `}` restores it, so a pragma inside a compound statement lasts
 /// to the end of that statement (C99 §7.12.2). Nothing is recorded for a
 /// unit without such pragmas (on throughout).
-pub fn fp_contract_states(
-    unit: &Unit,
-    at: &mut std::collections::HashMap<(crate::source::FileId, u32), bool>,
-) {
+pub fn fp_contract_states(unit: &Unit, at: &mut HashMap<(FileId, u32), bool>) {
     if unit.fp_contract.is_empty() {
         return;
     }
@@ -147,12 +144,12 @@ pub fn fp_contract_states(
         while let Some(&(_, state)) = pragmas.next_if(|(at, _)| *at <= i) {
             on = state;
         }
-        if t.is_punct(crate::token::Punct::LBrace) {
+        if t.is_punct(Punct::LBrace) {
             saved.push(on);
         }
         let loc = t.loc();
         at.entry((loc.file, loc.lo)).or_insert(on);
-        if t.is_punct(crate::token::Punct::RBrace) {
+        if t.is_punct(Punct::RBrace) {
             on = saved.pop().unwrap_or(on);
         }
     }
