@@ -28,8 +28,9 @@
 //! where it is to the next such pragma or to the end of the compound
 //! statement it is in (at file scope, to the end of the unit), as C99
 //! scopes it (`hir::FpContract`, from `preprocess::fp_contract_states`);
-//! nothing is contracted where `CRANECL_FP_CONTRACT=0`. Every strategy and step, and checked mode,
-//! compute the same contracted program, so their values agree.
+//! nothing is contracted where `CRANECL_FP_CONTRACT=0`. Every strategy and
+//! step, and checked mode, compute the same contracted program, so their
+//! values agree.
 
 use crate::sema::builtins::{BuiltinFn, Family};
 use crate::sema::hir::{BinOp, CastKind, Expr, ExprKind, FpContract, Program, UnOp};
