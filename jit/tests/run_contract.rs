@@ -42,10 +42,26 @@ fn forms_want(fused: bool) -> [f32; 8] {
     [e, e, e, -e, e, -e, e, 0.0]
 }
 
+/// The `float` operands: `x = 1 + 2^-12` and `w = 1 + 2^-11`.
+fn operands() -> (f32, f32) {
+    (1.0 + 2f32.powi(-12), 1.0 + 2f32.powi(-11))
+}
+
+/// The default build, and one that runs one work-item per step.
+fn default_and_one_per_step() -> [CodegenOptions; 2] {
+    [
+        CodegenOptions::default(),
+        CodegenOptions {
+            lanes: false,
+            groups_of_one: false,
+            ..Default::default()
+        },
+    ]
+}
+
 /// `FORMS` run over `n` work-items in groups of `local`.
 fn run_forms(p: &CompiledProgram, n: usize, local: u64) -> Vec<f32> {
-    let x = 1.0 + 2f32.powi(-12);
-    let w = 1.0 + 2f32.powi(-11);
+    let (x, w) = operands();
     assert_eq!(x * x, w, "the product rounds to w");
     let mut xs = vec![x; n];
     let mut ws = vec![w; n];
@@ -177,18 +193,10 @@ kernel void file_default(global const float *xs, global const float *ws, global 
 
 #[test]
 fn pragma_scopes_follow_compound_statements() {
-    let x = 1.0 + 2f32.powi(-12);
-    let w = 1.0 + 2f32.powi(-11);
+    let (x, w) = operands();
     let e = if host_fma() { 2f32.powi(-24) } else { 0.0 };
     let n = 16usize;
-    for cg in [
-        CodegenOptions::default(),
-        CodegenOptions {
-            lanes: false,
-            groups_of_one: false,
-            ..Default::default()
-        },
-    ] {
+    for cg in default_and_one_per_step() {
         let p = build_cg(SCOPES, &cg);
         let (mut xs, mut ws) = (vec![x; n], vec![w; n]);
         let mut out = vec![f32::NAN; 7 * n];
@@ -279,17 +287,9 @@ kernel void k(global const float *xs, global const float *ws, global float *out)
     out[2 * i] = mad(x, x, -w);
     out[2 * i + 1] = mad((float4)(x), (float4)(x), (float4)(-w)).w;
 }";
-    let x = 1.0 + 2f32.powi(-12);
-    let w = 1.0 + 2f32.powi(-11);
+    let (x, w) = operands();
     let want = if host_fma() { 2f32.powi(-24) } else { 0.0 };
-    for cg in [
-        CodegenOptions::default(),
-        CodegenOptions {
-            lanes: false,
-            groups_of_one: false,
-            ..Default::default()
-        },
-    ] {
+    for cg in default_and_one_per_step() {
         let p = build_cg(src, &cg);
         let n = 20usize;
         let (mut xs, mut ws) = (vec![x; n], vec![w; n]);
