@@ -59,21 +59,33 @@ fn default_and_one_per_step() -> [CodegenOptions; 2] {
     ]
 }
 
-/// `FORMS` run over `n` work-items in groups of `local`.
-fn run_forms(p: &CompiledProgram, n: usize, local: u64) -> Vec<f32> {
+/// Kernel `name(xs, ws, out)` of `p` over `n` work-items in groups of
+/// `local`, every `xs[i]`/`ws[i]` the [`operands`], `per_item` results each:
+/// the `out` it wrote.
+fn run_operands(
+    p: &CompiledProgram,
+    name: &str,
+    n: usize,
+    per_item: usize,
+    local: u64,
+) -> Vec<f32> {
     let (x, w) = operands();
     assert_eq!(x * x, w, "the product rounds to w");
-    let mut xs = vec![x; n];
-    let mut ws = vec![w; n];
-    let mut out = vec![f32::NAN; 8 * n];
+    let (mut xs, mut ws) = (vec![x; n], vec![w; n]);
+    let mut out = vec![f32::NAN; per_item * n];
     run(
         p,
-        "forms",
+        name,
         &mut [buf(&mut xs), buf(&mut ws), buf(&mut out)],
         &[n as u64],
         &[local],
     );
     out
+}
+
+/// `FORMS` run over `n` work-items in groups of `local`.
+fn run_forms(p: &CompiledProgram, n: usize, local: u64) -> Vec<f32> {
+    run_operands(p, "forms", n, 8, local)
 }
 
 fn assert_forms(got: &[f32], fused: bool, what: &str) {
@@ -193,32 +205,15 @@ kernel void file_default(global const float *xs, global const float *ws, global 
 
 #[test]
 fn pragma_scopes_follow_compound_statements() {
-    let (x, w) = operands();
     let e = if host_fma() { 2f32.powi(-24) } else { 0.0 };
-    let n = 16usize;
     for cg in default_and_one_per_step() {
         let p = build_cg(SCOPES, &cg);
-        let (mut xs, mut ws) = (vec![x; n], vec![w; n]);
-        let mut out = vec![f32::NAN; 7 * n];
-        run(
-            &p,
-            "scopes",
-            &mut [buf(&mut xs), buf(&mut ws), buf(&mut out)],
-            &[n as u64],
-            &[8],
-        );
+        let out = run_operands(&p, "scopes", 16, 7, 8);
         for (i, item) in out.chunks(7).enumerate() {
             assert_eq!(item, [0.0, e, 0.0, 0.0, e, 0.0, e], "work-item {i}");
         }
         for (kernel, want) in [("file_off", 0.0), ("file_default", e)] {
-            let mut out = vec![f32::NAN; n];
-            run(
-                &p,
-                kernel,
-                &mut [buf(&mut xs), buf(&mut ws), buf(&mut out)],
-                &[n as u64],
-                &[8],
-            );
+            let out = run_operands(&p, kernel, 16, 1, 8);
             assert!(out.iter().all(|&v| v == want), "{kernel}: {out:?}");
         }
     }
@@ -287,20 +282,10 @@ kernel void k(global const float *xs, global const float *ws, global float *out)
     out[2 * i] = mad(x, x, -w);
     out[2 * i + 1] = mad((float4)(x), (float4)(x), (float4)(-w)).w;
 }";
-    let (x, w) = operands();
     let want = if host_fma() { 2f32.powi(-24) } else { 0.0 };
     for cg in default_and_one_per_step() {
         let p = build_cg(src, &cg);
-        let n = 20usize;
-        let (mut xs, mut ws) = (vec![x; n], vec![w; n]);
-        let mut out = vec![f32::NAN; 2 * n];
-        run(
-            &p,
-            "k",
-            &mut [buf(&mut xs), buf(&mut ws), buf(&mut out)],
-            &[n as u64],
-            &[10],
-        );
+        let out = run_operands(&p, "k", 20, 2, 10);
         assert!(out.iter().all(|&v| v == want), "{out:?}");
     }
 }
