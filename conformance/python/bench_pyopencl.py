@@ -10,7 +10,8 @@ when a result is wrong.
     scripts/install-deps.sh && cargo build --release -p cranecl
     target/venv/bin/python conformance/python/bench_pyopencl.py [--quick] [--rounds N] [--only a,b]
 
-Sizes are those of the Rust bench_kernels binary (--quick: its quick sizes).
+Sizes are those of the Rust bench_kernels binary (--quick: its quick sizes);
+the two private-memory cases (private.cl) are this driver's own.
 """
 
 import argparse
@@ -367,6 +368,57 @@ def spmv(rig, quick):
     return f"{rows >> 10}K rows, {nnz} nonzeros", run, check
 
 
+def private_table(rig, quick):
+    n = (1 if quick else 4) << 20
+    rng = np.random.default_rng(11)
+    data = rng.integers(0, 1 << 30, 1 << 20, dtype=np.uint32)
+    knl = rig.kernel("private", "private_table")
+    inb, out = rig.upload(data), rig.buffer(4 * n)
+
+    def run():
+        knl(rig.queue, (n,), None, out, inb).wait()
+
+    def check():
+        g = np.arange(n, dtype=np.int64)
+        acc = np.zeros((n, 16))
+        mag = np.zeros(n)
+        for i in range(32):
+            v = data[(g * 7 + i * 13) & 0xFFFFF].astype(np.int64)
+            x = (v >> 4).astype(np.float32).astype(np.float64) * 0.001
+            np.add.at(acc, (g, v & 15), x)
+            mag += x
+        want = acc @ np.arange(1, 17, dtype=np.float64)
+        return close(rig.read(out, np.float32, n), want, 1e-5 * 16 * mag, "out")
+
+    return f"{n >> 20}M items, float[16]", run, check
+
+
+def private_records(rig, quick):
+    n = (1 if quick else 4) << 20
+    rng = np.random.default_rng(12)
+    pts = rng.uniform(-1, 1, (1 << 20, 4)).astype(np.float32)
+    knl = rig.kernel("private", "private_records")
+    inb, out = rig.upload(pts), rig.buffer(4 * n)
+
+    def run():
+        knl(rig.queue, (n,), None, out, inb).wait()
+
+    def check():
+        g = np.arange(n)
+        p = [pts[(g + i) & 0xFFFFF].astype(np.float64) for i in range(4)]
+        want = np.zeros(n)
+        mag = np.zeros(n)
+        for a in p:
+            for b in p:
+                d = a[:, :3] - b[:, :3]
+                t = np.sqrt((d * d).sum(axis=1) + 1.0) * b[:, 3]
+                want += t
+                mag += np.abs(t)
+        return close(rig.read(out, np.float32, n), want, 1e-5 * mag + 1e-6, "out")
+
+    return f"{n >> 20}M items, struct[4]", run, check
+
+
 def conv5x5(rig, quick):
     w = h = 1024 if quick else 4096
     rng = np.random.default_rng(5)
@@ -479,6 +531,8 @@ CASES = [
     ("spmv", spmv),
     ("conv5x5", conv5x5),
     ("resample", resample),
+    ("priv_table", private_table),
+    ("priv_recs", private_records),
     ("launch", launches(False)),
     ("launch+wait", launches(True)),
 ]

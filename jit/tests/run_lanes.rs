@@ -366,8 +366,9 @@ fn sgemm_naive_uniform_loop_over_k() {
 
 #[test]
 fn private_memory_keeps_one_item_per_step() {
-    // A private array and a variable written through its address would
-    // need a copy per lane: these kernels keep the plain loop.
+    // A variable written through its address (a function's pointer
+    // parameter) would need a copy per lane the ordinary code can reach:
+    // the kernel keeps the plain loop, its array too.
     let src = "void put(int *q, int v) { *q = v; }
     kernel void k(global int *out) {
         int i = get_global_id(0), q;
@@ -381,6 +382,127 @@ fn private_memory_keeps_one_item_per_step() {
         run(&p, "k", &mut [buf(&mut out)], &[11], &[11]);
         let want: Vec<i32> = (0..11).map(|i| 4 * i).collect();
         assert_eq!(out, want);
+    }
+}
+
+#[test]
+fn private_arrays_and_structs_interleaved_per_lane() {
+    // Private arrays and structs of 4-byte scalars reached only through
+    // subscripts and members: each lane has a copy, the copies of an
+    // element side by side (one vector access at a subscript the lanes
+    // share). Stores, compound assignments and `++` at shared and at
+    // per-lane subscripts, a struct's array member, and a masked loop
+    // beside them; rows with a remainder run it one at a time, with the
+    // ordinary object.
+    let src = "typedef struct { float x, y; int n; uint tag[2]; } Rec;
+    kernel void k(global const int *in, global float *out, global int *cnt) {
+        int i = get_global_id(0);
+        float acc[6];
+        Rec r[3];
+        for (int j = 0; j < 6; j++) acc[j] = 0.5f * j + i;
+        for (int j = 0; j < 3; j++) {
+            r[j].x = i + j; r[j].y = in[i] * 0.25f; r[j].n = 0; r[j].tag[1] = i ^ j;
+        }
+        int v = in[i] & 3;
+        acc[v] += 10.0f;
+        acc[v + 1]++;
+        r[v % 3].n += 2;
+        r[2 - v % 3].tag[1] <<= 1;
+        float s = 0.0f;
+        int m = 0;
+        for (int j = 0; j < 6; j++) s += acc[j] * (j + 1);
+        for (int j = 0; j < 3; j++) { s += r[j].x * r[j].y; m += r[j].n + (int)r[j].tag[1]; }
+        int t = 0, lim = in[i] & 7;
+        while (t < lim) t++;
+        out[i] = s + t;
+        cnt[i] = m;
+    }";
+    let n = 45usize;
+    let input: Vec<i32> = (0..n as i32).map(|i| (i * 37 + 11) % 23).collect();
+    let host = |i: usize| {
+        let (x, fi) = (input[i], i as f32);
+        let mut acc: Vec<f32> = (0..6).map(|j| 0.5f32.mul_add(j as f32, fi)).collect();
+        let mut r: Vec<(f32, f32, i32, u32)> = (0..3)
+            .map(|j| ((i + j) as f32, x as f32 * 0.25, 0, (i ^ j) as u32))
+            .collect();
+        let v = (x & 3) as usize;
+        acc[v] += 10.0;
+        acc[v + 1] += 1.0;
+        r[v % 3].2 += 2;
+        r[2 - v % 3].3 <<= 1;
+        let mut s = 0f32;
+        for (j, a) in acc.iter().enumerate() {
+            s = a.mul_add((j + 1) as f32, s);
+        }
+        let mut m = 0i32;
+        for e in &r {
+            s = e.0.mul_add(e.1, s);
+            m += e.2 + e.3 as i32;
+        }
+        (s + (x & 7) as f32, m)
+    };
+    let ps = both(src, "k", true);
+    let k = ps[0].kernel_index("k").expect("kernel");
+    assert!(ps[0].masked_loops(k), "the while loop runs masked");
+    for p in ps {
+        for l in LOCALS {
+            let (mut inp, mut out, mut cnt) = (input.clone(), vec![0f32; n], vec![0i32; n]);
+            let mut args = [buf(&mut inp), buf(&mut out), buf(&mut cnt)];
+            run(&p, "k", &mut args, &[n as u64], &[l]);
+            for i in 0..n {
+                let (s, m) = host(i);
+                assert_eq!(out[i], s, "out[{i}] local {l}");
+                assert_eq!(cnt[i], m, "cnt[{i}] local {l}");
+            }
+        }
+    }
+}
+
+#[test]
+fn private_array_in_a_per_lane_statement_keeps_one_item_per_step() {
+    // After the lanes wrote their copies, an `if` they disagree on runs
+    // once per lane with the ordinary code, which cannot reach
+    // interleaved copies: the build falls back to one work-item per step.
+    // An array whose address is kept in a pointer is reached otherwise
+    // than through its elements: nothing interleaved either.
+    let src = "kernel void k(global const int *in, global int *out) {
+        int i = get_global_id(0);
+        int a[4];
+        for (int j = 0; j < 4; j++) a[j] = i * j;
+        if (in[i] > 2) a[in[i] & 3] = -1;
+        out[i] = a[0] + a[1] + a[2] + a[3];
+    }
+    kernel void f(global int *out) {
+        int i = get_global_id(0);
+        int a[4];
+        for (int j = 0; j < 4; j++) a[j] = i + j;
+        int *p = a + 1;
+        out[i] = a[0] + p[0] + p[1] + p[2];
+    }";
+    let n = 29usize;
+    let input: Vec<i32> = (0..n as i32).map(|i| (i * 5) % 7).collect();
+    for p in both(src, "k", false) {
+        assert_eq!(p.strategy(p.kernel_index("f").expect("f")), "loop");
+        let (mut inp, mut out) = (input.clone(), vec![0i32; n]);
+        run(
+            &p,
+            "k",
+            &mut [buf(&mut inp), buf(&mut out)],
+            &[n as u64],
+            &[n as u64],
+        );
+        for i in 0..n {
+            let mut a: Vec<i32> = (0..4).map(|j| i as i32 * j).collect();
+            if input[i] > 2 {
+                a[(input[i] & 3) as usize] = -1;
+            }
+            assert_eq!(out[i], a.iter().sum::<i32>(), "k out[{i}]");
+        }
+        let mut out = vec![0i32; n];
+        run(&p, "f", &mut [buf(&mut out)], &[n as u64], &[n as u64]);
+        for (i, &o) in out.iter().enumerate() {
+            assert_eq!(o, 4 * i as i32 + 6, "f out[{i}]");
+        }
     }
 }
 

@@ -316,7 +316,7 @@ impl FunctionCx<'_, '_> {
         Ok(Some(elem))
     }
 
-    fn field_offset(&self, record: &Type, idx: usize) -> Result<u64, String> {
+    pub(crate) fn field_offset(&self, record: &Type, idx: usize) -> Result<u64, String> {
         let Type::Record(id) = record else {
             return Err("member of a non-record".into());
         };

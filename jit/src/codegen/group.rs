@@ -220,7 +220,7 @@ pub(crate) fn compile_group_entry(
         .as_ref()
         .ok_or_else(|| format!("kernel '{}' has no body", f.name))?;
     let id = abi::declare_entry(module, f, index, "group")?;
-    let choice = lanes::choose(pcx, f, None, |plan| {
+    let choice = lanes::choose(pcx, f, None, true, |plan| {
         let mut lanes_fbc = FunctionBuilderContext::new();
         lanes_entry(module, pcx, ctx, &mut lanes_fbc, f, id, args, plan)
     })?;
@@ -261,7 +261,7 @@ pub(crate) fn compile_one_item_groups_entry(
     args: &[ArgInfo],
 ) -> Result<Result<(cranelift_module::FuncId, usize), String>, String> {
     let id = abi::declare_entry(module, f, index, "groups")?;
-    let choice = lanes::choose(pcx, f, None, |plan| {
+    let choice = lanes::choose(pcx, f, None, true, |plan| {
         let mut lanes_fbc = FunctionBuilderContext::new();
         lanes_entry(module, pcx, ctx, &mut lanes_fbc, f, id, args, plan)
     })?;

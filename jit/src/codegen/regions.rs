@@ -778,7 +778,7 @@ pub(crate) fn compile_region_entry(
     };
     // Pieces several work-items per step; anything the lanes cannot express
     // falls back to one work-item per step.
-    let choice = super::lanes::choose(pcx, f, refuse, |lanes| {
+    let choice = super::lanes::choose(pcx, f, refuse, false, |lanes| {
         let mut lanes_fbc = FunctionBuilderContext::new();
         region_entry_body(
             module,

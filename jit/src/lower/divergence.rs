@@ -30,6 +30,9 @@ pub(crate) struct Plan {
     /// A kernel-scope `local` variable: memory the group shares, never a
     /// register of a lane (writing it writes memory).
     shared: Vec<bool>,
+    /// A private array or struct each lane has its own copy of, the
+    /// copies interleaved (`lane_memory.rs`): varying, written as memory is.
+    pub(crate) lane_memory: Vec<bool>,
     /// Loops the lanes would leave at different times run with a mask of
     /// active lanes (otherwise once per lane).
     pub(crate) masked_loops: bool,
@@ -124,7 +127,8 @@ impl Plan {
         let mut out = self.needs_serial(e);
         walk::expr_tree(e, &mut |x| match &x.kind {
             ExprKind::Assign { lhs, .. } | ExprKind::IncDec { operand: lhs, .. }
-                if root_local(lhs).is_none_or(|l| self.shared[l as usize]) =>
+                if root_local(lhs)
+                    .is_none_or(|l| self.shared[l as usize] || self.lane_memory[l as usize]) =>
             {
                 out = true
             }
@@ -498,12 +502,16 @@ pub(crate) fn pure_functions(prog: &Program, checked: bool) -> Vec<bool> {
 /// one work-item per step. `masked_memory`: also run masked the divergent
 /// loops that touch memory at per-lane addresses
 /// (`CodegenOptions::masked_memory_loops`); `checked`: checked mode
-/// compiles checks into the code (no call is pure then).
+/// compiles checks into the code (no call is pure then); `copies`: private
+/// arrays and structs may have an interleaved copy per lane
+/// (`lane_memory.rs`; a step runs its work-items from start to end, as it
+/// does in a loop without barriers, not in a region piece).
 pub(crate) fn plan(
     prog: &Program,
     f: &Function,
     masked_memory: bool,
     checked: bool,
+    copies: bool,
 ) -> Result<Plan, String> {
     let body = f.body.as_ref().ok_or("the kernel has no body")?;
     let n = f.locals.len();
@@ -517,9 +525,21 @@ pub(crate) fn plan(
             .collect(),
         masked_loops: true,
         masked_memory,
+        lane_memory: if copies && !checked {
+            super::lane_memory::interleavable(prog, f)
+        } else {
+            vec![false; n]
+        },
         pure: pure_functions(prog, checked),
         regs: crate::codegen::MAX_REGS,
     };
+    for i in 0..n {
+        if plan.lane_memory[i] {
+            // Each lane's own, written through subscripts: never one value.
+            plan.varying[i] = true;
+            plan.single[i] = false;
+        }
+    }
     let mut has_goto = false;
     for s in &body.stmts {
         has_goto |= contains(s, &|k| matches!(k, StmtKind::Goto(_) | StmtKind::Label(..)));
@@ -543,8 +563,9 @@ pub(crate) fn plan(
     let addressed = walk::address_taken_locals(f);
     let written = walk::written_locals(f);
     for (i, l) in f.locals.iter().enumerate() {
-        if l.space == crate::sema::addrspace::AddrSpace::Local {
-            // Shared by the group: one place serves every lane.
+        if l.space == crate::sema::addrspace::AddrSpace::Local || plan.lane_memory[i] {
+            // Shared by the group (one place serves every lane), or a copy
+            // per lane.
             continue;
         }
         // Private memory (arrays, records, variables whose address is

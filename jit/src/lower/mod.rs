@@ -9,6 +9,8 @@
 //!   their address taken, which functions reach a barrier, loops' ranges);
 //! - `divergence.rs`, the lanes' analysis: which locals and statements vary
 //!   between the work-items of a step, which loops run masked;
+//!   `lane_memory.rs`, which private arrays and structs the lanes may keep
+//!   interleaved, a copy per lane;
 //! - `regions.rs`, the region strategy's plan: a kernel body cut at its
 //!   barriers into pieces, the frame of each work-item, the locals uniform
 //!   across the group and the pieces that run once per group;
@@ -38,6 +40,7 @@ mod contract;
 pub(crate) mod divergence;
 pub mod explain;
 mod hir_inline;
+pub(crate) mod lane_memory;
 pub(crate) mod one_item_groups;
 pub(crate) mod progress;
 pub(crate) mod regions;

@@ -634,6 +634,7 @@ impl LaneCx {
             return self.serial_expr(fx, e);
         }
         let target = match &operand.kind {
+            _ if self.in_lane_memory(operand) => Some(self.lane_mem_addr(fx, operand)?),
             ExprKind::Var(VarRef::Local(l)) if self.plan.varying[l.0 as usize] => None,
             ExprKind::Deref(p) => Some(self.expr(fx, p)?),
             _ => return self.serial_expr(fx, e),

@@ -3,6 +3,7 @@
 //! checked mode's tests of the lanes together, assignments.
 
 use super::*;
+use crate::lower::lane_memory::{path_root, subscript};
 
 impl LaneCx {
     /// Store packed `v` at `base` (consecutive 4-byte elements, lane 0's
@@ -98,8 +99,114 @@ impl LaneCx {
         r.map(|_| ())
     }
 
+    /// `a` is a scalar of a private object the lanes keep interleaved
+    /// (`Plan::lane_memory`; the object whole has no place here).
+    pub(super) fn in_lane_memory(&self, a: &Expr) -> bool {
+        matches!(a.ty, Type::Scalar(_))
+            && path_root(a).is_some_and(|l| self.plan.lane_memory[l as usize])
+    }
+
+    /// The lanes' addresses of `a`, a 4-byte scalar of an interleaved
+    /// private object (`lower/lane_memory.rs`). The step's copies share
+    /// one stack slot: byte `4j` of the object (its `j`th scalar) of lane
+    /// `k` is at `4 * (j * lanes + k)`, so the lanes' copies of a scalar
+    /// are consecutive, and one the lanes reach at the same offset is one
+    /// vector access (affine, step 4).
+    pub(super) fn lane_mem_addr(
+        &mut self,
+        fx: &mut FunctionCx<'_, '_>,
+        a: &Expr,
+    ) -> Result<LVal, String> {
+        let (l, off) = self.lane_mem_offset(fx, a)?;
+        let lanes = fx.step_lanes() as u64;
+        let ty = Self::local_ty(fx, l);
+        let size = fx.size_of(&ty);
+        if size * lanes > LANE_COPIES_MAX {
+            return Err(FALLBACK.into());
+        }
+        let slot = match self.lane_copies.get(&l) {
+            Some(s) => *s,
+            None => {
+                let local = &fx.func.locals[l as usize];
+                Self::note(
+                    fx,
+                    local.span,
+                    &format!(
+                        "private '{}': a copy per lane, the lanes' copies of each element side by side",
+                        local.name
+                    ),
+                );
+                let s = fx.b.create_sized_stack_slot(lane_copies_slot(size * lanes));
+                self.lane_copies.insert(l, s);
+                s
+            }
+        };
+        let base = fx.b.ins().stack_addr(types::I64, slot, 0);
+        let l64 = lanes as i64;
+        Ok(match off {
+            LVal::Uni(CValue::Scalar(o)) => {
+                let o = fx.b.ins().imul_imm_s(o, l64);
+                LVal::Aff {
+                    base: fx.b.ins().iadd(base, o),
+                    step: 4,
+                }
+            }
+            LVal::Aff { base: o, step } => {
+                let o = fx.b.ins().imul_imm_s(o, l64);
+                LVal::Aff {
+                    base: fx.b.ins().iadd(base, o),
+                    step: step * l64 + 4,
+                }
+            }
+            other => {
+                let mut out = Vec::with_capacity(lanes as usize);
+                for k in 0..lanes as usize {
+                    let o = Self::lane(fx, &other, k).scalar()?;
+                    let o = fx.b.ins().imul_imm_s(o, l64);
+                    let at = fx.b.ins().iadd(base, o);
+                    out.push(CValue::Scalar(fx.b.ins().iadd_imm_s(at, 4 * k as i64)));
+                }
+                LVal::Lanes(out)
+            }
+        })
+    }
+
+    /// The object access path `a` designates (`lane_memory::path_root`)
+    /// and the byte offset in it, per lane (a 64-bit value).
+    fn lane_mem_offset(
+        &mut self,
+        fx: &mut FunctionCx<'_, '_>,
+        a: &Expr,
+    ) -> Result<(u32, LVal), String> {
+        match &a.kind {
+            ExprKind::Var(VarRef::Local(l)) => Ok((
+                l.0,
+                LVal::Uni(CValue::Scalar(fx.b.ins().iconst(types::I64, 0))),
+            )),
+            ExprKind::Member(b, idx) => {
+                let (l, o) = self.lane_mem_offset(fx, b)?;
+                let field = fx.field_offset(&b.ty, *idx)? as i64;
+                let long = Type::Scalar(Scalar::Long);
+                let d = LVal::Uni(fx.const_int(field as i128, &long)?);
+                Ok((l, self.ptr_add(fx, o, d, &long, 1)?))
+            }
+            ExprKind::Deref(p) => {
+                let (arr, idx) = subscript(p).ok_or(FALLBACK)?;
+                let (l, o) = self.lane_mem_offset(fx, arr)?;
+                let i = self.expr(fx, idx)?;
+                let size = fx.size_of(&a.ty);
+                Ok((l, self.ptr_add(fx, o, i, &idx.ty, size)?))
+            }
+            _ => Err(FALLBACK.into()),
+        }
+    }
+
     /// Read the lvalue `a`.
     pub(super) fn read(&mut self, fx: &mut FunctionCx<'_, '_>, a: &Expr) -> Result<LVal, String> {
+        if self.in_lane_memory(a) {
+            let addr = self.lane_mem_addr(fx, a)?;
+            return self.load(fx, &addr, &a.ty);
+        }
         match &a.kind {
             ExprKind::Var(VarRef::Local(l)) if self.plan.varying[l.0 as usize] => {
                 let l = l.0;
@@ -422,6 +529,7 @@ impl LaneCx {
             Components(u32, &'e Expr, &'e [u8]),
         }
         let target = match &lhs.kind {
+            _ if self.in_lane_memory(lhs) => Target::Mem(self.lane_mem_addr(fx, lhs)?),
             ExprKind::Var(VarRef::Local(l)) if self.plan.varying[l.0 as usize] => {
                 Target::Local(l.0)
             }
@@ -512,4 +620,14 @@ fn lane_shape(addr: &LVal, masked: bool, size: u64) -> (bool, bool) {
         };
     let distinct = !masked && matches!(addr, LVal::Aff { step, .. } if step.unsigned_abs() >= size);
     (monotone, distinct)
+}
+
+/// A stack slot of `size` bytes, 16-byte aligned (a vector access of the
+/// lanes' copies is unaligned-safe; the alignment keeps it in one line).
+fn lane_copies_slot(size: u64) -> cranelift_codegen::ir::StackSlotData {
+    cranelift_codegen::ir::StackSlotData::new(
+        cranelift_codegen::ir::StackSlotKind::ExplicitSlot,
+        size as u32,
+        4,
+    )
 }

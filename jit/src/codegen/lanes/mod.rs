@@ -91,6 +91,10 @@ pub(crate) const PER_REG: usize = 4;
 /// The most work-items per step.
 pub(crate) const MAX_LANES: usize = MAX_REGS * PER_REG;
 
+/// The most bytes of a step's copies of one private object
+/// (`Plan::lane_memory`); a larger object runs one work-item per step.
+const LANE_COPIES_MAX: u64 = 64 << 10;
+
 /// A packed value: the step's registers (`FunctionCx::regs`, at most
 /// [`MAX_REGS`]) of the same type, lanes `4r..4r+4` in register `r`. Their
 /// instruction chains are independent, so the core runs them side by side.
@@ -371,7 +375,9 @@ fn step_regs(pcx: &super::ProgramCx<'_>, f: &Function, plan: &Plan) -> (usize, O
 /// Choose the step of an entry and build it: [`MAX_LANES`] or four
 /// work-items per step ([`step_regs`]) with `f`'s plan (divergent loops
 /// masked, then once per lane) when the lanes are on and the kernel allows
-/// them. `refuse`: the caller's own reason to run one work-item per step.
+/// them. `refuse`: the caller's own reason to run one work-item per step;
+/// `copies`: private arrays and structs may have a copy per lane (not in a
+/// region piece).
 /// An error of a lanes build that is not a refusal is a bug of the lanes:
 /// debug builds fail with it, release builds fall back (and
 /// `CRANECL_EXPLAIN` names it).
@@ -379,6 +385,7 @@ pub(crate) fn choose(
     pcx: &super::ProgramCx<'_>,
     f: &Function,
     refuse: Option<String>,
+    copies: bool,
     mut build: impl FnMut(Plan) -> Result<(), String>,
 ) -> Result<Choice, String> {
     let mut choice = Choice {
@@ -394,7 +401,7 @@ pub(crate) fn choose(
     } else if let Some(why) = refuse {
         Err(why)
     } else {
-        plan(pcx.prog, f, pcx.masked_memory_loops, pcx.check.any_code()).and_then(|p| match p.lane_memory_loop(f) {
+        plan(pcx.prog, f, pcx.masked_memory_loops, pcx.check.any_code(), copies).and_then(|p| match p.lane_memory_loop(f) {
             Some(s) => Err(crate::lower::explain::note_at(
                 pcx.sources.as_deref(),
                 s.span,
@@ -503,6 +510,9 @@ pub(crate) struct LaneCx {
     interleaved_at: usize,
     /// Whether it stores at all (decided at its first call).
     interleaving: Option<bool>,
+    /// The stack slots of the interleaved copies of private objects
+    /// (`Plan::lane_memory`), made on first use.
+    lane_copies: HashMap<u32, cranelift_codegen::ir::StackSlot>,
 }
 
 impl LaneCx {
@@ -700,6 +710,7 @@ impl LaneCx {
             sink: None,
             interleaved_at: 0,
             interleaving: None,
+            lane_copies: HashMap::new(),
         }
     }
 }

@@ -6,6 +6,12 @@ use super::*;
 impl LaneCx {
     /// Storage for varying local `l`.
     pub(super) fn slot(&mut self, fx: &mut FunctionCx<'_, '_>, l: u32) -> Result<Slot, String> {
+        if self.plan.lane_memory[l as usize] {
+            // Interleaved copies have no place of their own per lane: the
+            // ordinary code (a statement run once per lane) cannot reach
+            // them.
+            return Err(FALLBACK.into());
+        }
         if let Some(s) = self.vars.get(&l) {
             return Ok(s.clone());
         }
