@@ -91,11 +91,12 @@ fn benchmark_kernels_name_their_strategy_and_step() {
 
 #[test]
 fn refusals_are_named() {
-    // A private array: one work-item per step.
+    // A private array written whole by its initialiser: one work-item
+    // per step. The same array filled element by element: a copy per
+    // lane, noted where it is declared.
     let log = log_of(
         "kernel void acc(global float *out) {
-            float a[4];
-            for (int i = 0; i < 4; i++) a[i] = i;
+            float a[4] = { 0.0f, 1.0f, 2.0f, 3.0f };
             out[get_global_id(0)] = a[get_global_id(0) % 4];
         }",
     );
@@ -107,6 +108,23 @@ fn refusals_are_named() {
         &log,
         "not faster because 8 work-items per step: private array 'a' would need a copy per \
          work-item in memory",
+    );
+    let log = log_of(
+        "kernel void acc(global float *out) {
+            float a[4];
+            for (int i = 0; i < 4; i++) a[i] = i;
+            out[get_global_id(0)] = a[get_global_id(0) % 4];
+        }",
+    );
+    has(
+        &log,
+        "note: kernel 'acc': loop over the work-items (no barrier); 8 work-items per step \
+         (divergent loops masked)",
+    );
+    has(
+        &log,
+        "<source>:2:19: private 'a': a copy per lane, the lanes' copies of each element side by \
+         side: `a`",
     );
     // A barrier inside a switch: coroutines.
     let log = log_of(
