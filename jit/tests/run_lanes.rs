@@ -550,11 +550,19 @@ fn private_array_in_a_per_lane_statement_keeps_one_item_per_step() {
         for (int j = 0; j < 4; j++) a[j] = i + j;
         int *p = a + 1;
         out[i] = a[0] + p[0] + p[1] + p[2];
+    }
+    kernel void big(global int *out) {
+        int i = get_global_id(0);
+        int a[4096];
+        for (int j = 0; j < 4096; j++) a[j] = i ^ j;
+        out[i] = a[i & 4095] + a[4095];
     }";
     let n = 29usize;
     let input: Vec<i32> = (0..n as i32).map(|i| (i * 5) % 7).collect();
     for p in both(src, "k", false) {
         assert_eq!(p.strategy(p.kernel_index("f").expect("f")), "loop");
+        // Eight copies of 16 KiB: more than a step's copies may take.
+        assert_eq!(p.strategy(p.kernel_index("big").expect("big")), "loop");
         let (mut inp, mut out) = (input.clone(), vec![0i32; n]);
         let mut args = [buf(&mut inp), buf(&mut out)];
         run(&p, "k", &mut args, &[n as u64], &[n as u64]);
@@ -569,6 +577,12 @@ fn private_array_in_a_per_lane_statement_keeps_one_item_per_step() {
         run(&p, "f", &mut [buf(&mut out)], &[n as u64], &[n as u64]);
         for (i, &o) in out.iter().enumerate() {
             assert_eq!(o, 4 * i as i32 + 6, "f out[{i}]");
+        }
+        let mut out = vec![0i32; n];
+        run(&p, "big", &mut [buf(&mut out)], &[n as u64], &[n as u64]);
+        for (i, &o) in out.iter().enumerate() {
+            let i = i as i32;
+            assert_eq!(o, (i ^ (i & 4095)) + (i ^ 4095), "big out[{i}]");
         }
     }
 }

@@ -27,19 +27,7 @@ pub(crate) fn path_root(e: &Expr) -> Option<u32> {
     match &e.kind {
         ExprKind::Var(VarRef::Local(l)) => Some(l.0),
         ExprKind::Member(b, _) => path_root(b),
-        ExprKind::Deref(p) => subscript(p).and_then(|(a, _)| path_root(a)),
-        _ => None,
-    }
-}
-
-/// `a[i]`'s address `a + i` with `a` an array that decays: `(a, i)`.
-pub(crate) fn subscript(p: &Expr) -> Option<(&Expr, &Expr)> {
-    let ExprKind::PtrAdd(x, y) = &p.kind else {
-        return None;
-    };
-    let (arr, idx) = if x.ty.is_pointer() { (x, y) } else { (y, x) };
-    match &arr.kind {
-        ExprKind::Cast(CastKind::ArrayToPointer, a) => Some((a, idx)),
+        ExprKind::Deref(p) => walk::array_subscript(p).and_then(|(a, _)| path_root(a)),
         _ => None,
     }
 }
@@ -63,9 +51,15 @@ fn four_byte_leaves(prog: &Program, ty: &Type) -> bool {
     }
 }
 
-/// By local of `f`: a private array or struct (not a parameter) whose
-/// every use is an access of one of its 4-byte scalars (module comment).
+/// The most bytes of a step's copies of one object (eight lanes' copies);
+/// a larger object keeps its kernel at one work-item per step.
+const COPIES_MAX: u64 = 64 << 10;
+
+/// By local of `f`: a private array or struct (not a parameter, its eight
+/// copies at most [`COPIES_MAX`] bytes) whose every use is an access of one
+/// of its 4-byte scalars (module comment).
 pub(crate) fn interleavable(prog: &Program, f: &Function) -> Vec<bool> {
+    let lanes = crate::codegen::MAX_LANES as u64;
     let mut ok: Vec<bool> = f
         .locals
         .iter()
@@ -75,6 +69,10 @@ pub(crate) fn interleavable(prog: &Program, f: &Function) -> Vec<bool> {
                 && l.space == AddrSpace::Private
                 && matches!(l.ty, Type::Array(..) | Type::Record(_))
                 && four_byte_leaves(prog, &l.ty)
+                && prog
+                    .records
+                    .size_of(&l.ty)
+                    .is_some_and(|n| n * lanes <= COPIES_MAX)
         })
         .collect();
     let Some(body) = &f.body else {
@@ -128,7 +126,7 @@ fn visit_subscripts(p: &Expr, ok: &mut [bool]) {
     match &p.kind {
         ExprKind::Member(b, _) => visit_subscripts(b, ok),
         ExprKind::Deref(a) => {
-            if let Some((arr, idx)) = subscript(a) {
+            if let Some((arr, idx)) = walk::array_subscript(a) {
                 visit_subscripts(arr, ok);
                 visit(idx, ok);
             }

@@ -6,7 +6,7 @@
 
 use crate::sema::builtins::Family;
 use crate::sema::hir::{
-    Block, Expr, ExprKind, FuncId, Function, Init, Program, Stmt, StmtKind, VarRef,
+    Block, CastKind, Expr, ExprKind, FuncId, Function, Init, Program, Stmt, StmtKind, VarRef,
 };
 use std::collections::HashSet;
 
@@ -107,9 +107,7 @@ pub fn address_taken_locals(f: &Function) -> HashSet<u32> {
     let mut set = HashSet::new();
     if let Some(b) = &f.body {
         block_exprs(b, &mut |e| {
-            if let ExprKind::AddrOf(a)
-            | ExprKind::Cast(crate::sema::hir::CastKind::ArrayToPointer, a) = &e.kind
-            {
+            if let ExprKind::AddrOf(a) | ExprKind::Cast(CastKind::ArrayToPointer, a) = &e.kind {
                 if let Some(l) = root_local(a) {
                     set.insert(l);
                 }
@@ -238,7 +236,7 @@ pub fn written_locals(f: &Function) -> HashSet<u32> {
                     set.insert(l);
                 }
             }
-            ExprKind::Cast(crate::sema::hir::CastKind::ArrayToPointer, a) => {
+            ExprKind::Cast(CastKind::ArrayToPointer, a) => {
                 if let Some(l) = root(a) {
                     set.insert(l);
                 }
@@ -437,7 +435,6 @@ fn local_var(e: &Expr) -> Option<u32> {
 /// The local whose value `e` is: its read, possibly converted to a wider
 /// integer type (which holds each non-negative value of the local's).
 pub fn read_of(e: &Expr) -> Option<u32> {
-    use crate::sema::hir::CastKind;
     match &e.kind {
         ExprKind::Cast(CastKind::LvalueToRvalue, a) => local_var(a),
         ExprKind::Cast(CastKind::IntToInt, a) if widening(&a.ty, &e.ty) => read_of(a),
@@ -461,7 +458,6 @@ fn widening(from: &crate::sema::types::Type, to: &crate::sema::types::Type) -> b
 /// unsigned type narrower than 32 bits holds `[0, 2^bits)`, and a widening
 /// conversion keeps its operand's values (`bins[c]` with a `uchar c`).
 pub fn type_range(e: &Expr) -> Option<(i128, i128)> {
-    use crate::sema::hir::CastKind;
     use crate::sema::types::Type;
     let own = |t: &Type| match t {
         Type::Scalar(s) if s.is_integer() && !s.is_signed() && s.size() < 4 => {
@@ -482,10 +478,22 @@ pub fn type_range(e: &Expr) -> Option<(i128, i128)> {
     }
 }
 
+/// `a[i]`'s address `a + i` (or `i + a`) with `a` an array that decays:
+/// `(a, i)`.
+pub fn array_subscript(p: &Expr) -> Option<(&Expr, &Expr)> {
+    let ExprKind::PtrAdd(x, y) = &p.kind else {
+        return None;
+    };
+    let (ptr, idx) = if x.ty.is_pointer() { (x, y) } else { (y, x) };
+    match &ptr.kind {
+        ExprKind::Cast(CastKind::ArrayToPointer, a) => Some((a, idx)),
+        _ => None,
+    }
+}
+
 /// The value of an integer constant expression as the front end leaves it
 /// (a constant, possibly converted).
 pub fn int_value(e: &Expr) -> Option<i128> {
-    use crate::sema::hir::CastKind;
     match &e.kind {
         ExprKind::IntConst(v) => Some(*v),
         ExprKind::Cast(CastKind::IntToInt, a) => {
@@ -754,7 +762,6 @@ pub fn invariant_subscripts<'e>(
     step: Option<&Expr>,
     body: &'e Stmt,
 ) -> Vec<(&'e Expr, u64)> {
-    use crate::sema::hir::CastKind;
     use crate::sema::types::Type;
     if has_loop(body) || jumps_into(body) {
         return Vec::new();
@@ -784,11 +791,7 @@ pub fn invariant_subscripts<'e>(
     let mut out: Vec<(&'e Expr, u64)> = Vec::new();
     stmt_exprs(body, &mut |e: &'e Expr| {
         expr_tree(e, &mut |e: &'e Expr| {
-            let ExprKind::PtrAdd(x, y) = &e.kind else {
-                return;
-            };
-            let (ptr, idx) = if x.ty.is_pointer() { (x, y) } else { (y, x) };
-            let ExprKind::Cast(CastKind::ArrayToPointer, arr) = &ptr.kind else {
+            let Some((arr, idx)) = array_subscript(e) else {
                 return;
             };
             let Type::Array(_, Some(n)) = &arr.ty else {
@@ -797,9 +800,9 @@ pub fn invariant_subscripts<'e>(
             if idx.ty.is_integer()
                 && int_value(idx).is_none()
                 && built_from(idx, &invariant)
-                && !out.iter().any(|(i, _)| std::ptr::eq(*i, &**idx))
+                && !out.iter().any(|(i, _)| std::ptr::eq(*i, idx))
             {
-                out.push((&**idx, *n));
+                out.push((idx, *n));
             }
         })
     });
@@ -838,7 +841,6 @@ fn declared_locals(s: &Stmt, out: &mut HashSet<u32>) {
 /// Whether `p` is built only from constants, arithmetic, pointer additions,
 /// value-keeping casts and locals `local` accepts (no load, no call).
 fn built_from(p: &Expr, local: &dyn Fn(u32) -> bool) -> bool {
-    use crate::sema::hir::CastKind;
     let mut ok = true;
     expr_tree(p, &mut |e| match &e.kind {
         ExprKind::IntConst(_) | ExprKind::Binary(..) | ExprKind::PtrAdd(..) => {}
@@ -851,7 +853,6 @@ fn built_from(p: &Expr, local: &dyn Fn(u32) -> bool) -> bool {
 
 /// `e` without the reads and integer conversions around it.
 fn value_of(mut e: &Expr) -> &Expr {
-    use crate::sema::hir::CastKind;
     while let ExprKind::Cast(CastKind::LvalueToRvalue | CastKind::IntToInt, x) = &e.kind {
         e = x;
     }

@@ -3,7 +3,8 @@
 //! checked mode's tests of the lanes together, assignments.
 
 use super::*;
-use crate::lower::lane_memory::{path_root, subscript};
+use crate::lower::lane_memory::path_root;
+use crate::lower::walk::array_subscript;
 
 impl LaneCx {
     /// Store packed `v` at `base` (consecutive 4-byte elements, lane 0's
@@ -121,9 +122,6 @@ impl LaneCx {
         let lanes = fx.step_lanes() as u64;
         let ty = Self::local_ty(fx, l);
         let size = fx.size_of(&ty);
-        if size * lanes > LANE_COPIES_MAX {
-            return Err(FALLBACK.into());
-        }
         let slot = match self.lane_copies.get(&l) {
             Some(s) => *s,
             None => {
@@ -191,7 +189,7 @@ impl LaneCx {
                 Ok((l, self.ptr_add(fx, o, d, &long, 1)?))
             }
             ExprKind::Deref(p) => {
-                let (arr, idx) = subscript(p).ok_or(FALLBACK)?;
+                let (arr, idx) = array_subscript(p).ok_or(FALLBACK)?;
                 let (l, o) = self.lane_mem_offset(fx, arr)?;
                 let i = self.expr(fx, idx)?;
                 let size = fx.size_of(&a.ty);

@@ -91,10 +91,6 @@ pub(crate) const PER_REG: usize = 4;
 /// The most work-items per step.
 pub(crate) const MAX_LANES: usize = MAX_REGS * PER_REG;
 
-/// The most bytes of a step's copies of one private object
-/// (`Plan::lane_memory`); a larger object runs one work-item per step.
-const LANE_COPIES_MAX: u64 = 64 << 10;
-
 /// A packed value: the step's registers (`FunctionCx::regs`, at most
 /// [`MAX_REGS`]) of the same type, lanes `4r..4r+4` in register `r`. Their
 /// instruction chains are independent, so the core runs them side by side.
